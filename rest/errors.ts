@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import type { GraphQLFormattedError } from "graphql";
+import type { ErrorCode } from "../src/shared/errors.ts";
+
+/** Domain error code -> HTTP status and the error `name` of spec section 7 / Unleash. */
+const BY_CODE: Record<ErrorCode | "INTERNAL", { status: number; name: string }> = {
+  VALIDATION: { status: 400, name: "ValidationError" },
+  UNAUTHENTICATED: { status: 401, name: "AuthenticationRequired" },
+  FORBIDDEN: { status: 403, name: "NoAccessError" },
+  NOT_FOUND: { status: 404, name: "NotFoundError" },
+  NAME_EXISTS: { status: 409, name: "NameExistsError" },
+  CONFLICT: { status: 409, name: "ConflictError" },
+  LIMIT_EXCEEDED: { status: 400, name: "ExceedsLimitError" },
+  ARCHIVED: { status: 400, name: "ArchivedFeatureError" },
+  INVALID_OPERATION: { status: 403, name: "InvalidOperationError" },
+  RATE_LIMITED: { status: 429, name: "RateLimitError" },
+  INTERNAL: { status: 500, name: "InternalError" },
+};
+
+export type RestErrorBody = {
+  id: string;
+  name: string;
+  message: string;
+  details?: { message: string; path?: string }[];
+  [extra: string]: unknown;
+};
+
+export function errorResponse(
+  status: number,
+  name: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+) {
+  const body: RestErrorBody = { id: randomUUID(), name, message, details: [{ message }], ...extra };
+  return Response.json(body, { status });
+}
+
+/**
+ * Turns the first GraphQL error into the REST error. Errors without a domain code come from
+ * GraphQL's own validation (e.g. a variable of the wrong type): the request was malformed.
+ */
+export function responseForGraphQLError(error: GraphQLFormattedError): Response {
+  const ext = (error.extensions ?? {}) as { code?: string; details?: unknown; permissions?: unknown };
+  const mapped = BY_CODE[ext.code as ErrorCode] ?? (ext.code ? BY_CODE.INTERNAL : BY_CODE.VALIDATION);
+  const extra: Record<string, unknown> = {};
+  if (Array.isArray(ext.details)) extra.details = ext.details;
+  if (Array.isArray(ext.permissions)) extra.permissions = ext.permissions;
+  return errorResponse(mapped.status, mapped.name, cleanMessage(error.message), extra);
+}
+
+/** GraphQL coercion messages name `$variables`; REST callers know only their fields. */
+function cleanMessage(message: string): string {
+  return message.replace(
+    /^Variable "\$\w+" got invalid value (.*?) at "\w+\.?([^"]*)"; /,
+    (_m, value, path) => (path ? `Invalid value ${value} for "${path}": ` : `Invalid value ${value}: `),
+  );
+}
+
+export const STATUS_NAMES = BY_CODE;

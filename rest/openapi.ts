@@ -1,0 +1,164 @@
+import { z } from "zod";
+import type { AppDeps } from "../src/context.ts";
+import { VERSION } from "../src/version.ts";
+import { STATUS_NAMES } from "./errors.ts";
+import type { Route } from "./route.ts";
+import { errorSchema } from "./schemas.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io: "input",
+  }) as JsonSchema;
+  return rest;
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "The request does not match the schema (ValidationError).",
+  401: "Authorization missing or invalid (AuthenticationRequired).",
+  403: "Valid credentials, insufficient permission (NoAccessError).",
+  404: "The resource does not exist (NotFoundError).",
+  409: "The name is taken or the object changed (NameExistsError / ConflictError).",
+  429: "Too many requests (RateLimitError).",
+};
+
+/** The OpenAPI 3.1 document of the REST layer, generated from the route table. */
+export function openApiDocument(routes: Route[], deps: Pick<AppDeps, "config">) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, "{$1}");
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
+    const queryParams = Object.entries(route.schemas?.query?.shape ?? {}).map(([name, schema]) => {
+      const s = schema as z.ZodType;
+      return {
+        name,
+        in: "query",
+        required: !s.safeParse(undefined).success,
+        schema: jsonSchema(s),
+        description: s.description,
+      };
+    });
+    const status = String(route.status ?? 200);
+    const success =
+      route.status === 202 || route.status === 204
+        ? { description: "Accepted; no body." }
+        : {
+            description: "Success.",
+            content: {
+              "application/json": {
+                schema: route.schemas?.response ? jsonSchema(route.schemas.response) : {},
+              },
+            },
+          };
+    const errorStatuses = [401, ...(route.errors ?? [400, 403, 404])].sort();
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = {
+      summary: route.summary,
+      description: route.description,
+      tags: [route.tag],
+      deprecated: route.deprecated || undefined,
+      operationId: operationId(route),
+      security: [{ apiKey: [] }],
+      parameters: [...pathParams, ...queryParams],
+      requestBody: route.schemas?.body
+        ? { required: true, content: { "application/json": { schema: jsonSchema(route.schemas.body) } } }
+        : undefined,
+      responses: {
+        [status]: success,
+        ...Object.fromEntries(
+          errorStatuses.map((s) => [
+            String(s),
+            {
+              description: ERROR_TEXT[s] ?? "Error.",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+            },
+          ]),
+        ),
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Vexil admin API (Unleash-compatible REST layer)",
+      version: VERSION,
+      description: `Every path runs a GraphQL operation of /graphql in-process. Error names: ${Object.values(
+        STATUS_NAMES,
+      )
+        .map((s) => `${s.status} ${s.name}`)
+        .join(", ")}.`,
+    },
+    servers: [{ url: deps.config.publicUrl }],
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "Authorization",
+          description: "An API token or personal access token.",
+        },
+      },
+      schemas: { Error: jsonSchema(errorSchema) },
+    },
+    paths: JSON.parse(JSON.stringify(paths)),
+  };
+}
+
+function operationId(route: Route): string {
+  const words = route.path
+    .replace("/api/admin/", "")
+    .split("/")
+    .map((s) => (s.startsWith(":") ? `by-${s.slice(1)}` : s));
+  return [route.method.toLowerCase(), ...words]
+    .join("-")
+    .replace(/[^a-zA-Z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A self-contained HTML page of the routes (no CDN: it must work offline). */
+export function renderDocsPage(routes: Route[], deps: Pick<AppDeps, "config">): string {
+  const doc = openApiDocument(routes, deps);
+  const rows = Object.entries(
+    doc.paths as Record<
+      string,
+      Record<
+        string,
+        {
+          summary: string;
+          description?: string;
+          deprecated?: boolean;
+          requestBody?: { content: Record<string, { schema: unknown }> };
+          responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+        }
+      >
+    >,
+  )
+    .flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => {
+        const body = op.requestBody
+          ? `<details><summary>Body</summary><pre>${escapeHtml(JSON.stringify(op.requestBody.content["application/json"]?.schema, null, 2))}</pre></details>`
+          : "";
+        const responses = Object.entries(op.responses)
+          .map(
+            ([s, r]) =>
+              `<li><b>${s}</b> ${escapeHtml(r.description)}${r.content && s.startsWith("2") ? `<details><summary>Schema</summary><pre>${escapeHtml(JSON.stringify(r.content["application/json"]?.schema, null, 2))}</pre></details>` : ""}</li>`,
+          )
+          .join("");
+        return `<section><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code>${op.deprecated ? " <em>(deprecated)</em>" : ""}</h3><p>${escapeHtml(op.summary)}</p>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ""}${body}<ul>${responses}</ul></section>`;
+      }),
+    )
+    .join("\n");
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(doc.info.title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}section{border-top:1px solid #ddd;padding:.5rem 0}pre{background:#f6f6f6;padding:.5rem;overflow:auto}</style>
+</head><body><h1>${escapeHtml(doc.info.title)} ${escapeHtml(doc.info.version)}</h1>
+<p>Send <code>Authorization: &lt;token&gt;</code> on every call. Machine-readable: <a href="/docs/openapi.json">/docs/openapi.json</a>. GraphQL: <a href="/graphql">/graphql</a>.</p>
+${rows}</body></html>`;
+}

@@ -1,0 +1,122 @@
+import type { DocumentNode, ExecutionResult } from "graphql";
+import type { Plugin, YogaServerInstance } from "graphql-yoga";
+import { match } from "path-to-regexp";
+import type { AppDeps, Context } from "../src/context.ts";
+import { errorResponse, responseForGraphQLError } from "./errors.ts";
+import { openApiDocument, renderDocsPage } from "./openapi.ts";
+import type { RestRequest, Route } from "./route.ts";
+import { allRoutes } from "./routes/index.ts";
+
+const PREFIX = "/api/admin";
+
+type CompiledRoute = Route & {
+  matcher: (path: string) => false | { params: Partial<Record<string, string | string[]>> };
+};
+
+/**
+ * The REST compatibility layer inside yoga: `/api/admin/**` requests are matched against the
+ * route table and executed in-process as GraphQL operations against the same schema and
+ * context (never HTTP to itself). Also serves `/docs` and `/docs/openapi.json`.
+ */
+export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<Record<string, unknown>> {
+  const compiled: CompiledRoute[] = routes.map((r) => ({ ...r, matcher: match(r.path) }));
+  const parsed = new Map<Route, DocumentNode>();
+  let yoga: YogaServerInstance<Record<string, unknown>, Context>;
+  return {
+    onYogaInit({ yoga: instance }) {
+      yoga = instance as unknown as typeof yoga;
+    },
+    async onRequest({ request, url, serverContext, endResponse }) {
+      if (url.pathname === "/docs/openapi.json")
+        return endResponse(Response.json(openApiDocument(routes, deps)));
+      if (url.pathname === "/docs" || url.pathname === "/docs/") {
+        return endResponse(
+          new Response(renderDocsPage(routes, deps), { headers: { "content-type": "text/html" } }),
+        );
+      }
+      if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return;
+      const pathMatches = compiled
+        .map((route) => ({ route, m: route.matcher(url.pathname) }))
+        .filter((x) => x.m !== false);
+      if (pathMatches.length === 0) {
+        return endResponse(
+          errorResponse(404, "NotFoundError", `No such path: ${request.method} ${url.pathname}`),
+        );
+      }
+      const hit = pathMatches.find((x) => x.route.method === request.method);
+      if (!hit || hit.m === false) {
+        const allow = [...new Set(pathMatches.map((x) => x.route.method))].join(", ");
+        return endResponse(
+          withHeaders(
+            errorResponse(405, "MethodNotAllowed", `${request.method} is not allowed here; use ${allow}`),
+            {
+              allow,
+            },
+          ),
+        );
+      }
+      const body = await readJsonBody(request);
+      if (body instanceof Response) return endResponse(body);
+      const req: RestRequest = { params: flatParams(hit.m.params), query: url.searchParams, body };
+      endResponse(await runRoute(hit.route, req, request, serverContext));
+    },
+  };
+
+  /** Parses and validates a route's document the first time it runs; a bad one is a bug. */
+  function parseOnce(route: Route, enveloped: ReturnType<typeof yoga.getEnveloped>): DocumentNode {
+    const document = enveloped.parse(route.document);
+    const problems = enveloped.validate(enveloped.schema, document);
+    if (problems.length > 0)
+      throw new Error(`REST route ${route.method} ${route.path}: ${problems[0]?.message}`);
+    parsed.set(route, document);
+    return document;
+  }
+
+  async function runRoute(route: Route, req: RestRequest, request: Request, serverContext: object) {
+    const enveloped = yoga.getEnveloped({ ...serverContext, request, params: { query: route.document } });
+    const document = parsed.get(route) ?? parseOnce(route, enveloped);
+    let variableValues: Record<string, unknown>;
+    try {
+      variableValues = route.variables?.(req) ?? {};
+    } catch (error) {
+      return errorResponse(400, "ValidationError", (error as Error).message);
+    }
+    const contextValue = await enveloped.contextFactory();
+    const result = (await enveloped.execute({
+      schema: enveloped.schema,
+      document,
+      variableValues,
+      contextValue,
+    })) as ExecutionResult;
+    const firstError = result.errors?.[0];
+    if (firstError) return responseForGraphQLError(firstError.toJSON ? firstError.toJSON() : firstError);
+    const data = (result.data ?? {}) as Record<string, unknown>;
+    const status = route.status ?? 200;
+    const headers = { ...route.headers };
+    if (status === 202 || status === 204) return new Response(null, { status, headers });
+    const payload = route.respond ? route.respond(data, req) : Object.values(data)[0];
+    return Response.json(payload, { status, headers });
+  }
+}
+
+async function readJsonBody(request: Request): Promise<unknown> {
+  if (request.method === "GET" || request.method === "DELETE" || request.method === "HEAD") return undefined;
+  const text = await request.text();
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return errorResponse(400, "ValidationError", "The request body is not valid JSON.");
+  }
+}
+
+function flatParams(params: Partial<Record<string, string | string[]>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : (v ?? "")]),
+  );
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  return response;
+}

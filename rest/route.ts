@@ -1,0 +1,45 @@
+import type { z } from "zod";
+
+/** What a route sees of the HTTP request: path params, query string and parsed JSON body. */
+export type RestRequest = {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+};
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * A REST route as data: which GraphQL operation it runs, how the request becomes variables,
+ * and how the result becomes the response body. Schemas serve the OpenAPI document; the
+ * GraphQL layer does the validating, so REST and GraphQL can never disagree.
+ */
+export type Route = {
+  method: HttpMethod;
+  /** Express-style path with `:name` parameters. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  deprecated?: boolean;
+  /** A GraphQL document with exactly one operation. */
+  document: string;
+  variables?: (req: RestRequest) => Record<string, unknown>;
+  /** Maps the operation's `data` to the response body (default: the first root field's value). */
+  respond?: (data: Record<string, unknown>, req: RestRequest) => unknown;
+  /** Success status (default 200). 202/204 send no body. */
+  status?: number;
+  /** Extra response headers (e.g. Deprecation). */
+  headers?: Record<string, string>;
+  schemas?: {
+    query?: z.ZodObject;
+    body?: z.ZodType;
+    response?: z.ZodType;
+  };
+  /** Error statuses this route documents besides 401 (default: 400, 403, 404). */
+  errors?: number[];
+};
+
+export function defineRoutes(routes: Route[]): Route[] {
+  return routes;
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+/** Response schemas of the spec's shapes, used for the OpenAPI document. */
+export const tagSchema = z.object({ type: z.string(), value: z.string().min(2).max(50) });
+
+export const eventSchema = z.object({
+  id: z.number().int().min(1),
+  createdAt: z.string().datetime(),
+  type: z.string(),
+  createdBy: z.string(),
+  createdByUserId: z.number().nullable(),
+  environment: z.string().nullable(),
+  project: z.string().nullable(),
+  featureName: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+  preData: z.record(z.string(), z.unknown()).nullable(),
+  tags: z.array(tagSchema).nullable(),
+  label: z.string().nullable(),
+  summary: z.string().nullable(),
+  groupType: z.string().nullable(),
+  groupId: z.string().nullable(),
+});
+
+export const errorSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  message: z.string(),
+  details: z.array(z.object({ message: z.string(), path: z.string().optional() })).optional(),
+});

@@ -1,0 +1,77 @@
+import { GraphQLError } from "graphql";
+import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { restPlugin } from "../rest/plugin.ts";
+import type { AppDeps, Context } from "./context.ts";
+import { createContext } from "./context.ts";
+import { schema } from "./schema.ts";
+import { DomainError } from "./shared/errors.ts";
+
+export type App = YogaServerInstance<Record<string, unknown>, Context>;
+
+/**
+ * Builds the HTTP application (GraphQL at /graphql, REST at /api/admin/**, OpenAPI at /docs,
+ * health probes). No listening and no globals: server.ts and tests call this.
+ */
+export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App {
+  return createYoga<Record<string, unknown>, Context>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    landingPage: false,
+    logging: false,
+    context: (initial) => createContext(deps, authorizationOf(initial)),
+    maskedErrors: { maskError: (error, message) => toGraphQLError(error, message, deps) },
+    plugins: [healthPlugin(deps), restPlugin(deps)],
+  });
+}
+
+/**
+ * Domain errors keep their message and expose `code` (and details) in extensions; anything
+ * unexpected is logged and masked, so internals never leak.
+ */
+export function toGraphQLError(
+  error: unknown,
+  fallback: string,
+  deps: Pick<AppDeps, "logger">,
+): GraphQLError {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof DomainError) {
+    return new GraphQLError(original.message, {
+      nodes: error instanceof GraphQLError ? error.nodes : undefined,
+      path: error instanceof GraphQLError ? error.path : undefined,
+      extensions: { code: original.code, details: original.details, ...original.extra },
+    });
+  }
+  if (error instanceof GraphQLError && !error.originalError) return error;
+  deps.logger.error("unexpected error", { error: String((original as Error)?.stack ?? original) });
+  return new GraphQLError(fallback, {
+    path: error instanceof GraphQLError ? error.path : undefined,
+    extensions: { code: "INTERNAL" },
+  });
+}
+
+/** HTTP requests carry the header; graphql-ws connections carry it in `connectionParams`. */
+function authorizationOf(initial: {
+  request?: Request;
+  connectionParams?: Record<string, unknown>;
+}): string | null {
+  const params = initial.connectionParams;
+  const fromParams = params?.Authorization ?? params?.authorization;
+  if (typeof fromParams === "string") return fromParams;
+  return initial.request?.headers?.get?.("authorization") ?? null;
+}
+
+function healthPlugin(deps: AppDeps & { ready?: () => Promise<void> }): Plugin {
+  return {
+    async onRequest({ url, endResponse }) {
+      if (url.pathname === "/health") {
+        endResponse(Response.json({ health: "GOOD" }));
+      } else if (url.pathname === "/ready") {
+        const ok = await Promise.resolve(deps.ready?.()).then(
+          () => true,
+          () => false,
+        );
+        endResponse(Response.json({ ready: ok }, { status: ok ? 200 : 503 }));
+      }
+    },
+  };
+}

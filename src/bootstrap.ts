@@ -1,0 +1,144 @@
+import type { Config } from "./config.ts";
+import type { Db } from "./db/database.ts";
+import { hashSecret, newApiTokenSecret } from "./modules/access/credentials.ts";
+import { generatePassword, hashPassword } from "./modules/access/passwords.ts";
+import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "./modules/access/principal.ts";
+import type { Logger } from "./shared/logger.ts";
+
+const FEATURE_TYPES = [
+  {
+    id: "release",
+    name: "Release",
+    description: "Release feature flags are used to release new features.",
+    lifetimeDays: 40,
+  },
+  {
+    id: "experiment",
+    name: "Experiment",
+    description: "Experiment flags are used to test and verify multiple different versions of a feature.",
+    lifetimeDays: 40,
+  },
+  {
+    id: "operational",
+    name: "Operational",
+    description: "Operational flags are used to control the operational aspects of a system's behavior.",
+    lifetimeDays: 7,
+  },
+  {
+    id: "kill-switch",
+    name: "Kill switch",
+    description:
+      "Kill switch flags are used to quickly turn on or off critical functionality in your system.",
+    lifetimeDays: null,
+  },
+  {
+    id: "permission",
+    name: "Permission",
+    description: "Permission flags are used to control permissions in your system.",
+    lifetimeDays: null,
+  },
+];
+
+export type BootstrapResult = {
+  /** Shown once on the console; never stored in clear. */
+  generatedAdminPassword?: string;
+  generatedAdminToken?: string;
+};
+
+/**
+ * Idempotent start-up seeding. On the first start: flag types, the `default` project with
+ * `development` and `production`, and the admin user. On every start: INIT_ADMIN_API_TOKENS
+ * are accepted (stored hashed); with none configured and no token at all, one is generated.
+ */
+export async function bootstrap(db: Db, config: Config, logger: Logger): Promise<BootstrapResult> {
+  const result: BootstrapResult = {};
+  await db.$transaction(async (tx) => {
+    for (const type of FEATURE_TYPES) {
+      await tx.featureType.upsert({ where: { id: type.id }, create: type, update: {} });
+    }
+    for (const [id, username] of [
+      [ADMIN_TOKEN_USER_ID, "admin-token"],
+      [SYSTEM_USER_ID, "system"],
+    ] as const) {
+      await tx.user.upsert({
+        where: { id },
+        create: {
+          id,
+          username,
+          name: username === "system" ? "Vexil System" : "Admin API token",
+          isService: true,
+          rootRole: "Admin",
+        },
+        update: {},
+      });
+    }
+    const first = !(await tx.setting.findUnique({ where: { name: "bootstrapped" } }));
+    if (first) {
+      for (const env of [
+        { name: "development", type: "development", sortOrder: 100 },
+        { name: "production", type: "production", sortOrder: 200 },
+      ]) {
+        await tx.environment.upsert({ where: { name: env.name }, create: env, update: {} });
+      }
+      await tx.project.upsert({
+        where: { id: "default" },
+        create: {
+          id: "default",
+          name: "Default",
+          description: "Default project",
+          environments: { create: [{ environmentName: "development" }, { environmentName: "production" }] },
+        },
+        update: {},
+      });
+      const admins = await tx.user.count({ where: { rootRole: "Admin", isService: false, deletedAt: null } });
+      if (admins === 0) {
+        const password = config.initAdmin.password ?? generatePassword();
+        if (!config.initAdmin.password) result.generatedAdminPassword = password;
+        await tx.user.create({
+          data: {
+            username: config.initAdmin.username,
+            name: config.initAdmin.username,
+            rootRole: "Admin",
+            passwordHash: await hashPassword(password),
+          },
+        });
+      }
+      await tx.setting.create({ data: { name: "bootstrapped", content: { at: new Date().toISOString() } } });
+    }
+    for (const secret of config.initAdmin.apiTokens) {
+      const secretHash = hashSecret(secret);
+      await tx.apiToken.upsert({
+        where: { secretHash },
+        create: {
+          tokenName: "admin-token",
+          type: "admin",
+          environment: "*",
+          projects: ["*"],
+          secretHash,
+          displayPrefix: secret.slice(0, 8),
+        },
+        update: {},
+      });
+    }
+    if (config.initAdmin.apiTokens.length === 0 && (await tx.apiToken.count()) === 0) {
+      const secret = newApiTokenSecret("*", "*");
+      await tx.apiToken.create({
+        data: {
+          tokenName: "admin-token",
+          type: "admin",
+          environment: "*",
+          projects: ["*"],
+          secretHash: hashSecret(secret),
+          displayPrefix: secret.slice(0, 8),
+        },
+      });
+      result.generatedAdminToken = secret;
+    }
+  });
+  if (result.generatedAdminPassword) {
+    logger.info("created the admin user; its password is printed once on stdout", {
+      username: config.initAdmin.username,
+    });
+  }
+  return result;
+}

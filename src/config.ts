@@ -1,0 +1,113 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable Vexil reads, parsed in one place. README.md's configuration
+ * table mirrors this list; keep them together.
+ */
+const envSchema = z.object({
+  HOST: z.string().default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4242),
+  /** postgres:// URL of a PostgreSQL server; when absent, the embedded PGlite database is used. */
+  DATABASE_URL: z.string().optional(),
+  /** Folder of the embedded PGlite database. */
+  VEXIL_DATA_DIR: z.string().default("./data"),
+  /** Public URL of this instance: used in links (reset-password, event summaries, ui-config). */
+  VEXIL_URL: z.string().url().default("http://localhost:4242"),
+  BASE_URI_PATH: z.string().default(""),
+  INIT_ADMIN_USERNAME: z.string().default("admin"),
+  INIT_ADMIN_PASSWORD: z.string().optional(),
+  /** Comma-separated admin API tokens accepted from the first request, e.g. `*:*.some-secret`. */
+  INIT_ADMIN_API_TOKENS: z.string().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Milliseconds to wait for in-flight requests on shutdown before closing connections. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  UNLEASH_FEATURE_FLAGS_LIMIT: z.coerce.number().int().min(1).default(5000),
+  UNLEASH_FEATURE_ENVIRONMENT_STRATEGIES_LIMIT: z.coerce.number().int().min(1).default(30),
+  UNLEASH_CONSTRAINTS_LIMIT: z.coerce.number().int().min(1).default(30),
+  UNLEASH_CONSTRAINT_VALUES_LIMIT: z.coerce.number().int().min(1).default(250),
+  UNLEASH_SEGMENTS_LIMIT: z.coerce.number().int().min(1).default(300),
+  UNLEASH_STRATEGY_SEGMENTS_LIMIT: z.coerce.number().int().min(1).default(5),
+  UNLEASH_SEGMENT_VALUES_LIMIT: z.coerce.number().int().min(1).default(1000),
+  UNLEASH_API_TOKENS_LIMIT: z.coerce.number().int().min(1).default(2000),
+  UNLEASH_PROJECTS_LIMIT: z.coerce.number().int().min(1).default(500),
+  UNLEASH_ENVIRONMENTS_LIMIT: z.coerce.number().int().min(1).default(50),
+});
+
+export type ResourceLimits = {
+  featureFlags: number;
+  featureEnvironmentStrategies: number;
+  constraints: number;
+  constraintValues: number;
+  segments: number;
+  strategySegments: number;
+  segmentValues: number;
+  apiTokens: number;
+  projects: number;
+  environments: number;
+  actionSetActions: number;
+  actionSetsPerProject: number;
+  actionSetFilters: number;
+  actionSetFilterValues: number;
+  signalEndpoints: number;
+  signalTokensPerEndpoint: number;
+};
+
+export type Config = {
+  host: string;
+  port: number;
+  database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+  publicUrl: string;
+  baseUriPath: string;
+  initAdmin: { username: string; password?: string; apiTokens: string[] };
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  shutdownGraceMs: number;
+  limits: ResourceLimits;
+};
+
+/** Parses `env` (default: process.env) into a Config; throws with every problem listed. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    database: e.DATABASE_URL
+      ? { kind: "postgres", url: e.DATABASE_URL }
+      : { kind: "pglite", dataDir: e.VEXIL_DATA_DIR },
+    publicUrl: e.VEXIL_URL.replace(/\/$/, ""),
+    baseUriPath: e.BASE_URI_PATH,
+    initAdmin: {
+      username: e.INIT_ADMIN_USERNAME,
+      password: e.INIT_ADMIN_PASSWORD,
+      apiTokens: (e.INIT_ADMIN_API_TOKENS ?? "")
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    },
+    logLevel: e.LOG_LEVEL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    limits: {
+      featureFlags: e.UNLEASH_FEATURE_FLAGS_LIMIT,
+      featureEnvironmentStrategies: e.UNLEASH_FEATURE_ENVIRONMENT_STRATEGIES_LIMIT,
+      constraints: e.UNLEASH_CONSTRAINTS_LIMIT,
+      constraintValues: e.UNLEASH_CONSTRAINT_VALUES_LIMIT,
+      segments: e.UNLEASH_SEGMENTS_LIMIT,
+      strategySegments: e.UNLEASH_STRATEGY_SEGMENTS_LIMIT,
+      segmentValues: e.UNLEASH_SEGMENT_VALUES_LIMIT,
+      apiTokens: e.UNLEASH_API_TOKENS_LIMIT,
+      projects: e.UNLEASH_PROJECTS_LIMIT,
+      environments: e.UNLEASH_ENVIRONMENTS_LIMIT,
+      // Actions and signals are not built yet; reported with Unleash's defaults (reference §12).
+      actionSetActions: 10,
+      actionSetsPerProject: 5,
+      actionSetFilters: 5,
+      actionSetFilterValues: 25,
+      signalEndpoints: 5,
+      signalTokensPerEndpoint: 5,
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { Config } from "../config.ts";
+import { PrismaClient } from "../generated/prisma/client.ts";
+
+export type Db = PrismaClient;
+/** The client handed to services inside a transaction. */
+export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+export type Database = {
+  kind: "pglite" | "postgres";
+  prisma: PrismaClient;
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** The PGlite instance in embedded mode (tests clone it). */
+  pglite?: PGlite;
+  /** Runs a trivial query: the readiness probe. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Opens the database the configuration names: a PGlite folder, or a PostgreSQL server. */
+export async function openDatabase(config: Config["database"]): Promise<Database> {
+  if (config.kind === "postgres") return openPostgres(config.url);
+  if (!config.dataDir.startsWith("memory://")) await mkdir(config.dataDir, { recursive: true });
+  return openPglite(new PGlite(config.dataDir));
+}
+
+/** Wraps an already opened PGlite (tests pass clones of a migrated template). */
+export function openPglite(pglite: PGlite): Database {
+  const adapterFactory = new PrismaPGlite(pglite);
+  const prisma = new PrismaClient({ adapter: adapterFactory });
+  return {
+    kind: "pglite",
+    prisma,
+    adapterFactory,
+    pglite,
+    async ping() {
+      await pglite.query("select 1");
+    },
+    async close() {
+      await prisma.$disconnect();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+export function openPostgres(url: string): Database {
+  const adapterFactory = new PrismaPg({ connectionString: url, max: 10 });
+  const prisma = new PrismaClient({ adapter: adapterFactory });
+  return {
+    kind: "postgres",
+    prisma,
+    adapterFactory,
+    async ping() {
+      await prisma.$queryRawUnsafe("select 1");
+    },
+    async close() {
+      await prisma.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import type { EventType } from "./catalogue.ts";
+
+/**
+ * Human `label` and markdown `summary` of an event (spec 2.10), in the style of Unleash's
+ * event formatter: a bold actor, a verb, the flag linked to its page, and where it happened.
+ */
+type Template = { label: string; action: string };
+
+const T: Partial<Record<EventType, Template>> = {
+  "feature-created": { label: "Flag created", action: "created {{feature}} in project {{project}}" },
+  "feature-deleted": { label: "Flag deleted", action: "deleted {{feature}} in project {{project}}" },
+  "feature-metadata-updated": {
+    label: "Flag metadata updated",
+    action: "updated {{feature}} metadata in project {{project}}",
+  },
+  "feature-archived": { label: "Flag archived", action: "archived {{feature}} in project {{project}}" },
+  "feature-revived": { label: "Flag revived", action: "revived {{feature}} in project {{project}}" },
+  "feature-stale-on": {
+    label: "Flag marked stale",
+    action: "marked {{feature}} as stale in project {{project}}",
+  },
+  "feature-stale-off": {
+    label: "Flag unmarked stale",
+    action: "marked {{feature}} as not stale in project {{project}}",
+  },
+  "feature-potentially-stale-on": {
+    label: "Flag potentially stale",
+    action: "flagged {{feature}} as potentially stale in project {{project}}",
+  },
+  "feature-environment-enabled": {
+    label: "Flag enabled",
+    action: "enabled {{feature}} for the **{{environment}}** environment in project {{project}}",
+  },
+  "feature-environment-disabled": {
+    label: "Flag disabled",
+    action: "disabled {{feature}} for the **{{environment}}** environment in project {{project}}",
+  },
+  "feature-strategy-add": {
+    label: "Flag strategy added",
+    action: "added a strategy to {{feature}} for the **{{environment}}** environment in project {{project}}",
+  },
+  "feature-strategy-update": {
+    label: "Flag strategy updated",
+    action:
+      "updated a strategy of {{feature}} for the **{{environment}}** environment in project {{project}}",
+  },
+  "feature-strategy-remove": {
+    label: "Flag strategy removed",
+    action:
+      "removed a strategy from {{feature}} for the **{{environment}}** environment in project {{project}}",
+  },
+  "strategy-order-changed": {
+    label: "Strategy order changed",
+    action:
+      "reordered the strategies of {{feature}} for the **{{environment}}** environment in project {{project}}",
+  },
+  "feature-variants-updated": {
+    label: "Flag variants updated",
+    action: "updated the variants of {{feature}} in project {{project}}",
+  },
+  "feature-environment-variants-updated": {
+    label: "Flag variants updated",
+    action:
+      "updated the variants of {{feature}} for the **{{environment}}** environment in project {{project}}",
+  },
+  "feature-tagged": { label: "Flag tagged", action: "tagged {{feature}} in project {{project}}" },
+  "feature-untagged": { label: "Flag untagged", action: "untagged {{feature}} in project {{project}}" },
+  "feature-project-change": { label: "Flag moved", action: "moved {{feature}} to project {{project}}" },
+  "feature-type-updated": {
+    label: "Flag type updated",
+    action: "changed the type of {{feature}} in project {{project}}",
+  },
+  "feature-completed": {
+    label: "Flag completed",
+    action: "marked {{feature}} as completed in project {{project}}",
+  },
+  "feature-uncompleted": {
+    label: "Flag uncompleted",
+    action: "marked {{feature}} as not completed in project {{project}}",
+  },
+  "feature-dependency-added": {
+    label: "Dependency added",
+    action: "added a dependency to {{feature}} in project {{project}}",
+  },
+  "feature-dependency-removed": {
+    label: "Dependency removed",
+    action: "removed a dependency from {{feature}} in project {{project}}",
+  },
+  "feature-dependencies-removed": {
+    label: "Dependencies removed",
+    action: "removed all dependencies from {{feature}} in project {{project}}",
+  },
+  "feature-favorited": { label: "Flag favorited", action: "favorited {{feature}}" },
+  "feature-unfavorited": { label: "Flag unfavorited", action: "unfavorited {{feature}}" },
+  "project-created": { label: "Project created", action: "created project {{project}}" },
+  "project-updated": { label: "Project updated", action: "updated project {{project}}" },
+  "project-archived": { label: "Project archived", action: "archived project {{project}}" },
+  "project-revived": { label: "Project revived", action: "revived project {{project}}" },
+  "project-deleted": { label: "Project deleted", action: "deleted project {{project}}" },
+  "change-request-created": {
+    label: "Change request created",
+    action: "created a change request in project {{project}}",
+  },
+  "change-request-applied": {
+    label: "Change request applied",
+    action: "applied a change request in project {{project}}",
+  },
+};
+
+export type FormatInput = {
+  type: string;
+  createdBy: string;
+  project: string | null;
+  environment: string | null;
+  featureName: string | null;
+};
+
+export function eventLabel(type: string): string {
+  return T[type as EventType]?.label ?? type;
+}
+
+export function eventSummary(event: FormatInput, baseUrl: string): string {
+  const template = T[event.type as EventType];
+  const actor = `**${event.createdBy}**`;
+  if (!template) return `${actor} triggered **${event.type}**`;
+  const project = event.project ? `**[${event.project}](${baseUrl}/projects/${event.project})**` : "";
+  const feature = event.featureName
+    ? event.project
+      ? `**[${event.featureName}](${baseUrl}/projects/${event.project}/features/${event.featureName})**`
+      : `**${event.featureName}**`
+    : "";
+  const sentence = template.action
+    .replaceAll("{{feature}}", feature)
+    .replaceAll("{{project}}", project)
+    .replaceAll("{{environment}}", event.environment ?? "")
+    .replace(/ in project $/, "");
+  return `${actor} ${sentence}`;
+}

@@ -1,0 +1,69 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ExecutionArgs } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import type { App } from "./app.ts";
+import type { AppDeps } from "./context.ts";
+import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
+
+export type RunningServer = {
+  server: Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), closes sockets. */
+  close(graceMs?: number): Promise<void>;
+};
+
+type Enveloped = ReturnType<App["getEnveloped"]>;
+
+/**
+ * Serves `app` over HTTP and graphql-ws (WebSocket) on the same port and path. A WebSocket
+ * whose `connectionParams.Authorization` is missing or invalid is refused at connect (4403).
+ */
+export async function listen(app: App, deps: AppDeps, host: string, port: number): Promise<RunningServer> {
+  const server = createServer(app);
+  const wss = new WebSocketServer({ server, path: app.graphqlEndpoint });
+  const ws = useServer<Record<string, unknown>>(
+    {
+      onConnect: async (ctx) => {
+        const header = ctx.connectionParams?.Authorization ?? ctx.connectionParams?.authorization;
+        const secret = tokenFromHeader(typeof header === "string" ? header : null);
+        return secret !== null && (await resolveToken(deps.db, secret, deps.now())) !== null;
+      },
+      execute: (args) => (args.rootValue as Enveloped).execute(args),
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      onSubscribe: async (ctx, _id, params) => {
+        const enveloped = app.getEnveloped({ ...ctx, connectionParams: ctx.connectionParams, params });
+        const document = enveloped.parse(params.query);
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) return errors;
+        const args: ExecutionArgs = {
+          schema: enveloped.schema,
+          operationName: params.operationName,
+          document,
+          variableValues: params.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: enveloped,
+        };
+        return args;
+      },
+    },
+    wss,
+    12_000,
+  );
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address() as AddressInfo;
+  const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  return {
+    server,
+    url: `http://${shownHost}:${address.port}`,
+    async close(graceMs = 10_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await ws.dispose();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import DataLoader from "dataloader";
+import type { Db } from "./db/database.ts";
+import type { Principal } from "./modules/access/principal.ts";
+import { toUserSummary, type UserSummary } from "./modules/features/feature.schema.ts";
+
+/**
+ * Per-request batch loaders for fields Prisma's query planning cannot fold into the parent
+ * query (per-user data, aggregates over events). Created fresh for every request and for
+ * every subscription event, so nothing is cached across callers.
+ */
+export function createLoaders(db: Db, principal: Principal | null) {
+  const userId = principal?.userId ?? null;
+  return {
+    isFavoriteFeature: new DataLoader<string, boolean>(async (names) => {
+      if (userId === null) return names.map(() => false);
+      const rows = await db.favoriteFeature.findMany({
+        where: { userId, featureName: { in: [...names] } },
+        select: { featureName: true },
+      });
+      const favourites = new Set(rows.map((r) => r.featureName));
+      return names.map((n) => favourites.has(n));
+    }),
+    featureCollaborators: new DataLoader<string, UserSummary[]>(async (names) => {
+      const groups = await db.event.groupBy({
+        by: ["featureName", "createdByUserId"],
+        where: { featureName: { in: [...names] }, createdByUserId: { gt: 0 } },
+        _max: { id: true },
+      });
+      const users = await db.user.findMany({
+        where: { id: { in: [...new Set(groups.map((g) => g.createdByUserId as number))] } },
+      });
+      const byId = new Map(users.map((u) => [u.id, toUserSummary(u)]));
+      return names.map((name) =>
+        groups
+          .filter((g) => g.featureName === name && byId.has(g.createdByUserId as number))
+          .sort((a, b) => Number((b._max.id ?? 0n) - (a._max.id ?? 0n)))
+          .map((g) => byId.get(g.createdByUserId as number) as UserSummary),
+      );
+    }),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,54 @@
+/**
+ * Permission names, as Unleash names them (reference-behaviours §9.3), so custom roles and
+ * scripts can use the same words. `ADMIN` passes every check.
+ */
+export const PERMISSIONS = {
+  ADMIN: "ADMIN",
+  CREATE_FEATURE: "CREATE_FEATURE",
+  UPDATE_FEATURE: "UPDATE_FEATURE",
+  DELETE_FEATURE: "DELETE_FEATURE",
+  CREATE_PROJECT: "CREATE_PROJECT",
+  UPDATE_PROJECT: "UPDATE_PROJECT",
+  DELETE_PROJECT: "DELETE_PROJECT",
+  UPDATE_FEATURE_ENVIRONMENT: "UPDATE_FEATURE_ENVIRONMENT",
+  CREATE_FEATURE_STRATEGY: "CREATE_FEATURE_STRATEGY",
+  UPDATE_FEATURE_STRATEGY: "UPDATE_FEATURE_STRATEGY",
+  DELETE_FEATURE_STRATEGY: "DELETE_FEATURE_STRATEGY",
+  UPDATE_FEATURE_ENVIRONMENT_VARIANTS: "UPDATE_FEATURE_ENVIRONMENT_VARIANTS",
+  UPDATE_FEATURE_DEPENDENCY: "UPDATE_FEATURE_DEPENDENCY",
+  CREATE_ENVIRONMENT: "CREATE_ENVIRONMENT",
+  UPDATE_ENVIRONMENT: "UPDATE_ENVIRONMENT",
+  CREATE_CONTEXT_FIELD: "CREATE_CONTEXT_FIELD",
+  UPDATE_CONTEXT_FIELD: "UPDATE_CONTEXT_FIELD",
+  CREATE_TAG_TYPE: "CREATE_TAG_TYPE",
+  UPDATE_TAG_TYPE: "UPDATE_TAG_TYPE",
+  CREATE_SEGMENT: "CREATE_SEGMENT",
+  UPDATE_SEGMENT: "UPDATE_SEGMENT",
+  DELETE_SEGMENT: "DELETE_SEGMENT",
+  CREATE_ADDON: "CREATE_ADDON",
+  UPDATE_ADDON: "UPDATE_ADDON",
+  DELETE_ADDON: "DELETE_ADDON",
+  APPROVE_CHANGE_REQUEST: "APPROVE_CHANGE_REQUEST",
+  APPLY_CHANGE_REQUEST: "APPLY_CHANGE_REQUEST",
+  SKIP_CHANGE_REQUEST: "SKIP_CHANGE_REQUEST",
+} as const;
+
+export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
+
+/** A permission required for one operation, optionally narrowed to a project and environment. */
+export type PermissionCheck = {
+  permission: Permission;
+  project?: string | null;
+  environment?: string | null;
+};
+
+/** Permissions every Editor holds outright (root-level editing rights). */
+export const EDITOR_PERMISSIONS: ReadonlySet<Permission> = new Set(
+  Object.values(PERMISSIONS).filter(
+    (p) =>
+      p !== "ADMIN" &&
+      p !== "APPROVE_CHANGE_REQUEST" &&
+      p !== "APPLY_CHANGE_REQUEST" &&
+      p !== "SKIP_CHANGE_REQUEST",
+  ),
+);

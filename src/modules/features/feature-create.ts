@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { recordEvent } from "../../events/record.ts";
+import { LimitExceededError, NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { parseInput, URL_FRIENDLY } from "../../shared/validation.ts";
+import type { Write } from "../../shared/write.ts";
+import { tagSchema } from "./tag.inputs.ts";
+
+export const createFeatureSchema = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(URL_FRIENDLY, "must be URL-friendly: letters, digits and - . _ ~ only")
+    .refine((n) => n !== "." && n !== "..", "must not be . or .."),
+  type: z.string().min(1).default("release"),
+  description: z.string().max(10_000).nullish(),
+  impressionData: z.boolean().default(false),
+  tags: z.array(tagSchema).default([]),
+});
+export type CreateFeatureInput = z.input<typeof createFeatureSchema>;
+
+/**
+ * Creates a flag in `projectId`, off in every environment of the project, at lifecycle stage
+ * `initial`, with its initial tags (no `feature-tagged` events, as Unleash).
+ * Records `feature-created`. Throws NotFound (project), NameExists, Validation (type), LimitExceeded.
+ */
+export async function createFeature(
+  w: Write,
+  projectId: string,
+  input: CreateFeatureInput,
+  featureLimit: number,
+) {
+  const data = parseInput(createFeatureSchema, input);
+  const project = await w.tx.project.findUnique({
+    where: { id: projectId },
+    include: { environments: { select: { environmentName: true } } },
+  });
+  if (!project || project.archivedAt)
+    throw new NotFoundError(`Could not find project with id "${projectId}"`);
+  const existing = await w.tx.feature.findUnique({ where: { name: data.name }, select: { projectId: true } });
+  if (existing) {
+    throw new NameExistsError(
+      `A flag with the name "${data.name}" already exists (in project "${existing.projectId}").`,
+    );
+  }
+  if (!(await w.tx.featureType.findUnique({ where: { id: data.type } }))) {
+    throw new ValidationError(`type: "${data.type}" is not a flag type`, [
+      { path: "type", message: "unknown flag type" },
+    ]);
+  }
+  if ((await w.tx.feature.count({ where: { archivedAt: null } })) >= featureLimit) {
+    throw new LimitExceededError("feature flag", featureLimit);
+  }
+  for (const tag of data.tags) {
+    if (!(await w.tx.tagType.findUnique({ where: { name: tag.type } }))) {
+      throw new ValidationError(`tags: tag type "${tag.type}" does not exist`, [
+        { path: "tags", message: "unknown tag type" },
+      ]);
+    }
+    await w.tx.tag.upsert({
+      where: { type_value: { type: tag.type, value: tag.value } },
+      create: { type: tag.type, value: tag.value },
+      update: {},
+    });
+  }
+  const feature = await w.tx.feature.create({
+    data: {
+      name: data.name,
+      projectId,
+      type: data.type,
+      description: data.description ?? null,
+      impressionData: data.impressionData,
+      createdAt: w.now,
+      createdByUserId: w.actor.userId,
+      environments: { create: project.environments.map((e) => ({ environmentName: e.environmentName })) },
+      lifecycle: { create: { stage: "initial", createdAt: w.now } },
+      tags: {
+        create: data.tags.map((t) => ({
+          tagType: t.type,
+          tagValue: t.value,
+          createdByUserId: w.actor.userId,
+        })),
+      },
+    },
+  });
+  await recordEvent(w, {
+    type: "feature-created",
+    project: projectId,
+    featureName: feature.name,
+    data: featureRecord(feature),
+  });
+  return feature;
+}
+
+/** The flag as stored, the shape used for `data`/`preData` of flag events. */
+export function featureRecord(f: {
+  name: string;
+  projectId: string;
+  type: string;
+  description: string | null;
+  stale: boolean;
+  impressionData: boolean;
+  createdAt: Date;
+  archivedAt: Date | null;
+}) {
+  return {
+    name: f.name,
+    project: f.projectId,
+    type: f.type,
+    description: f.description,
+    stale: f.stale,
+    impressionData: f.impressionData,
+    createdAt: f.createdAt.toISOString(),
+    archived: f.archivedAt !== null,
+  };
+}

@@ -1,0 +1,249 @@
+import { builder } from "../../builder.ts";
+import { currentLifecycleStage } from "./lifecycle.ts";
+import type { EnvironmentVariant } from "./strategy.inputs.ts";
+import { PayloadRef } from "./strategy.schema.ts";
+
+export const UserSummaryRef = builder
+  .objectRef<{ id: number; name: string; imageUrl: string | null }>("UserSummary")
+  .implement({
+    description: "A user as shown next to what they did: id, display name, avatar.",
+    fields: (t) => ({
+      id: t.exposeInt("id", { description: "User id (-42: an admin API token, -1337: the system)." }),
+      name: t.exposeString("name", { description: "Name, else username, else email." }),
+      imageUrl: t.exposeString("imageUrl", { nullable: true, description: "Avatar URL." }),
+    }),
+  });
+
+const OverrideRef = builder
+  .objectRef<{ contextName: string; values: string[] }>("VariantOverride")
+  .implement({
+    description: "Assigns a variant to the given context values before weights apply.",
+    fields: (t) => ({
+      contextName: t.exposeString("contextName", { description: "Context field." }),
+      values: t.exposeStringList("values", { description: "Values that get this variant." }),
+    }),
+  });
+
+export const EnvironmentVariantRef = builder.objectRef<EnvironmentVariant>("EnvironmentVariant").implement({
+  description: "A variant of a flag in one environment (spec 2.5).",
+  fields: (t) => ({
+    name: t.exposeString("name", { description: "Unique within the flag." }),
+    weight: t.exposeFloat("weight", { description: "Share out of 1000." }),
+    weightType: t.string({
+      nullable: true,
+      resolve: (v) => v.weightType ?? null,
+      description: "`fix` or `variable`.",
+    }),
+    stickiness: t.string({
+      nullable: true,
+      resolve: (v) => v.stickiness ?? null,
+      description: "Stickiness field.",
+    }),
+    payload: t.field({
+      type: PayloadRef,
+      nullable: true,
+      resolve: (v) => v.payload ?? null,
+      description: "Payload.",
+    }),
+    overrides: t.field({ type: [OverrideRef], resolve: (v) => v.overrides ?? [], description: "Overrides." }),
+  }),
+});
+
+const TagRef = builder.prismaObject("FeatureTag", {
+  name: "Tag",
+  description: "A tag on a flag (spec 2.1).",
+  fields: (t) => ({
+    type: t.exposeString("tagType", { description: "Tag type name." }),
+    value: t.exposeString("tagValue", { description: "Tag value (2 to 50 characters)." }),
+  }),
+});
+
+const DependencyRef = builder.prismaObject("FeatureDependency", {
+  name: "FeatureDependencyLink",
+  description: "This flag is only enabled when its parent flag is (spec 2.8 `dependencies`).",
+  fields: (t) => ({
+    feature: t.exposeString("parentName", { description: "The parent flag." }),
+    enabled: t.exposeBoolean("enabled", {
+      description: "Whether the parent must be enabled (true) or disabled.",
+    }),
+    variants: t.exposeStringList("variants", {
+      description: "Parent variants that satisfy it; empty = any.",
+    }),
+  }),
+});
+
+const LifecycleRef = builder
+  .objectRef<{ stage: string; status: string | null; enteredStageAt: Date }>("FeatureLifecycle")
+  .implement({
+    description: "The stage a flag is in (spec 3.3).",
+    fields: (t) => ({
+      stage: t.exposeString("stage", { description: "initial, pre-live, live, completed or archived." }),
+      status: t.exposeString("status", {
+        nullable: true,
+        description: "e.g. kept or discarded for completed.",
+      }),
+      enteredStageAt: t.expose("enteredStageAt", { type: "DateTime", description: "When the stage began." }),
+    }),
+  });
+
+export const FeatureEnvironmentRef = builder.prismaObject("FeatureEnvironment", {
+  description: "A flag's state in one environment (spec 2.7).",
+  fields: (t) => ({
+    name: t.exposeString("environmentName", { description: "Environment name." }),
+    environment: t.exposeString("environmentName", { description: "Environment name (same as name)." }),
+    featureName: t.exposeString("featureName", { description: "The flag." }),
+    type: t.string({
+      description: "Environment type.",
+      select: { environment: { select: { type: true } } },
+      resolve: (fe) => fe.environment.type,
+    }),
+    sortOrder: t.int({
+      description: "Environment sort order.",
+      select: { environment: { select: { sortOrder: true } } },
+      resolve: (fe) => fe.environment.sortOrder,
+    }),
+    enabled: t.exposeBoolean("enabled", { description: "Whether the flag is on here." }),
+    strategies: t.relation("strategies", {
+      description: "Strategies, by sortOrder.",
+      query: { orderBy: [{ sortOrder: "asc" }, { createdAt: "asc" }] },
+    }),
+    hasStrategies: t.boolean({
+      description: "At least one strategy exists.",
+      select: { _count: { select: { strategies: true } } },
+      resolve: (fe) => fe._count.strategies > 0,
+    }),
+    hasEnabledStrategies: t.boolean({
+      description: "At least one strategy is not disabled.",
+      select: { strategies: { select: { disabled: true } } },
+      resolve: (fe) => fe.strategies.some((s) => !s.disabled),
+    }),
+    variants: t.field({
+      type: [EnvironmentVariantRef],
+      description: "Variants in this environment.",
+      resolve: (fe) => fe.variants as EnvironmentVariant[],
+    }),
+    variantCount: t.int({
+      description: "Number of variants.",
+      resolve: (fe) => (fe.variants as unknown[]).length,
+    }),
+    lastSeenAt: t.expose("lastSeenAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "Last metrics seen.",
+    }),
+  }),
+});
+
+export const FeatureRef = builder.prismaObject("Feature", {
+  description: "A feature flag (spec 2.8).",
+  fields: (t) => ({
+    name: t.exposeID("name", { description: "Unique, URL-friendly flag name." }),
+    type: t.exposeString("type", {
+      description: "release, experiment, operational, kill-switch or permission.",
+    }),
+    description: t.exposeString("description", { nullable: true, description: "Free text." }),
+    project: t.exposeString("projectId", { description: "Id of the project the flag belongs to." }),
+    archived: t.boolean({ description: "Whether archived.", resolve: (f) => f.archivedAt !== null }),
+    stale: t.exposeBoolean("stale", { description: "Marked stale by a user." }),
+    potentiallyStale: t.exposeBoolean("potentiallyStale", {
+      description: "Older than its type's expected lifetime.",
+    }),
+    impressionData: t.exposeBoolean("impressionData", { description: "SDKs emit impression events." }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation time." }),
+    archivedAt: t.expose("archivedAt", { type: "DateTime", nullable: true, description: "When archived." }),
+    lastSeenAt: t.expose("lastSeenAt", {
+      type: "DateTime",
+      nullable: true,
+      deprecationReason: "Use the per-environment lastSeenAt.",
+      description: "Last metrics seen in any environment.",
+    }),
+    enabled: t.boolean({
+      description: "Whether the flag is on in at least one environment.",
+      select: { environments: { select: { enabled: true } } },
+      resolve: (f) => f.environments.some((e) => e.enabled),
+    }),
+    favorite: t.boolean({
+      description: "Whether the calling user has favourited the flag.",
+      resolve: (f, _args, ctx) => ctx.loaders.isFavoriteFeature.load(f.name),
+    }),
+    createdBy: t.field({
+      type: UserSummaryRef,
+      description: "Who created the flag.",
+      select: {
+        createdBy: { select: { id: true, name: true, username: true, email: true, imageUrl: true } },
+      },
+      resolve: (f) => toUserSummary(f.createdBy),
+    }),
+    environments: t.relation("environments", {
+      description: "Per-environment state, by environment sortOrder then name.",
+      query: { orderBy: [{ environment: { sortOrder: "asc" } }, { environmentName: "asc" }] },
+    }),
+    variants: t.field({
+      type: [EnvironmentVariantRef],
+      deprecationReason: "Use environments.variants.",
+      description: "Flag-level variants.",
+      resolve: (f) => f.variants as EnvironmentVariant[],
+    }),
+    strategies: t.relation("strategies", {
+      deprecationReason: "Use environments.strategies.",
+      description: "Strategies of every environment.",
+      query: { orderBy: [{ environmentName: "asc" }, { sortOrder: "asc" }] },
+    }),
+    tags: t.field({
+      type: [TagRef],
+      description: "Tags, by type then value.",
+      select: (_args, _ctx, nested) => ({
+        tags: { ...nested(true), orderBy: [{ tagType: "asc" }, { tagValue: "asc" }] },
+      }),
+      resolve: (f) => f.tags,
+    }),
+    children: t.stringList({
+      description: "Names of flags that depend on this one.",
+      select: { children: { select: { childName: true }, orderBy: { childName: "asc" } } },
+      resolve: (f) => f.children.map((c) => c.childName),
+    }),
+    dependencies: t.relation("parents", {
+      type: DependencyRef,
+      description: "Parent flags this one depends on.",
+      query: { orderBy: { parentName: "asc" } },
+    }),
+    lifecycle: t.field({
+      type: LifecycleRef,
+      nullable: true,
+      description: "Current stage (archived > completed > live > pre-live > initial).",
+      select: { lifecycle: true, archivedAt: true },
+      resolve: (f) => currentLifecycleStage(f.lifecycle, f.archivedAt),
+    }),
+    collaborators: t.field({
+      type: CollaboratorsRef,
+      description: "Users who changed the flag, most recent first.",
+      resolve: async (f, _args, ctx) => ({ users: await ctx.loaders.featureCollaborators.load(f.name) }),
+    }),
+  }),
+});
+
+const CollaboratorsRef = builder.objectRef<{ users: UserSummary[] }>("FeatureCollaborators").implement({
+  description: "People who worked on a flag.",
+  fields: (t) => ({
+    users: t.field({ type: [UserSummaryRef], resolve: (c) => c.users, description: "The users." }),
+  }),
+});
+
+export type UserSummary = { id: number; name: string; imageUrl: string | null };
+
+export function toUserSummary(
+  user: {
+    id: number;
+    name: string | null;
+    username: string | null;
+    email: string | null;
+    imageUrl: string | null;
+  } | null,
+): UserSummary {
+  if (!user) return { id: 0, name: "unknown", imageUrl: null };
+  return {
+    id: user.id,
+    name: user.name ?? user.username ?? user.email ?? "unknown",
+    imageUrl: user.imageUrl,
+  };
+}

@@ -1,0 +1,11 @@
+import { lexicographicSortSchema } from "graphql";
+import { builder } from "./builder.ts";
+import "./modules/environments/environments.schema.ts";
+import "./modules/projects/projects.schema.ts";
+import "./modules/features/strategy.schema.ts";
+import "./modules/features/feature.schema.ts";
+import "./modules/features/features.schema.ts";
+import "./modules/events/events.schema.ts";
+
+/** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */
+export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,67 @@
+import { createApp } from "./app.ts";
+import { bootstrap } from "./bootstrap.ts";
+import { loadConfig } from "./config.ts";
+import { openDatabase } from "./db/database.ts";
+import { applyMigrations, assertMigrated, MigrationError } from "./db/migrate.ts";
+import { createInProcessBus } from "./events/bus.ts";
+import { listen } from "./http-server.ts";
+import { createLogger } from "./shared/logger.ts";
+
+/** The only process entry: config, database, migrations, bootstrap, listen, shutdown. */
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config.database);
+  try {
+    const applied = await applyMigrations(database.adapterFactory);
+    if (applied.length) logger.info("database migrated", { applied });
+  } catch (error) {
+    if (error instanceof MigrationError) {
+      logger.error(error.message);
+      await database.close();
+      process.exit(1);
+    }
+    throw error;
+  }
+  const seeded = await bootstrap(database.prisma, config, logger);
+  if (seeded.generatedAdminPassword) {
+    console.log(
+      `Admin user "${config.initAdmin.username}" created with password: ${seeded.generatedAdminPassword}`,
+    );
+  }
+  if (seeded.generatedAdminToken) {
+    console.log(`Admin API token (shown once, store it now): ${seeded.generatedAdminToken}`);
+  }
+  const bus = createInProcessBus();
+  const deps = { config, db: database.prisma, bus, logger, now: () => new Date() };
+  const app = createApp({ ...deps, ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)) });
+  const running = await listen(app, deps, config.host, config.port);
+  logger.info("Vexil listening", {
+    url: running.url,
+    graphql: `${running.url}/graphql`,
+    docs: `${running.url}/docs`,
+    database:
+      database.kind === "pglite" && config.database.kind === "pglite"
+        ? config.database.dataDir
+        : "postgresql",
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { signal });
+    await running.close(config.shutdownGraceMs);
+    await bus.close();
+    await database.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import { type App, createApp } from "../../src/app.ts";
+import { bootstrap } from "../../src/bootstrap.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
+import type { AppDeps } from "../../src/context.ts";
+import type { Database } from "../../src/db/database.ts";
+import { assertMigrated } from "../../src/db/migrate.ts";
+import { createInProcessBus } from "../../src/events/bus.ts";
+import { createLogger } from "../../src/shared/logger.ts";
+import { createTestDatabase } from "./database.ts";
+
+export const ADMIN_TOKEN = "*:*.test-admin-secret-0123456789abcdef";
+
+export type TestApp = {
+  app: App;
+  deps: AppDeps;
+  database: Database;
+  config: Config;
+  /** Sets the clock every service sees (default: real time). */
+  setNow(date: Date | null): void;
+  gql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string | null,
+  ): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
+  rest(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string | null,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+};
+
+/** A Vexil app on its own fresh database, bootstrapped with ADMIN_TOKEN; requests run in-process. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
+    INIT_ADMIN_PASSWORD: "Admin-Password-1",
+    ...env,
+  });
+  const logger = createLogger("silent");
+  await bootstrap(database.prisma, config, logger);
+  let fixedNow: Date | null = null;
+  const deps: AppDeps = {
+    config,
+    db: database.prisma,
+    bus: createInProcessBus(),
+    logger,
+    now: () => fixedNow ?? new Date(),
+  };
+  const app = createApp({ ...deps, ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)) });
+  const headers = (token: string | null | undefined) => ({
+    "content-type": "application/json",
+    ...(token === null ? {} : { authorization: token ?? ADMIN_TOKEN }),
+  });
+  return {
+    app,
+    deps,
+    database,
+    config,
+    setNow: (date) => {
+      fixedNow = date;
+    },
+    async gql(query, variables, token) {
+      const res = await app.fetch("http://vexil.test/graphql", {
+        method: "POST",
+        headers: headers(token),
+        body: JSON.stringify({ query, variables }),
+      });
+      return res.json();
+    },
+    async rest(method, path, body, token) {
+      const res = await app.fetch(`http://vexil.test${path}`, {
+        method,
+        headers: headers(token),
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? safeJson(text) : undefined, headers: res.headers };
+    },
+    async close() {
+      await deps.bus.close();
+      await database.close();
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

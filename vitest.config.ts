@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+
+// One database per test file (PGlite clone or PostgreSQL database from a migrated template),
+// files in parallel on 2 workers: the machines have 2 cores.
+export default defineConfig({
+  // graphql 16 ships both .mjs and .js; Node (and so Pothos) loads the CommonJS build, Vite
+  // would pick the .mjs one: two realms of GraphQL types. Pin Vite to the one Node uses.
+  resolve: { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] },
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/helpers/global-setup.ts"],
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
