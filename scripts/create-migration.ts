@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+import { openPglite } from "../src/db/database.ts";
 import { MIGRATIONS_DIR, readMigrations, readPrismaSchema } from "../src/db/migrate.ts";
 import { withSchemaEngine } from "../src/db/schema-engine.ts";
 
@@ -16,19 +16,22 @@ if (!/^[a-z0-9_]+$/.test(name)) {
 
 const schema = await readPrismaSchema();
 const migrationsList = await readMigrations();
-const { stdout } = await withSchemaEngine(new PrismaPGlite(new PGlite("memory://")), schema, (engine) =>
-  engine.diff({
-    from: migrationsList.migrationDirectories.length
-      ? { tag: "migrations", ...migrationsList }
-      : { tag: "empty" },
-    to: {
-      tag: "schemaDatamodel",
-      files: [{ path: schema.path, content: schema.content }],
-    },
-    script: true,
-    exitCode: null,
-    filters: { externalTables: [], externalEnums: [] },
-  }),
+const { stdout } = await withSchemaEngine(
+  openPglite(new PGlite("memory://")).adapterFactory,
+  schema,
+  (engine) =>
+    engine.diff({
+      from: migrationsList.migrationDirectories.length
+        ? { tag: "migrations", ...migrationsList }
+        : { tag: "empty" },
+      to: {
+        tag: "schemaDatamodel",
+        files: [{ path: schema.path, content: schema.content }],
+      },
+      script: true,
+      exitCode: null,
+      filters: { externalTables: [], externalEnums: [] },
+    }),
 );
 
 const sql = (stdout ?? "").trim();

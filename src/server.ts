@@ -11,6 +11,10 @@ import { createLogger } from "./shared/logger.ts";
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Until the server is up, a signal simply ends the process; afterwards it drains first.
+  let shutdown = async (_signal: string) => process.exit(0);
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
   const database = await openDatabase(config.database);
   try {
     const applied = await applyMigrations(database.adapterFactory);
@@ -34,7 +38,10 @@ async function main() {
   }
   const bus = createInProcessBus();
   const deps = { config, db: database.prisma, bus, logger, now: () => new Date() };
-  const app = createApp({ ...deps, ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)) });
+  const app = createApp({
+    ...deps,
+    ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
+  });
   const running = await listen(app, deps, config.host, config.port);
   logger.info("Vexil listening", {
     url: running.url,
@@ -47,7 +54,7 @@ async function main() {
   });
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info("shutting down", { signal });
@@ -57,8 +64,6 @@ async function main() {
     logger.info("stopped");
     process.exit(0);
   };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
 main().catch((error) => {

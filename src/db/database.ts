@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { Config } from "../config.ts";
 import { PrismaClient } from "../generated/prisma/client.ts";
@@ -28,9 +28,31 @@ export async function openDatabase(config: Config["database"]): Promise<Database
   return openPglite(new PGlite(config.dataDir));
 }
 
+/**
+ * pglite-prisma-adapter 0.7 fires `executeScript` without awaiting it, so a failing migration
+ * is recorded as applied and its error escapes as an unhandled rejection. This factory hands
+ * out adapters whose scripts are awaited and whose errors reach the schema engine.
+ */
+class AwaitingPGliteFactory extends PrismaPGlite {
+  override async connect() {
+    return awaitScripts(await super.connect());
+  }
+  override async connectToShadowDb() {
+    return awaitScripts(await super.connectToShadowDb());
+  }
+}
+
+function awaitScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const client = (adapter as unknown as { client: PGlite }).client;
+  adapter.executeScript = async (script: string) => {
+    await client.exec(script);
+  };
+  return adapter;
+}
+
 /** Wraps an already opened PGlite (tests pass clones of a migrated template). */
 export function openPglite(pglite: PGlite): Database {
-  const adapterFactory = new PrismaPGlite(pglite);
+  const adapterFactory = new AwaitingPGliteFactory(pglite);
   const prisma = new PrismaClient({ adapter: adapterFactory });
   return {
     kind: "pglite",

@@ -50,10 +50,11 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationLis
  */
 export async function applyMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
-  log: (message: string) => void = () => {},
+  options: { dir?: string; log?: (message: string) => void } = {},
 ): Promise<string[]> {
+  const log = options.log ?? (() => {});
   return withSchemaEngine(adapterFactory, await readPrismaSchema(), async (engine) => {
-    const migrationsList = await readMigrations();
+    const migrationsList = await readMigrations(options.dir);
     const diagnosis = await engine.diagnoseMigrationHistory({
       migrationsList,
       optInToShadowDatabase: false,
@@ -97,8 +98,11 @@ function describe(error: unknown): string {
 }
 
 /** Readiness: throws unless every migration of this build is recorded as finished. */
-export async function assertMigrated(query: (sql: string) => Promise<unknown[]>): Promise<void> {
-  const expected = (await readMigrations()).migrationDirectories.map((d) => d.path);
+export async function assertMigrated(
+  query: (sql: string) => Promise<unknown[]>,
+  dir?: string,
+): Promise<void> {
+  const expected = (await readMigrations(dir)).migrationDirectories.map((d) => d.path);
   const rows = (await query(
     "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
   )) as { migration_name: string }[];

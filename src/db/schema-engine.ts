@@ -53,15 +53,35 @@ export async function withSchemaEngine<T>(
     connect: () => track(adapterFactory.connect()),
     connectToShadowDb: () => track(adapterFactory.connectToShadowDb()),
   };
+  const bound = bindMigrationAwareSqlAdapterFactory(tracking);
   const engine = await bg.SchemaEngine.new(
     { datamodels: [[schema.path, schema.content]] },
     (line: string) => log(line),
-    bindMigrationAwareSqlAdapterFactory(tracking),
+    bound,
   );
   try {
     return await work(engine);
+  } catch (error) {
+    throw withDriverError(error, bound.errorRegistry);
   } finally {
     engine.free();
     await Promise.all(opened.map((a) => a.dispose()));
   }
+}
+
+/**
+ * The engine reports driver failures as "External error id#N"; the database's own message
+ * (e.g. `relation "x" does not exist`) waits in the adapter's error registry. Put it back.
+ */
+function withDriverError(
+  error: unknown,
+  registry: { consumeError(id: number): { error: unknown } | undefined },
+) {
+  const message = error instanceof Error ? error.message : String(error);
+  const id = /External error id#(\d+)/.exec(message)?.[1];
+  const cause = id ? registry.consumeError(Number(id))?.error : undefined;
+  if (!cause) return error;
+  const detail = cause instanceof Error ? cause.message : JSON.stringify(cause);
+  const migration = /migration_name="([^"]+)"/.exec(message)?.[1];
+  return new Error(`${migration ? `migration ${migration}: ` : ""}${detail}`, { cause: error });
 }

@@ -1,0 +1,48 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+
+export type ServerProcess = {
+  url: string;
+  child: ChildProcess;
+  /** Every line the process wrote (stdout and stderr). */
+  output: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/**
+ * Starts `src/server.ts` as `npm start` does (tsx), on a free port, and resolves when it
+ * logs that it listens. Rejects with its output if it exits first.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream! }).on("line", (line) => {
+        output.push(line);
+        const listening = /"msg":"Vexil listening".*?"url":"([^"]+)"/.exec(line);
+        if (listening?.[1]) resolve(listening[1]);
+      });
+    }
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}:\n${output.join("\n")}`)));
+  });
+  return {
+    url,
+    child,
+    output,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, "exit");
+      child.kill(signal);
+      const [code] = await exited;
+      return code as number | null;
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { emptyPostgresDatabase } from "../helpers/postgres-url.ts";
+import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
+
+const TOKEN = "*:*.process-test-secret";
+let dataDir: string;
+let postgres: Awaited<ReturnType<typeof emptyPostgresDatabase>>;
+let server: ServerProcess;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "vexil-proc-"));
+  postgres = await emptyPostgresDatabase();
+  env = {
+    INIT_ADMIN_API_TOKENS: TOKEN,
+    INIT_ADMIN_PASSWORD: "Process-Test-Password-1",
+    VEXIL_DATA_DIR: join(dataDir, "data"),
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  };
+  server = await startServerProcess(env);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop("SIGKILL");
+  await postgres?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function gql(query: string, variables?: Record<string, unknown>) {
+  const res = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: TOKEN },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as { data?: any; errors?: unknown[] };
+}
+
+const CREATE = `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`;
+
+/**
+ * A subscription is registered asynchronously on the server, so create flags until the stream
+ * yields one: bounded by the number of round trips, never by sleeping.
+ */
+async function createUntilDelivered(prefix: string, delivered: Promise<unknown>) {
+  let done = false;
+  void delivered.then(() => {
+    done = true;
+  });
+  for (let i = 0; i < 200 && !done; i++) {
+    const res = await gql(CREATE, { n: `${prefix}-${i}` });
+    expect(res.errors).toBeUndefined();
+  }
+  return delivered;
+}
+
+describe("the server process (npm start)", () => {
+  it("answers the probes", async () => {
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    const ready = await fetch(`${server.url}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true });
+  });
+
+  it("serves GraphiQL to browsers", async () => {
+    const res = await fetch(`${server.url}/graphql`, { headers: { accept: "text/html" } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("GraphiQL");
+  });
+
+  it("delivers a committed event to a graphql-ws subscriber over a real WebSocket", async () => {
+    const client = createClient({
+      url: `${server.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: TOKEN },
+      retryAttempts: 0,
+    });
+    const stream = client.iterate<{ events: { type: string; featureName: string; project: string } }>({
+      query: `subscription { events(filter: { types: ["feature-created"], projects: ["default"] }) { type featureName project } }`,
+    });
+    const first = stream.next();
+    const result = (await createUntilDelivered("ws-flag", first)) as IteratorResult<{ data: any }>;
+    expect(result.value.data.events).toMatchObject({ type: "feature-created", project: "default" });
+    expect(result.value.data.events.featureName).toMatch(/^ws-flag-\d+$/);
+    await stream.return?.();
+    await client.dispose();
+  });
+
+  it("refuses a WebSocket connection with a bad token", async () => {
+    const client = createClient({
+      url: `${server.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: "*:*.wrong" },
+      retryAttempts: 0,
+    });
+    const closed = new Promise<{ code: number }>((resolve) =>
+      client.on("closed", (e) => resolve(e as { code: number })),
+    );
+    const stream = client.iterate({ query: "subscription { events { id } }" });
+    await expect(stream.next()).rejects.toBeDefined();
+    expect((await closed).code).toBe(4403);
+    await client.dispose();
+  });
+
+  it("delivers events over SSE", async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      signal: controller.signal,
+      headers: { "content-type": "application/json", accept: "text/event-stream", authorization: TOKEN },
+      body: JSON.stringify({
+        query: `subscription { events(filter: { types: ["feature-created"] }) { type featureName } }`,
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const firstEvent = (async () => {
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("stream ended");
+        buffer += decoder.decode(value, { stream: true });
+        const data = /data: (\{.*"feature-created".*\})/.exec(buffer);
+        if (data?.[1]) return JSON.parse(data[1]);
+      }
+    })();
+    const payload = await createUntilDelivered("sse-flag", firstEvent);
+    expect(payload).toMatchObject({ data: { events: { type: "feature-created" } } });
+    controller.abort();
+  });
+
+  it("stops cleanly on SIGTERM and keeps its data across a restart", async () => {
+    expect((await gql(CREATE, { n: "survives-restart" })).errors).toBeUndefined();
+    const code = await server.stop("SIGTERM");
+    expect(code).toBe(0);
+    expect(server.output.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
+    server = await startServerProcess(env);
+    const res = await gql(`{ feature(name: "survives-restart") { name project environments { name } } }`);
+    expect(res.data?.feature).toEqual({
+      name: "survives-restart",
+      project: "default",
+      environments: [{ name: "development" }, { name: "production" }],
+    });
+    // the second start applied no migration and bootstrapped nothing again
+    expect(server.output.some((l) => l.includes("database migrated"))).toBe(false);
+    expect((await gql(`{ projects { id } }`)).data?.projects).toEqual([{ id: "default" }]);
+  }, 120_000);
+});
