@@ -12,7 +12,7 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   // Until the server is up, a signal simply ends the process; afterwards it drains first.
-  let shutdown = async (_signal: string) => process.exit(0);
+  let shutdown = async (_signal: string): Promise<void> => process.exit(0);
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   const database = await openDatabase(config.database);
