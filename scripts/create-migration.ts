@@ -1,6 +1,7 @@
 // `npm run db:migration -- <name>`: writes prisma/migrations/<timestamp>_<name>/migration.sql with
 // the SQL that takes the existing migrations to prisma/schema.prisma (WASM schema engine, PGlite
 // as the scratch database, so no server and no native engine are needed).
+// `npm run db:check` (CI) fails when the schema has changes no migration holds.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -8,8 +9,9 @@ import { openPglite } from "../src/db/database.ts";
 import { MIGRATIONS_DIR, readMigrations, readPrismaSchema } from "../src/db/migrate.ts";
 import { withSchemaEngine } from "../src/db/schema-engine.ts";
 
-const name = (process.argv[2] ?? "").trim();
-if (!/^[a-z0-9_]+$/.test(name)) {
+const check = process.argv.includes("--check");
+const name = (process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "").trim();
+if (!check && !/^[a-z0-9_]+$/.test(name)) {
   console.error("usage: npm run db:migration -- <name>   (lower-case letters, digits and _)");
   process.exit(2);
 }
@@ -38,6 +40,10 @@ const sql = (stdout ?? "").trim();
 if (!sql || /^-- This is an empty migration/.test(sql)) {
   console.log("prisma/schema.prisma matches the migrations: nothing to do.");
   process.exit(0);
+}
+if (check) {
+  console.error(`prisma/schema.prisma differs from the migrations; run \`npm run db:migration -- <name>\`:\n${sql}`);
+  process.exit(1);
 }
 const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 const dir = join(MIGRATIONS_DIR, `${stamp}_${name}`);
