@@ -42,7 +42,9 @@ if (!sql || /^-- This is an empty migration/.test(sql)) {
   process.exit(0);
 }
 if (check) {
-  console.error(`prisma/schema.prisma differs from the migrations; run \`npm run db:migration -- <name>\`:\n${sql}`);
+  console.error(
+    `prisma/schema.prisma differs from the migrations; run \`npm run db:migration -- <name>\`:\n${sql}`,
+  );
   process.exit(1);
 }
 const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);

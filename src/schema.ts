@@ -1,5 +1,6 @@
 import { lexicographicSortSchema } from "graphql";
 import { builder } from "./builder.ts";
+import { describeRelayTypes } from "./shared/relay-descriptions.ts";
 import "./modules/environments/environments.schema.ts";
 import "./modules/projects/projects.schema.ts";
 import "./modules/features/strategy.schema.ts";
@@ -8,4 +9,4 @@ import "./modules/features/features.schema.ts";
 import "./modules/events/events.schema.ts";
 
 /** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */
-export const schema = lexicographicSortSchema(builder.toSchema());
+export const schema = lexicographicSortSchema(describeRelayTypes(builder.toSchema()));

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootstrap } from "../../src/bootstrap.ts";
+import { loadConfig } from "../../src/config.ts";
+import type { Database } from "../../src/db/database.ts";
+import { resolveToken } from "../../src/modules/access/credentials.ts";
+import { verifyPassword } from "../../src/modules/access/passwords.ts";
+import { createLogger } from "../../src/shared/logger.ts";
+import { createTestDatabase } from "../helpers/database.ts";
+
+let db: Database;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.close());
+const logger = createLogger("silent");
+
+describe("first-start bootstrap", () => {
+  it("generates an admin password and token once when none are configured", async () => {
+    const config = loadConfig({ INIT_ADMIN_USERNAME: "root-admin" });
+    const first = await bootstrap(db.prisma, config, logger);
+    expect(first.generatedAdminPassword).toMatch(/^.{20,}$/);
+    expect(first.generatedAdminToken).toMatch(/^\*:\*\.[0-9a-f]{56}$/);
+
+    const admin = await db.prisma.user.findUniqueOrThrow({ where: { username: "root-admin" } });
+    expect(admin.rootRole).toBe("Admin");
+    expect(await verifyPassword(first.generatedAdminPassword!, admin.passwordHash!)).toBe(true);
+    const stored = await db.prisma.apiToken.findMany();
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(first.generatedAdminToken!.slice(6));
+    expect(await resolveToken(db.prisma, first.generatedAdminToken!)).toMatchObject({
+      kind: "admin-token",
+      rootRole: "Admin",
+    });
+
+    const second = await bootstrap(db.prisma, config, logger);
+    expect(second).toEqual({});
+    expect(await db.prisma.apiToken.count()).toBe(1);
+    expect(await db.prisma.user.count({ where: { isService: false } })).toBe(1);
+  });
+
+  it("accepts INIT_ADMIN_API_TOKENS (with or without Bearer) and keeps a deleted default project deleted", async () => {
+    await db.prisma.projectEnvironment.deleteMany({ where: { projectId: "default" } });
+    await db.prisma.project.delete({ where: { id: "default" } });
+    const config = loadConfig({ INIT_ADMIN_API_TOKENS: "*:*.first-secret, *:*.second-secret" });
+    expect(await bootstrap(db.prisma, config, logger)).toEqual({});
+    for (const secret of ["*:*.first-secret", "*:*.second-secret"]) {
+      expect(await resolveToken(db.prisma, secret)).toMatchObject({ kind: "admin-token" });
+    }
+    expect(await resolveToken(db.prisma, "*:*.third-secret")).toBeNull();
+    expect(await db.prisma.project.findUnique({ where: { id: "default" } })).toBeNull();
+  });
+});
