@@ -52,89 +52,99 @@ export type BootstrapResult = {
  */
 export async function bootstrap(db: Db, config: Config, logger: Logger): Promise<BootstrapResult> {
   const result: BootstrapResult = {};
-  await db.$transaction(async (tx) => {
-    for (const type of FEATURE_TYPES) {
-      await tx.featureType.upsert({ where: { id: type.id }, create: type, update: {} });
-    }
-    for (const [id, username] of [
-      [ADMIN_TOKEN_USER_ID, "admin-token"],
-      [SYSTEM_USER_ID, "system"],
-    ] as const) {
-      await tx.user.upsert({
-        where: { id },
-        create: {
-          id,
-          username,
-          name: username === "system" ? "Vexil System" : "Admin API token",
-          isService: true,
-          rootRole: "Admin",
-        },
-        update: {},
-      });
-    }
-    const first = !(await tx.setting.findUnique({ where: { name: "bootstrapped" } }));
-    if (first) {
-      for (const env of [
-        { name: "development", type: "development", sortOrder: 100 },
-        { name: "production", type: "production", sortOrder: 200 },
-      ]) {
-        await tx.environment.upsert({ where: { name: env.name }, create: env, update: {} });
+  // Hashing is deliberately slow: do it before the transaction, only if an admin may be needed.
+  const needsAdmin = !(await db.setting.findUnique({ where: { name: "bootstrapped" } }));
+  const password = needsAdmin ? (config.initAdmin.password ?? generatePassword()) : null;
+  const passwordHash = password ? await hashPassword(password) : null;
+  await db.$transaction(
+    async (tx) => {
+      for (const type of FEATURE_TYPES) {
+        await tx.featureType.upsert({ where: { id: type.id }, create: type, update: {} });
       }
-      await tx.project.upsert({
-        where: { id: "default" },
-        create: {
-          id: "default",
-          name: "Default",
-          description: "Default project",
-          environments: { create: [{ environmentName: "development" }, { environmentName: "production" }] },
-        },
-        update: {},
-      });
-      const admins = await tx.user.count({ where: { rootRole: "Admin", isService: false, deletedAt: null } });
-      if (admins === 0) {
-        const password = config.initAdmin.password ?? generatePassword();
-        if (!config.initAdmin.password) result.generatedAdminPassword = password;
-        await tx.user.create({
-          data: {
-            username: config.initAdmin.username,
-            name: config.initAdmin.username,
+      for (const [id, username] of [
+        [ADMIN_TOKEN_USER_ID, "admin-token"],
+        [SYSTEM_USER_ID, "system"],
+      ] as const) {
+        await tx.user.upsert({
+          where: { id },
+          create: {
+            id,
+            username,
+            name: username === "system" ? "Vexil System" : "Admin API token",
+            isService: true,
             rootRole: "Admin",
-            passwordHash: await hashPassword(password),
           },
+          update: {},
         });
       }
-      await tx.setting.create({ data: { name: "bootstrapped", content: { at: new Date().toISOString() } } });
-    }
-    for (const secret of config.initAdmin.apiTokens) {
-      const secretHash = hashSecret(secret);
-      await tx.apiToken.upsert({
-        where: { secretHash },
-        create: {
-          tokenName: "admin-token",
-          type: "admin",
-          environment: "*",
-          projects: ["*"],
-          secretHash,
-          displayPrefix: secret.slice(0, 8),
-        },
-        update: {},
-      });
-    }
-    if (config.initAdmin.apiTokens.length === 0 && (await tx.apiToken.count()) === 0) {
-      const secret = newApiTokenSecret("*", "*");
-      await tx.apiToken.create({
-        data: {
-          tokenName: "admin-token",
-          type: "admin",
-          environment: "*",
-          projects: ["*"],
-          secretHash: hashSecret(secret),
-          displayPrefix: secret.slice(0, 8),
-        },
-      });
-      result.generatedAdminToken = secret;
-    }
-  });
+      const first = !(await tx.setting.findUnique({ where: { name: "bootstrapped" } }));
+      if (first) {
+        for (const env of [
+          { name: "development", type: "development", sortOrder: 100 },
+          { name: "production", type: "production", sortOrder: 200 },
+        ]) {
+          await tx.environment.upsert({ where: { name: env.name }, create: env, update: {} });
+        }
+        await tx.project.upsert({
+          where: { id: "default" },
+          create: {
+            id: "default",
+            name: "Default",
+            description: "Default project",
+            environments: { create: [{ environmentName: "development" }, { environmentName: "production" }] },
+          },
+          update: {},
+        });
+        const admins = await tx.user.count({
+          where: { rootRole: "Admin", isService: false, deletedAt: null },
+        });
+        if (admins === 0 && password && passwordHash) {
+          if (!config.initAdmin.password) result.generatedAdminPassword = password;
+          await tx.user.create({
+            data: {
+              username: config.initAdmin.username,
+              name: config.initAdmin.username,
+              rootRole: "Admin",
+              passwordHash,
+            },
+          });
+        }
+        await tx.setting.create({
+          data: { name: "bootstrapped", content: { at: new Date().toISOString() } },
+        });
+      }
+      for (const secret of config.initAdmin.apiTokens) {
+        const secretHash = hashSecret(secret);
+        await tx.apiToken.upsert({
+          where: { secretHash },
+          create: {
+            tokenName: "admin-token",
+            type: "admin",
+            environment: "*",
+            projects: ["*"],
+            secretHash,
+            displayPrefix: secret.slice(0, 8),
+          },
+          update: {},
+        });
+      }
+      if (config.initAdmin.apiTokens.length === 0 && (await tx.apiToken.count()) === 0) {
+        const secret = newApiTokenSecret("*", "*");
+        await tx.apiToken.create({
+          data: {
+            tokenName: "admin-token",
+            type: "admin",
+            environment: "*",
+            projects: ["*"],
+            secretHash: hashSecret(secret),
+            displayPrefix: secret.slice(0, 8),
+          },
+        });
+        result.generatedAdminToken = secret;
+      }
+    },
+    { timeout: 30_000 },
+  );
   if (result.generatedAdminPassword) {
     logger.info("created the admin user; its password is printed once on stdout", {
       username: config.initAdmin.username,

@@ -50,10 +50,15 @@ function awaitScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return adapter;
 }
 
+/** Lets tests observe the SQL the client sends (statement-count tests). */
+export type AdapterWrapper = (
+  factory: SqlMigrationAwareDriverAdapterFactory,
+) => SqlMigrationAwareDriverAdapterFactory;
+
 /** Wraps an already opened PGlite (tests pass clones of a migrated template). */
-export function openPglite(pglite: PGlite): Database {
+export function openPglite(pglite: PGlite, wrap: AdapterWrapper = (f) => f): Database {
   const adapterFactory = new AwaitingPGliteFactory(pglite);
-  const prisma = new PrismaClient({ adapter: adapterFactory });
+  const prisma = new PrismaClient({ adapter: wrap(adapterFactory) });
   return {
     kind: "pglite",
     prisma,
@@ -69,9 +74,9 @@ export function openPglite(pglite: PGlite): Database {
   };
 }
 
-export function openPostgres(url: string): Database {
+export function openPostgres(url: string, wrap: AdapterWrapper = (f) => f): Database {
   const adapterFactory = new PrismaPg({ connectionString: url, max: 10 });
-  const prisma = new PrismaClient({ adapter: adapterFactory });
+  const prisma = new PrismaClient({ adapter: wrap(adapterFactory) });
   return {
     kind: "postgres",
     prisma,

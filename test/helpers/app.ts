@@ -2,7 +2,7 @@ import { type App, createApp } from "../../src/app.ts";
 import { bootstrap } from "../../src/bootstrap.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import type { AppDeps } from "../../src/context.ts";
-import type { Database } from "../../src/db/database.ts";
+import type { AdapterWrapper, Database } from "../../src/db/database.ts";
 import { assertMigrated } from "../../src/db/migrate.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
 import { createLogger } from "../../src/shared/logger.ts";
@@ -32,8 +32,11 @@ export type TestApp = {
 };
 
 /** A Vexil app on its own fresh database, bootstrapped with ADMIN_TOKEN; requests run in-process. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { wrapAdapter?: AdapterWrapper } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(options.wrapAdapter);
   const config = loadConfig({
     INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
     INIT_ADMIN_PASSWORD: "Admin-Password-1",

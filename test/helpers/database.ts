@@ -2,21 +2,21 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { inject } from "vitest";
-import { type Database, openPglite, openPostgres } from "../../src/db/database.ts";
+import { type AdapterWrapper, type Database, openPglite, openPostgres } from "../../src/db/database.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 
 /**
  * A fresh, migrated database for one test file: a copy of the PGlite template, or a new
  * PostgreSQL database made from the template (dropped again by `close`).
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(wrap?: AdapterWrapper): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
   const template = inject("postgresTemplate");
   if (url && template) {
     const name = `vexil_test_${randomBytes(6).toString("hex")}`;
     const admin = openPostgres(adminDatabaseUrl(url));
     await admin.prisma.$executeRawUnsafe(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-    const db = openPostgres(databaseUrl(url, name));
+    const db = openPostgres(databaseUrl(url, name), wrap);
     return {
       ...db,
       async close() {
@@ -30,5 +30,5 @@ export async function createTestDatabase(): Promise<Database> {
   if (!file) throw new Error("global setup did not provide a database template");
   const data = await readFile(file);
   const pglite = await PGlite.create("memory://", { loadDataDir: new Blob([data]) });
-  return openPglite(pglite);
+  return openPglite(pglite, wrap);
 }

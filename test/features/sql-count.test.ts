@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FEATURE_FIELDS } from "../../rest/fragments.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createSqlCounter } from "../helpers/sql-counter.ts";
+
+const counter = createSqlCounter();
+let t: TestApp;
+
+/** Seeds `count` flags with 2 strategies per environment, 2 tags and a parent dependency each. */
+async function seedFlags(prefix: string, count: number) {
+  const db = t.database.prisma;
+  const names = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+  const envs = ["development", "production"];
+  await db.tagType.upsert({ where: { name: "team" }, create: { name: "team" }, update: {} });
+  await db.feature.createMany({ data: names.map((name) => ({ name, projectId: "default" })) });
+  await db.featureLifecycle.createMany({
+    data: names.map((featureName) => ({ featureName, stage: "initial" })),
+  });
+  await db.featureEnvironment.createMany({
+    data: names.flatMap((featureName, i) =>
+      envs.map((environmentName) => ({ featureName, environmentName, enabled: i % 2 === 0 })),
+    ),
+  });
+  await db.featureStrategy.createMany({
+    data: names.flatMap((featureName) =>
+      envs.flatMap((environmentName) =>
+        [0, 1].map((sortOrder) => ({
+          featureName,
+          projectId: "default",
+          environmentName,
+          strategyName: "flexibleRollout",
+          sortOrder,
+          parameters: { rollout: "50", stickiness: "default", groupId: featureName },
+          constraints: [{ contextName: "userId", operator: "IN", values: ["1", "2"] }],
+        })),
+      ),
+    ),
+  });
+  const tags = names.flatMap((featureName, i) =>
+    [`a-${i}`, `b-${i}`].map((value) => ({ featureName, value })),
+  );
+  await db.tag.createMany({ data: tags.map(({ value }) => ({ type: "team", value })), skipDuplicates: true });
+  await db.featureTag.createMany({
+    data: tags.map(({ featureName, value }) => ({ featureName, tagType: "team", tagValue: value })),
+  });
+  await db.featureDependency.createMany({
+    data: names.slice(1).map((childName) => ({ parentName: names[0]!, childName })),
+  });
+}
+
+const QUERY = `query($first: Int!) { features(first: $first) { totalCount edges { node { ${FEATURE_FIELDS} } } } }`;
+
+beforeAll(async () => {
+  t = await createTestApp({}, { wrapAdapter: counter.wrap });
+  await seedFlags("few", 5);
+  await seedFlags("many", 95);
+});
+afterAll(() => t.close());
+
+describe("reading flags costs a constant number of SQL statements", () => {
+  it("100 flags with environments, strategies, tags and dependencies cost the same as 5", async () => {
+    const small = await counter.during(() => t.gql(QUERY, { first: 5 }));
+    const large = await counter.during(() => t.gql(QUERY, { first: 100 }));
+    expect(small.result.errors).toBeUndefined();
+    expect(large.result.errors).toBeUndefined();
+    const edges = (large.result.data as { features: { edges: { node: any }[] } }).features.edges;
+    expect(edges).toHaveLength(100);
+    const sample = edges.find((e) => e.node.name === "many-3")!.node;
+    expect(sample.environments).toHaveLength(2);
+    expect(sample.environments[0].strategies).toHaveLength(2);
+    expect(sample.tags).toEqual([
+      { type: "team", value: "a-3" },
+      { type: "team", value: "b-3" },
+    ]);
+    expect(sample.dependencies).toEqual([{ feature: "many-0", enabled: true, variants: [] }]);
+    expect(large.statements.length).toBe(small.statements.length);
+    expect(large.statements.length).toBeLessThanOrEqual(25);
+  });
+});
