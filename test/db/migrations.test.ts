@@ -19,7 +19,8 @@ async function copyOfMigrations(name: string) {
   return copy;
 }
 
-describe("migrations (WASM schema engine, Prisma Migrate layout)", () => {
+// Each test runs the WASM schema engine on a fresh database: seconds each, more on a busy machine.
+describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 180_000 }, () => {
   it("applies every migration once; applying again is a no-op", async () => {
     const db = openPglite(new PGlite("memory://"));
     const first = await applyMigrations(db.adapterFactory);
@@ -83,5 +84,5 @@ describe("migrations (WASM schema engine, Prisma Migrate layout)", () => {
     await expect(startServerProcess({ ...env, DATABASE_URL: "" })).rejects.toThrow(
       /migrations this build does not know \(29990101000000_from_the_future\)/,
     );
-  }, 60_000);
+  });
 });
