@@ -1,7 +1,7 @@
 import { createApp } from "./app.ts";
 import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
-import { openDatabase } from "./db/database.ts";
+import { type Database, openDatabase } from "./db/database.ts";
 import { applyMigrations, assertMigrated, MigrationError } from "./db/migrate.ts";
 import { createInProcessBus } from "./events/bus.ts";
 import { listen } from "./http-server.ts";
@@ -11,11 +11,17 @@ import { createLogger } from "./shared/logger.ts";
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  // Until the server is up, a signal simply ends the process; afterwards it drains first.
-  let shutdown = async (_signal: string): Promise<void> => process.exit(0);
+  // Until the server is up, a signal closes the database (PGlite flushes its files) and ends
+  // the process; once it serves, shutdown drains requests first.
+  let opened: Database | undefined;
+  let shutdown = async (_signal: string): Promise<void> => {
+    await opened?.close().catch(() => {});
+    process.exit(0);
+  };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   const database = await openDatabase(config.database);
+  opened = database;
   try {
     const applied = await applyMigrations(database.adapterFactory);
     if (applied.length) logger.info("database migrated", { applied });
