@@ -9,7 +9,9 @@ describe("the REST route table", () => {
       const document = parse(route.document);
       const operations = document.definitions.filter((d) => d.kind === "OperationDefinition");
       const errors = validate(schema, document).map((e) => `${route.method} ${route.path}: ${e.message}`);
-      return operations.length === 1 ? errors : [...errors, `${route.method} ${route.path}: ${operations.length} operations`];
+      return operations.length === 1
+        ? errors
+        : [...errors, `${route.method} ${route.path}: ${operations.length} operations`];
     });
     expect(problems).toEqual([]);
   });
