@@ -16,7 +16,10 @@ export const archiveRoutes = defineRoutes([
     variables: (req) => ({ project: req.params.projectId, features: names(req) }),
     schemas: {
       body: featuresBody,
-      response: z.object({ parentsWithChildFeatures: z.array(z.string()), hasDeletedDependencies: z.boolean() }),
+      response: z.object({
+        parentsWithChildFeatures: z.array(z.string()),
+        hasDeletedDependencies: z.boolean(),
+      }),
     },
     errors: [400, 403],
   },

@@ -23,7 +23,11 @@ export const dependencyRoutes = defineRoutes([
     },
     emptyBody: true,
     schemas: {
-      body: z.object({ feature: z.string(), enabled: z.boolean().optional(), variants: z.array(z.string()).optional() }),
+      body: z.object({
+        feature: z.string(),
+        enabled: z.boolean().optional(),
+        variants: z.array(z.string()).optional(),
+      }),
     },
   },
   {
@@ -32,7 +36,11 @@ export const dependencyRoutes = defineRoutes([
     tag: "Dependencies",
     summary: "Remove the dependency on one parent",
     document: DOCUMENT_REMOVE,
-    variables: (req) => ({ project: req.params.projectId, feature: req.params.featureName, parent: req.params.parent }),
+    variables: (req) => ({
+      project: req.params.projectId,
+      feature: req.params.featureName,
+      parent: req.params.parent,
+    }),
     emptyBody: true,
   },
   {

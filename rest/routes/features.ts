@@ -100,7 +100,12 @@ export const featureRoutes = defineRoutes([
     respond: feature,
     schemas: {
       body: z.array(
-        z.object({ op: z.string(), path: z.string(), from: z.string().optional(), value: z.unknown().optional() }),
+        z.object({
+          op: z.string(),
+          path: z.string(),
+          from: z.string().optional(),
+          value: z.unknown().optional(),
+        }),
       ),
       response: featureResponse,
     },

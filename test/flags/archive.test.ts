@@ -67,7 +67,9 @@ describe("archive", () => {
       "You can not archive/delete this feature since other features depend on it.",
     );
     expect(events).toEqual([]);
-    const gql = await t.gql(`mutation { archiveFeatures(project: "default", names: ["parent", "child1"]) { name } }`);
+    const gql = await t.gql(
+      `mutation { archiveFeatures(project: "default", names: ["parent", "child1"]) { name } }`,
+    );
     expect(gqlCode(gql)).toBe("INVALID_OPERATION");
     const child1 = await t.rest("GET", `${P}/features/child1`);
     expect(child1.body).toMatchObject({ archived: false, dependencies: [{ feature: "parent" }] });
@@ -88,10 +90,17 @@ describe("archive", () => {
 
   it("archives a parent together with its last child in one call", async () => {
     const { result, brief } = await recorded(t, () =>
-      t.gql(`mutation { archiveFeatures(project: "default", names: ["parent", "child2"]) { name archived } }`),
+      t.gql(
+        `mutation { archiveFeatures(project: "default", names: ["parent", "child2"]) { name archived } }`,
+      ),
     );
     expect(result).toEqual({
-      data: { archiveFeatures: [{ name: "child2", archived: true }, { name: "parent", archived: true }] },
+      data: {
+        archiveFeatures: [
+          { name: "child2", archived: true },
+          { name: "parent", archived: true },
+        ],
+      },
     });
     expect(brief.map((e) => [e.type, e.featureName])).toEqual([
       ["feature-archived", "parent"],
@@ -123,7 +132,10 @@ describe("archive", () => {
 
 describe("revive and delete", () => {
   it("revives: off everywhere, lifecycle back to initial, feature-revived; not archived is left alone", async () => {
-    await t.database.prisma.featureEnvironment.updateMany({ where: { featureName: "child1" }, data: { enabled: true } });
+    await t.database.prisma.featureEnvironment.updateMany({
+      where: { featureName: "child1" },
+      data: { enabled: true },
+    });
     const { result, brief } = await recorded(t, () =>
       t.rest("POST", `${P}/revive`, { features: ["child1", "solo"] }),
     );

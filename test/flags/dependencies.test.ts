@@ -22,7 +22,12 @@ describe("dependencies over GraphQL", () => {
       t.gql(ADD, { feature: "b", input: { feature: "a", variants: ["blue"] } }),
     );
     expect(result).toEqual({
-      data: { addFeatureDependency: { name: "b", dependencies: [{ feature: "a", enabled: true, variants: ["blue"] }] } },
+      data: {
+        addFeatureDependency: {
+          name: "b",
+          dependencies: [{ feature: "a", enabled: true, variants: ["blue"] }],
+        },
+      },
     });
     expect(brief).toEqual([
       {
@@ -35,13 +40,20 @@ describe("dependencies over GraphQL", () => {
   });
 
   it("re-adding the same link records nothing; changing it records again (variants dropped when disabled)", async () => {
-    const same = await recorded(t, () => t.gql(ADD, { feature: "b", input: { feature: "a", variants: ["blue"] } }));
+    const same = await recorded(t, () =>
+      t.gql(ADD, { feature: "b", input: { feature: "a", variants: ["blue"] } }),
+    );
     expect(same.events).toEqual([]);
     const changed = await recorded(t, () =>
       t.gql(ADD, { feature: "b", input: { feature: "a", enabled: false, variants: ["blue"] } }),
     );
     expect(changed.brief).toEqual([
-      { type: "feature-dependency-added", featureName: "b", data: { feature: "a", enabled: false }, preData: null },
+      {
+        type: "feature-dependency-added",
+        featureName: "b",
+        data: { feature: "a", enabled: false },
+        preData: null,
+      },
     ]);
   });
 
@@ -53,7 +65,9 @@ describe("dependencies over GraphQL", () => {
       await t.gql(ADD, { feature: "a", input: { feature: "foreign" } }),
       await t.gql(ADD, { feature: "a", input: { feature: "old" } }),
     ]);
-    const [cycle, self, foreign, archived] = result as { errors?: { message: string; extensions?: Record<string, unknown> }[] }[];
+    const [cycle, self, foreign, archived] = result as {
+      errors?: { message: string; extensions?: Record<string, unknown> }[];
+    }[];
     expect(gqlCode(cycle as never)).toBe("INVALID_OPERATION");
     expect(cycle?.errors?.[0]?.message).toMatch(/cycle/);
     expect(gqlCode(self as never)).toBe("INVALID_OPERATION");
@@ -65,8 +79,13 @@ describe("dependencies over GraphQL", () => {
   });
 
   it("shows children and dependencies on the Feature", async () => {
-    const res = await t.gql(`{ a: feature(name: "a") { children } b: feature(name: "b") { children dependencies { feature } } }`);
-    expect(res.data).toEqual({ a: { children: ["b"] }, b: { children: ["c"], dependencies: [{ feature: "a" }] } });
+    const res = await t.gql(
+      `{ a: feature(name: "a") { children } b: feature(name: "b") { children dependencies { feature } } }`,
+    );
+    expect(res.data).toEqual({
+      a: { children: ["b"] },
+      b: { children: ["c"], dependencies: [{ feature: "a" }] },
+    });
   });
 });
 
@@ -77,7 +96,12 @@ describe("dependencies over REST", () => {
     );
     expect(result).toMatchObject({ status: 200, body: undefined });
     expect(brief).toEqual([
-      { type: "feature-dependency-added", featureName: "d", data: { feature: "a", enabled: true }, preData: null },
+      {
+        type: "feature-dependency-added",
+        featureName: "d",
+        data: { feature: "a", enabled: true },
+        preData: null,
+      },
     ]);
     await t.rest("POST", `${P}/features/d/dependencies`, { feature: "c" });
     const missing = await t.rest("POST", `${P}/features/d/dependencies`, { enabled: true });
@@ -100,7 +124,9 @@ describe("dependencies over REST", () => {
 
   it("DELETE without a parent removes all: one feature-dependencies-removed, none when there are none", async () => {
     const { brief } = await recorded(t, () => t.rest("DELETE", `${P}/features/d/dependencies`));
-    expect(brief).toEqual([{ type: "feature-dependencies-removed", featureName: "d", data: null, preData: null }]);
+    expect(brief).toEqual([
+      { type: "feature-dependencies-removed", featureName: "d", data: null, preData: null },
+    ]);
     const none = await recorded(t, () => t.rest("DELETE", `${P}/features/d/dependencies`));
     expect(none.events).toEqual([]);
     expect((await t.rest("GET", `${P}/features/d`)).body.dependencies).toEqual([]);

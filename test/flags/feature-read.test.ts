@@ -14,7 +14,12 @@ beforeAll(async () => {
     data: { username: "alice", name: "Alice", rootRole: "Admin" },
   });
   await t.database.prisma.personalAccessToken.create({
-    data: { userId: alice.id, description: "test", secretHash: hashSecret(ALICE), expiresAt: new Date("2100-01-01") },
+    data: {
+      userId: alice.id,
+      description: "test",
+      secretHash: hashSecret(ALICE),
+      expiresAt: new Date("2100-01-01"),
+    },
   });
   await createFlag(t, "top", { description: "parent" });
   await createFlag(t, "leaf", { tags: [{ type: "simple", value: "zeta" }] });
@@ -43,8 +48,20 @@ describe("the Feature record (spec 2.8)", () => {
       archivedAt: null,
       lastSeenAt: null,
       environments: [
-        expect.objectContaining({ name: "development", type: "development", enabled: false, strategies: [], variants: [] }),
-        expect.objectContaining({ name: "production", type: "production", enabled: false, strategies: [], variants: [] }),
+        expect.objectContaining({
+          name: "development",
+          type: "development",
+          enabled: false,
+          strategies: [],
+          variants: [],
+        }),
+        expect.objectContaining({
+          name: "production",
+          type: "production",
+          enabled: false,
+          strategies: [],
+          variants: [],
+        }),
       ],
       variants: [],
       strategies: [],

@@ -40,10 +40,19 @@ export async function recorded(t: TestApp, action: () => Promise<unknown>) {
   const before = await lastEventId(t);
   const result = await action();
   const events = await eventsAfter(t, before);
-  return { result, events, brief: events.map(({ type, featureName, data, preData }) => ({ type, featureName, data, preData })) };
+  return {
+    result,
+    events,
+    brief: events.map(({ type, featureName, data, preData }) => ({ type, featureName, data, preData })),
+  };
 }
 
-export async function createFlag(t: TestApp, name: string, input: Record<string, unknown> = {}, project = "default") {
+export async function createFlag(
+  t: TestApp,
+  name: string,
+  input: Record<string, unknown> = {},
+  project = "default",
+) {
   const res = await t.gql(
     `mutation($p: String!, $input: CreateFeatureInput!) { createFeature(project: $p, input: $input) { name } }`,
     { p: project, input: { name, ...input } },

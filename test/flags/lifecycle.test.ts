@@ -14,7 +14,9 @@ beforeAll(async () => {
   await createFlag(t, "ops-flag", { type: "operational" });
   await createFlag(t, "kill", { type: "kill-switch" });
   await createFlag(t, "stale-already");
-  await t.gql(`mutation { setFeaturesStale(project: "default", names: ["stale-already"], stale: true) { name } }`);
+  await t.gql(
+    `mutation { setFeaturesStale(project: "default", names: ["stale-already"], stale: true) { name } }`,
+  );
 });
 afterAll(() => t.close());
 
@@ -26,10 +28,19 @@ describe("completed stage", () => {
     t.setNow(new Date(T0.getTime() + DAY));
     const { result, brief } = await recorded(t, () => t.gql(COMPLETE, { status: "kept", value: "blue" }));
     expect(result).toEqual({
-      data: { completeFeature: { lifecycle: { stage: "completed", status: "kept", enteredStageAt: "2026-01-02T00:00:00.000Z" } } },
+      data: {
+        completeFeature: {
+          lifecycle: { stage: "completed", status: "kept", enteredStageAt: "2026-01-02T00:00:00.000Z" },
+        },
+      },
     });
     expect(brief).toEqual([
-      { type: "feature-completed", featureName: "done", data: { status: "kept", statusValue: "blue", kept: true }, preData: null },
+      {
+        type: "feature-completed",
+        featureName: "done",
+        data: { status: "kept", statusValue: "blue", kept: true },
+        preData: null,
+      },
     ]);
   });
 
@@ -37,12 +48,19 @@ describe("completed stage", () => {
     expect((await recorded(t, () => t.gql(COMPLETE, { status: "kept", value: "blue" }))).events).toEqual([]);
     const { brief } = await recorded(t, () => t.gql(COMPLETE, { status: "discarded" }));
     expect(brief).toEqual([
-      { type: "feature-completed", featureName: "done", data: { status: "discarded", kept: false }, preData: null },
+      {
+        type: "feature-completed",
+        featureName: "done",
+        data: { status: "discarded", kept: false },
+        preData: null,
+      },
     ]);
   });
 
   it("refuses an unknown status as a bad request", async () => {
-    const res = await t.gql(`mutation { completeFeature(project: "default", name: "done", status: maybe) { name } }`);
+    const res = await t.gql(
+      `mutation { completeFeature(project: "default", name: "done", status: maybe) { name } }`,
+    );
     expect(res.errors).toBeDefined();
     expect(gqlCode(await t.gql(COMPLETE.replace('"done"', '"ghost"'), { status: "kept" }))).toBe("NOT_FOUND");
   });

@@ -28,10 +28,21 @@ function record(over: Record<string, unknown>) {
 describe("flag metadata over GraphQL", () => {
   it("updates description, type and impressionData with one feature-metadata-updated (new/old record)", async () => {
     const { result, brief } = await recorded(t, () =>
-      t.gql(UPDATE, { name: "meta", input: { description: "second", type: "experiment", impressionData: true } }),
+      t.gql(UPDATE, {
+        name: "meta",
+        input: { description: "second", type: "experiment", impressionData: true },
+      }),
     );
     expect(result).toEqual({
-      data: { updateFeature: { name: "meta", description: "second", type: "experiment", impressionData: true, stale: false } },
+      data: {
+        updateFeature: {
+          name: "meta",
+          description: "second",
+          type: "experiment",
+          impressionData: true,
+          stale: false,
+        },
+      },
     });
     expect(brief).toEqual([
       {
@@ -52,7 +63,9 @@ describe("flag metadata over GraphQL", () => {
   });
 
   it("refuses an unknown type naming the field, and writes nothing", async () => {
-    const { result, events } = await recorded(t, () => t.gql(UPDATE, { name: "meta", input: { type: "nope" } }));
+    const { result, events } = await recorded(t, () =>
+      t.gql(UPDATE, { name: "meta", input: { type: "nope" } }),
+    );
     expect(gqlCode(result as never)).toBe("VALIDATION");
     expect((result as { errors: { message: string }[] }).errors[0]?.message).toMatch(/^type: /);
     expect(events).toEqual([]);
@@ -75,9 +88,13 @@ describe("flag metadata over GraphQL", () => {
     expect(again.result).toEqual({ data: { setFeaturesStale: [{ name: "meta", stale: true }] } });
     expect(again.events).toEqual([]);
     const off = await recorded(t, () =>
-      t.gql(`mutation { setFeaturesStale(project: "default", names: ["meta"], stale: false) { name stale } }`),
+      t.gql(
+        `mutation { setFeaturesStale(project: "default", names: ["meta"], stale: false) { name stale } }`,
+      ),
     );
-    expect(off.brief).toEqual([{ type: "feature-stale-off", featureName: "meta", data: null, preData: null }]);
+    expect(off.brief).toEqual([
+      { type: "feature-stale-off", featureName: "meta", data: null, preData: null },
+    ]);
   });
 
   it("applies a JSON Patch: metadata event and stale event", async () => {
@@ -122,7 +139,10 @@ describe("flag metadata over REST", () => {
       description: "via rest",
       archived: false,
       lifecycle: { stage: "initial" },
-      environments: [{ name: "development", enabled: false }, { name: "production", enabled: false }],
+      environments: [
+        { name: "development", enabled: false },
+        { name: "production", enabled: false },
+      ],
       tags: [],
       children: [],
       dependencies: [],
@@ -171,15 +191,24 @@ describe("flag metadata over REST", () => {
         impressionData: true,
       }),
     );
-    expect(result).toMatchObject({ status: 200, body: { name: "rest-flag", description: "put", type: "release", impressionData: true } });
+    expect(result).toMatchObject({
+      status: 200,
+      body: { name: "rest-flag", description: "put", type: "release", impressionData: true },
+    });
     expect(brief).toEqual([
       expect.objectContaining({
         type: "feature-metadata-updated",
         data: expect.objectContaining({ description: "put", type: "release", impressionData: true }),
-        preData: expect.objectContaining({ description: "via rest", type: "operational", impressionData: false }),
+        preData: expect.objectContaining({
+          description: "via rest",
+          type: "operational",
+          impressionData: false,
+        }),
       }),
     ]);
-    const bad = await t.rest("PUT", "/api/admin/projects/default/features/rest-flag", { impressionData: "yes" });
+    const bad = await t.rest("PUT", "/api/admin/projects/default/features/rest-flag", {
+      impressionData: "yes",
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/impressionData/);
   });
@@ -207,7 +236,9 @@ describe("flag metadata over REST", () => {
       t.rest("POST", "/api/admin/projects/default/stale", { features: ["meta", "rest-flag"], stale: true }),
     );
     expect((result as { status: number }).status).toBe(202);
-    expect(brief).toEqual([{ type: "feature-stale-on", featureName: "rest-flag", data: null, preData: null }]);
+    expect(brief).toEqual([
+      { type: "feature-stale-on", featureName: "rest-flag", data: null, preData: null },
+    ]);
     const unknown = await recorded(t, () =>
       t.rest("POST", "/api/admin/projects/default/stale", { features: ["rest-flag", "ghost"], stale: false }),
     );

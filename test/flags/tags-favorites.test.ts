@@ -19,8 +19,24 @@ describe("tags", () => {
       t.rest("POST", "/api/admin/features/tagme/tags", { type: "simple", value: "alpha" }),
     );
     expect(result).toMatchObject({ status: 201, body: { type: "simple", value: "alpha" } });
-    expect(events.map(({ type, featureName, project, data, preData, tags }) => ({ type, featureName, project, data, preData, tags }))).toEqual([
-      { type: "tag-created", featureName: null, project: null, data: { type: "simple", value: "alpha" }, preData: null, tags: [] },
+    expect(
+      events.map(({ type, featureName, project, data, preData, tags }) => ({
+        type,
+        featureName,
+        project,
+        data,
+        preData,
+        tags,
+      })),
+    ).toEqual([
+      {
+        type: "tag-created",
+        featureName: null,
+        project: null,
+        data: { type: "simple", value: "alpha" },
+        preData: null,
+        tags: [],
+      },
       {
         type: "feature-tagged",
         featureName: "tagme",
@@ -39,7 +55,10 @@ describe("tags", () => {
     expect(again.result).toEqual({ data: { addFeatureTag: { type: "simple", value: "alpha" } } });
     expect(again.events).toEqual([]);
     const list = await t.rest("GET", "/api/admin/features/tagme/tags");
-    expect(list).toMatchObject({ status: 200, body: { version: 1, tags: [{ type: "simple", value: "alpha" }] } });
+    expect(list).toMatchObject({
+      status: 200,
+      body: { version: 1, tags: [{ type: "simple", value: "alpha" }] },
+    });
     expect((await t.rest("GET", "/api/admin/features/ghost/tags")).status).toBe(404);
   });
 
@@ -73,7 +92,9 @@ describe("tags", () => {
       }),
     ]);
     const again = await recorded(t, () =>
-      t.gql(`mutation { removeFeatureTag(feature: "tagme", type: "simple", value: "alpha") { tags { value } } }`),
+      t.gql(
+        `mutation { removeFeatureTag(feature: "tagme", type: "simple", value: "alpha") { tags { value } } }`,
+      ),
     );
     expect(again.result).toEqual({ data: { removeFeatureTag: { tags: [] } } });
     expect(again.events).toEqual([]);
@@ -95,14 +116,18 @@ describe("favourites (an admin API token favourites as the shared admin-token us
     ]);
     expect((await t.rest("GET", `${P}/features/fav`)).body.favorite).toBe(true);
     expect((await t.rest("GET", `${P}/features/tagme`)).body.favorite).toBe(false);
-    const again = await recorded(t, () => t.gql(`mutation { favoriteFeature(project: "default", feature: "fav") { favorite } }`));
+    const again = await recorded(t, () =>
+      t.gql(`mutation { favoriteFeature(project: "default", feature: "fav") { favorite } }`),
+    );
     expect(again.result).toEqual({ data: { favoriteFeature: { favorite: true } } });
     expect(again.events).toEqual([]);
   });
 
   it("unfavourites a flag: feature-unfavorited", async () => {
     const { brief } = await recorded(t, () => t.rest("DELETE", `${P}/features/fav/favorites`));
-    expect(brief).toEqual([{ type: "feature-unfavorited", featureName: "fav", data: { feature: "fav" }, preData: null }]);
+    expect(brief).toEqual([
+      { type: "feature-unfavorited", featureName: "fav", data: { feature: "fav" }, preData: null },
+    ]);
     expect((await t.rest("GET", `${P}/features/fav`)).body.favorite).toBe(false);
     expect((await t.rest("POST", `${P}/features/ghost/favorites`)).status).toBe(404);
   });
@@ -110,10 +135,18 @@ describe("favourites (an admin API token favourites as the shared admin-token us
   it("favourites and unfavourites a project: project-favorited/-unfavorited", async () => {
     const on = await recorded(t, () => t.rest("POST", `${P}/favorites`));
     expect(on.events).toEqual([
-      expect.objectContaining({ type: "project-favorited", project: "default", data: { project: "default" } }),
+      expect.objectContaining({
+        type: "project-favorited",
+        project: "default",
+        data: { project: "default" },
+      }),
     ]);
-    expect((await t.gql(`{ project(id: "default") { favorite } }`)).data).toEqual({ project: { favorite: true } });
-    const off = await recorded(t, () => t.gql(`mutation { unfavoriteProject(project: "default") { favorite } }`));
+    expect((await t.gql(`{ project(id: "default") { favorite } }`)).data).toEqual({
+      project: { favorite: true },
+    });
+    const off = await recorded(t, () =>
+      t.gql(`mutation { unfavoriteProject(project: "default") { favorite } }`),
+    );
     expect(off.result).toEqual({ data: { unfavoriteProject: { favorite: false } } });
     expect(off.events.map((e) => e.type)).toEqual(["project-unfavorited"]);
     expect(gqlCode(await t.gql(`mutation { favoriteProject(project: "ghost") { id } }`))).toBe("NOT_FOUND");

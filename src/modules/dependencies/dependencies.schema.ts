@@ -8,7 +8,9 @@ const AddDependencyInput = builder.inputType("AddDependencyInput", {
   fields: (t) => ({
     feature: t.string({ required: true, description: "The parent flag (same project, not archived)." }),
     enabled: t.boolean({ description: "Parent must be enabled (default true) or disabled (false)." }),
-    variants: t.stringList({ description: "Parent variants that satisfy it; empty = any. Ignored when enabled is false." }),
+    variants: t.stringList({
+      description: "Parent variants that satisfy it; empty = any. Ignored when enabled is false.",
+    }),
   }),
 });
 
@@ -43,7 +45,8 @@ builder.mutationField("addFeatureDependency", (t) =>
 builder.mutationField("removeFeatureDependency", (t) =>
   t.prismaField({
     type: "Feature",
-    description: "Removes the link to one parent (feature-dependency-removed), or every link when `parent` is omitted (feature-dependencies-removed).",
+    description:
+      "Removes the link to one parent (feature-dependency-removed), or every link when `parent` is omitted (feature-dependencies-removed).",
     args: {
       project: t.arg.string({ required: true, description: "Project id." }),
       feature: t.arg.string({ required: true, description: "The child flag." }),

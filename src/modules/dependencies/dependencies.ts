@@ -79,7 +79,9 @@ function sameList(a: string[], b: string[]) {
  */
 export async function removeDependency(w: Write, projectId: string, child: string, parent: string) {
   const feature = await featureInProject(w.tx, projectId, child);
-  const removed = await w.tx.featureDependency.deleteMany({ where: { childName: child, parentName: parent } });
+  const removed = await w.tx.featureDependency.deleteMany({
+    where: { childName: child, parentName: parent },
+  });
   if (removed.count > 0) {
     await recordEvent(w, {
       type: "feature-dependency-removed",

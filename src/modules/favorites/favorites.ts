@@ -36,7 +36,8 @@ export async function unfavoriteFeature(w: Write, projectId: string, name: strin
 
 async function activeProject(w: Write, projectId: string) {
   const project = await w.tx.project.findUnique({ where: { id: projectId } });
-  if (!project || project.archivedAt) throw new NotFoundError(`Could not find project with id "${projectId}"`);
+  if (!project || project.archivedAt)
+    throw new NotFoundError(`Could not find project with id "${projectId}"`);
   return project;
 }
 

@@ -18,7 +18,9 @@ export async function validateArchive(tx: Tx, names: string[]) {
   const archiving = new Set(names);
   const parentsWithChildFeatures = [
     ...new Set(
-      links.filter((l) => archiving.has(l.parentName) && !archiving.has(l.childName)).map((l) => l.parentName),
+      links
+        .filter((l) => archiving.has(l.parentName) && !archiving.has(l.childName))
+        .map((l) => l.parentName),
     ),
   ].sort();
   return { parentsWithChildFeatures, hasDeletedDependencies: links.length > 0 };
@@ -87,9 +89,14 @@ export async function reviveFeatures(w: Write, projectId: string, names: string[
   const archived = await archivedAmong(w.tx, projectId, names);
   for (const feature of archived) {
     await w.tx.feature.update({ where: { name: feature.name }, data: { archivedAt: null } });
-    await w.tx.featureEnvironment.updateMany({ where: { featureName: feature.name }, data: { enabled: false } });
+    await w.tx.featureEnvironment.updateMany({
+      where: { featureName: feature.name },
+      data: { enabled: false },
+    });
     await w.tx.featureLifecycle.deleteMany({ where: { featureName: feature.name } });
-    await w.tx.featureLifecycle.create({ data: { featureName: feature.name, stage: "initial", createdAt: w.now } });
+    await w.tx.featureLifecycle.create({
+      data: { featureName: feature.name, stage: "initial", createdAt: w.now },
+    });
     await recordEvent(w, { type: "feature-revived", project: projectId, featureName: feature.name });
   }
   return archived.map((f) => f.name);

@@ -30,7 +30,10 @@ const JsonPatchOperationInput = builder.inputType("JsonPatchOperationInput", {
 
 const CompletedStatusEnum = builder.enumType("CompletedStatus", {
   description: "Outcome of a completed flag.",
-  values: { kept: { description: "The feature stays (statusValue: what was kept)." }, discarded: { description: "The feature was removed." } },
+  values: {
+    kept: { description: "The feature stays (statusValue: what was kept)." },
+    discarded: { description: "The feature was removed." },
+  },
 });
 
 const ArchiveValidationRef = builder
@@ -85,8 +88,11 @@ builder.queryField("projectFeatures", (t) =>
 builder.queryField("archiveValidation", (t) =>
   t.field({
     type: ArchiveValidationRef,
-    description: "Checks archiving flags (spec 4.12): children left behind, links removed. Unknown names are ignored.",
-    authScopes: (_root, args) => ({ permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project } }),
+    description:
+      "Checks archiving flags (spec 4.12): children left behind, links removed. Unknown names are ignored.",
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
+    }),
     args: {
       project: t.arg.string({ required: true, description: "Project id." }),
       features: t.arg.stringList({ required: true, description: "Flags to archive." }),
@@ -108,9 +114,15 @@ const listArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0])
 builder.mutationField("updateFeature", (t) =>
   t.prismaField({
     type: "Feature",
-    description: "Changes metadata: feature-metadata-updated (data/preData: new/old record), feature-stale-on/-off.",
-    args: { ...flagArgs(t), input: t.arg({ type: UpdateFeatureInput, required: true, description: "Changes." }) },
-    authScopes: (_root, args) => ({ permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project } }),
+    description:
+      "Changes metadata: feature-metadata-updated (data/preData: new/old record), feature-stale-on/-off.",
+    args: {
+      ...flagArgs(t),
+      input: t.arg({ type: UpdateFeatureInput, required: true, description: "Changes." }),
+    },
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
     resolve: async (query, _root, args, ctx) => {
       const { description, type, impressionData, stale } = args.input;
       await runWrite(ctx, (w) =>
@@ -134,7 +146,9 @@ builder.mutationField("patchFeature", (t) =>
       ...flagArgs(t),
       operations: t.arg({ type: [JsonPatchOperationInput], required: true, description: "The patch." }),
     },
-    authScopes: (_root, args) => ({ permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project } }),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
     resolve: async (query, _root, args, ctx) => {
       const ops = args.operations.map((o) => ({
         op: o.op,
@@ -153,10 +167,16 @@ builder.mutationField("setFeaturesStale", (t) =>
     type: ["Feature"],
     description: "Marks flags stale or not; feature-stale-on/-off for each flag whose value changes.",
     args: { ...listArgs(t), stale: t.arg.boolean({ required: true, description: "New value." }) },
-    authScopes: (_root, args) => ({ permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project } }),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
     resolve: async (query, _root, args, ctx) => {
       await runWrite(ctx, (w) => setFeaturesStale(w, args.project, args.names, args.stale));
-      return ctx.db.feature.findMany({ ...query, where: { name: { in: args.names } }, orderBy: { name: "asc" } });
+      return ctx.db.feature.findMany({
+        ...query,
+        where: { name: { in: args.names } },
+        orderBy: { name: "asc" },
+      });
     },
   }),
 );
@@ -167,7 +187,9 @@ builder.mutationField("archiveFeatures", (t) =>
     description:
       "Archives flags: feature-archived each, lifecycle `archived`, a child's links removed (feature-dependencies-removed). Refused (INVALID_OPERATION) while another flag depends on one.",
     args: listArgs(t),
-    authScopes: (_root, args) => ({ permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project } }),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
+    }),
     resolve: async (query, _root, args, ctx) => {
       const names = await runWrite(ctx, (w) => archiveFeatures(w, args.project, args.names));
       return ctx.db.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
@@ -180,7 +202,9 @@ builder.mutationField("reviveFeatures", (t) =>
     type: ["Feature"],
     description: "Revives archived flags: off everywhere, lifecycle back to `initial`, feature-revived each.",
     args: listArgs(t),
-    authScopes: (_root, args) => ({ permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project } }),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
     resolve: async (query, _root, args, ctx) => {
       const names = await runWrite(ctx, (w) => reviveFeatures(w, args.project, args.names));
       return ctx.db.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
@@ -192,7 +216,9 @@ builder.mutationField("deleteFeatures", (t) =>
   t.stringList({
     description: "Deletes archived flags for good (feature-deleted each); returns the names deleted.",
     args: listArgs(t),
-    authScopes: (_root, args) => ({ permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project } }),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
+    }),
     resolve: (_root, args, ctx) => runWrite(ctx, (w) => deleteFeatures(w, args.project, args.names)),
   }),
 );
@@ -206,7 +232,9 @@ builder.mutationField("completeFeature", (t) =>
       status: t.arg({ type: CompletedStatusEnum, required: true, description: "kept or discarded." }),
       statusValue: t.arg.string({ description: "For kept: what was kept (e.g. a variant)." }),
     },
-    authScopes: (_root, args) => ({ permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project } }),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
     resolve: async (query, _root, args, ctx) => {
       await runWrite(ctx, (w) =>
         completeFeature(w, args.project, args.name, { status: args.status, statusValue: args.statusValue }),
@@ -221,7 +249,9 @@ builder.mutationField("uncompleteFeature", (t) =>
     type: "Feature",
     description: "Takes the flag out of stage `completed` (feature-uncompleted).",
     args: flagArgs(t),
-    authScopes: (_root, args) => ({ permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project } }),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
     resolve: async (query, _root, args, ctx) => {
       await runWrite(ctx, (w) => uncompleteFeature(w, args.project, args.name));
       return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });

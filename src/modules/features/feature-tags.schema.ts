@@ -14,7 +14,11 @@ builder.queryField("featureTags", (t) =>
     args: { feature: t.arg.string({ required: true, description: "Flag name." }) },
     resolve: async (query, _root, args, ctx) => {
       await featureByName(ctx.db, args.feature, true);
-      return ctx.db.featureTag.findMany({ ...query, where: { featureName: args.feature }, orderBy: tagOrder });
+      return ctx.db.featureTag.findMany({
+        ...query,
+        where: { featureName: args.feature },
+        orderBy: tagOrder,
+      });
     },
   }),
 );

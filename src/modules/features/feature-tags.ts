@@ -26,7 +26,13 @@ export async function addFeatureTag(w: Write, featureName: string, input: TagRef
   const where = { featureName_tagType_tagValue: { featureName, tagType: tag.type, tagValue: tag.value } };
   if (!(await w.tx.featureTag.findUnique({ where }))) {
     await w.tx.featureTag.create({
-      data: { featureName, tagType: tag.type, tagValue: tag.value, createdAt: w.now, createdByUserId: w.actor.userId },
+      data: {
+        featureName,
+        tagType: tag.type,
+        tagValue: tag.value,
+        createdAt: w.now,
+        createdByUserId: w.actor.userId,
+      },
     });
     await recordEvent(w, {
       type: "feature-tagged",

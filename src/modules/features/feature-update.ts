@@ -76,9 +76,10 @@ export async function patchFeature(w: Write, projectId: string, name: string, op
     for (const path of [op.path, op.from].filter((p): p is string => p !== undefined)) {
       const field = path.split("/")[1];
       if (!PATCHABLE.includes(field as (typeof PATCHABLE)[number]) || path.split("/").length !== 2) {
-        throw new ValidationError(`${i}.path: "${path}" cannot be patched; use one of /${PATCHABLE.join(", /")}`, [
-          { path: `${i}.path`, message: `"${path}" cannot be patched` },
-        ]);
+        throw new ValidationError(
+          `${i}.path: "${path}" cannot be patched; use one of /${PATCHABLE.join(", /")}`,
+          [{ path: `${i}.path`, message: `"${path}" cannot be patched` }],
+        );
       }
     }
   });
@@ -90,12 +91,7 @@ export async function patchFeature(w: Write, projectId: string, name: string, op
   };
   let patched: Record<string, unknown>;
   try {
-    patched = fastJsonPatch.applyPatch(
-      document,
-      ops as fastJsonPatch.Operation[],
-      true,
-      false,
-    ).newDocument;
+    patched = fastJsonPatch.applyPatch(document, ops as fastJsonPatch.Operation[], true, false).newDocument;
   } catch (error) {
     const e = error as { index?: number; message: string };
     const where = e.index === undefined ? "" : `${e.index}: `;

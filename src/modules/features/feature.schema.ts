@@ -163,7 +163,8 @@ export const FeatureRef = builder.prismaObject("Feature", {
       resolve: (f) => f.environments.some((e) => e.enabled),
     }),
     favorite: t.boolean({
-      description: "Whether the calling user (the shared admin-token user for admin API tokens) favourited it.",
+      description:
+        "Whether the calling user (the shared admin-token user for admin API tokens) favourited it.",
       resolve: (f, _args, ctx) => ctx.loaders.isFavoriteFeatureOfActor.load(f.name),
     }),
     createdBy: t.field({

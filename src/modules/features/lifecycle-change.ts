@@ -15,7 +15,12 @@ export type CompleteFeatureInput = z.input<typeof completeFeatureSchema>;
  * value kept). Records `feature-completed` with `{status, statusValue?, kept}`; completing
  * again with the same status records nothing. Throws NotFound, ArchivedFeature, Validation.
  */
-export async function completeFeature(w: Write, projectId: string, name: string, input: CompleteFeatureInput) {
+export async function completeFeature(
+  w: Write,
+  projectId: string,
+  name: string,
+  input: CompleteFeatureInput,
+) {
   const data = parseInput(completeFeatureSchema, input);
   const feature = await featureInProject(w.tx, projectId, name);
   const statusValue = data.statusValue ?? null;
@@ -46,7 +51,9 @@ export async function completeFeature(w: Write, projectId: string, name: string,
  */
 export async function uncompleteFeature(w: Write, projectId: string, name: string) {
   const feature = await featureInProject(w.tx, projectId, name);
-  const removed = await w.tx.featureLifecycle.deleteMany({ where: { featureName: name, stage: "completed" } });
+  const removed = await w.tx.featureLifecycle.deleteMany({
+    where: { featureName: name, stage: "completed" },
+  });
   if (removed.count > 0) {
     await recordEvent(w, { type: "feature-uncompleted", project: projectId, featureName: name });
   }
