@@ -111,6 +111,35 @@ export const featureRoutes = defineRoutes([
     },
   },
   {
+    method: "POST",
+    path: `${FEATURE_PATH}/lifecycle/complete`,
+    tag: "Features",
+    summary: "Mark a flag completed (kept or discarded)",
+    description: "200, no body. Body `{status: kept|discarded, statusValue?}`.",
+    document: `mutation CompleteFeature($project: String!, $name: String!, $status: CompletedStatus!, $statusValue: String) {
+      completeFeature(project: $project, name: $name, status: $status, statusValue: $statusValue) { name } }`,
+    variables: (req) => ({
+      project: req.params.projectId,
+      name: req.params.featureName,
+      status: body(req).status,
+      statusValue: body(req).statusValue ?? null,
+    }),
+    emptyBody: true,
+    schemas: {
+      body: z.object({ status: z.enum(["kept", "discarded"]), statusValue: z.string().optional() }),
+    },
+  },
+  {
+    method: "POST",
+    path: `${FEATURE_PATH}/lifecycle/uncomplete`,
+    tag: "Features",
+    summary: "Take a flag out of the completed stage",
+    document: `mutation UncompleteFeature($project: String!, $name: String!) {
+      uncompleteFeature(project: $project, name: $name) { name } }`,
+    variables: (req) => ({ project: req.params.projectId, name: req.params.featureName }),
+    emptyBody: true,
+  },
+  {
     method: "DELETE",
     path: FEATURE_PATH,
     tag: "Features",

@@ -146,6 +146,19 @@ describe("revive and delete", () => {
     expect(res.body.environments.map((e: { enabled: boolean }) => e.enabled)).toEqual([false, false]);
   });
 
+  it("revives over GraphQL, returning the revived flags", async () => {
+    await t.rest("DELETE", `${P}/features/solo`);
+    const { result, brief } = await recorded(t, () =>
+      t.gql(
+        `mutation { reviveFeatures(project: "default", names: ["solo"]) { name archived lifecycle { stage } } }`,
+      ),
+    );
+    expect(result).toEqual({
+      data: { reviveFeatures: [{ name: "solo", archived: false, lifecycle: { stage: "initial" } }] },
+    });
+    expect(brief.map((e) => e.type)).toEqual(["feature-revived"]);
+  });
+
   it("404s for an unknown name and writes nothing", async () => {
     const { result, events } = await recorded(t, () =>
       t.rest("POST", `${P}/revive`, { features: ["child2", "ghost"] }),

@@ -6,6 +6,7 @@ import { createFlag, seedTagType } from "./helpers.ts";
 let t: TestApp;
 const P = "/api/admin/projects/default";
 const ALICE = "user:alice-secret-0123456789abcdef0123456789abcdef01234567";
+const VIEWER = "user:viewer-secret-0123456789abcdef0123456789abcdef0123456";
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -18,6 +19,15 @@ beforeAll(async () => {
       userId: alice.id,
       description: "test",
       secretHash: hashSecret(ALICE),
+      expiresAt: new Date("2100-01-01"),
+    },
+  });
+  const viewer = await t.database.prisma.user.create({ data: { username: "vera", rootRole: "Viewer" } });
+  await t.database.prisma.personalAccessToken.create({
+    data: {
+      userId: viewer.id,
+      description: "test",
+      secretHash: hashSecret(VIEWER),
       expiresAt: new Date("2100-01-01"),
     },
   });
@@ -78,5 +88,29 @@ describe("the Feature record (spec 2.8)", () => {
     expect(asToken.body.favorite).toBe(false);
     const top = await t.rest("GET", `${P}/features/top`);
     expect(top.body).toMatchObject({ children: ["leaf"], dependencies: [], collaborators: { users: [] } });
+  });
+});
+
+describe("permissions", () => {
+  it("a Viewer may read but not change flags (403 NoAccessError naming the permission)", async () => {
+    expect((await t.rest("GET", `${P}/features/leaf`, undefined, VIEWER)).status).toBe(200);
+    const cases: [string, string, unknown, string][] = [
+      ["PUT", `${P}/features/leaf`, { description: "x" }, "UPDATE_FEATURE"],
+      ["DELETE", `${P}/features/leaf`, undefined, "DELETE_FEATURE"],
+      ["POST", `${P}/revive`, { features: ["leaf"] }, "UPDATE_FEATURE"],
+      ["POST", `${P}/features/leaf/dependencies`, { feature: "top" }, "UPDATE_FEATURE_DEPENDENCY"],
+      ["POST", "/api/admin/features/leaf/tags", { type: "simple", value: "nope" }, "UPDATE_FEATURE"],
+    ];
+    for (const [method, path, body, permission] of cases) {
+      const res = await t.rest(method, path, body, VIEWER);
+      expect({ path, status: res.status, permissions: res.body.permissions }).toEqual({
+        path,
+        status: 403,
+        permissions: [permission],
+      });
+    }
+    expect((await t.rest("POST", `${P}/features/top/favorites`, undefined, VIEWER)).status).toBe(200);
+    expect((await t.rest("GET", `${P}/features/top`, undefined, VIEWER)).body.favorite).toBe(true);
+    expect((await t.rest("GET", `${P}/features/top`, undefined, ALICE)).body.favorite).toBe(false);
   });
 });

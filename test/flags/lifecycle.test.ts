@@ -115,3 +115,28 @@ describe("potentially stale by flag-type lifetime", () => {
     expect(gqlCode(await t.gql(RUN, undefined, null))).toBe("UNAUTHENTICATED");
   });
 });
+
+describe("completed stage over REST", () => {
+  const P = "/api/admin/projects/default/features/release-flag/lifecycle";
+
+  it("completes (200, no body) and uncompletes with their events", async () => {
+    const done = await recorded(t, () => t.rest("POST", `${P}/complete`, { status: "discarded" }));
+    expect(done.result).toMatchObject({ status: 200, body: undefined });
+    expect(done.brief).toEqual([
+      {
+        type: "feature-completed",
+        featureName: "release-flag",
+        data: { status: "discarded", kept: false },
+        preData: null,
+      },
+    ]);
+    const undone = await recorded(t, () => t.rest("POST", `${P}/uncomplete`));
+    expect(undone.brief.map((e) => e.type)).toEqual(["feature-uncompleted"]);
+  });
+
+  it("refuses a bad status with 400 naming it", async () => {
+    const res = await t.rest("POST", `${P}/complete`, { status: "maybe" });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/status/);
+  });
+});
