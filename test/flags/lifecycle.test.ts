@@ -111,6 +111,16 @@ describe("potentially stale by flag-type lifetime", () => {
     expect((await recorded(t, () => t.gql(RUN))).events).toEqual([]);
   });
 
+  it("drops the mark without an event when the type no longer expires", async () => {
+    await t.gql(
+      `mutation { updateFeature(project: "default", name: "ops-flag", input: { type: "kill-switch" }) { name } }`,
+    );
+    const { events } = await recorded(t, () => t.gql(RUN));
+    expect(events).toEqual([]);
+    const flag = await t.gql(`{ feature(name: "ops-flag") { potentiallyStale } }`);
+    expect(flag.data).toEqual({ feature: { potentiallyStale: false } });
+  });
+
   it("needs ADMIN", async () => {
     expect(gqlCode(await t.gql(RUN, undefined, null))).toBe("UNAUTHENTICATED");
   });

@@ -66,7 +66,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * The potentially-stale job (reference §7.3): an active, non-stale flag whose age exceeds its
  * type's lifetime becomes potentially stale and records `feature-potentially-stale-on` (actor:
  * the caller's Write, the system when run as the job). Flags no longer past their lifetime
- * (type changed, marked stale) lose the mark silently. Returns the names newly marked.
+ * (type changed) lose the mark silently. Returns the names newly marked.
  */
 export async function markPotentiallyStaleFlags(w: Write, now: Date) {
   const candidates = await w.tx.feature.findMany({
@@ -81,12 +81,12 @@ export async function markPotentiallyStaleFlags(w: Write, now: Date) {
     },
     orderBy: [{ createdAt: "asc" }, { name: "asc" }],
   });
-  const isPast = (f: (typeof candidates)[number]) => {
+  const pastLifetime = (f: (typeof candidates)[number]) => {
     const days = f.featureType.lifetimeDays;
-    return !f.stale && days !== null && now.getTime() > f.createdAt.getTime() + days * DAY_MS;
+    return days !== null && now.getTime() > f.createdAt.getTime() + days * DAY_MS;
   };
-  const newlyMarked = candidates.filter((f) => !f.potentiallyStale && isPast(f));
-  const unmarked = candidates.filter((f) => f.potentiallyStale && !isPast(f));
+  const newlyMarked = candidates.filter((f) => !f.stale && !f.potentiallyStale && pastLifetime(f));
+  const unmarked = candidates.filter((f) => f.potentiallyStale && !pastLifetime(f));
   if (unmarked.length > 0) {
     await w.tx.feature.updateMany({
       where: { name: { in: unmarked.map((f) => f.name) } },
