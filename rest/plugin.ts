@@ -93,7 +93,7 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     const data = (result.data ?? {}) as Record<string, unknown>;
     const status = route.status ?? 200;
     const headers = { ...route.headers };
-    if (status === 202 || status === 204) return new Response(null, { status, headers });
+    if (status === 202 || status === 204 || route.emptyBody) return new Response(null, { status, headers });
     const payload = route.respond ? route.respond(data, req) : Object.values(data)[0];
     return Response.json(payload, { status, headers });
   }

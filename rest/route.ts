@@ -29,6 +29,8 @@ export type Route = {
   respond?: (data: Record<string, unknown>, req: RestRequest) => unknown;
   /** Success status (default 200). 202/204 send no body. */
   status?: number;
+  /** Send no body whatever the status (Unleash answers several 200s empty). */
+  emptyBody?: boolean;
   /** Extra response headers (e.g. Deprecation). */
   headers?: Record<string, string>;
   schemas?: {

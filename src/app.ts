@@ -42,6 +42,11 @@ export function toGraphQLError(
     });
   }
   if (error instanceof GraphQLError && !error.originalError) return error;
+  // A variable that fails coercion arrives wrapped (originalError is GraphQL's own error):
+  // the request was malformed, and the outer message names the field.
+  if (error instanceof GraphQLError && original instanceof GraphQLError) {
+    return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: "VALIDATION" } });
+  }
   deps.logger.error("unexpected error", { error: String((original as Error)?.stack ?? original) });
   return new GraphQLError(fallback, {
     path: error instanceof GraphQLError ? error.path : undefined,

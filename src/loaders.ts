@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import type { Db } from "./db/database.ts";
-import type { Principal } from "./modules/access/principal.ts";
+import { actorOf, type Principal } from "./modules/access/principal.ts";
 import { toUserSummary, type UserSummary } from "./modules/features/feature.schema.ts";
 
 /**
@@ -10,7 +10,27 @@ import { toUserSummary, type UserSummary } from "./modules/features/feature.sche
  */
 export function createLoaders(db: Db, principal: Principal | null) {
   const userId = principal?.userId ?? null;
+  // Favourites of the acting user: an admin API token acts as the shared admin-token user (-42).
+  const actorId = actorOf(principal).userId;
   return {
+    isFavoriteFeatureOfActor: new DataLoader<string, boolean>(async (names) => {
+      if (actorId === null) return names.map(() => false);
+      const rows = await db.favoriteFeature.findMany({
+        where: { userId: actorId, featureName: { in: [...names] } },
+        select: { featureName: true },
+      });
+      const favourites = new Set(rows.map((r) => r.featureName));
+      return names.map((n) => favourites.has(n));
+    }),
+    isFavoriteProjectOfActor: new DataLoader<string, boolean>(async (ids) => {
+      if (actorId === null) return ids.map(() => false);
+      const rows = await db.favoriteProject.findMany({
+        where: { userId: actorId, projectId: { in: [...ids] } },
+        select: { projectId: true },
+      });
+      const favourites = new Set(rows.map((r) => r.projectId));
+      return ids.map((id) => favourites.has(id));
+    }),
     isFavoriteFeature: new DataLoader<string, boolean>(async (names) => {
       if (userId === null) return names.map(() => false);
       const rows = await db.favoriteFeature.findMany({

@@ -6,6 +6,10 @@ import "./modules/projects/projects.schema.ts";
 import "./modules/features/strategy.schema.ts";
 import "./modules/features/feature.schema.ts";
 import "./modules/features/features.schema.ts";
+import "./modules/features/feature-changes.schema.ts";
+import "./modules/features/feature-tags.schema.ts";
+import "./modules/dependencies/dependencies.schema.ts";
+import "./modules/favorites/favorites.schema.ts";
 import "./modules/events/events.schema.ts";
 
 /** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */

@@ -1,5 +1,17 @@
 import type { Route } from "../route.ts";
+import { archiveRoutes } from "./archive.ts";
+import { dependencyRoutes } from "./dependencies.ts";
 import { eventRoutes } from "./events.ts";
+import { favoriteRoutes } from "./favorites.ts";
+import { featureTagRoutes } from "./feature-tags.ts";
+import { featureRoutes } from "./features.ts";
 
 /** Every REST route; each feature slice contributes its own list. */
-export const allRoutes: Route[] = [...eventRoutes];
+export const allRoutes: Route[] = [
+  ...eventRoutes,
+  ...featureRoutes,
+  ...archiveRoutes,
+  ...dependencyRoutes,
+  ...favoriteRoutes,
+  ...featureTagRoutes,
+];

@@ -31,3 +31,11 @@ export async function featureEnvironment(tx: Tx, featureName: string, environmen
   if (!row) throw new NotFoundError(`Could not find environment ${environment} for feature: ${featureName}`);
   return row;
 }
+
+/** Loads a flag by name alone (paths without a project): 404 when unknown, 400 when archived. */
+export async function featureByName(tx: Tx, featureName: string, allowArchived = false) {
+  const feature = await tx.feature.findUnique({ where: { name: featureName } });
+  if (!feature) throw new NotFoundError(`Could not find feature flag "${featureName}"`);
+  if (feature.archivedAt && !allowArchived) throw new ArchivedFeatureError();
+  return feature;
+}

@@ -163,8 +163,9 @@ export const FeatureRef = builder.prismaObject("Feature", {
       resolve: (f) => f.environments.some((e) => e.enabled),
     }),
     favorite: t.boolean({
-      description: "Whether the calling user has favourited the flag.",
-      resolve: (f, _args, ctx) => ctx.loaders.isFavoriteFeature.load(f.name),
+      description:
+        "Whether the calling user (the shared admin-token user for admin API tokens) favourited it.",
+      resolve: (f, _args, ctx) => ctx.loaders.isFavoriteFeatureOfActor.load(f.name),
     }),
     createdBy: t.field({
       type: UserSummaryRef,

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { defineRoutes, type RestRequest } from "../route.ts";
+
+const names = (req: RestRequest) => (req.body as { features?: unknown } | undefined)?.features;
+const featuresBody = z.object({ features: z.array(z.string()) });
+
+export const archiveRoutes = defineRoutes([
+  {
+    method: "POST",
+    path: "/api/admin/projects/:projectId/archive/validate",
+    tag: "Archive",
+    summary: "Validate archiving flags (spec 4.12)",
+    description: "Parents that would orphan children outside the list, and whether links would be removed.",
+    document: `query ArchiveValidation($project: String!, $features: [String!]!) {
+      archiveValidation(project: $project, features: $features) { parentsWithChildFeatures hasDeletedDependencies } }`,
+    variables: (req) => ({ project: req.params.projectId, features: names(req) }),
+    schemas: {
+      body: featuresBody,
+      response: z.object({
+        parentsWithChildFeatures: z.array(z.string()),
+        hasDeletedDependencies: z.boolean(),
+      }),
+    },
+    errors: [400, 403],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/projects/:projectId/archive",
+    tag: "Archive",
+    summary: "Archive flags",
+    description: "202; all or nothing.",
+    document: `mutation ArchiveFeatures($project: String!, $names: [String!]!) {
+      archiveFeatures(project: $project, names: $names) { name } }`,
+    variables: (req) => ({ project: req.params.projectId, names: names(req) }),
+    status: 202,
+    schemas: { body: featuresBody },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/projects/:projectId/stale",
+    tag: "Archive",
+    summary: "Mark flags stale or not",
+    description: "202; an event only for flags whose value changes.",
+    document: `mutation SetStale($project: String!, $names: [String!]!, $stale: Boolean!) {
+      setFeaturesStale(project: $project, names: $names, stale: $stale) { name } }`,
+    variables: (req) => ({
+      project: req.params.projectId,
+      names: names(req),
+      stale: (req.body as { stale?: unknown } | undefined)?.stale,
+    }),
+    status: 202,
+    schemas: { body: featuresBody.extend({ stale: z.boolean() }) },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/projects/:projectId/revive",
+    tag: "Archive",
+    summary: "Revive archived flags",
+    description: "200, no body. Revived flags are off in every environment.",
+    document: `mutation ReviveFeatures($project: String!, $names: [String!]!) {
+      reviveFeatures(project: $project, names: $names) { name } }`,
+    variables: (req) => ({ project: req.params.projectId, names: names(req) }),
+    emptyBody: true,
+    schemas: { body: featuresBody },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/projects/:projectId/delete",
+    tag: "Archive",
+    summary: "Delete archived flags",
+    description: "200, no body. Flags that are not archived are skipped.",
+    document: `mutation DeleteFeatures($project: String!, $names: [String!]!) {
+      deleteFeatures(project: $project, names: $names) }`,
+    variables: (req) => ({ project: req.params.projectId, names: names(req) }),
+    emptyBody: true,
+    schemas: { body: featuresBody },
+  },
+]);

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { defineRoutes } from "../route.ts";
+
+const PATH = "/api/admin/projects/:projectId/features/:featureName/dependencies";
+const DOCUMENT_REMOVE = `mutation RemoveDependency($project: String!, $feature: String!, $parent: String) {
+  removeFeatureDependency(project: $project, feature: $feature, parent: $parent) { name } }`;
+
+export const dependencyRoutes = defineRoutes([
+  {
+    method: "POST",
+    path: PATH,
+    tag: "Dependencies",
+    summary: "Add a parent dependency",
+    description: "200, no body. 403 for itself, another project, an archived parent or a cycle.",
+    document: `mutation AddDependency($project: String!, $feature: String!, $input: AddDependencyInput!) {
+      addFeatureDependency(project: $project, feature: $feature, input: $input) { name } }`,
+    variables: (req) => {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      const input = Object.fromEntries(
+        ["feature", "enabled", "variants"].filter((k) => b[k] !== undefined).map((k) => [k, b[k]]),
+      );
+      return { project: req.params.projectId, feature: req.params.featureName, input };
+    },
+    emptyBody: true,
+    schemas: {
+      body: z.object({
+        feature: z.string(),
+        enabled: z.boolean().optional(),
+        variants: z.array(z.string()).optional(),
+      }),
+    },
+  },
+  {
+    method: "DELETE",
+    path: `${PATH}/:parent`,
+    tag: "Dependencies",
+    summary: "Remove the dependency on one parent",
+    document: DOCUMENT_REMOVE,
+    variables: (req) => ({
+      project: req.params.projectId,
+      feature: req.params.featureName,
+      parent: req.params.parent,
+    }),
+    emptyBody: true,
+  },
+  {
+    method: "DELETE",
+    path: PATH,
+    tag: "Dependencies",
+    summary: "Remove every dependency of a flag",
+    document: DOCUMENT_REMOVE,
+    variables: (req) => ({ project: req.params.projectId, feature: req.params.featureName, parent: null }),
+    emptyBody: true,
+  },
+]);

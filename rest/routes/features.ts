@@ -1,0 +1,153 @@
+import { z } from "zod";
+import { FEATURE_FIELDS } from "../fragments.ts";
+import { defineRoutes, type RestRequest } from "../route.ts";
+import { tagSchema } from "../schemas.ts";
+
+const FEATURE_PATH = "/api/admin/projects/:projectId/features/:featureName";
+const feature = (data: Record<string, unknown>) => Object.values(data)[0];
+const body = (req: RestRequest) => (req.body ?? {}) as Record<string, unknown>;
+/** Copies only the listed body fields (Unleash scripts often PUT back a whole GET answer). */
+const pick = (req: RestRequest, keys: string[]) =>
+  Object.fromEntries(keys.filter((k) => body(req)[k] !== undefined).map((k) => [k, body(req)[k]]));
+
+const featureResponse = z.object({ name: z.string() }).passthrough();
+const metadataBody = z.object({
+  description: z.string().nullable().optional(),
+  type: z.string().optional(),
+  impressionData: z.boolean().optional(),
+  stale: z.boolean().optional(),
+});
+
+export const featureRoutes = defineRoutes([
+  {
+    method: "POST",
+    path: "/api/admin/projects/:projectId/features",
+    tag: "Features",
+    summary: "Create a flag",
+    description: "201 with the Feature record; 409 when the name is taken anywhere.",
+    document: `mutation CreateFeature($project: String!, $input: CreateFeatureInput!) {
+      createFeature(project: $project, input: $input) { ${FEATURE_FIELDS} } }`,
+    variables: (req) => ({
+      project: req.params.projectId,
+      input: pick(req, ["name", "type", "description", "impressionData", "tags"]),
+    }),
+    respond: feature,
+    status: 201,
+    schemas: {
+      body: z.object({
+        name: z.string(),
+        type: z.string().optional(),
+        description: z.string().nullable().optional(),
+        impressionData: z.boolean().optional(),
+        tags: z.array(tagSchema).optional(),
+      }),
+      response: featureResponse,
+    },
+    errors: [400, 403, 404, 409],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/projects/:projectId/features",
+    tag: "Features",
+    summary: "List the active flags of a project",
+    document: `query ProjectFeatures($project: String!) { projectFeatures(project: $project) { ${FEATURE_FIELDS} } }`,
+    variables: (req) => ({ project: req.params.projectId }),
+    respond: (data) => ({ version: 1, features: data.projectFeatures }),
+    schemas: { response: z.object({ version: z.literal(1), features: z.array(featureResponse) }) },
+    errors: [403, 404],
+  },
+  {
+    method: "GET",
+    path: FEATURE_PATH,
+    tag: "Features",
+    summary: "Get a flag (spec 2.8 record)",
+    document: `query ProjectFeature($project: String!, $name: String!) {
+      projectFeature(project: $project, name: $name) { ${FEATURE_FIELDS} } }`,
+    variables: (req) => ({ project: req.params.projectId, name: req.params.featureName }),
+    respond: feature,
+    schemas: { response: featureResponse },
+    errors: [403, 404],
+  },
+  {
+    method: "PUT",
+    path: FEATURE_PATH,
+    tag: "Features",
+    summary: "Update a flag's metadata",
+    description: "Fields left out are kept; other fields of the body (name, project, ...) are ignored.",
+    document: `mutation UpdateFeature($project: String!, $name: String!, $input: UpdateFeatureInput!) {
+      updateFeature(project: $project, name: $name, input: $input) { ${FEATURE_FIELDS} } }`,
+    variables: (req) => ({
+      project: req.params.projectId,
+      name: req.params.featureName,
+      input: pick(req, ["description", "type", "impressionData", "stale"]),
+    }),
+    respond: feature,
+    schemas: { body: metadataBody, response: featureResponse },
+  },
+  {
+    method: "PATCH",
+    path: FEATURE_PATH,
+    tag: "Features",
+    summary: "Patch a flag's metadata (JSON Patch, RFC 6902)",
+    description: "Paths: /description, /type, /impressionData, /stale.",
+    document: `mutation PatchFeature($project: String!, $name: String!, $operations: [JsonPatchOperationInput!]!) {
+      patchFeature(project: $project, name: $name, operations: $operations) { ${FEATURE_FIELDS} } }`,
+    variables: (req) => ({
+      project: req.params.projectId,
+      name: req.params.featureName,
+      operations: req.body ?? [],
+    }),
+    respond: feature,
+    schemas: {
+      body: z.array(
+        z.object({
+          op: z.string(),
+          path: z.string(),
+          from: z.string().optional(),
+          value: z.unknown().optional(),
+        }),
+      ),
+      response: featureResponse,
+    },
+  },
+  {
+    method: "POST",
+    path: `${FEATURE_PATH}/lifecycle/complete`,
+    tag: "Features",
+    summary: "Mark a flag completed (kept or discarded)",
+    description: "200, no body. Body `{status: kept|discarded, statusValue?}`.",
+    document: `mutation CompleteFeature($project: String!, $name: String!, $status: CompletedStatus!, $statusValue: String) {
+      completeFeature(project: $project, name: $name, status: $status, statusValue: $statusValue) { name } }`,
+    variables: (req) => ({
+      project: req.params.projectId,
+      name: req.params.featureName,
+      status: body(req).status,
+      statusValue: body(req).statusValue ?? null,
+    }),
+    emptyBody: true,
+    schemas: {
+      body: z.object({ status: z.enum(["kept", "discarded"]), statusValue: z.string().optional() }),
+    },
+  },
+  {
+    method: "POST",
+    path: `${FEATURE_PATH}/lifecycle/uncomplete`,
+    tag: "Features",
+    summary: "Take a flag out of the completed stage",
+    document: `mutation UncompleteFeature($project: String!, $name: String!) {
+      uncompleteFeature(project: $project, name: $name) { name } }`,
+    variables: (req) => ({ project: req.params.projectId, name: req.params.featureName }),
+    emptyBody: true,
+  },
+  {
+    method: "DELETE",
+    path: FEATURE_PATH,
+    tag: "Features",
+    summary: "Archive a flag",
+    description: "202. Refused (403) while another flag depends on it.",
+    document: `mutation ArchiveFeature($project: String!, $names: [String!]!) {
+      archiveFeatures(project: $project, names: $names) { name } }`,
+    variables: (req) => ({ project: req.params.projectId, names: [req.params.featureName] }),
+    status: 202,
+  },
+]);

@@ -1,0 +1,270 @@
+import { builder } from "../../builder.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { runWrite } from "../../shared/write.ts";
+import { PERMISSIONS } from "../access/permissions.ts";
+import { SYSTEM_ACTOR } from "../access/principal.ts";
+import { featureInProject } from "./feature.read.ts";
+import { archiveFeatures, deleteFeatures, reviveFeatures, validateArchive } from "./feature-archive.ts";
+import { patchFeature, setFeaturesStale, updateFeature } from "./feature-update.ts";
+import { completeFeature, markPotentiallyStaleFlags, uncompleteFeature } from "./lifecycle-change.ts";
+
+const UpdateFeatureInput = builder.inputType("UpdateFeatureInput", {
+  description: "Metadata of a flag; fields left out are kept.",
+  fields: (t) => ({
+    description: t.string({ description: "Free text (null clears it)." }),
+    type: t.string({ description: "Flag type (must exist)." }),
+    impressionData: t.boolean({ description: "SDKs emit impression events." }),
+    stale: t.boolean({ description: "Marked stale (records feature-stale-on/-off)." }),
+  }),
+});
+
+const JsonPatchOperationInput = builder.inputType("JsonPatchOperationInput", {
+  description: "One RFC 6902 operation on `{description, type, impressionData, stale}`.",
+  fields: (t) => ({
+    op: t.string({ required: true, description: "add, remove, replace, move, copy or test." }),
+    path: t.string({ required: true, description: "JSON Pointer, e.g. /description." }),
+    from: t.string({ description: "Source pointer of move and copy." }),
+    value: t.field({ type: "JSON", description: "Value of add, replace and test." }),
+  }),
+});
+
+const CompletedStatusEnum = builder.enumType("CompletedStatus", {
+  description: "Outcome of a completed flag.",
+  values: {
+    kept: { description: "The feature stays (statusValue: what was kept)." },
+    discarded: { description: "The feature was removed." },
+  },
+});
+
+const ArchiveValidationRef = builder
+  .objectRef<{ parentsWithChildFeatures: string[]; hasDeletedDependencies: boolean }>("ArchiveValidation")
+  .implement({
+    description: "What archiving a set of flags would do (spec 2.16).",
+    fields: (t) => ({
+      parentsWithChildFeatures: t.exposeStringList("parentsWithChildFeatures", {
+        description: "Flags of the set that still have children outside it (archiving them is refused).",
+      }),
+      hasDeletedDependencies: t.exposeBoolean("hasDeletedDependencies", {
+        description: "Whether some dependency link would be removed.",
+      }),
+    }),
+  });
+
+builder.queryField("projectFeature", (t) =>
+  t.prismaField({
+    type: "Feature",
+    description: "A flag of a project (archived ones too); NOT_FOUND when unknown or in another project.",
+    authScopes: { authenticated: true },
+    args: {
+      project: t.arg.string({ required: true, description: "Project id." }),
+      name: t.arg.string({ required: true, description: "Flag name." }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      await featureInProject(ctx.db, args.project, args.name, true);
+      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+    },
+  }),
+);
+
+builder.queryField("projectFeatures", (t) =>
+  t.prismaField({
+    type: ["Feature"],
+    description: "Every active flag of a project, oldest first; NOT_FOUND for an unknown project.",
+    authScopes: { authenticated: true },
+    args: { project: t.arg.string({ required: true, description: "Project id." }) },
+    resolve: async (query, _root, args, ctx) => {
+      if (!(await ctx.db.project.findUnique({ where: { id: args.project }, select: { id: true } }))) {
+        throw new NotFoundError(`Could not find project with id "${args.project}"`);
+      }
+      return ctx.db.feature.findMany({
+        ...query,
+        where: { projectId: args.project, archivedAt: null },
+        orderBy: [{ createdAt: "asc" }, { name: "asc" }],
+      });
+    },
+  }),
+);
+
+builder.queryField("archiveValidation", (t) =>
+  t.field({
+    type: ArchiveValidationRef,
+    description:
+      "Checks archiving flags (spec 4.12): children left behind, links removed. Unknown names are ignored.",
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
+    }),
+    args: {
+      project: t.arg.string({ required: true, description: "Project id." }),
+      features: t.arg.stringList({ required: true, description: "Flags to archive." }),
+    },
+    resolve: (_root, args, ctx) => validateArchive(ctx.db, args.features),
+  }),
+);
+
+const flagArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
+  project: t.arg.string({ required: true, description: "Project id." }),
+  name: t.arg.string({ required: true, description: "Flag name." }),
+});
+
+const listArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
+  project: t.arg.string({ required: true, description: "Project id." }),
+  names: t.arg.stringList({ required: true, description: "Flag names." }),
+});
+
+builder.mutationField("updateFeature", (t) =>
+  t.prismaField({
+    type: "Feature",
+    description:
+      "Changes metadata: feature-metadata-updated (data/preData: new/old record), feature-stale-on/-off.",
+    args: {
+      ...flagArgs(t),
+      input: t.arg({ type: UpdateFeatureInput, required: true, description: "Changes." }),
+    },
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      const { description, type, impressionData, stale } = args.input;
+      await runWrite(ctx, (w) =>
+        updateFeature(w, args.project, args.name, {
+          description,
+          type: type ?? undefined,
+          impressionData: impressionData ?? undefined,
+          stale: stale ?? undefined,
+        }),
+      );
+      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+    },
+  }),
+);
+
+builder.mutationField("patchFeature", (t) =>
+  t.prismaField({
+    type: "Feature",
+    description: "Applies a JSON Patch (RFC 6902) to the flag's metadata; events as updateFeature.",
+    args: {
+      ...flagArgs(t),
+      operations: t.arg({ type: [JsonPatchOperationInput], required: true, description: "The patch." }),
+    },
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      const ops = args.operations.map((o) => ({
+        op: o.op,
+        path: o.path,
+        ...(o.from == null ? {} : { from: o.from }),
+        ...(o.value === undefined ? {} : { value: o.value }),
+      }));
+      await runWrite(ctx, (w) => patchFeature(w, args.project, args.name, ops as never));
+      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+    },
+  }),
+);
+
+builder.mutationField("setFeaturesStale", (t) =>
+  t.prismaField({
+    type: ["Feature"],
+    description: "Marks flags stale or not; feature-stale-on/-off for each flag whose value changes.",
+    args: { ...listArgs(t), stale: t.arg.boolean({ required: true, description: "New value." }) },
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      await runWrite(ctx, (w) => setFeaturesStale(w, args.project, args.names, args.stale));
+      return ctx.db.feature.findMany({
+        ...query,
+        where: { name: { in: args.names } },
+        orderBy: { name: "asc" },
+      });
+    },
+  }),
+);
+
+builder.mutationField("archiveFeatures", (t) =>
+  t.prismaField({
+    type: ["Feature"],
+    description:
+      "Archives flags: feature-archived each, lifecycle `archived`, a child's links removed (feature-dependencies-removed). Refused (INVALID_OPERATION) while another flag depends on one.",
+    args: listArgs(t),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      const names = await runWrite(ctx, (w) => archiveFeatures(w, args.project, args.names));
+      return ctx.db.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
+    },
+  }),
+);
+
+builder.mutationField("reviveFeatures", (t) =>
+  t.prismaField({
+    type: ["Feature"],
+    description: "Revives archived flags: off everywhere, lifecycle back to `initial`, feature-revived each.",
+    args: listArgs(t),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      const names = await runWrite(ctx, (w) => reviveFeatures(w, args.project, args.names));
+      return ctx.db.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
+    },
+  }),
+);
+
+builder.mutationField("deleteFeatures", (t) =>
+  t.stringList({
+    description: "Deletes archived flags for good (feature-deleted each); returns the names deleted.",
+    args: listArgs(t),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
+    }),
+    resolve: (_root, args, ctx) => runWrite(ctx, (w) => deleteFeatures(w, args.project, args.names)),
+  }),
+);
+
+builder.mutationField("completeFeature", (t) =>
+  t.prismaField({
+    type: "Feature",
+    description: "Moves the flag to lifecycle stage `completed` (feature-completed).",
+    args: {
+      ...flagArgs(t),
+      status: t.arg({ type: CompletedStatusEnum, required: true, description: "kept or discarded." }),
+      statusValue: t.arg.string({ description: "For kept: what was kept (e.g. a variant)." }),
+    },
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      await runWrite(ctx, (w) =>
+        completeFeature(w, args.project, args.name, { status: args.status, statusValue: args.statusValue }),
+      );
+      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+    },
+  }),
+);
+
+builder.mutationField("uncompleteFeature", (t) =>
+  t.prismaField({
+    type: "Feature",
+    description: "Takes the flag out of stage `completed` (feature-uncompleted).",
+    args: flagArgs(t),
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      await runWrite(ctx, (w) => uncompleteFeature(w, args.project, args.name));
+      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+    },
+  }),
+);
+
+builder.mutationField("markPotentiallyStaleFlags", (t) =>
+  t.stringList({
+    description:
+      "Runs the potentially-stale job now: flags older than their type's lifetime get feature-potentially-stale-on (actor: the system). Returns the names newly marked.",
+    authScopes: { permission: { permission: PERMISSIONS.ADMIN } },
+    resolve: (_root, _args, ctx) =>
+      runWrite(ctx, (w) => markPotentiallyStaleFlags(w, ctx.now()), { actor: SYSTEM_ACTOR }),
+  }),
+);

@@ -1,0 +1,66 @@
+import { builder } from "../../builder.ts";
+import { runWrite } from "../../shared/write.ts";
+import { PERMISSIONS } from "../access/permissions.ts";
+import { featureByName } from "./feature.read.ts";
+import { addFeatureTag, removeFeatureTag } from "./feature-tags.ts";
+
+const tagOrder = [{ tagType: "asc" as const }, { tagValue: "asc" as const }];
+
+builder.queryField("featureTags", (t) =>
+  t.prismaField({
+    type: ["FeatureTag"],
+    description: "Tags of a flag (archived ones too), by type then value; NOT_FOUND for an unknown flag.",
+    authScopes: { authenticated: true },
+    args: { feature: t.arg.string({ required: true, description: "Flag name." }) },
+    resolve: async (query, _root, args, ctx) => {
+      await featureByName(ctx.db, args.feature, true);
+      return ctx.db.featureTag.findMany({
+        ...query,
+        where: { featureName: args.feature },
+        orderBy: tagOrder,
+      });
+    },
+  }),
+);
+
+builder.mutationField("addFeatureTag", (t) =>
+  t.prismaField({
+    type: "FeatureTag",
+    description:
+      "Tags a flag (feature-tagged); the tag type must exist, a new value is created (tag-created). Already tagged: no event.",
+    args: {
+      feature: t.arg.string({ required: true, description: "Flag name." }),
+      type: t.arg.string({ required: true, description: "Tag type (must exist)." }),
+      value: t.arg.string({ required: true, description: "Tag value, 2 to 50 characters." }),
+    },
+    authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
+    resolve: async (query, _root, args, ctx) => {
+      const { tag } = await runWrite(ctx, (w) =>
+        addFeatureTag(w, args.feature, { type: args.type, value: args.value }),
+      );
+      return ctx.db.featureTag.findUniqueOrThrow({
+        ...query,
+        where: {
+          featureName_tagType_tagValue: { featureName: args.feature, tagType: tag.type, tagValue: tag.value },
+        },
+      });
+    },
+  }),
+);
+
+builder.mutationField("removeFeatureTag", (t) =>
+  t.prismaField({
+    type: "Feature",
+    description: "Removes a tag from a flag (feature-untagged); a tag it does not have: no event.",
+    args: {
+      feature: t.arg.string({ required: true, description: "Flag name." }),
+      type: t.arg.string({ required: true, description: "Tag type." }),
+      value: t.arg.string({ required: true, description: "Tag value." }),
+    },
+    authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
+    resolve: async (query, _root, args, ctx) => {
+      await runWrite(ctx, (w) => removeFeatureTag(w, args.feature, { type: args.type, value: args.value }));
+      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+    },
+  }),
+);

@@ -1,0 +1,66 @@
+import { recordEvent } from "../../events/record.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validation.ts";
+import type { Write } from "../../shared/write.ts";
+import { featureByName } from "./feature.read.ts";
+import { tagSchema } from "./tag.inputs.ts";
+
+type TagRef = { type: string; value: string };
+
+/**
+ * Tags a flag. The tag type must exist (404 otherwise); a tag value seen for the first time is
+ * created on the fly (`tag-created`, as Unleash). Records `feature-tagged` with `{type, value}`;
+ * a tag the flag already has records nothing. Throws NotFound, ArchivedFeature, Validation.
+ */
+export async function addFeatureTag(w: Write, featureName: string, input: TagRef) {
+  const tag = parseInput(tagSchema, input);
+  const feature = await featureByName(w.tx, featureName);
+  if (!(await w.tx.tagType.findUnique({ where: { name: tag.type } }))) {
+    throw new NotFoundError(`Could not find tag type "${tag.type}"`);
+  }
+  const key = { type_value: { type: tag.type, value: tag.value } };
+  if (!(await w.tx.tag.findUnique({ where: key }))) {
+    await w.tx.tag.create({ data: { type: tag.type, value: tag.value, createdAt: w.now } });
+    await recordEvent(w, { type: "tag-created", data: { type: tag.type, value: tag.value } });
+  }
+  const where = { featureName_tagType_tagValue: { featureName, tagType: tag.type, tagValue: tag.value } };
+  if (!(await w.tx.featureTag.findUnique({ where }))) {
+    await w.tx.featureTag.create({
+      data: {
+        featureName,
+        tagType: tag.type,
+        tagValue: tag.value,
+        createdAt: w.now,
+        createdByUserId: w.actor.userId,
+      },
+    });
+    await recordEvent(w, {
+      type: "feature-tagged",
+      project: feature.projectId,
+      featureName,
+      data: { type: tag.type, value: tag.value },
+    });
+  }
+  return { feature, tag };
+}
+
+/**
+ * Removes a tag from a flag: `feature-untagged` with preData `{type, value}` (the event's tags
+ * are the flag's tags afterwards). A tag the flag does not have records nothing.
+ * Throws NotFound, ArchivedFeature.
+ */
+export async function removeFeatureTag(w: Write, featureName: string, tag: TagRef) {
+  const feature = await featureByName(w.tx, featureName);
+  const removed = await w.tx.featureTag.deleteMany({
+    where: { featureName, tagType: tag.type, tagValue: tag.value },
+  });
+  if (removed.count > 0) {
+    await recordEvent(w, {
+      type: "feature-untagged",
+      project: feature.projectId,
+      featureName,
+      preData: { type: tag.type, value: tag.value },
+    });
+  }
+  return feature;
+}

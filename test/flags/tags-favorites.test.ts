@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlag, gqlCode, recorded, seedTagType } from "./helpers.ts";
+
+let t: TestApp;
+const P = "/api/admin/projects/default";
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedTagType(t, "simple");
+  await createFlag(t, "tagme");
+  await createFlag(t, "fav");
+});
+afterAll(() => t.close());
+
+describe("tags", () => {
+  it("POST tags with 201: a new value is created (tag-created) and feature-tagged recorded", async () => {
+    const { result, events } = await recorded(t, () =>
+      t.rest("POST", "/api/admin/features/tagme/tags", { type: "simple", value: "alpha" }),
+    );
+    expect(result).toMatchObject({ status: 201, body: { type: "simple", value: "alpha" } });
+    expect(
+      events.map(({ type, featureName, project, data, preData, tags }) => ({
+        type,
+        featureName,
+        project,
+        data,
+        preData,
+        tags,
+      })),
+    ).toEqual([
+      {
+        type: "tag-created",
+        featureName: null,
+        project: null,
+        data: { type: "simple", value: "alpha" },
+        preData: null,
+        tags: [],
+      },
+      {
+        type: "feature-tagged",
+        featureName: "tagme",
+        project: "default",
+        data: { type: "simple", value: "alpha" },
+        preData: null,
+        tags: [{ type: "simple", value: "alpha" }],
+      },
+    ]);
+  });
+
+  it("tagging again records nothing; GET lists {version: 1, tags}", async () => {
+    const again = await recorded(t, () =>
+      t.gql(`mutation { addFeatureTag(feature: "tagme", type: "simple", value: "alpha") { type value } }`),
+    );
+    expect(again.result).toEqual({ data: { addFeatureTag: { type: "simple", value: "alpha" } } });
+    expect(again.events).toEqual([]);
+    const list = await t.rest("GET", "/api/admin/features/tagme/tags");
+    expect(list).toMatchObject({
+      status: 200,
+      body: { version: 1, tags: [{ type: "simple", value: "alpha" }] },
+    });
+    expect((await t.rest("GET", "/api/admin/features/ghost/tags")).status).toBe(404);
+  });
+
+  it("refuses an unknown tag type (404), a bad value (400 naming value) and an unknown flag (404)", async () => {
+    const { result, events } = await recorded(t, async () => [
+      await t.rest("POST", "/api/admin/features/tagme/tags", { type: "nope", value: "alpha" }),
+      await t.rest("POST", "/api/admin/features/tagme/tags", { type: "simple", value: "a" }),
+      await t.rest("POST", "/api/admin/features/ghost/tags", { type: "simple", value: "alpha" }),
+    ]);
+    const [type, value, flag] = result as { status: number; body: { message: string } }[];
+    expect(type?.status).toBe(404);
+    expect(type?.body.message).toMatch(/tag type/);
+    expect(value?.status).toBe(400);
+    expect(value?.body.message).toMatch(/^value: /);
+    expect(flag?.status).toBe(404);
+    expect(events).toEqual([]);
+  });
+
+  it("DELETE untags: feature-untagged with preData, none when absent", async () => {
+    const { result, events } = await recorded(t, () =>
+      t.rest("DELETE", "/api/admin/features/tagme/tags/simple/alpha"),
+    );
+    expect((result as { status: number }).status).toBe(200);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: "feature-untagged",
+        featureName: "tagme",
+        data: null,
+        preData: { type: "simple", value: "alpha" },
+        tags: [],
+      }),
+    ]);
+    const again = await recorded(t, () =>
+      t.gql(
+        `mutation { removeFeatureTag(feature: "tagme", type: "simple", value: "alpha") { tags { value } } }`,
+      ),
+    );
+    expect(again.result).toEqual({ data: { removeFeatureTag: { tags: [] } } });
+    expect(again.events).toEqual([]);
+  });
+});
+
+describe("favourites (an admin API token favourites as the shared admin-token user)", () => {
+  it("favourites a flag over REST: feature-favorited {feature}, favorite true; repeat records nothing", async () => {
+    const { result, events } = await recorded(t, () => t.rest("POST", `${P}/features/fav/favorites`));
+    expect((result as { status: number }).status).toBe(200);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: "feature-favorited",
+        featureName: "fav",
+        project: null,
+        createdByUserId: -42,
+        data: { feature: "fav" },
+      }),
+    ]);
+    expect((await t.rest("GET", `${P}/features/fav`)).body.favorite).toBe(true);
+    expect((await t.rest("GET", `${P}/features/tagme`)).body.favorite).toBe(false);
+    const again = await recorded(t, () =>
+      t.gql(`mutation { favoriteFeature(project: "default", feature: "fav") { favorite } }`),
+    );
+    expect(again.result).toEqual({ data: { favoriteFeature: { favorite: true } } });
+    expect(again.events).toEqual([]);
+  });
+
+  it("unfavourites a flag: feature-unfavorited", async () => {
+    const { brief } = await recorded(t, () => t.rest("DELETE", `${P}/features/fav/favorites`));
+    expect(brief).toEqual([
+      { type: "feature-unfavorited", featureName: "fav", data: { feature: "fav" }, preData: null },
+    ]);
+    expect((await t.rest("GET", `${P}/features/fav`)).body.favorite).toBe(false);
+    expect((await t.rest("POST", `${P}/features/ghost/favorites`)).status).toBe(404);
+  });
+
+  it("favourites and unfavourites a project: project-favorited/-unfavorited", async () => {
+    const on = await recorded(t, () => t.rest("POST", `${P}/favorites`));
+    expect(on.events).toEqual([
+      expect.objectContaining({
+        type: "project-favorited",
+        project: "default",
+        data: { project: "default" },
+      }),
+    ]);
+    expect((await t.gql(`{ project(id: "default") { favorite } }`)).data).toEqual({
+      project: { favorite: true },
+    });
+    const off = await recorded(t, () =>
+      t.gql(`mutation { unfavoriteProject(project: "default") { favorite } }`),
+    );
+    expect(off.result).toEqual({ data: { unfavoriteProject: { favorite: false } } });
+    expect(off.events.map((e) => e.type)).toEqual(["project-unfavorited"]);
+    expect(gqlCode(await t.gql(`mutation { favoriteProject(project: "ghost") { id } }`))).toBe("NOT_FOUND");
+  });
+});
