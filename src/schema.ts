@@ -10,6 +10,8 @@ import "./modules/features/feature-changes.schema.ts";
 import "./modules/features/feature-tags.schema.ts";
 import "./modules/dependencies/dependencies.schema.ts";
 import "./modules/favorites/favorites.schema.ts";
+import "./modules/feature-environments/feature-environments.schema.ts";
+import "./modules/segments/segments.schema.ts";
 import "./modules/events/events.schema.ts";
 
 /** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */

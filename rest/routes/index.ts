@@ -5,6 +5,9 @@ import { eventRoutes } from "./events.ts";
 import { favoriteRoutes } from "./favorites.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
+import { featureEnvironmentRoutes } from "./feature-environments.ts";
+import { segmentRoutes } from "./segments.ts";
+import { strategyRoutes } from "./strategies.ts";
 
 /** Every REST route; each feature slice contributes its own list. */
 export const allRoutes: Route[] = [
@@ -14,4 +17,7 @@ export const allRoutes: Route[] = [
   ...dependencyRoutes,
   ...favoriteRoutes,
   ...featureTagRoutes,
+  ...featureEnvironmentRoutes,
+  ...strategyRoutes,
+  ...segmentRoutes,
 ];

@@ -20,7 +20,8 @@ export const CONSTRAINT_OPERATORS = [
 ] as const;
 
 export const ConstraintOperatorEnum = builder.enumType("ConstraintOperator", {
-  description: "Operators of spec 2.2: IN/NOT_IN take `values`; the others a single `value`.",
+  description:
+    "Operators of spec 2.2: IN, NOT_IN and STR_* take `values` (as in Unleash); NUM_*, DATE_* and SEMVER_* a single `value`.",
   values: CONSTRAINT_OPERATORS,
 });
 

@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { defineRoutes, type RestRequest } from "../route.ts";
+import { CONSTRAINT_KEYS, constraintSchema, pick, pickList } from "./strategy-shapes.ts";
+
+const SEGMENT_FIELDS = /* GraphQL */ `
+  id name description project createdAt usedInFeatures usedInProjects
+  constraints { contextName operator caseInsensitive inverted values value }
+`;
+
+const segmentSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  project: z.string().nullable(),
+  createdAt: z.string().datetime(),
+  usedInFeatures: z.number().int(),
+  usedInProjects: z.number().int(),
+  constraints: z.array(constraintSchema),
+});
+
+const segmentBodySchema = z.object({
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  project: z.string().nullable().optional(),
+  constraints: z.array(constraintSchema).optional(),
+});
+
+function segmentInput(body: unknown) {
+  const s = pick(body ?? {}, ["name", "description", "project", "constraints"]);
+  if (!s || typeof s !== "object" || Array.isArray(s)) throw new Error("The body must be a segment object.");
+  const segment = s as Record<string, unknown>;
+  return {
+    ...segment,
+    ...(segment.constraints ? { constraints: pickList(segment.constraints, CONSTRAINT_KEYS) } : {}),
+  };
+}
+
+function segmentId({ params }: RestRequest) {
+  const id = Number(params.id);
+  if (!Number.isInteger(id)) throw new Error(`Segment id must be an integer, not "${params.id}".`);
+  return id;
+}
+
+export const segmentRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/admin/segments",
+    tag: "Segments",
+    summary: "List segments",
+    document: `query Segments { segments { ${SEGMENT_FIELDS} } }`,
+    respond: (data) => ({ segments: data.segments }),
+    schemas: { response: z.object({ segments: z.array(segmentSchema) }) },
+    errors: [],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/segments",
+    tag: "Segments",
+    summary: "Create a segment",
+    description: "Answers 201 with the segment; 409 when the name is taken.",
+    document: `mutation CreateSegment($input: SegmentInput!) { createSegment(input: $input) { ${SEGMENT_FIELDS} } }`,
+    variables: (req) => ({ input: segmentInput(req.body) }),
+    status: 201,
+    schemas: { body: segmentBodySchema, response: segmentSchema },
+    errors: [400, 403, 404, 409],
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/segments/:id",
+    tag: "Segments",
+    summary: "Update a segment",
+    document: `mutation UpdateSegment($id: Int!, $input: SegmentInput!) { updateSegment(id: $id, input: $input) { id } }`,
+    variables: (req) => ({ id: segmentId(req), input: segmentInput(req.body) }),
+    status: 204,
+    schemas: { body: segmentBodySchema },
+    errors: [400, 403, 404, 409],
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/segments/:id",
+    tag: "Segments",
+    summary: "Delete a segment",
+    description: "409 ConflictError while strategies use the segment.",
+    document: "mutation DeleteSegment($id: Int!) { deleteSegment(id: $id) }",
+    variables: (req) => ({ id: segmentId(req) }),
+    status: 204,
+    errors: [400, 403, 404, 409],
+  },
+]);

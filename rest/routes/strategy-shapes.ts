@@ -1,0 +1,173 @@
+import { z } from "zod";
+import type { RestRequest } from "../route.ts";
+import { tagSchema } from "../schemas.ts";
+
+/** Spec 2.2 / 2.3 / 2.4 / 2.5 / 2.6 shapes of the strategy routes, for the OpenAPI document. */
+export const constraintSchema = z.object({
+  contextName: z.string(),
+  operator: z.enum([
+    "NOT_IN",
+    "IN",
+    "STR_ENDS_WITH",
+    "STR_STARTS_WITH",
+    "STR_CONTAINS",
+    "NUM_EQ",
+    "NUM_GT",
+    "NUM_GTE",
+    "NUM_LT",
+    "NUM_LTE",
+    "DATE_AFTER",
+    "DATE_BEFORE",
+    "SEMVER_EQ",
+    "SEMVER_GT",
+    "SEMVER_LT",
+  ]),
+  caseInsensitive: z.boolean().optional(),
+  inverted: z.boolean().optional(),
+  values: z.array(z.string()).optional(),
+  value: z.string().optional(),
+});
+
+const payloadSchema = z.object({ type: z.enum(["json", "csv", "string", "number"]), value: z.string() });
+
+export const strategyVariantSchema = z.object({
+  name: z.string(),
+  weight: z.number().int().max(1000),
+  weightType: z.enum(["variable", "fix"]),
+  stickiness: z.string(),
+  payload: payloadSchema.optional(),
+});
+
+export const environmentVariantSchema = z.object({
+  name: z.string(),
+  weight: z.number().max(1000),
+  weightType: z.enum(["variable", "fix"]).optional(),
+  stickiness: z.string().optional(),
+  payload: payloadSchema.optional(),
+  overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })).optional(),
+});
+
+export const strategySchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  title: z.string().nullable(),
+  disabled: z.boolean().nullable(),
+  featureName: z.string(),
+  sortOrder: z.number(),
+  segments: z.array(z.number().int()),
+  constraints: z.array(constraintSchema),
+  variants: z.array(strategyVariantSchema),
+  parameters: z.record(z.string(), z.string()),
+});
+
+export const strategyBodySchema = z.object({
+  name: z.string(),
+  title: z.string().nullable().optional(),
+  disabled: z.boolean().optional(),
+  sortOrder: z.number().int().optional(),
+  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  constraints: z.array(constraintSchema).optional(),
+  variants: z
+    .array(strategyVariantSchema.partial({ weight: true, weightType: true, stickiness: true }))
+    .optional(),
+  segments: z.array(z.number().int()).optional(),
+});
+
+const featureEnvironmentSchema = z.object({
+  name: z.string(),
+  featureName: z.string(),
+  environment: z.string(),
+  type: z.string(),
+  enabled: z.boolean(),
+  sortOrder: z.number(),
+  variantCount: z.number(),
+  strategies: z.array(strategySchema),
+  variants: z.array(environmentVariantSchema),
+  lastSeenAt: z.string().datetime().nullable(),
+  hasStrategies: z.boolean(),
+  hasEnabledStrategies: z.boolean(),
+});
+
+/** Spec 2.8 Feature. */
+export const featureSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  description: z.string().nullable(),
+  archived: z.boolean(),
+  project: z.string(),
+  enabled: z.boolean(),
+  stale: z.boolean(),
+  favorite: z.boolean(),
+  impressionData: z.boolean(),
+  createdAt: z.string().datetime().nullable(),
+  createdBy: z.object({ id: z.number().int(), name: z.string(), imageUrl: z.string().nullable() }),
+  archivedAt: z.string().datetime().nullable(),
+  lastSeenAt: z.string().datetime().nullable(),
+  environments: z.array(featureEnvironmentSchema),
+  variants: z.array(environmentVariantSchema),
+  strategies: z.array(strategySchema),
+  tags: z.array(tagSchema).nullable(),
+  children: z.array(z.string()),
+  lifecycle: z.object({ stage: z.string(), enteredStageAt: z.string().datetime() }).nullable(),
+  dependencies: z.array(
+    z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()) }),
+  ),
+  collaborators: z.object({
+    users: z.array(z.object({ id: z.number().int(), name: z.string(), imageUrl: z.string().nullable() })),
+  }),
+});
+
+/** Path parameters locating a flag in one environment, as GraphQL arguments. */
+export function targetVariables({ params }: RestRequest) {
+  return { project: params.projectId, feature: params.featureName, environment: params.environment };
+}
+
+/** Keeps the listed keys of a JSON object (Unleash bodies carry read-only extras such as `id`). */
+export function pick(value: unknown, keys: readonly string[]): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const source = value as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+}
+
+export function pickList(value: unknown, keys: readonly string[]): unknown {
+  return Array.isArray(value) ? value.map((item) => pick(item, keys)) : value;
+}
+
+export const CONSTRAINT_KEYS = ["contextName", "operator", "caseInsensitive", "inverted", "values", "value"];
+const PAYLOAD_KEYS = ["type", "value"];
+const VARIANT_KEYS = ["name", "weight", "weightType", "stickiness", "payload"];
+
+/** A REST variant as the GraphQL input (payload and overrides narrowed too). */
+export function variantInput(value: unknown, withOverrides: boolean): unknown {
+  const variant = pick(value, withOverrides ? [...VARIANT_KEYS, "overrides"] : VARIANT_KEYS);
+  if (!variant || typeof variant !== "object") return variant;
+  const v = variant as Record<string, unknown>;
+  return {
+    ...v,
+    ...(v.payload ? { payload: pick(v.payload, PAYLOAD_KEYS) } : {}),
+    ...(v.overrides ? { overrides: pickList(v.overrides, ["contextName", "values"]) } : {}),
+  };
+}
+
+/** A REST strategy body as the GraphQL StrategyInput. */
+export function strategyInput(body: unknown): unknown {
+  const s = pick(body ?? {}, [
+    "name",
+    "title",
+    "disabled",
+    "sortOrder",
+    "parameters",
+    "constraints",
+    "variants",
+    "segments",
+  ]);
+  if (!s || typeof s !== "object" || Array.isArray(s)) throw new Error("The body must be a strategy object.");
+  const strategy = s as Record<string, unknown>;
+  return {
+    ...strategy,
+    ...(strategy.constraints ? { constraints: pickList(strategy.constraints, CONSTRAINT_KEYS) } : {}),
+    ...(Array.isArray(strategy.variants)
+      ? { variants: strategy.variants.map((v) => variantInput(v, false)) }
+      : {}),
+  };
+}

@@ -1,0 +1,116 @@
+import type { ResourceLimits } from "../../config.ts";
+import { recordEvent } from "../../events/record.ts";
+import type { Write } from "../../shared/write.ts";
+import { insertStrategy, recordStrategyUpdate } from "./strategies.ts";
+import { type EnvironmentTarget, loadTarget, strategiesOf } from "./strategy-record.ts";
+
+/**
+ * Turns a flag on in one environment (spec 3.4, reference-behaviours §4). When no strategy
+ * would apply (none, or all disabled) the project's default strategy for the environment is
+ * added first (feature-strategy-add); with `shouldActivateDisabledStrategies` the disabled
+ * strategies are re-enabled instead (feature-strategy-update each). Then
+ * feature-environment-enabled, only if the environment was off.
+ * Errors: NotFound (flag in another project, environment), Archived, LimitExceeded.
+ */
+export async function enableFeatureEnvironment(
+  w: Write,
+  target: EnvironmentTarget,
+  options: { shouldActivateDisabledStrategies?: boolean },
+  limits: ResourceLimits,
+) {
+  const { environment } = await loadTarget(w, target);
+  const strategies = await strategiesOf(w.tx, target.feature, target.environment);
+  if (options.shouldActivateDisabledStrategies && strategies.length > 0) {
+    for (const before of strategies.filter((s) => s.disabled)) {
+      const after = await w.tx.featureStrategy.update({
+        where: { id: before.id },
+        data: { disabled: false },
+        include: { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" } } },
+      });
+      await recordStrategyUpdate(w, target, before, after);
+    }
+  } else if (strategies.every((s) => s.disabled)) {
+    await insertStrategy(w, target, await defaultStrategy(w, target), limits);
+  }
+  await setEnabled(w, target, environment.enabled, true);
+}
+
+/** Turns a flag off in one environment; feature-environment-disabled only if it was on. */
+export async function disableFeatureEnvironment(w: Write, target: EnvironmentTarget) {
+  const { environment } = await loadTarget(w, target);
+  await setEnabled(w, target, environment.enabled, false);
+}
+
+/**
+ * After a strategy is removed or changed: an enabled environment without any enabled
+ * strategy is turned off (feature-environment-disabled), as Unleash does.
+ */
+export async function disableWhenNoEnabledStrategy(w: Write, target: EnvironmentTarget) {
+  const state = await w.tx.featureEnvironment.findUniqueOrThrow({
+    where: {
+      featureName_environmentName: { featureName: target.feature, environmentName: target.environment },
+    },
+  });
+  if (!state.enabled) return;
+  const enabledCount = await w.tx.featureStrategy.count({
+    where: { featureName: target.feature, environmentName: target.environment, disabled: false },
+  });
+  if (enabledCount === 0) await setEnabled(w, target, true, false);
+}
+
+async function setEnabled(w: Write, target: EnvironmentTarget, current: boolean, enabled: boolean) {
+  if (current === enabled) return;
+  await w.tx.featureEnvironment.update({
+    where: {
+      featureName_environmentName: { featureName: target.feature, environmentName: target.environment },
+    },
+    data: { enabled },
+  });
+  await recordEvent(w, {
+    type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
+    project: target.project,
+    environment: target.environment,
+    featureName: target.feature,
+  });
+}
+
+type StoredDefaultStrategy = {
+  name?: string;
+  title?: string | null;
+  parameters?: Record<string, string>;
+  constraints?: never[];
+  variants?: never[];
+  segments?: number[];
+};
+
+/**
+ * The project's default strategy for the environment when one is configured (its groupId
+ * becomes the flag name, as in Unleash), else flexibleRollout 100% on `default` stickiness.
+ */
+async function defaultStrategy(w: Write, target: EnvironmentTarget) {
+  const projectEnvironment = await w.tx.projectEnvironment.findUnique({
+    where: { projectId_environmentName: { projectId: target.project, environmentName: target.environment } },
+    select: { defaultStrategy: true },
+  });
+  const configured = projectEnvironment?.defaultStrategy as StoredDefaultStrategy | null | undefined;
+  if (configured?.name) {
+    const parameters = { ...(configured.parameters ?? {}) };
+    if (configured.name === "flexibleRollout") parameters.groupId = target.feature;
+    return {
+      name: configured.name,
+      title: configured.title ?? null,
+      parameters,
+      constraints: configured.constraints ?? [],
+      variants: configured.variants ?? [],
+      segments: configured.segments ?? [],
+      disabled: false,
+    };
+  }
+  return {
+    name: "flexibleRollout",
+    parameters: { rollout: "100", stickiness: "default", groupId: target.feature },
+    constraints: [],
+    variants: [],
+    segments: [],
+  };
+}

@@ -1,0 +1,168 @@
+import { builder } from "../../builder.ts";
+import type { Context } from "../../context.ts";
+import { runWrite } from "../../shared/write.ts";
+import { PERMISSIONS } from "../access/permissions.ts";
+import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.ts";
+import { setEnvironmentVariants } from "./environment-variants.ts";
+import { requireChangeRequestBypass, requireStrategyCreationWhenNone } from "./guards.ts";
+import {
+  EnvironmentVariantInput,
+  StrategyInput,
+  StrategySortOrderInput,
+  StrategyUpdateInput,
+} from "./inputs.schema.ts";
+import {
+  addStrategy,
+  deleteStrategy,
+  type NewStrategyInput,
+  reorderStrategies,
+  type StrategyUpdateInput as UpdateInput,
+  updateStrategy,
+} from "./strategies.ts";
+import type { EnvironmentTarget } from "./strategy-record.ts";
+
+type TargetArgs = { project: string; feature: string; environment: string };
+
+const target = (args: TargetArgs): EnvironmentTarget => ({
+  project: args.project,
+  feature: args.feature,
+  environment: args.environment,
+});
+
+const scope =
+  (permission: (typeof PERMISSIONS)[keyof typeof PERMISSIONS]) => (_root: unknown, args: TargetArgs) => ({
+    permission: { permission, project: args.project, environment: args.environment },
+  });
+
+const featureEnvironmentKey = (args: TargetArgs) => ({
+  featureName_environmentName: { featureName: args.feature, environmentName: args.environment },
+});
+
+async function guarded(ctx: Context, args: TargetArgs) {
+  await requireChangeRequestBypass(ctx, args.project, args.environment);
+}
+
+builder.mutationFields((t) => {
+  /** The arguments locating a flag in one environment of a project. */
+  const targetArgs = () => ({
+    project: t.arg.string({ required: true, description: "Project id." }),
+    feature: t.arg.string({ required: true, description: "Flag name." }),
+    environment: t.arg.string({ required: true, description: "Environment name." }),
+  });
+  return {
+    enableFeatureEnvironment: t.prismaField({
+      type: "Feature",
+      description:
+        "Turns a flag on in an environment (spec 4.1). Adds the default strategy first when none would apply (feature-strategy-add), or with `shouldActivateDisabledStrategies` re-enables the disabled ones (feature-strategy-update each); then feature-environment-enabled if it was off. Repeating it records nothing.",
+      args: {
+        ...targetArgs(),
+        shouldActivateDisabledStrategies: t.arg.boolean({
+          description: "Re-enable disabled strategies instead of adding the default strategy.",
+        }),
+      },
+      authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
+      resolve: async (query, _root, args, ctx) => {
+        await guarded(ctx, args);
+        await requireStrategyCreationWhenNone(ctx, args.project, args.feature, args.environment);
+        await runWrite(ctx, (w) =>
+          enableFeatureEnvironment(
+            w,
+            target(args),
+            { shouldActivateDisabledStrategies: args.shouldActivateDisabledStrategies ?? false },
+            ctx.config.limits,
+          ),
+        );
+        return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+      },
+    }),
+    disableFeatureEnvironment: t.prismaField({
+      type: "Feature",
+      description: "Turns a flag off in an environment; feature-environment-disabled if it was on.",
+      args: targetArgs(),
+      authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
+      resolve: async (query, _root, args, ctx) => {
+        await guarded(ctx, args);
+        await runWrite(ctx, (w) => disableFeatureEnvironment(w, target(args)));
+        return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+      },
+    }),
+    addFeatureStrategy: t.prismaField({
+      type: "FeatureStrategy",
+      description: "Adds a strategy to a flag in an environment. Event: feature-strategy-add.",
+      args: {
+        ...targetArgs(),
+        input: t.arg({ type: StrategyInput, required: true, description: "The strategy." }),
+      },
+      authScopes: scope(PERMISSIONS.CREATE_FEATURE_STRATEGY),
+      resolve: async (query, _root, args, ctx) => {
+        await guarded(ctx, args);
+        const created = await runWrite(ctx, (w) =>
+          addStrategy(w, target(args), args.input as NewStrategyInput, ctx.config.limits),
+        );
+        return ctx.db.featureStrategy.findUniqueOrThrow({ ...query, where: { id: created.id } });
+      },
+    }),
+    updateFeatureStrategy: t.prismaField({
+      type: "FeatureStrategy",
+      description:
+        "Changes a strategy (fields left out are kept). Event: feature-strategy-update; then feature-environment-disabled when no enabled strategy remains.",
+      args: {
+        ...targetArgs(),
+        id: t.arg.string({ required: true, description: "Strategy id." }),
+        input: t.arg({ type: StrategyUpdateInput, required: true, description: "The changes." }),
+      },
+      authScopes: scope(PERMISSIONS.UPDATE_FEATURE_STRATEGY),
+      resolve: async (query, _root, args, ctx) => {
+        await guarded(ctx, args);
+        await runWrite(ctx, (w) =>
+          updateStrategy(w, target(args), args.id, args.input as UpdateInput, ctx.config.limits),
+        );
+        return ctx.db.featureStrategy.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      },
+    }),
+    deleteFeatureStrategy: t.prismaField({
+      type: "FeatureEnvironment",
+      description:
+        "Deletes a strategy. Event: feature-strategy-remove; then feature-environment-disabled when no enabled strategy remains.",
+      args: {
+        ...targetArgs(),
+        id: t.arg.string({ required: true, description: "Strategy id." }),
+      },
+      authScopes: scope(PERMISSIONS.DELETE_FEATURE_STRATEGY),
+      resolve: async (query, _root, args, ctx) => {
+        await guarded(ctx, args);
+        await runWrite(ctx, (w) => deleteStrategy(w, target(args), args.id));
+        return ctx.db.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
+      },
+    }),
+    setFeatureStrategySortOrder: t.prismaField({
+      type: "FeatureEnvironment",
+      description: "Reorders strategies. Event: strategy-order-changed (none when the order is unchanged).",
+      args: {
+        ...targetArgs(),
+        order: t.arg({ type: [StrategySortOrderInput], required: true, description: "New positions." }),
+      },
+      authScopes: scope(PERMISSIONS.UPDATE_FEATURE_STRATEGY),
+      resolve: async (query, _root, args, ctx) => {
+        await guarded(ctx, args);
+        await runWrite(ctx, (w) => reorderStrategies(w, target(args), args.order));
+        return ctx.db.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
+      },
+    }),
+    setFeatureEnvironmentVariants: t.prismaField({
+      type: "FeatureEnvironment",
+      description:
+        "Replaces a flag's variants in an environment, weights rebalanced to 1000. Event: feature-environment-variants-updated.",
+      args: {
+        ...targetArgs(),
+        variants: t.arg({ type: [EnvironmentVariantInput], required: true, description: "All variants." }),
+      },
+      authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT_VARIANTS),
+      resolve: async (query, _root, args, ctx) => {
+        await guarded(ctx, args);
+        await runWrite(ctx, (w) => setEnvironmentVariants(w, target(args), args.variants));
+        return ctx.db.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
+      },
+    }),
+  };
+});

@@ -1,0 +1,45 @@
+import type { Context } from "../../context.ts";
+import { AuthenticationRequired, NoAccessError } from "../../shared/errors.ts";
+import { can } from "../access/check.ts";
+import { PERMISSIONS } from "../access/permissions.ts";
+
+/**
+ * Reference-behaviours §4 check 1: in an environment where the project requires change
+ * requests, direct changes need SKIP_CHANGE_REQUEST (admins hold every permission).
+ */
+export async function requireChangeRequestBypass(ctx: Context, project: string, environment: string) {
+  const setting = await ctx.db.changeRequestSetting.findUnique({
+    where: { projectId_environmentName: { projectId: project, environmentName: environment } },
+    select: { projectId: true },
+  });
+  if (setting) requireInEnvironment(ctx, PERMISSIONS.SKIP_CHANGE_REQUEST, project, environment, false);
+}
+
+/**
+ * Reference-behaviours §4 check 2: turning a flag on where it has no strategy adds one, so
+ * the caller also needs CREATE_FEATURE_STRATEGY in that environment.
+ */
+export async function requireStrategyCreationWhenNone(
+  ctx: Context,
+  project: string,
+  feature: string,
+  environment: string,
+) {
+  const count = await ctx.db.featureStrategy.count({
+    where: { featureName: feature, environmentName: environment },
+  });
+  if (count === 0) requireInEnvironment(ctx, PERMISSIONS.CREATE_FEATURE_STRATEGY, project, environment, true);
+}
+
+function requireInEnvironment(
+  ctx: Context,
+  permission: (typeof PERMISSIONS)[keyof typeof PERMISSIONS],
+  project: string,
+  environment: string,
+  nameEnvironment: boolean,
+) {
+  if (!ctx.principal) throw new AuthenticationRequired();
+  if (!can(ctx.principal, { permission, project, environment })) {
+    throw new NoAccessError(permission, nameEnvironment ? environment : undefined);
+  }
+}
