@@ -25,7 +25,7 @@ export const constraintSchema = z.object({
   caseInsensitive: z.boolean().optional(),
   inverted: z.boolean().optional(),
   values: z.array(z.string()).optional(),
-  value: z.string().optional(),
+  value: z.string().nullish(),
 });
 
 const payloadSchema = z.object({ type: z.enum(["json", "csv", "string", "number"]), value: z.string() });
@@ -35,15 +35,15 @@ export const strategyVariantSchema = z.object({
   weight: z.number().int().max(1000),
   weightType: z.enum(["variable", "fix"]),
   stickiness: z.string(),
-  payload: payloadSchema.optional(),
+  payload: payloadSchema.nullish(),
 });
 
 export const environmentVariantSchema = z.object({
   name: z.string(),
   weight: z.number().max(1000),
-  weightType: z.enum(["variable", "fix"]).optional(),
-  stickiness: z.string().optional(),
-  payload: payloadSchema.optional(),
+  weightType: z.enum(["variable", "fix"]).nullish(),
+  stickiness: z.string().nullish(),
+  payload: payloadSchema.nullish(),
   overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })).optional(),
 });
 
