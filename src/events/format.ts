@@ -108,6 +108,9 @@ const T: Partial<Record<EventType, Template>> = {
     label: "Change request applied",
     action: "applied a change request in project {{project}}",
   },
+  "segment-created": { label: "Segment created", action: "created a segment in project {{project}}" },
+  "segment-updated": { label: "Segment updated", action: "updated a segment in project {{project}}" },
+  "segment-deleted": { label: "Segment deleted", action: "deleted a segment in project {{project}}" },
 };
 
 export type FormatInput = {

@@ -70,6 +70,11 @@ describe("enabling a flag in an environment (GraphQL)", () => {
     });
     expect(events[1]?.data).toBeNull();
     expect(events[0]?.groupId).toBe(events[1]?.groupId);
+    expect(events[1]).toMatchObject({
+      label: "Flag enabled",
+      summary:
+        "**admin-token** enabled **[enable-fresh](http://localhost:4242/projects/default/features/enable-fresh)** for the **development** environment in project **[default](http://localhost:4242/projects/default)**",
+    });
   });
 
   it("is idempotent: enabling again records nothing and adds no strategy", async () => {

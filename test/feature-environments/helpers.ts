@@ -10,6 +10,8 @@ export type EventRow = {
   data: Record<string, any> | null;
   preData: Record<string, any> | null;
   groupId: string | null;
+  label: string | null;
+  summary: string | null;
 };
 
 /** Id of the newest event (0 when none), to look at what an action records afterwards. */
@@ -23,7 +25,7 @@ export async function lastEventId(t: TestApp): Promise<number> {
 /** Events recorded after `mark`, oldest first. */
 export async function eventsAfter(t: TestApp, mark: number): Promise<EventRow[]> {
   const res = await t.gql<{ events: { edges: { node: EventRow }[] } }>(
-    `{ events(first: 1000) { edges { node { id type project environment featureName data preData groupId } } } }`,
+    `{ events(first: 1000) { edges { node { id type project environment featureName data preData groupId label summary } } } }`,
   );
   expect(res.errors).toBeUndefined();
   return (res.data?.events.edges ?? [])

@@ -33,9 +33,13 @@ describe("resource limits (reference-behaviours §12)", () => {
       code: "LIMIT_EXCEEDED",
       message: "Failed to create strategy. You can't create more than the established limit of 2.",
     });
-    const rest = await t.rest("POST", "/api/admin/projects/default/features/limited/environments/development/strategies", {
-      name: "default",
-    });
+    const rest = await t.rest(
+      "POST",
+      "/api/admin/projects/default/features/limited/environments/development/strategies",
+      {
+        name: "default",
+      },
+    );
     expect(rest.status).toBe(400);
     expect(rest.body.name).toBe("ExceedsLimitError");
     expect(await eventsAfter(t, mark)).toEqual([]);
@@ -54,7 +58,12 @@ describe("resource limits (reference-behaviours §12)", () => {
       code: "LIMIT_EXCEEDED",
       message: "Failed to create constraints. You can't create more than the established limit of 2.",
     });
-    const tooManyValues = await addStrategyError(t, "limited", { name: "default", constraints: [inConstraint(4)] }, "production");
+    const tooManyValues = await addStrategyError(
+      t,
+      "limited",
+      { name: "default", constraints: [inConstraint(4)] },
+      "production",
+    );
     expect(tooManyValues?.message).toBe(
       "Failed to create constraint values for userId. You can't create more than the established limit of 3.",
     );
@@ -65,8 +74,15 @@ describe("resource limits (reference-behaviours §12)", () => {
       where: { featureName: "limited", environmentName: "development" },
     });
     // Stored before the limits were lowered.
-    const over = [inConstraint(5), inConstraint(1), inConstraint(1)].map((c) => ({ ...c, caseInsensitive: false, inverted: false }));
-    await t.database.prisma.featureStrategy.update({ where: { id: strategy.id }, data: { constraints: over } });
+    const over = [inConstraint(5), inConstraint(1), inConstraint(1)].map((c) => ({
+      ...c,
+      caseInsensitive: false,
+      inverted: false,
+    }));
+    await t.database.prisma.featureStrategy.update({
+      where: { id: strategy.id },
+      data: { constraints: over },
+    });
     const same = await t.gql(UPDATE, { id: strategy.id, i: { title: "kept", constraints: over } });
     expect(same.errors).toBeUndefined();
     const fewerValues = await t.gql(UPDATE, {
@@ -110,7 +126,8 @@ describe("resource limits (reference-behaviours §12)", () => {
     await createFlag(t, "limited-segments");
     expect(await addStrategyError(t, "limited-segments", { name: "default", segments: ids })).toEqual({
       code: "LIMIT_EXCEEDED",
-      message: "Failed to create segments for one strategy. You can't create more than the established limit of 1.",
+      message:
+        "Failed to create segments for one strategy. You can't create more than the established limit of 1.",
     });
     const ok = await addStrategy(t, "limited-segments", { name: "default", segments: [ids[0]] });
     expect(ok.segments).toEqual([ids[0]]);

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { addStrategy, addStrategyError, createFlag, eventsAfter, lastEventId, seedProject } from "./helpers.ts";
+import {
+  addStrategy,
+  addStrategyError,
+  createFlag,
+  eventsAfter,
+  lastEventId,
+  seedProject,
+} from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SEGMENT = "id name description project usedInFeatures usedInProjects constraints { contextName operator values value }";
+const SEGMENT =
+  "id name description project usedInFeatures usedInProjects constraints { contextName operator values value }";
 const CREATE = `mutation($i: SegmentInput!) { createSegment(input: $i) { ${SEGMENT} } }`;
 const UPDATE = `mutation($id: Int!, $i: SegmentInput!) { updateSegment(id: $id, input: $i) { ${SEGMENT} } }`;
 const DELETE = "mutation($id: Int!) { deleteSegment(id: $id) }";
@@ -28,11 +36,20 @@ describe("segments over GraphQL", () => {
       description: "Opted in",
       constraints: [{ contextName: "userId", operator: "IN", values: ["1", "2"] }],
     });
-    expect(segment).toMatchObject({ name: "beta-users", project: null, usedInFeatures: 0, usedInProjects: 0 });
+    expect(segment).toMatchObject({
+      name: "beta-users",
+      project: null,
+      usedInFeatures: 0,
+      usedInProjects: 0,
+    });
     const events = await eventsAfter(t, mark);
     expect(events.map((e) => [e.type, e.project, e.data?.name, e.data?.id])).toEqual([
       ["segment-created", null, "beta-users", segment.id],
     ]);
+    expect(events[0]).toMatchObject({
+      label: "Segment created",
+      summary: "**admin-token** created a segment",
+    });
   });
 
   it("refuses a taken name (NAME_EXISTS), an unknown project (NOT_FOUND) and bad constraints (VALIDATION)", async () => {
@@ -43,17 +60,27 @@ describe("segments over GraphQL", () => {
     });
     const noProject = await t.gql(CREATE, { i: { name: "x", project: "nope" } });
     expect(noProject.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
-    const bad = await t.gql(CREATE, { i: { name: "y", constraints: [{ contextName: "v", operator: "SEMVER_EQ", value: "x" }] } });
+    const bad = await t.gql(CREATE, {
+      i: { name: "y", constraints: [{ contextName: "v", operator: "SEMVER_EQ", value: "x" }] },
+    });
     expect(bad.errors?.[0]).toMatchObject({ extensions: { code: "VALIDATION" } });
     expect(bad.errors?.[0]?.message).toMatch(/^constraints\.0\.value: SEMVER_EQ needs a semantic version/);
   });
 
   it("updates (segment-updated with data and preData); an unchanged update records nothing", async () => {
-    const [segment] = (await t.gql<{ segments: { id: number }[] }>("{ segments { id } }")).data?.segments ?? [];
+    const [segment] =
+      (await t.gql<{ segments: { id: number }[] }>("{ segments { id } }")).data?.segments ?? [];
     const mark = await lastEventId(t);
-    const input = { name: "beta-users", description: "Opted in, v2", constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }] };
+    const input = {
+      name: "beta-users",
+      description: "Opted in, v2",
+      constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }],
+    };
     const res = await t.gql(UPDATE, { id: segment?.id, i: input });
-    expect(res.data?.updateSegment).toMatchObject({ description: "Opted in, v2", constraints: [{ values: ["1"] }] });
+    expect(res.data?.updateSegment).toMatchObject({
+      description: "Opted in, v2",
+      constraints: [{ values: ["1"] }],
+    });
     const events = await eventsAfter(t, mark);
     expect(events.map((e) => [e.type, e.preData?.description, e.data?.description])).toEqual([
       ["segment-updated", "Opted in", "Opted in, v2"],
@@ -62,7 +89,10 @@ describe("segments over GraphQL", () => {
     await t.gql(UPDATE, { id: segment?.id, i: input });
     expect(await eventsAfter(t, again)).toEqual([]);
     const missing = await t.gql(UPDATE, { id: 9999, i: input });
-    expect(missing.errors?.[0]).toMatchObject({ message: "Could not find segment with id 9999", extensions: { code: "NOT_FOUND" } });
+    expect(missing.errors?.[0]).toMatchObject({
+      message: "Could not find segment with id 9999",
+      extensions: { code: "NOT_FOUND" },
+    });
   });
 
   it("attaches segments to strategies: they must exist and be global or of the strategy's project", async () => {
@@ -79,9 +109,12 @@ describe("segments over GraphQL", () => {
       code: "VALIDATION",
       message: `segments: segment ${teamOnly.id} belongs to project "team", not "default"`,
     });
-    const used = await t.gql<{ segment: Record<string, any> }>(`query($id: Int!) { segment(id: $id) { ${SEGMENT} } }`, {
-      id: global.id,
-    });
+    const used = await t.gql<{ segment: Record<string, any> }>(
+      `query($id: Int!) { segment(id: $id) { ${SEGMENT} } }`,
+      {
+        id: global.id,
+      },
+    );
     expect(used.data?.segment).toMatchObject({ usedInFeatures: 1, usedInProjects: 1 });
     const move = await t.gql(UPDATE, { id: global.id, i: { name: "global-seg", project: "team" } });
     expect(move.errors?.[0]?.message).toBe(
@@ -90,9 +123,9 @@ describe("segments over GraphQL", () => {
   });
 
   it("refuses to delete a segment in use (CONFLICT), deletes an unused one with segment-deleted", async () => {
-    const inUse = (await t.gql<{ segments: { id: number; name: string }[] }>("{ segments { id name } }")).data?.segments.find(
-      (s) => s.name === "global-seg",
-    );
+    const inUse = (
+      await t.gql<{ segments: { id: number; name: string }[] }>("{ segments { id name } }")
+    ).data?.segments.find((s) => s.name === "global-seg");
     const mark = await lastEventId(t);
     const refused = await t.gql(DELETE, { id: inUse?.id });
     expect(refused.errors?.[0]).toMatchObject({
@@ -121,7 +154,9 @@ describe("segment REST paths", () => {
       name: "rest-seg",
       description: "From a script",
       project: null,
-      constraints: [{ contextName: "appName", operator: "STR_STARTS_WITH", values: ["web-"], caseInsensitive: true }],
+      constraints: [
+        { contextName: "appName", operator: "STR_STARTS_WITH", values: ["web-"], caseInsensitive: true },
+      ],
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "rest-seg", project: null, usedInFeatures: 0 });

@@ -119,7 +119,12 @@ describe("environment variants (spec 2.5)", () => {
     const mark = await lastEventId(t);
     const res = await t.gql(SET, {
       v: [
-        { name: "on", weight: 200, weightType: "fix", overrides: [{ contextName: "userId", values: ["1", "2"] }] },
+        {
+          name: "on",
+          weight: 200,
+          weightType: "fix",
+          overrides: [{ contextName: "userId", values: ["1", "2"] }],
+        },
         { name: "off", stickiness: "sessionId" },
         { name: "maybe" },
       ],
@@ -136,8 +141,22 @@ describe("environment variants (spec 2.5)", () => {
           payload: null,
           overrides: [{ contextName: "userId", values: ["1", "2"] }],
         },
-        { name: "off", weight: 400, weightType: "variable", stickiness: "sessionId", payload: null, overrides: [] },
-        { name: "maybe", weight: 400, weightType: "variable", stickiness: "default", payload: null, overrides: [] },
+        {
+          name: "off",
+          weight: 400,
+          weightType: "variable",
+          stickiness: "sessionId",
+          payload: null,
+          overrides: [],
+        },
+        {
+          name: "maybe",
+          weight: 400,
+          weightType: "variable",
+          stickiness: "default",
+          payload: null,
+          overrides: [],
+        },
       ],
     });
     const events = await eventsAfter(t, mark);
@@ -155,7 +174,12 @@ describe("environment variants (spec 2.5)", () => {
     const mark = await lastEventId(t);
     await t.gql(SET, {
       v: [
-        { name: "on", weight: 200, weightType: "fix", overrides: [{ contextName: "userId", values: ["1", "2"] }] },
+        {
+          name: "on",
+          weight: 200,
+          weightType: "fix",
+          overrides: [{ contextName: "userId", values: ["1", "2"] }],
+        },
         { name: "off", stickiness: "sessionId" },
         { name: "maybe" },
       ],
@@ -166,13 +190,26 @@ describe("environment variants (spec 2.5)", () => {
   it("PUT .../variants answers {version, variants}; over 1000 fix is a 400", async () => {
     const res = await t.rest("PUT", VARIANTS_PATH, [
       { name: "a", weight: 0, weightType: "variable", stickiness: "default" },
-      { name: "b", weight: 0, weightType: "variable", stickiness: "default", payload: { type: "string", value: "x" } },
+      {
+        name: "b",
+        weight: 0,
+        weightType: "variable",
+        stickiness: "default",
+        payload: { type: "string", value: "x" },
+      },
     ]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       version: 1,
       variants: [
-        { name: "a", weight: 500, weightType: "variable", stickiness: "default", payload: null, overrides: [] },
+        {
+          name: "a",
+          weight: 500,
+          weightType: "variable",
+          stickiness: "default",
+          payload: null,
+          overrides: [],
+        },
         {
           name: "b",
           weight: 500,
