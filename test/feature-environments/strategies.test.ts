@@ -141,6 +141,27 @@ describe("strategies over GraphQL", () => {
     });
     const missing = await t.gql(DELETE, { f: "strat-add", id: "00000000-0000-0000-0000-000000000000" });
     expect(missing.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const reorder = await t.gql(REORDER, { f: "strat-add", o: [{ id: strategy.id, sortOrder: 0 }] });
+    expect(reorder.errors?.[0]?.message).toBe(`Could not find strategy with id ${strategy.id}`);
+  });
+
+  it("refuses strategy changes on an archived flag (ARCHIVED) and records nothing", async () => {
+    await createFlag(t, "strat-archived");
+    const strategy = await addStrategy(t, "strat-archived", { name: "default" });
+    await t.database.prisma.feature.update({
+      where: { name: "strat-archived" },
+      data: { archivedAt: new Date() },
+    });
+    const mark = await lastEventId(t);
+    const results = [
+      await t.gql(UPDATE, { f: "strat-archived", id: strategy.id, i: { title: "x" } }),
+      await t.gql(DELETE, { f: "strat-archived", id: strategy.id }),
+      await t.gql(REORDER, { f: "strat-archived", o: [{ id: strategy.id, sortOrder: 1 }] }),
+    ];
+    for (const res of results) expect(res.errors?.[0]?.extensions?.code).toBe("ARCHIVED");
+    const rest = await t.rest("POST", `${base("strat-archived")}/strategies`, { name: "default" });
+    expect(rest).toMatchObject({ status: 400, body: { name: "ArchivedFeatureError" } });
+    expect(await eventsAfter(t, mark)).toEqual([]);
   });
 });
 
