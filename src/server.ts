@@ -44,7 +44,10 @@ async function main() {
   }
   const bus = createInProcessBus();
   const deps = { config, db: database.prisma, bus, logger, now: () => new Date() };
-  const app = createApp({ ...deps, ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)) });
+  const app = createApp({
+    ...deps,
+    ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
+  });
   const running = await listen(app, deps, config.host, config.port);
   logger.info("Vexil listening", {
     url: running.url,

@@ -52,7 +52,10 @@ export async function createTestApp(
     logger,
     now: () => fixedNow ?? new Date(),
   };
-  const app = createApp({ ...deps, ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)) });
+  const app = createApp({
+    ...deps,
+    ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
+  });
   const headers = (token: string | null | undefined) => ({
     "content-type": "application/json",
     ...(token === null ? {} : { authorization: token ?? ADMIN_TOKEN }),

@@ -6,7 +6,12 @@ import { ArchivedFeatureError, NotFoundError } from "../../shared/errors.ts";
  * Unleash's messages: unknown flag, or a flag that lives in another project, is a 404;
  * an archived flag is refused unless `allowArchived`.
  */
-export async function featureInProject(tx: Tx, projectId: string, featureName: string, allowArchived = false) {
+export async function featureInProject(
+  tx: Tx,
+  projectId: string,
+  featureName: string,
+  allowArchived = false,
+) {
   const feature = await tx.feature.findUnique({ where: { name: featureName } });
   if (!feature) throw new NotFoundError(`Could not find feature flag "${featureName}"`);
   if (feature.projectId !== projectId) {
