@@ -18,12 +18,20 @@ export const ConstraintInput = builder.inputType("ConstraintInput", {
 
 export const WeightTypeEnum = builder.enumType("VariantWeightType", {
   description: "`fix` keeps the given weight; `variable` variants share what the fix ones leave of 1000.",
-  values: ["variable", "fix"] as const,
+  values: {
+    variable: { description: "Shares what the fix variants leave of 1000." },
+    fix: { description: "Keeps exactly the given weight." },
+  } as const,
 });
 
 export const PayloadTypeEnum = builder.enumType("VariantPayloadType", {
   description: "Kind of a variant payload: json must parse, number must be a number.",
-  values: ["json", "csv", "string", "number"] as const,
+  values: {
+    json: { description: "A JSON document (must parse)." },
+    csv: { description: "Comma-separated values." },
+    string: { description: "Plain text." },
+    number: { description: "A number." },
+  } as const,
 });
 
 const PayloadInput = builder.inputType("VariantPayloadInput", {
