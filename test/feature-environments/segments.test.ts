@@ -7,6 +7,7 @@ import {
   eventsAfter,
   lastEventId,
   seedProject,
+  userToken,
 } from "./helpers.ts";
 
 let t: TestApp;
@@ -177,6 +178,14 @@ describe("segment REST paths", () => {
     expect(notANumber.status).toBe(400);
     const missing = await t.rest("DELETE", "/api/admin/segments/9999");
     expect(missing.status).toBe(404);
+    const viewer = await userToken(t, "segment-viewer", "Viewer");
+    const forbidden = await t.rest("POST", "/api/admin/segments", { name: "viewer-seg" }, viewer);
+    expect(forbidden).toMatchObject({
+      status: 403,
+      body: { name: "NoAccessError", permissions: ["CREATE_SEGMENT"] },
+    });
+    expect((await t.rest("GET", "/api/admin/segments", undefined, viewer)).status).toBe(200);
+    expect((await t.rest("GET", "/api/admin/segments", undefined, null)).status).toBe(401);
     const unused = await t.rest("POST", "/api/admin/segments", { name: "rest-unused" });
     expect((await t.rest("DELETE", `/api/admin/segments/${unused.body.id}`)).status).toBe(204);
   });

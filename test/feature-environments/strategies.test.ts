@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { strategySchema } from "../../rest/routes/strategy-shapes.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { addStrategy, createFlag, environmentState, eventsAfter, lastEventId, STRATEGY } from "./helpers.ts";
+import {
+  addStrategy,
+  createFlag,
+  environmentState,
+  eventsAfter,
+  lastEventId,
+  STRATEGY,
+  userToken,
+} from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -216,6 +224,17 @@ describe("strategy REST paths", () => {
     );
     expect(missing.status).toBe(404);
     expect(missing.body.name).toBe("NotFoundError");
+    const viewer = await userToken(t, "strategy-viewer", "Viewer");
+    const forbidden = await t.rest(
+      "POST",
+      `${base("rest-strat", "production")}/strategies`,
+      { name: "default" },
+      viewer,
+    );
+    expect(forbidden).toMatchObject({ status: 403, body: { permissions: ["CREATE_FEATURE_STRATEGY"] } });
+    expect(forbidden.body.message).toContain(
+      '"CREATE_FEATURE_STRATEGY" permission in the "production" environment',
+    );
     const bad = await t.rest("POST", `${base("rest-strat")}/strategies`, [1, 2]);
     expect(bad.status).toBe(400);
     const noName = await t.rest("POST", `${base("rest-strat")}/strategies`, { title: "x" });
