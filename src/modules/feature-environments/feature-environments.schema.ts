@@ -38,9 +38,9 @@ const featureEnvironmentKey = (args: TargetArgs) => ({
   featureName_environmentName: { featureName: args.feature, environmentName: args.environment },
 });
 
-async function guarded(ctx: Context, args: TargetArgs) {
-  await requireChangeRequestBypass(ctx, args.project, args.environment);
-}
+/** Direct changes where change requests are required need SKIP_CHANGE_REQUEST (reference §4, check 1). */
+const requireDirectChange = (ctx: Context, args: TargetArgs) =>
+  requireChangeRequestBypass(ctx, args.project, args.environment);
 
 builder.mutationFields((t) => {
   /** The arguments locating a flag in one environment of a project. */
@@ -62,7 +62,7 @@ builder.mutationFields((t) => {
       },
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
       resolve: async (query, _root, args, ctx) => {
-        await guarded(ctx, args);
+        await requireDirectChange(ctx, args);
         await requireStrategyCreationWhenNone(ctx, args.project, args.feature, args.environment);
         await runWrite(ctx, (w) =>
           enableFeatureEnvironment(
@@ -81,7 +81,7 @@ builder.mutationFields((t) => {
       args: targetArgs(),
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
       resolve: async (query, _root, args, ctx) => {
-        await guarded(ctx, args);
+        await requireDirectChange(ctx, args);
         await runWrite(ctx, (w) => disableFeatureEnvironment(w, target(args)));
         return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
       },
@@ -95,7 +95,7 @@ builder.mutationFields((t) => {
       },
       authScopes: scope(PERMISSIONS.CREATE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
-        await guarded(ctx, args);
+        await requireDirectChange(ctx, args);
         const created = await runWrite(ctx, (w) =>
           addStrategy(w, target(args), args.input as NewStrategyInput, ctx.config.limits),
         );
@@ -113,7 +113,7 @@ builder.mutationFields((t) => {
       },
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
-        await guarded(ctx, args);
+        await requireDirectChange(ctx, args);
         await runWrite(ctx, (w) =>
           updateStrategy(w, target(args), args.id, args.input as UpdateInput, ctx.config.limits),
         );
@@ -130,7 +130,7 @@ builder.mutationFields((t) => {
       },
       authScopes: scope(PERMISSIONS.DELETE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
-        await guarded(ctx, args);
+        await requireDirectChange(ctx, args);
         await runWrite(ctx, (w) => deleteStrategy(w, target(args), args.id));
         return ctx.db.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
       },
@@ -144,7 +144,7 @@ builder.mutationFields((t) => {
       },
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
-        await guarded(ctx, args);
+        await requireDirectChange(ctx, args);
         await runWrite(ctx, (w) => reorderStrategies(w, target(args), args.order));
         return ctx.db.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
       },
@@ -159,7 +159,7 @@ builder.mutationFields((t) => {
       },
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT_VARIANTS),
       resolve: async (query, _root, args, ctx) => {
-        await guarded(ctx, args);
+        await requireDirectChange(ctx, args);
         await runWrite(ctx, (w) => setEnvironmentVariants(w, target(args), args.variants));
         return ctx.db.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
       },
