@@ -25,7 +25,7 @@ export const strategyRoutes = defineRoutes([
     path: `${STRATEGIES_PATH}/set-sort-order`,
     tag: "Features",
     summary: "Reorder a flag's strategies in an environment",
-    description: "Body: `[{id, sortOrder}]`. Answers 200 with an empty object.",
+    description: "Body: `[{id, sortOrder}]`. Answers 200 without a body, as Unleash.",
     document: `mutation SetFeatureStrategySortOrder(${TARGET_VARS}, $order: [StrategySortOrderInput!]!) {
       setFeatureStrategySortOrder(${TARGET_ARGS}, order: $order) { name }
     }`,
@@ -39,10 +39,9 @@ export const strategyRoutes = defineRoutes([
         }),
       };
     },
-    respond: () => ({}),
+    emptyBody: true,
     schemas: {
       body: z.array(z.object({ id: z.string(), sortOrder: z.number().int() })),
-      response: z.object({}),
     },
   },
   {
@@ -68,12 +67,11 @@ export const strategyRoutes = defineRoutes([
     tag: "Features",
     summary: "Delete a strategy",
     description:
-      "Turns the environment off when no enabled strategy remains. Answers 200 with an empty object.",
+      "Turns the environment off when no enabled strategy remains. Answers 200 without a body, as Unleash.",
     document: `mutation DeleteFeatureStrategy(${TARGET_VARS}, $id: String!) {
       deleteFeatureStrategy(${TARGET_ARGS}, id: $id) { name }
     }`,
     variables: (req) => ({ ...targetVariables(req), id: req.params.strategyId }),
-    respond: () => ({}),
-    schemas: { response: z.object({}) },
+    emptyBody: true,
   },
 ]);
