@@ -3,9 +3,9 @@ import { archiveRoutes } from "./archive.ts";
 import { dependencyRoutes } from "./dependencies.ts";
 import { eventRoutes } from "./events.ts";
 import { favoriteRoutes } from "./favorites.ts";
+import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
-import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { segmentRoutes } from "./segments.ts";
 import { strategyRoutes } from "./strategies.ts";
 
