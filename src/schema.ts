@@ -13,6 +13,9 @@ import "./modules/favorites/favorites.schema.ts";
 import "./modules/feature-environments/feature-environments.schema.ts";
 import "./modules/segments/segments.schema.ts";
 import "./modules/events/events.schema.ts";
+import "./modules/projects/projects.mutations.ts";
+import "./modules/context-fields/context-fields.schema.ts";
+import "./modules/tags/tags.schema.ts";
 
 /** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */
 export const schema = lexicographicSortSchema(describeRelayTypes(builder.toSchema()));

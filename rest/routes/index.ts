@@ -1,13 +1,17 @@
 import type { Route } from "../route.ts";
 import { archiveRoutes } from "./archive.ts";
+import { contextRoutes } from "./context.ts";
 import { dependencyRoutes } from "./dependencies.ts";
+import { environmentRoutes } from "./environments.ts";
 import { eventRoutes } from "./events.ts";
 import { favoriteRoutes } from "./favorites.ts";
 import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
+import { projectRoutes } from "./projects.ts";
 import { segmentRoutes } from "./segments.ts";
 import { strategyRoutes } from "./strategies.ts";
+import { tagRoutes } from "./tags.ts";
 
 /** Every REST route; each feature slice contributes its own list. */
 export const allRoutes: Route[] = [
@@ -20,4 +24,8 @@ export const allRoutes: Route[] = [
   ...featureEnvironmentRoutes,
   ...strategyRoutes,
   ...segmentRoutes,
+  ...projectRoutes,
+  ...environmentRoutes,
+  ...contextRoutes,
+  ...tagRoutes,
 ];

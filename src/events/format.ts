@@ -100,6 +100,29 @@ const T: Partial<Record<EventType, Template>> = {
   "project-archived": { label: "Project archived", action: "archived project {{project}}" },
   "project-revived": { label: "Project revived", action: "revived project {{project}}" },
   "project-deleted": { label: "Project deleted", action: "deleted project {{project}}" },
+  "project-environment-added": {
+    label: "Project environment added",
+    action: "enabled the **{{environment}}** environment in project {{project}}",
+  },
+  "project-environment-removed": {
+    label: "Project environment removed",
+    action: "disabled the **{{environment}}** environment in project {{project}}",
+  },
+  "environment-created": {
+    label: "Environment created",
+    action: "created the **{{environment}}** environment",
+  },
+  "environment-updated": {
+    label: "Environment updated",
+    action: "updated the **{{environment}}** environment",
+  },
+  "context-field-created": { label: "Context field created", action: "created a context field" },
+  "context-field-updated": { label: "Context field updated", action: "updated a context field" },
+  "context-field-deleted": { label: "Context field deleted", action: "deleted a context field" },
+  "tag-type-created": { label: "Tag type created", action: "created a tag type" },
+  "tag-type-updated": { label: "Tag type updated", action: "updated a tag type" },
+  "tag-type-deleted": { label: "Tag type deleted", action: "deleted a tag type" },
+  "tag-deleted": { label: "Tag deleted", action: "deleted a tag" },
   "change-request-created": {
     label: "Change request created",
     action: "created a change request in project {{project}}",

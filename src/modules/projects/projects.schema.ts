@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { found } from "../../shared/found.ts";
 import { EnvironmentRef } from "../environments/environments.schema.ts";
 
 builder.prismaObject("Project", {
@@ -32,6 +33,34 @@ builder.prismaObject("Project", {
       where: { archivedAt: null },
       description: "Number of active (non-archived) flags.",
     }),
+    staleFeatureCount: t.relationCount("features", {
+      where: { archivedAt: null, stale: true },
+      description: "Number of active flags marked stale.",
+    }),
+    potentiallyStaleFeatureCount: t.relationCount("features", {
+      where: { archivedAt: null, stale: false, potentiallyStale: true },
+      description: "Number of active flags, not marked stale, older than their type's expected lifetime.",
+    }),
+    memberCount: t.int({
+      description: "Number of distinct users with a role in the project.",
+      select: { members: { select: { userId: true } } },
+      resolve: (project) => new Set(project.members.map((m) => m.userId)).size,
+    }),
+    mode: t.string({
+      description: "Collaboration mode; always `open` (private projects are an Unleash Enterprise feature).",
+      resolve: () => "open",
+    }),
+    defaultStickiness: t.exposeString("defaultStickiness", {
+      description: "Stickiness proposed for new strategies and variants of the project's flags.",
+    }),
+    featureLimit: t.exposeInt("featureLimit", {
+      nullable: true,
+      description: "Maximum number of active flags in the project; null means only the instance limit.",
+    }),
+    features: t.relation("features", {
+      description: "The project's active flags, by name.",
+      query: { where: { archivedAt: null }, orderBy: { name: "asc" } },
+    }),
   }),
 });
 
@@ -60,5 +89,19 @@ builder.queryField("project", (t) =>
     authScopes: { authenticated: true },
     args: { id: t.arg.string({ required: true, description: "Project id." }) },
     resolve: (query, _root, args, ctx) => ctx.db.project.findUnique({ ...query, where: { id: args.id } }),
+  }),
+);
+
+builder.queryField("projectOverview", (t) =>
+  t.prismaField({
+    type: "Project",
+    description: "One project by id (archived ones too); fails with NOT_FOUND when it does not exist.",
+    authScopes: { authenticated: true },
+    args: { id: t.arg.string({ required: true, description: "Project id." }) },
+    resolve: async (query, _root, args, ctx) =>
+      found(
+        await ctx.db.project.findUnique({ ...query, where: { id: args.id } }),
+        `project with id "${args.id}"`,
+      ),
   }),
 );

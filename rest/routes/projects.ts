@@ -1,0 +1,182 @@
+import { z } from "zod";
+import { defineRoutes } from "../route.ts";
+import { bodyFields } from "./catalog-shared.ts";
+
+/** Unleash's `projectSchema` (list item). */
+const PROJECT_FIELDS = `id name description health featureCount staleFeatureCount potentiallyStaleFeatureCount
+  memberCount createdAt updatedAt archivedAt favorite mode defaultStickiness featureLimit`;
+
+/** Unleash's project overview: the project, its environments and its active flags. */
+const OVERVIEW_FIELDS = `${PROJECT_FIELDS}
+  environments { name }
+  features {
+    name type description project stale impressionData createdAt lastSeenAt archivedAt favorite
+    environments { name enabled type sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies }
+    tags { type value }
+  }`;
+
+const projectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  health: z.number().int(),
+  featureCount: z.number().int(),
+  staleFeatureCount: z.number().int(),
+  potentiallyStaleFeatureCount: z.number().int(),
+  memberCount: z.number().int(),
+  createdAt: z.string().datetime(),
+  updatedAt: z.string().datetime(),
+  archivedAt: z.string().datetime().nullable(),
+  favorite: z.boolean(),
+  mode: z.literal("open"),
+  defaultStickiness: z.string(),
+  featureLimit: z.number().int().nullable(),
+});
+
+const createdSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  featureLimit: z.number().int().nullable(),
+  mode: z.literal("open"),
+  defaultStickiness: z.string(),
+  environments: z.array(z.string()),
+});
+
+type ProjectData = Record<string, unknown> & { environments: { name: string }[] };
+type OverviewData = ProjectData & { health: number; features: { type: string }[] };
+
+function overview(project: OverviewData) {
+  const { environments, features, ...rest } = project;
+  const typeCounts = new Map<string, number>();
+  for (const f of features) typeCounts.set(f.type, (typeCounts.get(f.type) ?? 0) + 1);
+  return {
+    version: 1,
+    ...rest,
+    technicalDebt: 100 - project.health,
+    environments: environments.map((e) => ({ environment: e.name })),
+    featureTypeCounts: [...typeCounts]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([type, count]) => ({ type, count })),
+    features,
+  };
+}
+
+const projectEnvironmentDoc = (field: string) => `mutation ($project: String!, $environment: String!) {
+  ${field}(project: $project, environment: $environment) { id environments { name } }
+}`;
+
+export const projectRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/admin/projects",
+    tag: "Projects",
+    summary: "List active projects",
+    document: `query Projects { projects { ${PROJECT_FIELDS} } }`,
+    respond: (data) => ({ version: 1, projects: data.projects }),
+    schemas: { response: z.object({ version: z.literal(1), projects: z.array(projectSchema) }) },
+    errors: [],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/projects",
+    tag: "Projects",
+    summary: "Create a project",
+    description:
+      "201 with the project; `id` is derived from `name` when absent; `environments` defaults to every enabled one. 409 when the id is taken; 400 over the `projects` limit.",
+    document: `mutation CreateProject($input: CreateProjectInput!) {
+      createProject(input: $input) { id name description featureLimit mode defaultStickiness environments { name } }
+    }`,
+    variables: ({ body }) => ({ input: bodyFields(body, ["id", "name", "description", "environments"]) }),
+    respond: (data) => {
+      const project = data.createProject as ProjectData;
+      return { ...project, environments: project.environments.map((e) => e.name) };
+    },
+    status: 201,
+    schemas: {
+      body: z.object({
+        id: z.string().optional(),
+        name: z.string(),
+        description: z.string().nullable().optional(),
+        environments: z.array(z.string()).optional(),
+      }),
+      response: createdSchema,
+    },
+    errors: [400, 403, 409],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/projects/:projectId",
+    tag: "Projects",
+    summary: "Project overview",
+    description: "The project with its environments, health and a summary of each active flag.",
+    document: `query ProjectOverview($id: String!) { projectOverview(id: $id) { ${OVERVIEW_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.projectId }),
+    respond: (data) => overview(data.projectOverview as OverviewData),
+    errors: [404],
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/projects/:projectId",
+    tag: "Projects",
+    summary: "Update a project's name or description",
+    description: "200 without a body (Unleash).",
+    document: `mutation UpdateProject($id: String!, $input: UpdateProjectInput!) {
+      updateProject(id: $id, input: $input) { ${PROJECT_FIELDS} }
+    }`,
+    variables: ({ params, body }) => ({
+      id: params.projectId,
+      input: bodyFields(body, ["name", "description"]),
+    }),
+    schemas: {
+      body: z.object({ name: z.string().optional(), description: z.string().nullable().optional() }),
+    },
+    emptyBody: true,
+  },
+  {
+    method: "POST",
+    path: "/api/admin/projects/archive/:projectId",
+    tag: "Projects",
+    summary: "Archive a project",
+    description: "Refused (403 InvalidOperationError) while the project has active flags.",
+    document: `mutation ArchiveProject($id: String!) { archiveProject(id: $id) { ${PROJECT_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.projectId }),
+    emptyBody: true,
+  },
+  {
+    method: "POST",
+    path: "/api/admin/projects/revive/:projectId",
+    tag: "Projects",
+    summary: "Revive an archived project",
+    document: `mutation ReviveProject($id: String!) { reviveProject(id: $id) { ${PROJECT_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.projectId }),
+    emptyBody: true,
+  },
+  {
+    method: "POST",
+    path: "/api/admin/projects/:projectId/environments",
+    tag: "Projects",
+    summary: "Enable an environment for a project",
+    description:
+      "Body `{environment}`. The project's flags get a disabled state there. 409 when already enabled.",
+    document: projectEnvironmentDoc("enableProjectEnvironment"),
+    variables: ({ params, body }) => ({
+      project: params.projectId,
+      environment: bodyFields(body, ["environment"]).environment,
+    }),
+    schemas: { body: z.object({ environment: z.string() }) },
+    errors: [400, 403, 404, 409],
+    emptyBody: true,
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/projects/:projectId/environments/:environment",
+    tag: "Projects",
+    summary: "Disable an environment for a project",
+    description:
+      "Deletes the project's flags' state and strategies there. A project keeps at least one environment.",
+    document: projectEnvironmentDoc("disableProjectEnvironment"),
+    variables: ({ params }) => ({ project: params.projectId, environment: params.environment }),
+    emptyBody: true,
+  },
+]);

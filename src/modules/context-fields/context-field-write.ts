@@ -1,0 +1,125 @@
+import { z } from "zod";
+import type { Tx } from "../../db/database.ts";
+import { recordEvent } from "../../events/record.ts";
+import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validation.ts";
+import type { Write } from "../../shared/write.ts";
+import { urlFriendlyName } from "../projects/project.inputs.ts";
+
+const legalValues = z
+  .array(
+    z.object({
+      value: z.string().trim().min(1).max(100),
+      description: z.string().max(1000).nullish(),
+    }),
+  )
+  .max(1000)
+  .refine((values) => new Set(values.map((v) => v.value)).size === values.length, "values must be unique");
+
+const fields = {
+  description: z.string().max(10_000).nullish(),
+  stickiness: z.boolean(),
+  sortOrder: z.number().int().min(-1_000_000).max(1_000_000),
+  legalValues,
+};
+
+export const createContextFieldSchema = z.object({
+  name: urlFriendlyName,
+  description: fields.description,
+  stickiness: fields.stickiness.default(false),
+  sortOrder: fields.sortOrder.default(10),
+  legalValues: legalValues.default([]),
+});
+export type CreateContextFieldInput = z.input<typeof createContextFieldSchema>;
+
+export const updateContextFieldSchema = z.object({
+  description: fields.description,
+  stickiness: fields.stickiness.optional(),
+  sortOrder: fields.sortOrder.optional(),
+  legalValues: legalValues.optional(),
+});
+export type UpdateContextFieldInput = z.input<typeof updateContextFieldSchema>;
+
+export type LegalValue = { value: string; description?: string | null };
+type ContextFieldRow = {
+  name: string;
+  description: string | null;
+  stickiness: boolean;
+  sortOrder: number;
+  legalValues: unknown;
+};
+
+/** The context field as stored, the shape of `data`/`preData` of context-field events. */
+export function contextFieldRecord(f: ContextFieldRow) {
+  return {
+    name: f.name,
+    description: f.description,
+    stickiness: f.stickiness,
+    sortOrder: f.sortOrder,
+    legalValues: f.legalValues as LegalValue[],
+  };
+}
+
+/** Legal values keep a description only when one was given (Unleash's shape). */
+function storedLegalValues(values: { value: string; description?: string | null }[]): LegalValue[] {
+  return values.map((v) =>
+    v.description ? { value: v.value, description: v.description } : { value: v.value },
+  );
+}
+
+async function findContextField(tx: Tx, name: string) {
+  const field = await tx.contextField.findUnique({ where: { name } });
+  if (!field) throw new NotFoundError(`Could not find context field "${name}"`);
+  return field;
+}
+
+/** Creates a context field. Records `context-field-created`. Throws Validation, NameExists. */
+export async function createContextField(w: Write, input: CreateContextFieldInput) {
+  const data = parseInput(createContextFieldSchema, input);
+  if (await w.tx.contextField.findUnique({ where: { name: data.name }, select: { name: true } })) {
+    throw new NameExistsError(`A context field with the name "${data.name}" already exists.`);
+  }
+  const field = await w.tx.contextField.create({
+    data: {
+      ...data,
+      description: data.description ?? null,
+      legalValues: storedLegalValues(data.legalValues),
+      createdAt: w.now,
+    },
+  });
+  await recordEvent(w, { type: "context-field-created", data: contextFieldRecord(field) });
+  return field;
+}
+
+/**
+ * Changes description, stickiness, sortOrder or the legal values (replaced as a whole).
+ * Records `context-field-updated` (nothing when unchanged). Throws NotFound, Validation.
+ */
+export async function updateContextField(w: Write, name: string, input: UpdateContextFieldInput) {
+  const data = parseInput(updateContextFieldSchema, input);
+  const before = await findContextField(w.tx, name);
+  const changes = {
+    ...(data.description !== undefined ? { description: data.description ?? null } : {}),
+    ...(data.stickiness !== undefined ? { stickiness: data.stickiness } : {}),
+    ...(data.sortOrder !== undefined ? { sortOrder: data.sortOrder } : {}),
+    ...(data.legalValues !== undefined ? { legalValues: storedLegalValues(data.legalValues) } : {}),
+  };
+  const preData = contextFieldRecord(before);
+  if (JSON.stringify(contextFieldRecord({ ...before, ...changes })) === JSON.stringify(preData))
+    return before;
+  const after = await w.tx.contextField.update({ where: { name }, data: changes });
+  await recordEvent(w, { type: "context-field-updated", data: contextFieldRecord(after), preData });
+  return after;
+}
+
+/**
+ * Deletes a context field. Constraints that name it stay as they are (as Unleash): they simply
+ * never match a context without that field. Records `context-field-deleted` with the deleted
+ * field as preData. Throws NotFound.
+ */
+export async function deleteContextField(w: Write, name: string) {
+  const field = await findContextField(w.tx, name);
+  await w.tx.contextField.delete({ where: { name } });
+  await recordEvent(w, { type: "context-field-deleted", preData: contextFieldRecord(field) });
+  return field;
+}

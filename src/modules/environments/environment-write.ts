@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { recordEvent } from "../../events/record.ts";
+import { LimitExceededError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validation.ts";
+import type { Write } from "../../shared/write.ts";
+import { urlFriendlyName } from "../projects/project.inputs.ts";
+
+const environmentType = z.string().trim().min(1).max(100);
+const sortOrder = z.number().int().min(-1_000_000).max(1_000_000);
+
+export const createEnvironmentSchema = z.object({
+  name: urlFriendlyName,
+  type: environmentType,
+  enabled: z.boolean().default(true),
+  sortOrder: sortOrder.default(1),
+});
+export type CreateEnvironmentInput = z.input<typeof createEnvironmentSchema>;
+
+export const updateEnvironmentSchema = z.object({
+  type: environmentType.optional(),
+  sortOrder: sortOrder.optional(),
+});
+export type UpdateEnvironmentInput = z.input<typeof updateEnvironmentSchema>;
+
+type EnvironmentRow = { name: string; type: string; enabled: boolean; protected: boolean; sortOrder: number };
+
+/** The environment as stored, the shape of `data`/`preData` of environment events. */
+export function environmentRecord(e: EnvironmentRow) {
+  return { name: e.name, type: e.type, enabled: e.enabled, protected: e.protected, sortOrder: e.sortOrder };
+}
+
+/**
+ * Creates an environment, linked to no project (enable it per project). Records
+ * `environment-created`. Throws Validation, NameExists, LimitExceeded (`environments`).
+ */
+export async function createEnvironment(w: Write, input: CreateEnvironmentInput, environmentLimit: number) {
+  const data = parseInput(createEnvironmentSchema, input);
+  if (await w.tx.environment.findUnique({ where: { name: data.name }, select: { name: true } })) {
+    throw new NameExistsError(`An environment with the name "${data.name}" already exists.`);
+  }
+  if ((await w.tx.environment.count()) >= environmentLimit) {
+    throw new LimitExceededError("environment", environmentLimit);
+  }
+  const environment = await w.tx.environment.create({ data: { ...data, createdAt: w.now } });
+  await recordEvent(w, {
+    type: "environment-created",
+    environment: environment.name,
+    data: environmentRecord(environment),
+  });
+  return environment;
+}
+
+/** Changes type and/or sortOrder. Records `environment-updated` (nothing when unchanged). */
+export async function updateEnvironment(w: Write, name: string, input: UpdateEnvironmentInput) {
+  const data = parseInput(updateEnvironmentSchema, input);
+  const before = await w.tx.environment.findUnique({ where: { name } });
+  if (!before) throw new NotFoundError(`Could not find environment "${name}"`);
+  const unchanged =
+    (data.type ?? before.type) === before.type && (data.sortOrder ?? before.sortOrder) === before.sortOrder;
+  if (unchanged) return before;
+  const after = await w.tx.environment.update({ where: { name }, data });
+  await recordEvent(w, {
+    type: "environment-updated",
+    environment: name,
+    data: environmentRecord(after),
+    preData: environmentRecord(before),
+  });
+  return after;
+}

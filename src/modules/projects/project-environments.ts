@@ -1,0 +1,57 @@
+import { recordEvent } from "../../events/record.ts";
+import { InvalidOperationError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
+import type { Write } from "../../shared/write.ts";
+import { findProject } from "./project-write.ts";
+
+/**
+ * Enables an environment for a project: links it and gives every flag of the project (archived
+ * ones too, so a revived flag has it) a disabled state there without strategies.
+ * Records `project-environment-added`. Throws NotFound (project, environment), NameExists
+ * (already enabled, as Unleash answers 409).
+ */
+export async function enableProjectEnvironment(w: Write, projectId: string, environment: string) {
+  await findProject(w.tx, projectId);
+  await findEnvironment(w, environment);
+  const link = { projectId_environmentName: { projectId, environmentName: environment } };
+  if (await w.tx.projectEnvironment.findUnique({ where: link })) {
+    throw new NameExistsError(`Project "${projectId}" already has the environment "${environment}" enabled.`);
+  }
+  await w.tx.projectEnvironment.create({
+    data: { projectId, environmentName: environment, createdAt: w.now },
+  });
+  const flags = await w.tx.feature.findMany({ where: { projectId }, select: { name: true } });
+  await w.tx.featureEnvironment.createMany({
+    data: flags.map((f) => ({ featureName: f.name, environmentName: environment, enabled: false })),
+    skipDuplicates: true,
+  });
+  await recordEvent(w, { type: "project-environment-added", project: projectId, environment });
+}
+
+/**
+ * Disables an environment for a project: unlinks it and deletes the project's flags' state and
+ * strategies there. A project keeps at least one environment (Unleash: 400/403 otherwise).
+ * Records `project-environment-removed`. Throws NotFound (project, environment, not enabled).
+ */
+export async function disableProjectEnvironment(w: Write, projectId: string, environment: string) {
+  await findProject(w.tx, projectId);
+  await findEnvironment(w, environment);
+  const link = { projectId_environmentName: { projectId, environmentName: environment } };
+  if (!(await w.tx.projectEnvironment.findUnique({ where: link }))) {
+    throw new NotFoundError(`Project "${projectId}" does not have the environment "${environment}" enabled.`);
+  }
+  if ((await w.tx.projectEnvironment.count({ where: { projectId } })) <= 1) {
+    throw new InvalidOperationError("A project must always have at least one environment enabled.");
+  }
+  const ofProjectHere = { feature: { projectId }, environmentName: environment };
+  // Strategies would cascade from their feature environment; deleting them first says so.
+  await w.tx.featureStrategy.deleteMany({ where: ofProjectHere });
+  await w.tx.featureEnvironment.deleteMany({ where: ofProjectHere });
+  await w.tx.projectEnvironment.delete({ where: link });
+  await recordEvent(w, { type: "project-environment-removed", project: projectId, environment });
+}
+
+async function findEnvironment(w: Write, name: string) {
+  const environment = await w.tx.environment.findUnique({ where: { name } });
+  if (!environment) throw new NotFoundError(`Could not find environment "${name}"`);
+  return environment;
+}

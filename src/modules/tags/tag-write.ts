@@ -1,0 +1,103 @@
+import { z } from "zod";
+import type { Tx } from "../../db/database.ts";
+import { recordEvent } from "../../events/record.ts";
+import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validation.ts";
+import type { Write } from "../../shared/write.ts";
+import { tagSchema } from "../features/tag.inputs.ts";
+
+const tagTypeFields = {
+  description: z.string().max(10_000).nullish(),
+  icon: z.string().max(100).nullish(),
+  color: z
+    .string()
+    .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour like #1a2b3c")
+    .nullish(),
+};
+
+export const createTagTypeSchema = z.object({ name: tagSchema.shape.type, ...tagTypeFields });
+export type CreateTagTypeInput = z.input<typeof createTagTypeSchema>;
+export const updateTagTypeSchema = z.object(tagTypeFields);
+export type UpdateTagTypeInput = z.input<typeof updateTagTypeSchema>;
+
+type TagTypeRow = { name: string; description: string | null; icon: string | null; color: string | null };
+
+/** The tag type as stored, the shape of `data`/`preData` of tag-type events. */
+export function tagTypeRecord(t: TagTypeRow) {
+  return { name: t.name, description: t.description, icon: t.icon, color: t.color };
+}
+
+async function findTagType(tx: Tx, name: string) {
+  const tagType = await tx.tagType.findUnique({ where: { name } });
+  if (!tagType) throw new NotFoundError(`Could not find tag type "${name}"`);
+  return tagType;
+}
+
+/** Creates a tag type. Records `tag-type-created`. Throws Validation, NameExists. */
+export async function createTagType(w: Write, input: CreateTagTypeInput) {
+  const data = parseInput(createTagTypeSchema, input);
+  if (await w.tx.tagType.findUnique({ where: { name: data.name }, select: { name: true } })) {
+    throw new NameExistsError(`A tag type with the name "${data.name}" already exists.`);
+  }
+  const tagType = await w.tx.tagType.create({
+    data: {
+      name: data.name,
+      description: data.description ?? null,
+      icon: data.icon ?? null,
+      color: data.color ?? null,
+      createdAt: w.now,
+    },
+  });
+  await recordEvent(w, { type: "tag-type-created", data: tagTypeRecord(tagType) });
+  return tagType;
+}
+
+/** Changes description, icon or colour. Records `tag-type-updated` (nothing when unchanged). */
+export async function updateTagType(w: Write, name: string, input: UpdateTagTypeInput) {
+  const data = parseInput(updateTagTypeSchema, input);
+  const before = await findTagType(w.tx, name);
+  const changes = Object.fromEntries(
+    Object.entries(data)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, v ?? null]),
+  ) as Partial<TagTypeRow>;
+  const preData = tagTypeRecord(before);
+  if (JSON.stringify(tagTypeRecord({ ...before, ...changes })) === JSON.stringify(preData)) return before;
+  const after = await w.tx.tagType.update({ where: { name }, data: changes });
+  await recordEvent(w, { type: "tag-type-updated", data: tagTypeRecord(after), preData });
+  return after;
+}
+
+/**
+ * Deletes a tag type with its tags, which also untags every flag that carried them (Unleash's
+ * cascade). One `tag-type-deleted` event (preData: the type), no per-flag events.
+ */
+export async function deleteTagType(w: Write, name: string) {
+  const tagType = await findTagType(w.tx, name);
+  await w.tx.tagType.delete({ where: { name } });
+  await recordEvent(w, { type: "tag-type-deleted", preData: tagTypeRecord(tagType) });
+  return tagType;
+}
+
+/** Creates a tag `{type, value}` (value trimmed, 2 to 50). Records `tag-created`. */
+export async function createTag(w: Write, input: { type: string; value: string }) {
+  const data = parseInput(tagSchema, input);
+  await findTagType(w.tx, data.type);
+  const key = { type_value: { type: data.type, value: data.value } };
+  if (await w.tx.tag.findUnique({ where: key })) {
+    throw new NameExistsError(`A tag of type "${data.type}" with the value "${data.value}" already exists.`);
+  }
+  const tag = await w.tx.tag.create({ data: { ...data, createdAt: w.now } });
+  await recordEvent(w, { type: "tag-created", data: { type: tag.type, value: tag.value } });
+  return tag;
+}
+
+/** Deletes a tag, untagging every flag that carried it. Records `tag-deleted`. Throws NotFound. */
+export async function deleteTag(w: Write, type: string, value: string) {
+  const key = { type_value: { type, value } };
+  const tag = await w.tx.tag.findUnique({ where: key });
+  if (!tag) throw new NotFoundError(`Could not find tag "${type}:${value}"`);
+  await w.tx.tag.delete({ where: key });
+  await recordEvent(w, { type: "tag-deleted", preData: { type, value } });
+  return tag;
+}
