@@ -4,8 +4,7 @@
 // `npm run db:check` (CI) fails when the schema has changes no migration holds.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { openPglite } from "../src/db/database.ts";
+import { createPglite, openPglite } from "../src/db/database.ts";
 import { MIGRATIONS_DIR, readMigrations, readPrismaSchema } from "../src/db/migrate.ts";
 import { withSchemaEngine } from "../src/db/schema-engine.ts";
 
@@ -19,7 +18,7 @@ if (!check && !/^[a-z0-9_]+$/.test(name)) {
 const schema = await readPrismaSchema();
 const migrationsList = await readMigrations();
 const { stdout } = await withSchemaEngine(
-  openPglite(new PGlite("memory://")).adapterFactory,
+  openPglite(await createPglite("memory://")).adapterFactory,
   schema,
   (engine) =>
     engine.diff({

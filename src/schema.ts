@@ -16,6 +16,8 @@ import "./modules/events/events.schema.ts";
 import "./modules/projects/projects.mutations.ts";
 import "./modules/context-fields/context-fields.schema.ts";
 import "./modules/tags/tags.schema.ts";
+import "./modules/search/feature-search.schema.ts";
+import "./modules/search/event-search.schema.ts";
 
 /** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */
 export const schema = lexicographicSortSchema(describeRelayTypes(builder.toSchema()));

@@ -2,8 +2,43 @@ import { z } from "zod";
 import { EVENT_FIELDS } from "../fragments.ts";
 import { defineRoutes } from "../route.ts";
 import { eventSchema } from "../schemas.ts";
+import { BadParameter } from "../search-params.ts";
 
 type EventPage = { totalCount: number; edges: { node: unknown }[] };
+
+const legacySearchBody = z
+  .object({
+    type: z.string().optional().describe("One event type; exact, case-sensitive."),
+    project: z.string().optional().describe("Project id; exact, case-sensitive."),
+    feature: z.string().optional().describe("Flag name; exact, case-sensitive."),
+    query: z.string().optional().describe("Text in the event type, creating user's name or email, or data."),
+    limit: z.number().int().min(1).max(100).optional().describe("1 to 100; default 100."),
+    offset: z.number().int().min(0).optional().describe("Id of the newest event to list (0: the newest)."),
+  })
+  .describe("All fields optional.");
+
+/** 4.13's body, checked against its own limits (1..100 is narrower than event search's). */
+function legacySearchVariables(body: unknown) {
+  const parsed = legacySearchBody.safeParse(body ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new BadParameter(`Invalid value for "${issue?.path.join(".")}": ${issue?.message}`);
+  }
+  const { type, project, feature, query, limit, offset } = parsed.data;
+  const exact = (value: string | undefined) =>
+    value === undefined ? undefined : { operator: "IS", values: [value] };
+  return {
+    filter: {
+      type: exact(type),
+      project: exact(project),
+      feature: exact(feature),
+      query,
+      queryScope: "TYPE_ACTOR_DATA",
+      maxId: offset ? String(offset) : undefined,
+    },
+    first: limit ?? 100,
+  };
+}
 
 export const eventRoutes = defineRoutes([
   {
@@ -11,20 +46,13 @@ export const eventRoutes = defineRoutes([
     path: "/api/admin/events/:featureName",
     tag: "Events",
     summary: "List events of a flag (spec 4.8)",
-    description: "Newest first. An unknown flag answers 200 with an empty list.",
+    description: "Every event of the flag, newest first. An unknown flag answers 200 with an empty list.",
     deprecated: true,
-    document: `query FeatureEvents($feature: String!) {
-      events(filter: { features: [$feature] }, first: 1000) { totalCount edges { node { ${EVENT_FIELDS} } } }
-    }`,
+    document: `query FeatureEvents($feature: String!) { featureEvents(feature: $feature) { ${EVENT_FIELDS} } }`,
     variables: ({ params }) => ({ feature: params.featureName }),
     respond: (data, { params }) => {
-      const page = data.events as EventPage;
-      return {
-        version: 1,
-        toggleName: params.featureName,
-        events: page.edges.map((e) => e.node),
-        totalEvents: page.totalCount,
-      };
+      const events = data.featureEvents as unknown[];
+      return { version: 1, toggleName: params.featureName, events, totalEvents: events.length };
     },
     schemas: {
       response: z.object({
@@ -35,5 +63,32 @@ export const eventRoutes = defineRoutes([
       }),
     },
     errors: [],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/events/search",
+    tag: "Events",
+    summary: "Search events (deprecated, spec 4.13)",
+    description:
+      "Newest first. `offset` is the id of the newest event to list; `totalEvents` counts every match. Use GET /api/admin/search/events instead.",
+    deprecated: true,
+    headers: { Deprecation: "true", Link: '</api/admin/search/events>; rel="successor-version"' },
+    document: `query LegacyEventSearch($filter: EventSearchFilter, $first: Int) {
+      eventSearch(filter: $filter, first: $first) { totalCount edges { node { ${EVENT_FIELDS} } } }
+    }`,
+    variables: ({ body }) => legacySearchVariables(body),
+    respond: (data) => {
+      const page = data.eventSearch as EventPage;
+      return { version: 1, events: page.edges.map((e) => e.node), totalEvents: page.totalCount };
+    },
+    schemas: {
+      body: legacySearchBody,
+      response: z.object({
+        version: z.literal(1),
+        events: z.array(eventSchema),
+        totalEvents: z.number().int(),
+      }),
+    },
+    errors: [400],
   },
 ]);

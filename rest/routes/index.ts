@@ -9,6 +9,7 @@ import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
 import { projectRoutes } from "./projects.ts";
+import { searchRoutes } from "./search.ts";
 import { segmentRoutes } from "./segments.ts";
 import { strategyRoutes } from "./strategies.ts";
 import { tagRoutes } from "./tags.ts";
@@ -28,4 +29,5 @@ export const allRoutes: Route[] = [
   ...environmentRoutes,
   ...contextRoutes,
   ...tagRoutes,
+  ...searchRoutes,
 ];

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -25,7 +26,15 @@ export type Database = {
 export async function openDatabase(config: Config["database"]): Promise<Database> {
   if (config.kind === "postgres") return openPostgres(config.url);
   if (!config.dataDir.startsWith("memory://")) await mkdir(config.dataDir, { recursive: true });
-  return openPglite(new PGlite(config.dataDir));
+  return openPglite(await createPglite(config.dataDir));
+}
+
+/**
+ * A PGlite with the extensions the migrations use (pg_trgm: trigram indexes for free-text
+ * search). Every PGlite that runs migrations or opens a migrated data dir must come from here.
+ */
+export function createPglite(dataDir: string, options: PGliteOptions = {}): Promise<PGlite> {
+  return PGlite.create(dataDir, { ...options, extensions: { ...options.extensions, pg_trgm } });
 }
 
 /**
@@ -37,8 +46,9 @@ class AwaitingPGliteFactory extends PrismaPGlite {
   override async connect() {
     return awaitScripts(await super.connect());
   }
+  /** The adapter's own shadow database is a bare PGlite; the migrations need pg_trgm. */
   override async connectToShadowDb() {
-    return awaitScripts(await super.connectToShadowDb());
+    return awaitScripts(await new PrismaPGlite(await createPglite("memory://")).connect());
   }
 }
 

@@ -1,0 +1,78 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { builder } from "../../builder.ts";
+import { type Connection, pageWindow, toConnection } from "../../shared/pagination.ts";
+import { EventRef } from "../events/events.schema.ts";
+import { searchEvents } from "./event-search.ts";
+import { EqualityFilterInput } from "./search.inputs.ts";
+
+const EventTextScopeEnum = builder.enumType("EventTextScope", {
+  description: "What the free-text `query` of event search looks in.",
+  values: {
+    PAYLOAD: { description: "The event's data, preData and tags (spec 4.4; trigram-indexed)." },
+    TYPE_ACTOR_DATA: {
+      description: "The event type, the creating user's name, username or email, and data (spec 4.13).",
+    },
+  },
+});
+
+const EventSearchFilterInput = builder.inputType("EventSearchFilter", {
+  description: "Event search filters; all given filters must hold (AND).",
+  fields: (t) => ({
+    query: t.string({ description: "Case-insensitive substring (% and _ are literal)." }),
+    queryScope: t.field({ type: EventTextScopeEnum, description: "Where `query` looks; default PAYLOAD." }),
+    feature: t.field({ type: EqualityFilterInput, description: "Flag names (exact)." }),
+    project: t.field({ type: EqualityFilterInput, description: "Project ids (exact)." }),
+    type: t.field({ type: EqualityFilterInput, description: "Event types (exact)." }),
+    environment: t.field({ type: EqualityFilterInput, description: "Environment names (exact)." }),
+    createdBy: t.field({ type: EqualityFilterInput, description: "Creator user ids." }),
+    from: t.string({ description: "First day (YYYY-MM-DD, UTC), inclusive." }),
+    to: t.string({ description: "Last day (YYYY-MM-DD, UTC), inclusive." }),
+    maxId: t.field({ type: "Long", description: "Only events with this id or older." }),
+  }),
+});
+
+const EventSearchConnection = builder.connectionObject({
+  type: EventRef,
+  name: "EventSearchConnection",
+  fields: (t) => ({
+    totalCount: t.int({
+      description: "Events matching every filter, across all pages.",
+      resolve: (c) => (c as unknown as Connection<unknown>).totalCount,
+    }),
+  }),
+});
+
+builder.queryField("eventSearch", (t) =>
+  t.field({
+    type: EventSearchConnection,
+    description: "Searches the audit log (spec 4.4), newest first.",
+    authScopes: { authenticated: true },
+    args: {
+      filter: t.arg({ type: EventSearchFilterInput, description: "Filters, ANDed." }),
+      first: t.arg.int({ description: "Page size (default 50, 1 to 1000)." }),
+      after: t.arg.string({ description: "Cursor of the last event of the previous page." }),
+      offset: t.arg.int({ description: "Events to skip (alternative to `after`)." }),
+    },
+    resolve: async (_root, args, ctx, info) => {
+      const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000, minLimit: 1 });
+      const page = await searchEvents(ctx.db, args.filter ?? {}, window);
+      const rows = await ctx.db.event.findMany({
+        ...(queryFromInfo({ context: ctx, info, typeName: "Event", path: ["edges", "node"] }) as object),
+        where: { id: { in: page.ids } },
+        orderBy: { id: "desc" },
+      });
+      return toConnection(rows, window, page.total);
+    },
+  }),
+);
+
+builder.queryField("featureEvents", (t) =>
+  t.prismaField({
+    type: ["Event"],
+    description: "Every event of a flag, newest first (spec 4.8); empty for an unknown flag.",
+    authScopes: { authenticated: true },
+    args: { feature: t.arg.string({ required: true, description: "Flag name." }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.db.event.findMany({ ...query, where: { featureName: args.feature }, orderBy: { id: "desc" } }),
+  }),
+);

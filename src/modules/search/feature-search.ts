@@ -1,0 +1,212 @@
+import type { Db } from "../../db/database.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import type { PageWindow } from "../../shared/pagination.ts";
+import {
+  and,
+  CURRENT_STAGE,
+  containsPattern,
+  enabledIn,
+  favoriteOf,
+  LAST_SEEN,
+  listCondition,
+  or,
+  type Sql,
+  segmentMatches,
+  setCondition,
+  sql,
+  tagMatches,
+} from "./feature-search.sql.ts";
+import type { FeatureSearchFilter, FeatureSearchSort, ListOperator } from "./search.inputs.ts";
+
+export type FeatureSearchArgs = {
+  filter?: FeatureSearchFilter | null;
+  sort?: FeatureSearchSort | null;
+  favoritesFirst?: boolean | null;
+  /** The calling user (favourites); null for API tokens. */
+  userId: number | null;
+};
+
+export type SearchPage = { names: string[]; total: number };
+
+const STATES = ["active", "stale", "potentially-stale"];
+const ACTIVE_STAGES = ["initial", "pre-live", "live", "completed"];
+const STAGES = [...ACTIVE_STAGES, "archived"];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Flag search (spec 4.2): the names of one page of matching flags, in order, and the number
+ * of all matches. Filters only decide which flags match; every EXISTS/scalar subquery is
+ * per flag, so pages are cut on distinct flags and never skip or repeat one.
+ */
+export async function searchFeatures(
+  db: Db,
+  args: FeatureSearchArgs,
+  window: PageWindow,
+): Promise<SearchPage> {
+  const where = whereOf(args.filter ?? {});
+  const order = orderOf(args);
+  const rows = await db.$queryRaw<{ name: string; total: bigint }[]>`
+    SELECT f.name, count(*) OVER () AS total FROM "Feature" f
+    WHERE ${where} ORDER BY ${order} LIMIT ${window.limit} OFFSET ${window.offset}`;
+  if (rows.length > 0) return { names: rows.map((r) => r.name), total: Number(rows[0]?.total) };
+  if (window.offset === 0) return { names: [], total: 0 };
+  const [count] = await db.$queryRaw<
+    { total: bigint }[]
+  >`SELECT count(*) AS total FROM "Feature" f WHERE ${where}`;
+  return { names: [], total: Number(count?.total ?? 0) };
+}
+
+function whereOf(filter: FeatureSearchFilter): Sql {
+  const parts: Sql[] = [archivedScope(filter)];
+  const terms = (filter.query ?? "")
+    .split(",")
+    .map((term) => term.trim())
+    .filter(Boolean);
+  if (terms.length > 0) parts.push(textMatch(terms.map(containsPattern)));
+  if (filter.project) parts.push(listCondition(sql`f."projectId"`, ...textList(filter.project)));
+  if (filter.type) parts.push(listCondition(sql`f.type`, ...textList(filter.type)));
+  if (filter.createdBy) parts.push(createdByCondition(filter.createdBy));
+  if (filter.state)
+    parts.push(stateCondition(filter.state.operator, checked("state", filter.state.values, STATES)));
+  if (filter.lifecycle) {
+    parts.push(
+      lifecycleCondition(filter.lifecycle.operator, checked("lifecycle", filter.lifecycle.values, STAGES)),
+    );
+  }
+  if (filter.tag) {
+    const keys = [...new Set(filter.tag.values.map((t) => `${t.type}:${t.value}`))];
+    parts.push(setCondition(filter.tag.operator, tagMatches(keys), keys.length));
+  }
+  if (filter.segment) {
+    const names = [...new Set(filter.segment.values)];
+    parts.push(setCondition(filter.segment.operator, segmentMatches(names), names.length));
+  }
+  if (filter.status) parts.push(statusCondition(filter.status));
+  if (filter.createdAt) {
+    const day = dayStart("createdAt", filter.createdAt.date);
+    parts.push(
+      filter.createdAt.operator === "IS_BEFORE" ? sql`f."createdAt" < ${day}` : sql`f."createdAt" >= ${day}`,
+    );
+  }
+  return and(parts);
+}
+
+/** `archived` decides when given; otherwise active flags only, unless `lifecycle` includes archived. */
+function archivedScope(filter: FeatureSearchFilter): Sql {
+  if (filter.archived === true) return sql`f."archivedAt" IS NOT NULL`;
+  if (filter.archived === false) return sql`f."archivedAt" IS NULL`;
+  const lifecycle = filter.lifecycle;
+  const includesArchived =
+    lifecycle && isPositive(lifecycle.operator) && lifecycle.values.some((v) => v.trim() === "archived");
+  return includesArchived ? sql`TRUE` : sql`f."archivedAt" IS NULL`;
+}
+
+/** ILIKE per column, ORed, so each can use its trigram index. */
+function textMatch(patterns: string[]): Sql {
+  const on = (column: Sql) => patterns.map((p) => sql`${column} ILIKE ${p}`);
+  const tagHit = or(on(sql`t."tagValue"`));
+  return or([
+    ...on(sql`f.name`),
+    ...on(sql`f.description`),
+    sql`EXISTS (SELECT 1 FROM "FeatureTag" t WHERE t."featureName" = f.name AND ${tagHit})`,
+  ]);
+}
+
+function textList(filter: { operator: ListOperator; values: string[] }): [ListOperator, Sql] {
+  return [filter.operator, sql`${filter.values.map((v) => v.trim())}::text[]`];
+}
+
+function createdByCondition(filter: { operator: ListOperator; values: string[] }): Sql {
+  const ids = filter.values.map((v) => v.trim());
+  const bad = ids.find((id) => !/^-?\d+$/.test(id));
+  if (bad !== undefined) throw invalid("createdBy", `createdBy values are user ids (integers); got "${bad}"`);
+  return listCondition(sql`f."createdByUserId"`, filter.operator, sql`${ids.map(Number)}::int[]`);
+}
+
+function isPositive(operator: ListOperator): boolean {
+  return operator === "IS" || operator === "IS_ANY_OF";
+}
+
+/** active ⇒ not stale; stale ⇒ stale; potentially-stale ⇒ not stale but past its lifetime. */
+function stateCondition(operator: ListOperator, values: string[]): Sql {
+  const byState: Record<string, Sql> = {
+    active: sql`NOT f.stale`,
+    stale: sql`f.stale`,
+    "potentially-stale": sql`(NOT f.stale AND f."potentiallyStale")`,
+  };
+  const any = or(values.map((v) => byState[v] as Sql));
+  return isPositive(operator) ? any : sql`NOT ${any}`;
+}
+
+/** archived ⇒ the flag is archived; other stages compare with the current stage of active flags. */
+function lifecycleCondition(operator: ListOperator, values: string[]): Sql {
+  const active = values.filter((v) => v !== "archived");
+  const parts = [
+    sql`(f."archivedAt" IS NULL AND COALESCE(${CURRENT_STAGE} = ANY(${active}::text[]), FALSE))`,
+  ];
+  if (values.includes("archived")) parts.push(sql`f."archivedAt" IS NOT NULL`);
+  const any = or(parts);
+  return isPositive(operator) ? any : sql`NOT ${any}`;
+}
+
+function statusCondition(entries: { environment: string; enabled: boolean }[]): Sql {
+  const each = entries.map(
+    (s) => sql`(fe."environmentName" = ${s.environment} AND fe.enabled = ${s.enabled})`,
+  );
+  return sql`EXISTS (SELECT 1 FROM "FeatureEnvironment" fe WHERE fe."featureName" = f.name AND ${or(each)})`;
+}
+
+function orderOf(args: FeatureSearchArgs): Sql {
+  const sort = args.sort ?? { field: "CREATED_AT" as const };
+  const dir = sort.direction === "DESC" ? sql`DESC` : sql`ASC`;
+  const keys: Sql[] = [];
+  if (args.favoritesFirst && args.userId !== null) keys.push(sql`${favoriteOf(args.userId)} DESC`);
+  switch (sort.field) {
+    case "CREATED_AT":
+      keys.push(sql`f."createdAt" ${dir}`);
+      break;
+    case "LAST_SEEN_AT":
+      keys.push(sql`${LAST_SEEN} ${dir} NULLS LAST`, sql`f."createdAt" ASC`);
+      break;
+    case "ENVIRONMENT": {
+      if (!sort.environment) throw invalid("sortBy", "sorting by environment needs the environment name");
+      keys.push(sql`${enabledIn(sort.environment)} ${dir} NULLS LAST`, sql`f."createdAt" ASC`);
+      break;
+    }
+    default: {
+      const column = {
+        NAME: sql`f.name`,
+        TYPE: sql`f.type`,
+        STALE: sql`f.stale`,
+        PROJECT: sql`f."projectId"`,
+      }[sort.field];
+      keys.push(sql`${column} ${dir}`, sql`f."createdAt" ASC`);
+    }
+  }
+  keys.push(sql`f.name ASC`);
+  return sql`${joinSql(keys)}`;
+}
+
+function joinSql(parts: Sql[]): Sql {
+  return parts.reduce((acc, part, i) => (i === 0 ? part : sql`${acc}, ${part}`));
+}
+
+function checked(field: string, values: string[], allowed: string[]): string[] {
+  const trimmed = values.map((v) => v.trim());
+  const bad = trimmed.find((v) => !allowed.includes(v));
+  if (bad !== undefined) throw invalid(field, `${field} must be one of ${allowed.join(", ")}; got "${bad}"`);
+  return trimmed;
+}
+
+/** Midnight UTC of a YYYY-MM-DD day; anything else is a ValidationError naming `field`. */
+export function dayStart(field: string, day: string): Date {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  if (!DAY.test(day) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) {
+    throw invalid(field, `${field} needs a real day as YYYY-MM-DD; got "${day}"`);
+  }
+  return date;
+}
+
+export function invalid(path: string, message: string): ValidationError {
+  return new ValidationError(message, [{ path, message }]);
+}
