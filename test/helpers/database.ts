@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
 import { inject } from "vitest";
-import { type AdapterWrapper, type Database, openPglite, openPostgres } from "../../src/db/database.ts";
+import { type AdapterWrapper, createPglite, type Database, openPglite, openPostgres } from "../../src/db/database.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 
 /**
@@ -29,6 +28,6 @@ export async function createTestDatabase(wrap?: AdapterWrapper): Promise<Databas
   const file = inject("pgliteTemplate");
   if (!file) throw new Error("global setup did not provide a database template");
   const data = await readFile(file);
-  const pglite = await PGlite.create("memory://", { loadDataDir: new Blob([data]) });
+  const pglite = await createPglite("memory://", { loadDataDir: new Blob([data]) });
   return openPglite(pglite, wrap);
 }

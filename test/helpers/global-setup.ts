@@ -1,9 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
-import { openPglite, openPostgres } from "../../src/db/database.ts";
+import { createPglite, openPglite, openPostgres } from "../../src/db/database.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 
@@ -28,7 +27,7 @@ export default async function setup(project: TestProject) {
     };
   }
   const dir = await mkdtemp(join(tmpdir(), "vexil-test-"));
-  const db = openPglite(new PGlite("memory://"));
+  const db = openPglite(await createPglite("memory://"));
   await applyMigrations(db.adapterFactory);
   const dump = await db.pglite!.dumpDataDir("none");
   const file = join(dir, "template.tar");
