@@ -43,17 +43,22 @@ export async function searchFeatures(
   args: FeatureSearchArgs,
   window: PageWindow,
 ): Promise<SearchPage> {
-  const where = whereOf(args.filter ?? {});
-  const order = orderOf(args);
-  const rows = await db.$queryRaw<{ name: string; total: bigint }[]>`
-    SELECT f.name, count(*) OVER () AS total FROM "Feature" f
-    WHERE ${where} ORDER BY ${order} LIMIT ${window.limit} OFFSET ${window.offset}`;
+  const query = featureSearchQuery(args, window);
+  const rows = await db.$queryRaw<{ name: string; total: bigint }[]>(query.page);
   if (rows.length > 0) return { names: rows.map((r) => r.name), total: Number(rows[0]?.total) };
   if (window.offset === 0) return { names: [], total: 0 };
-  const [count] = await db.$queryRaw<
-    { total: bigint }[]
-  >`SELECT count(*) AS total FROM "Feature" f WHERE ${where}`;
+  const [count] = await db.$queryRaw<{ total: bigint }[]>(query.count);
   return { names: [], total: Number(count?.total ?? 0) };
+}
+
+/** The statements flag search runs (exported for the benchmark's EXPLAIN ANALYZE). */
+export function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): { page: Sql; count: Sql } {
+  const where = whereOf(args.filter ?? {});
+  return {
+    page: sql`SELECT f.name, count(*) OVER () AS total FROM "Feature" f
+      WHERE ${where} ORDER BY ${orderOf(args)} LIMIT ${window.limit} OFFSET ${window.offset}`,
+    count: sql`SELECT count(*) AS total FROM "Feature" f WHERE ${where}`,
+  };
 }
 
 function whereOf(filter: FeatureSearchFilter): Sql {

@@ -1,0 +1,129 @@
+// `npm run bench`: generates the dataset of issue 5 into PGlite (default) or PostgreSQL
+// (BENCH_DATABASE_URL), starts a real Vexil server on 127.0.0.1, drives each search scenario
+// with autocannon, and prints throughput and p50/p99 per scenario plus EXPLAIN ANALYZE plans.
+//
+// Options (environment): BENCH_DATABASE_URL (a PostgreSQL server URL; the database
+// `vexil_bench` on it is dropped and re-created), BENCH_FLAGS (10000), BENCH_PROJECTS (20),
+// BENCH_EVENTS (1000000), BENCH_DURATION seconds per scenario (5), BENCH_CONNECTIONS (8),
+// BENCH_ONLY (substring of scenario names), BENCH_REUSE=1 (keep an existing PostgreSQL dataset).
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import autocannon from "autocannon";
+import { createApp } from "../src/app.ts";
+import { bootstrap } from "../src/bootstrap.ts";
+import { loadConfig } from "../src/config.ts";
+import { createPglite, type Database, openPglite, openPostgres } from "../src/db/database.ts";
+import { applyMigrations } from "../src/db/migrate.ts";
+import { createInProcessBus } from "../src/events/bus.ts";
+import { listen } from "../src/http-server.ts";
+import { createLogger } from "../src/shared/logger.ts";
+import { generateDataset } from "./dataset.ts";
+import { explainHotQueries } from "./explain.ts";
+import { type Scenario, scenarios } from "./scenarios.ts";
+
+const ADMIN_TOKEN = "*:*.bench-admin-secret-0123456789abcdef";
+const env = process.env;
+const size = {
+  flags: Number(env.BENCH_FLAGS ?? 10_000),
+  projects: Number(env.BENCH_PROJECTS ?? 20),
+  events: Number(env.BENCH_EVENTS ?? 1_000_000),
+};
+const duration = Number(env.BENCH_DURATION ?? 5);
+const connections = Number(env.BENCH_CONNECTIONS ?? 8);
+const log = (m: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`);
+
+async function openBenchDatabase(): Promise<{ database: Database; fresh: boolean }> {
+  const url = env.BENCH_DATABASE_URL;
+  if (!url) return { database: openPglite(await createPglite("memory://")), fresh: true };
+  const admin = openPostgres(url);
+  const target = new URL(url);
+  target.pathname = "/vexil_bench";
+  const exists = await admin.prisma.$queryRawUnsafe<unknown[]>(
+    "SELECT 1 FROM pg_database WHERE datname = 'vexil_bench'",
+  );
+  const reuse = env.BENCH_REUSE === "1" && exists.length > 0;
+  if (!reuse) {
+    await admin.prisma.$executeRawUnsafe("DROP DATABASE IF EXISTS vexil_bench WITH (FORCE)");
+    await admin.prisma.$executeRawUnsafe("CREATE DATABASE vexil_bench");
+  }
+  await admin.close();
+  return { database: openPostgres(target.toString()), fresh: !reuse };
+}
+
+async function runScenario(url: string, s: Scenario) {
+  const result = await autocannon({
+    url: `${url}${s.path}`,
+    method: s.method ?? "GET",
+    body: s.body,
+    headers: { authorization: s.token ?? ADMIN_TOKEN, "content-type": "application/json" },
+    connections,
+    duration,
+  });
+  return {
+    scenario: s.name,
+    group: s.group,
+    requestsPerSecond: Math.round(result.requests.average * 10) / 10,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    targetP99: s.targetP99 ?? null,
+    meetsTarget: s.targetP99 === undefined ? null : result.latency.p99 <= s.targetP99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+async function main() {
+  const { database, fresh } = await openBenchDatabase();
+  log(`database: ${database.kind}`);
+  await applyMigrations(database.adapterFactory);
+  const config = loadConfig({
+    ...env,
+    INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
+    INIT_ADMIN_PASSWORD: "Bench-Password-1",
+    LOG_LEVEL: "error",
+  });
+  const logger = createLogger("silent");
+  await bootstrap(database.prisma, config, logger);
+  if (fresh) {
+    const started = Date.now();
+    await generateDataset(database.prisma, size, log);
+    log(`dataset ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+  const deps = { config, db: database.prisma, bus: createInProcessBus(), logger, now: () => new Date() };
+  const app = createApp({ ...deps, ready: async () => {} });
+  const server = await listen(app, deps, "127.0.0.1", 0);
+  log(`server on ${server.url}; ${duration} s per scenario, ${connections} connections`);
+  const results = [];
+  for (const s of scenarios().filter((x) => !env.BENCH_ONLY || x.name.includes(env.BENCH_ONLY))) {
+    const r = await runScenario(server.url, s);
+    results.push(r);
+    log(`${r.scenario}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
+  }
+  console.table(results.map(({ group: _g, ...r }) => r));
+  const plans = await explainHotQueries(database.prisma);
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverage: os.loadavg(),
+  };
+  await mkdir(new URL("./results/", import.meta.url), { recursive: true });
+  const file = new URL(`./results/${database.kind}-${Date.now()}.json`, import.meta.url);
+  await writeFile(
+    file,
+    JSON.stringify(
+      { database: database.kind, size, duration, connections, machine, results, plans },
+      null,
+      2,
+    ),
+  );
+  log(`results written to ${file.pathname}`);
+  await server.close(1000);
+  await deps.bus.close();
+  await database.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
