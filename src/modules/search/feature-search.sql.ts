@@ -29,36 +29,44 @@ export function listCondition(column: Sql, operator: ListOperator, values: Sql):
 }
 
 /**
- * Compares how many of `wanted` listed items a flag has (`matches`, a scalar subquery) with
- * the number listed, per the six set operators of reference-behaviours §1.3.
+ * The six set operators of reference-behaviours §1.3 over `flagsHaving(needed)`, the flags that
+ * have at least `needed` of the listed items: a hashed semi-join, not a subquery per flag.
  */
-export function setCondition(operator: SetOperator, matches: Sql, wanted: number): Sql {
+export function setCondition(
+  operator: SetOperator,
+  flagsHaving: (needed: number) => Sql,
+  listed: number,
+): Sql {
   switch (operator) {
     case "INCLUDE":
     case "INCLUDE_ANY_OF":
-      return sql`${matches} > 0`;
+      return sql`f.name IN (${flagsHaving(1)})`;
     case "DO_NOT_INCLUDE":
     case "EXCLUDE_IF_ANY_OF":
-      return sql`${matches} = 0`;
+      return sql`f.name NOT IN (${flagsHaving(1)})`;
     case "INCLUDE_ALL_OF":
-      return sql`${matches} = ${wanted}`;
+      return sql`f.name IN (${flagsHaving(listed)})`;
     case "EXCLUDE_ALL":
-      return sql`${matches} < ${wanted}`;
+      return sql`f.name NOT IN (${flagsHaving(listed)})`;
   }
 }
 
-/** Number of the listed `type:value` tags the flag `f` has. */
-export function tagMatches(keys: string[]): Sql {
-  return sql`(SELECT count(*) FROM "FeatureTag" t
-    WHERE t."featureName" = f.name AND t."tagType" || ':' || t."tagValue" = ANY(${keys}::text[]))`;
+/** Flags having at least `needed` of the `type:value` tags (found through the tag index). */
+export function flagsWithTags(tags: { type: string; value: string }[]) {
+  const keys = tags.map((t) => `${t.type}:${t.value}`);
+  return (needed: number) => sql`SELECT t."featureName" FROM "FeatureTag" t
+    WHERE t."tagType" = ANY(${tags.map((t) => t.type)}::text[]) AND t."tagValue" = ANY(${tags.map((t) => t.value)}::text[])
+      AND t."tagType" || ':' || t."tagValue" = ANY(${keys}::text[])
+    GROUP BY t."featureName" HAVING count(*) >= ${needed}`;
 }
 
-/** Number of the listed segments used by any strategy (any environment) of the flag `f`. */
-export function segmentMatches(names: string[]): Sql {
-  return sql`(SELECT count(DISTINCT s.id) FROM "FeatureStrategy" fs
+/** Flags using at least `needed` of the named segments in any strategy (any environment). */
+export function flagsWithSegments(names: string[]) {
+  return (needed: number) => sql`SELECT fs."featureName" FROM "FeatureStrategy" fs
     JOIN "FeatureStrategySegment" fss ON fss."strategyId" = fs.id
     JOIN "Segment" s ON s.id = fss."segmentId"
-    WHERE fs."featureName" = f.name AND s.name = ANY(${names}::text[]))`;
+    WHERE s.name = ANY(${names}::text[])
+    GROUP BY fs."featureName" HAVING count(DISTINCT s.id) >= ${needed}`;
 }
 
 /** The flag's current lifecycle stage among the active ones (highest precedence entered). */

@@ -7,14 +7,14 @@ import {
   containsPattern,
   enabledIn,
   favoriteOf,
+  flagsWithSegments,
+  flagsWithTags,
   LAST_SEEN,
   listCondition,
   or,
   type Sql,
-  segmentMatches,
   setCondition,
   sql,
-  tagMatches,
 } from "./feature-search.sql.ts";
 import type { FeatureSearchFilter, FeatureSearchSort, ListOperator } from "./search.inputs.ts";
 
@@ -79,12 +79,12 @@ function whereOf(filter: FeatureSearchFilter): Sql {
     );
   }
   if (filter.tag) {
-    const keys = [...new Set(filter.tag.values.map((t) => `${t.type}:${t.value}`))];
-    parts.push(setCondition(filter.tag.operator, tagMatches(keys), keys.length));
+    const tags = [...new Map(filter.tag.values.map((t) => [`${t.type}:${t.value}`, t])).values()];
+    parts.push(setCondition(filter.tag.operator, flagsWithTags(tags), tags.length));
   }
   if (filter.segment) {
     const names = [...new Set(filter.segment.values)];
-    parts.push(setCondition(filter.segment.operator, segmentMatches(names), names.length));
+    parts.push(setCondition(filter.segment.operator, flagsWithSegments(names), names.length));
   }
   if (filter.status) parts.push(statusCondition(filter.status));
   if (filter.createdAt) {
