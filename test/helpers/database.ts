@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { inject } from "vitest";
-import { type AdapterWrapper, createPglite, type Database, openPglite, openPostgres } from "../../src/db/database.ts";
+import {
+  type AdapterWrapper,
+  createPglite,
+  type Database,
+  openPglite,
+  openPostgres,
+} from "../../src/db/database.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 
 /**
