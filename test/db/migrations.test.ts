@@ -1,9 +1,8 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPglite } from "../../src/db/database.ts";
+import { createPglite, openPglite } from "../../src/db/database.ts";
 import { applyMigrations, assertMigrated, MIGRATIONS_DIR } from "../../src/db/migrate.ts";
 import { startServerProcess } from "../helpers/server-process.ts";
 
@@ -22,7 +21,7 @@ async function copyOfMigrations(name: string) {
 // Each test runs the WASM schema engine on a fresh database: seconds each, more on a busy machine.
 describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 180_000 }, () => {
   it("applies every migration once; applying again is a no-op", async () => {
-    const db = openPglite(new PGlite("memory://"));
+    const db = openPglite(await createPglite("memory://"));
     const first = await applyMigrations(db.adapterFactory);
     expect(first.length).toBeGreaterThan(0);
     expect(await applyMigrations(db.adapterFactory)).toEqual([]);
@@ -36,7 +35,7 @@ describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 18
 
   it("refuses a migration edited after it was applied, saying what to do", async () => {
     const migrations = await copyOfMigrations("edited");
-    const db = openPglite(new PGlite("memory://"));
+    const db = openPglite(await createPglite("memory://"));
     const [firstName] = await applyMigrations(db.adapterFactory, { dir: migrations });
     const file = join(migrations, firstName!, "migration.sql");
     await writeFile(file, `${await readFile(file, "utf8")}\n-- edited\n`);
@@ -53,7 +52,7 @@ describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 18
       join(migrations, "29990101000000_broken", "migration.sql"),
       "ALTER TABLE no_such_table ADD x int;",
     );
-    const db = openPglite(new PGlite("memory://"));
+    const db = openPglite(await createPglite("memory://"));
     await expect(applyMigrations(db.adapterFactory, { dir: migrations })).rejects.toThrow(
       /Database migration failed/,
     );
@@ -75,7 +74,7 @@ describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 18
     };
     const server = await startServerProcess({ ...env, DATABASE_URL: "" });
     expect(await server.stop("SIGTERM")).toBe(0);
-    const pglite = new PGlite(dataDir);
+    const pglite = await createPglite(dataDir);
     await pglite.query(
       `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
        VALUES ('future', 'x', '29990101000000_from_the_future', now(), now(), 1)`,
