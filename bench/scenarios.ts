@@ -59,7 +59,7 @@ export function scenarios(): Scenario[] {
     fs("lifecycle=IS:live", "lifecycle=IS:live"),
     fs("tag=INCLUDE:team:search", "tag=INCLUDE:team:search"),
     fs("tag=INCLUDE_ALL_OF:team:growth,kind:kind-3", "tag=INCLUDE_ALL_OF:team:growth,kind:kind-3"),
-    fs("segment=INCLUDE:segment-05", "segment=INCLUDE:segment-05"),
+    fs("segment=INCLUDE:segment-06", "segment=INCLUDE:segment-06"),
     fs("status=production:enabled", "status=production:enabled"),
     fs("createdAt=IS_ON_OR_AFTER:<90 days ago>", `createdAt=IS_ON_OR_AFTER:${daysAgo(90)}`),
     fs("archived=true", "archived=true"),
