@@ -4,6 +4,7 @@ import { seedFlag, seedUser, tagFlag } from "./seed.ts";
 
 let t: TestApp;
 let alice: { id: number; token: string };
+let openChangeRequestId: number;
 
 async function search(query: string, token?: string) {
   const res = await t.rest("GET", `/api/admin/search/features?${query}`, undefined, token);
@@ -162,11 +163,10 @@ describe("items (spec 2.9)", () => {
       });
     }
     t.setNow(new Date(Date.UTC(2026, 5, 1, 10, 30)));
-    (t as unknown as { crId: number }).crId = cr.id;
+    openChangeRequestId = cr.id;
   });
 
   it("has every field, yes/no from the last complete hour, and the caller's favourite", async () => {
-    const crId = (t as unknown as { crId: number }).crId;
     const [item] = (await search("query=rich&sortBy=name", alice.token)).features;
     expect(item).toMatchObject({
       name: "rich",
@@ -196,7 +196,7 @@ describe("items (spec 2.9)", () => {
         variantCount: 0,
         yes: 7,
         no: 3,
-        changeRequestIds: [crId],
+        changeRequestIds: [openChangeRequestId],
       }),
     ]);
     const child = (await search("query=rich-child")).features[0];

@@ -55,7 +55,7 @@ function createSearchLoaders(ctx: Context) {
 
 const perRequest = new WeakMap<object, ReturnType<typeof createSearchLoaders>>();
 
-/** The search loaders of this request (the context object is the request's identity). */
+/** The search loaders of this request (keyed on `ctx.loaders`, created fresh per request and per subscription event). */
 export function searchLoaders(ctx: Context) {
   let loaders = perRequest.get(ctx.loaders);
   if (!loaders) {
