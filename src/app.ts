@@ -59,7 +59,10 @@ export function toGraphQLError(
  * HTTP requests carry the Authorization header or the session cookie (plus the CSRF header);
  * graphql-ws connections carry the token in `connectionParams`.
  */
-function credentialsOf(initial: { request?: Request; connectionParams?: Record<string, unknown> }): Credentials {
+function credentialsOf(initial: {
+  request?: Request;
+  connectionParams?: Record<string, unknown>;
+}): Credentials {
   const params = initial.connectionParams;
   const fromParams = params?.Authorization ?? params?.authorization;
   if (typeof fromParams === "string") return { authorization: fromParams };

@@ -45,7 +45,8 @@ export async function createContext(
   deps: AppDeps,
   credentials: Credentials | string | null | undefined,
 ): Promise<Context> {
-  const creds = typeof credentials === "object" && credentials !== null ? credentials : { authorization: credentials };
+  const creds =
+    typeof credentials === "object" && credentials !== null ? credentials : { authorization: credentials };
   const { principal, problem } = await resolvePrincipal(deps, creds);
   return {
     ...deps,

@@ -112,15 +112,28 @@ export const MEMBER_PERMISSIONS: ReadonlySet<Permission> = new Set(
 
 /** The roles every instance has (ids as in Unleash: 1-3 root, 4-5 project). */
 export const PREDEFINED_ROLES = [
-  { id: 1, name: "Admin", type: "root", description: "Users with the root role Admin can do everything.", permissions: ["ADMIN"] },
+  {
+    id: 1,
+    name: "Admin",
+    type: "root",
+    description: "Users with the root role Admin can do everything.",
+    permissions: ["ADMIN"],
+  },
   {
     id: 2,
     name: "Editor",
     type: "root",
-    description: "Users with the root role Editor can create and change flags, strategies and other resources, but not users, roles or settings.",
+    description:
+      "Users with the root role Editor can create and change flags, strategies and other resources, but not users, roles or settings.",
     permissions: [...EDITOR_PERMISSIONS],
   },
-  { id: 3, name: "Viewer", type: "root", description: "Users with the root role Viewer can only read.", permissions: [] },
+  {
+    id: 3,
+    name: "Viewer",
+    type: "root",
+    description: "Users with the root role Viewer can only read.",
+    permissions: [],
+  },
   {
     id: 4,
     name: "Owner",

@@ -41,7 +41,10 @@ export async function resolveSession(
   request: { method: string; csrfHeader: string | null },
   now: Date,
 ): Promise<SessionAuth> {
-  const session = await db.userSession.findUnique({ where: { id: hashSecret(secret) }, include: { user: true } });
+  const session = await db.userSession.findUnique({
+    where: { id: hashSecret(secret) },
+    include: { user: true },
+  });
   if (!session || session.expiresAt <= now || session.user.deletedAt) return { principal: null };
   if (!SAFE_METHODS.has(request.method.toUpperCase()) && request.csrfHeader !== session.csrfToken) {
     return {
