@@ -1,6 +1,7 @@
 import { GraphQLError } from "graphql";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { restPlugin } from "../rest/plugin.ts";
+import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
 import { type Credentials, createContext } from "./context.ts";
 import { CSRF_HEADER } from "./modules/access/sessions.ts";
@@ -21,7 +22,7 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     logging: false,
     context: (initial) => createContext(deps, credentialsOf(initial)),
     maskedErrors: { maskError: (error, message) => toGraphQLError(error, message, deps) },
-    plugins: [healthPlugin(deps), restPlugin(deps)],
+    plugins: [healthPlugin(deps), authPlugin(deps), restPlugin(deps)],
   });
 }
 

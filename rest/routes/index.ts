@@ -8,10 +8,14 @@ import { favoriteRoutes } from "./favorites.ts";
 import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
+import { personalDashboardRoutes } from "./personal-dashboard.ts";
 import { projectRoutes } from "./projects.ts";
 import { segmentRoutes } from "./segments.ts";
 import { strategyRoutes } from "./strategies.ts";
 import { tagRoutes } from "./tags.ts";
+import { tokenRoutes } from "./tokens.ts";
+import { uiConfigRoutes } from "./ui-config.ts";
+import { userRoutes } from "./users.ts";
 
 /** Every REST route; each feature slice contributes its own list. */
 export const allRoutes: Route[] = [
@@ -28,4 +32,8 @@ export const allRoutes: Route[] = [
   ...environmentRoutes,
   ...contextRoutes,
   ...tagRoutes,
+  ...userRoutes,
+  ...tokenRoutes,
+  ...uiConfigRoutes,
+  ...personalDashboardRoutes,
 ];
