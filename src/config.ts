@@ -29,7 +29,7 @@ const envSchema = z.object({
   FRONTEND_API_ORIGINS: z.string().default("*"),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
-  /** Failed-or-not login attempts accepted per username per minute (then 429). */
+  /** Failed login attempts accepted per username per minute (then 429 until the minute ends). */
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   UNLEASH_FEATURE_FLAGS_LIMIT: z.coerce.number().int().min(1).default(5000),
   UNLEASH_FEATURE_ENVIRONMENT_STRATEGIES_LIMIT: z.coerce.number().int().min(1).default(30),

@@ -24,8 +24,8 @@ import { errorResponse, STATUS_NAMES } from "../errors.ts";
  * set cookies, which GraphQL operations cannot, so they call the services directly.
  *
  * - `POST /auth/simple/login` `{username, password}` → 200 user; sets the HttpOnly session
- *   cookie and the readable CSRF cookie. At most LOGIN_RATE_LIMIT_PER_MINUTE attempts per
- *   username per minute (429).
+ *   cookie and the readable CSRF cookie. After LOGIN_RATE_LIMIT_PER_MINUTE failed attempts
+ *   for a username within a minute, further attempts get 429 until the minute is over.
  * - `POST /auth/logout` → 200; ends the session and clears both cookies.
  * - `GET /auth/reset/validate?token=` → 200 `{id, email, name, role, createdBy}`; 401/403.
  * - `POST /auth/reset/password` `{token, password}` → 200; 400 weak or reused password.
@@ -33,18 +33,16 @@ import { errorResponse, STATUS_NAMES } from "../errors.ts";
 export function authPlugin(deps: AppDeps): Plugin {
   const attempts = new Map<string, { windowStart: number; count: number }>();
 
-  function rateLimit(login: string) {
+  /** Failed attempts per username in the current one-minute window (per process). */
+  function failuresOf(login: string) {
     const now = deps.now().getTime();
     const key = login.trim().toLowerCase();
-    const entry = attempts.get(key);
+    let entry = attempts.get(key);
     if (!entry || now - entry.windowStart >= 60_000) {
-      attempts.set(key, { windowStart: now, count: 1 });
-      return;
+      entry = { windowStart: now, count: 0 };
+      attempts.set(key, entry);
     }
-    entry.count += 1;
-    if (entry.count > deps.config.auth.loginRateLimitPerMinute) {
-      throw new RateLimitError("Too many login attempts; try again in a minute.");
-    }
+    return entry;
   }
 
   const cookiePath = deps.config.baseUriPath || "/";
@@ -57,9 +55,15 @@ export function authPlugin(deps: AppDeps): Plugin {
     if (typeof username !== "string" || typeof password !== "string" || !username) {
       throw new ValidationError('"username" and "password" are required strings.');
     }
-    rateLimit(username);
+    const failures = failuresOf(username);
+    if (failures.count >= deps.config.auth.loginRateLimitPerMinute) {
+      throw new RateLimitError("Too many failed login attempts; try again in a minute.");
+    }
     const now = deps.now();
-    const user = await checkPassword(deps.db, username, password, now);
+    const user = await checkPassword(deps.db, username, password, now).catch((error: unknown) => {
+      failures.count += 1;
+      throw error;
+    });
     const session = await createSession(deps.db, user.id, now, deps.config.auth.sessionTtlMs);
     const maxAge = Math.floor(deps.config.auth.sessionTtlMs / 1000);
     const response = Response.json({

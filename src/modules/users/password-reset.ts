@@ -112,7 +112,10 @@ export async function resetPassword(w: Write, token: string, password: string): 
   const passwordHash = await hashPassword(password);
   await w.tx.user.update({ where: { id: row.userId }, data: { passwordHash, loginAttempts: 0 } });
   await w.tx.passwordHistory.create({ data: { userId: row.userId, passwordHash } });
-  await w.tx.resetToken.update({ where: { tokenHash: row.tokenHash }, data: { usedAt: w.now } });
+  await w.tx.resetToken.update({
+    where: { tokenHash: row.tokenHash },
+    data: { usedAt: w.now, expiresAt: w.now },
+  });
   await w.tx.resetToken.updateMany({
     where: { userId: row.userId, usedAt: null, expiresAt: { gt: w.now } },
     data: { expiresAt: w.now },
