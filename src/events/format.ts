@@ -133,7 +133,10 @@ const T: Partial<Record<EventType, Template>> = {
   "api-token-deleted": { label: "API token deleted", action: "deleted an API token" },
   "pat-created": { label: "Personal access token created", action: "created a personal access token" },
   "pat-deleted": { label: "Personal access token deleted", action: "deleted a personal access token" },
-  "project-user-added": { label: "Project member added", action: "gave a user a role in project {{project}}" },
+  "project-user-added": {
+    label: "Project member added",
+    action: "gave a user a role in project {{project}}",
+  },
   "project-user-removed": {
     label: "Project member removed",
     action: "took a role from a user in project {{project}}",
