@@ -89,7 +89,7 @@ export const tokenRoutes = defineRoutes([
     summary: "Revoke an API token",
     document: `mutation DeleteApiToken($id: Int!) { deleteApiToken(id: $id) }`,
     variables: (req) => ({ id: intParam(req, "id") }),
-    respond: () => ({}),
+    emptyBody: true,
   },
   {
     method: "GET",
@@ -131,7 +131,7 @@ export const tokenRoutes = defineRoutes([
     summary: "Delete one of the calling user's personal access tokens",
     document: `mutation DeletePat($id: Int!) { deletePersonalAccessToken(id: $id) }`,
     variables: (req) => ({ id: intParam(req, "id") }),
-    respond: () => ({}),
+    emptyBody: true,
     errors: [403, 404],
   },
 ]);

@@ -122,7 +122,7 @@ export const userRoutes = defineRoutes([
     summary: "Delete a user (admins only)",
     document: `mutation DeleteUser($id: Int!) { deleteUser(id: $id) }`,
     variables: (req) => ({ id: intParam(req, "id") }),
-    respond: () => ({}),
+    emptyBody: true,
   },
   {
     method: "POST",
@@ -181,7 +181,7 @@ export const userRoutes = defineRoutes([
     summary: "Delete a custom role nobody holds (admins only)",
     document: `mutation DeleteRole($id: Int!) { deleteRole(id: $id) }`,
     variables: (req) => ({ id: intParam(req, "id") }),
-    respond: () => ({}),
+    emptyBody: true,
     errors: [403, 404, 409],
   },
 ]);
