@@ -110,7 +110,7 @@ export async function generateDataset(db: PrismaClient, size: DatasetSize, log: 
       SELECT (${EVENT_TYPES})[g % 8 + 1],
         now() - ((${events} - g) * interval '30 seconds'),
         'user-' || (g % 50) || '@example.com', g % 50 + 1000,
-        ${projectOf("g % " + flags + " + 1")},
+        ${projectOf(`g % ${flags} + 1`)},
         (ARRAY['development','staging','production'])[g % 3 + 1],
         ${flagName(`g % ${flags} + 1`)},
         jsonb_build_object('name', ${flagName(`g % ${flags} + 1`)}, 'enabled', g % 2 = 0,

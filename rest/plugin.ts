@@ -2,9 +2,11 @@ import type { DocumentNode, ExecutionResult } from "graphql";
 import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { match } from "path-to-regexp";
 import type { AppDeps, Context } from "../src/context.ts";
+import { DomainError } from "../src/shared/errors.ts";
 import { errorResponse, responseForGraphQLError } from "./errors.ts";
 import { openApiDocument, renderDocsPage } from "./openapi.ts";
 import type { RestRequest, Route } from "./route.ts";
+import { preAuthorize } from "./route-permissions.ts";
 import { allRoutes } from "./routes/index.ts";
 
 const PREFIX = "/api/admin";
@@ -75,13 +77,22 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
   async function runRoute(route: Route, req: RestRequest, request: Request, serverContext: object) {
     const enveloped = yoga.getEnveloped({ ...serverContext, request, params: { query: route.document } });
     const document = parsed.get(route) ?? parseOnce(route, enveloped);
+    const contextValue = await enveloped.contextFactory();
+    try {
+      preAuthorize(document, enveloped.schema, contextValue as unknown as Context);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return responseForGraphQLError({
+        message: error.message,
+        extensions: { code: error.code, ...error.extra },
+      });
+    }
     let variableValues: Record<string, unknown>;
     try {
       variableValues = route.variables?.(req) ?? {};
     } catch (error) {
       return errorResponse(400, "ValidationError", (error as Error).message);
     }
-    const contextValue = await enveloped.contextFactory();
     const result = (await enveloped.execute({
       schema: enveloped.schema,
       document,
@@ -94,7 +105,14 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     const status = route.status ?? 200;
     const headers = { ...route.headers };
     if (status === 202 || status === 204 || route.emptyBody) return new Response(null, { status, headers });
-    const payload = route.respond ? route.respond(data, req) : Object.values(data)[0];
+    let payload: unknown;
+    try {
+      payload = route.respond ? route.respond(data, req) : Object.values(data)[0];
+    } catch (error) {
+      // A route may refuse a result GraphQL answers with null (e.g. 404 for a missing object).
+      if (!(error instanceof DomainError)) throw error;
+      return responseForGraphQLError({ message: error.message, extensions: { code: error.code } });
+    }
     return Response.json(payload, { status, headers });
   }
 }

@@ -1,8 +1,10 @@
 import { GraphQLError } from "graphql";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { restPlugin } from "../rest/plugin.ts";
+import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
-import { createContext } from "./context.ts";
+import { type Credentials, createContext } from "./context.ts";
+import { CSRF_HEADER } from "./modules/access/sessions.ts";
 import { schema } from "./schema.ts";
 import { DomainError } from "./shared/errors.ts";
 
@@ -18,9 +20,9 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     graphqlEndpoint: "/graphql",
     landingPage: false,
     logging: false,
-    context: (initial) => createContext(deps, authorizationOf(initial)),
+    context: (initial) => createContext(deps, credentialsOf(initial)),
     maskedErrors: { maskError: (error, message) => toGraphQLError(error, message, deps) },
-    plugins: [healthPlugin(deps), restPlugin(deps)],
+    plugins: [healthPlugin(deps), authPlugin(deps), restPlugin(deps)],
   });
 }
 
@@ -54,15 +56,24 @@ export function toGraphQLError(
   });
 }
 
-/** HTTP requests carry the header; graphql-ws connections carry it in `connectionParams`. */
-function authorizationOf(initial: {
+/**
+ * HTTP requests carry the Authorization header or the session cookie (plus the CSRF header);
+ * graphql-ws connections carry the token in `connectionParams`.
+ */
+function credentialsOf(initial: {
   request?: Request;
   connectionParams?: Record<string, unknown>;
-}): string | null {
+}): Credentials {
   const params = initial.connectionParams;
   const fromParams = params?.Authorization ?? params?.authorization;
-  if (typeof fromParams === "string") return fromParams;
-  return initial.request?.headers?.get?.("authorization") ?? null;
+  if (typeof fromParams === "string") return { authorization: fromParams };
+  const headers = initial.request?.headers;
+  return {
+    authorization: headers?.get?.("authorization") ?? null,
+    cookie: headers?.get?.("cookie") ?? null,
+    method: initial.request?.method ?? "GET",
+    csrfHeader: headers?.get?.(CSRF_HEADER) ?? null,
+  };
 }
 
 function healthPlugin(deps: AppDeps & { ready?: () => Promise<void> }): Plugin {

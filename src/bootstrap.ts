@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { Config } from "./config.ts";
-import type { Db } from "./db/database.ts";
+import type { Db, Tx } from "./db/database.ts";
 import { hashSecret, newApiTokenSecret } from "./modules/access/credentials.ts";
 import { generatePassword, hashPassword } from "./modules/access/passwords.ts";
+import { displayName, PERMISSIONS, PREDEFINED_ROLES, permissionType } from "./modules/access/permissions.ts";
 import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "./modules/access/principal.ts";
 import type { Logger } from "./shared/logger.ts";
 
@@ -39,6 +41,35 @@ const FEATURE_TYPES = [
   },
 ];
 
+/**
+ * The permission catalogue and the predefined roles, kept in step with the code on every
+ * start: a predefined role's permissions are exactly those listed in permissions.ts.
+ */
+async function seedRoles(tx: Tx): Promise<void> {
+  await tx.permission.createMany({
+    data: Object.values(PERMISSIONS).map((name) => ({
+      name,
+      displayName: displayName(name),
+      type: permissionType(name),
+    })),
+    skipDuplicates: true,
+  });
+  for (const role of PREDEFINED_ROLES) {
+    const saved = await tx.role.upsert({
+      where: { name: role.name },
+      create: { name: role.name, type: role.type, description: role.description },
+      update: { type: role.type, description: role.description },
+    });
+    await tx.rolePermission.deleteMany({
+      where: { roleId: saved.id, permissionName: { notIn: [...role.permissions] } },
+    });
+    await tx.rolePermission.createMany({
+      data: role.permissions.map((permissionName) => ({ roleId: saved.id, permissionName })),
+      skipDuplicates: true,
+    });
+  }
+}
+
 export type BootstrapResult = {
   /** Shown once on the console; never stored in clear. */
   generatedAdminPassword?: string;
@@ -61,6 +92,12 @@ export async function bootstrap(db: Db, config: Config, logger: Logger): Promise
       for (const type of FEATURE_TYPES) {
         await tx.featureType.upsert({ where: { id: type.id }, create: type, update: {} });
       }
+      await seedRoles(tx);
+      await tx.setting.upsert({
+        where: { name: "instanceInfo" },
+        create: { name: "instanceInfo", content: { id: randomUUID() } },
+        update: {},
+      });
       for (const [id, username] of [
         [ADMIN_TOKEN_USER_ID, "admin-token"],
         [SYSTEM_USER_ID, "system"],

@@ -21,6 +21,16 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Milliseconds to wait for in-flight requests on shutdown before closing connections. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Reported as ui-config `authenticationType`. */
+  AUTH_TYPE: z.enum(["open-source", "demo", "enterprise", "hosted", "custom", "none"]).default("open-source"),
+  /** `true` turns off `POST /auth/simple/login` (API tokens keep working). */
+  VEXIL_DISABLE_PASSWORD_AUTH: z.enum(["true", "false"]).default("false"),
+  /** Comma-separated origins the front-end API accepts (ui-config `frontendApiOrigins`). */
+  FRONTEND_API_ORIGINS: z.string().default("*"),
+  /** Lifetime of a login session. */
+  VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
+  /** Failed login attempts accepted per username per minute (then 429 until the minute ends). */
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   UNLEASH_FEATURE_FLAGS_LIMIT: z.coerce.number().int().min(1).default(5000),
   UNLEASH_FEATURE_ENVIRONMENT_STRATEGIES_LIMIT: z.coerce.number().int().min(1).default(30),
   UNLEASH_CONSTRAINTS_LIMIT: z.coerce.number().int().min(1).default(30),
@@ -62,6 +72,13 @@ export type Config = {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   shutdownGraceMs: number;
   limits: ResourceLimits;
+  auth: {
+    type: "open-source" | "demo" | "enterprise" | "hosted" | "custom" | "none";
+    disablePasswordAuth: boolean;
+    frontendApiOrigins: string[];
+    sessionTtlMs: number;
+    loginRateLimitPerMinute: number;
+  };
 };
 
 /** Parses `env` (default: process.env) into a Config; throws with every problem listed. */
@@ -90,6 +107,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    auth: {
+      type: e.AUTH_TYPE,
+      disablePasswordAuth: e.VEXIL_DISABLE_PASSWORD_AUTH === "true" || e.AUTH_TYPE === "none",
+      frontendApiOrigins: e.FRONTEND_API_ORIGINS.split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+      sessionTtlMs: e.VEXIL_SESSION_TTL_HOURS * 3_600_000,
+      loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    },
     limits: {
       featureFlags: e.UNLEASH_FEATURE_FLAGS_LIMIT,
       featureEnvironmentStrategies: e.UNLEASH_FEATURE_ENVIRONMENT_STRATEGIES_LIMIT,

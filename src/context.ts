@@ -5,6 +5,8 @@ import type { EventBus } from "./events/bus.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
 import type { Principal } from "./modules/access/principal.ts";
+import { cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.ts";
+import type { DomainError } from "./shared/errors.ts";
 import type { Logger } from "./shared/logger.ts";
 
 /** Long-lived dependencies shared by every request; built once in createApp. */
@@ -21,15 +23,52 @@ export type AppDeps = {
 export type Context = AppDeps & {
   requestId: string;
   principal: Principal | null;
+  /** Why there is no principal when credentials were sent but refused (e.g. CSRF); default 401. */
+  authProblem?: DomainError;
   loaders: Loaders;
 };
 
-/** Builds the context from an Authorization value; an invalid credential yields no principal. */
+/** What a request carries that can identify the caller. */
+export type Credentials = {
+  authorization?: string | null;
+  cookie?: string | null;
+  method?: string;
+  csrfHeader?: string | null;
+};
+
+/**
+ * Builds the context. The `Authorization` header (API token or PAT) wins; without it, a
+ * session cookie from `POST /auth/simple/login` is used. Invalid credentials yield no principal.
+ * A plain string is taken as the Authorization value (graphql-ws connection params).
+ */
 export async function createContext(
   deps: AppDeps,
-  authorization: string | null | undefined,
+  credentials: Credentials | string | null | undefined,
 ): Promise<Context> {
-  const secret = tokenFromHeader(authorization);
-  const principal = secret ? await resolveToken(deps.db, secret, deps.now()) : null;
-  return { ...deps, requestId: randomUUID(), principal, loaders: createLoaders(deps.db, principal) };
+  const creds =
+    typeof credentials === "object" && credentials !== null ? credentials : { authorization: credentials };
+  const { principal, problem } = await resolvePrincipal(deps, creds);
+  return {
+    ...deps,
+    requestId: randomUUID(),
+    principal,
+    authProblem: problem,
+    loaders: createLoaders(deps.db, principal),
+  };
+}
+
+async function resolvePrincipal(
+  deps: AppDeps,
+  creds: Credentials,
+): Promise<{ principal: Principal | null; problem?: DomainError }> {
+  const secret = tokenFromHeader(creds.authorization);
+  if (secret) return { principal: await resolveToken(deps.db, secret, deps.now()) };
+  const session = cookieValue(creds.cookie, SESSION_COOKIE);
+  if (!session) return { principal: null };
+  return resolveSession(
+    deps.db,
+    session,
+    { method: creds.method ?? "GET", csrfHeader: creds.csrfHeader ?? null },
+    deps.now(),
+  );
 }

@@ -18,6 +18,11 @@ import "./modules/context-fields/context-fields.schema.ts";
 import "./modules/tags/tags.schema.ts";
 import "./modules/search/feature-search.schema.ts";
 import "./modules/search/event-search.schema.ts";
+import "./modules/users/users.schema.ts";
+import "./modules/users/roles.schema.ts";
+import "./modules/tokens/tokens.schema.ts";
+import "./modules/ui-config/ui-config.schema.ts";
+import "./modules/personal-dashboard/personal-dashboard.schema.ts";
 
 /** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */
 export const schema = lexicographicSortSchema(describeRelayTypes(builder.toSchema()));

@@ -8,11 +8,15 @@ import { favoriteRoutes } from "./favorites.ts";
 import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
+import { personalDashboardRoutes } from "./personal-dashboard.ts";
 import { projectRoutes } from "./projects.ts";
 import { searchRoutes } from "./search.ts";
 import { segmentRoutes } from "./segments.ts";
 import { strategyRoutes } from "./strategies.ts";
 import { tagRoutes } from "./tags.ts";
+import { tokenRoutes } from "./tokens.ts";
+import { uiConfigRoutes } from "./ui-config.ts";
+import { userRoutes } from "./users.ts";
 
 /** Every REST route; each feature slice contributes its own list. */
 export const allRoutes: Route[] = [
@@ -30,4 +34,8 @@ export const allRoutes: Route[] = [
   ...contextRoutes,
   ...tagRoutes,
   ...searchRoutes,
+  ...userRoutes,
+  ...tokenRoutes,
+  ...uiConfigRoutes,
+  ...personalDashboardRoutes,
 ];

@@ -54,6 +54,8 @@ beforeAll(async () => {
   t = await createTestApp({}, { wrapAdapter: counter.wrap });
   await seedFlags("few", 5);
   await seedFlags("many", 95);
+  // The first use of a credential records its `seenAt` (one UPDATE); measure the steady state.
+  await t.gql("{ viewer { name } }");
 });
 afterAll(() => t.close());
 

@@ -34,7 +34,7 @@ export type TestApp = {
 /** A Vexil app on its own fresh database, bootstrapped with ADMIN_TOKEN; requests run in-process. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { wrapAdapter?: AdapterWrapper } = {},
+  options: { wrapAdapter?: AdapterWrapper; log?: (line: string) => void } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(options.wrapAdapter);
   const config = loadConfig({
@@ -42,7 +42,7 @@ export async function createTestApp(
     INIT_ADMIN_PASSWORD: "Admin-Password-1",
     ...env,
   });
-  const logger = createLogger("silent");
+  const logger = options.log ? createLogger("debug", options.log) : createLogger("silent");
   await bootstrap(database.prisma, config, logger);
   let fixedNow: Date | null = null;
   const deps: AppDeps = {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../../db/database.ts";
+import { userPrincipal } from "./grants.ts";
 import type { Principal } from "./principal.ts";
 
 /** Tokens are high-entropy secrets, so a fast hash is enough (passwords use scrypt). */
@@ -23,34 +24,43 @@ export function tokenFromHeader(header: string | null | undefined): string | nul
   return value.replace(/^Bearer\s+/i, "").trim() || null;
 }
 
+/** `seenAt` is written at most once a minute per credential, so reads stay reads. */
+const SEEN_RESOLUTION_MS = 60_000;
+
+export function isStale(seenAt: Date | null, now: Date): boolean {
+  return !seenAt || now.getTime() - seenAt.getTime() >= SEEN_RESOLUTION_MS;
+}
+
 /**
  * Resolves a secret to the principal it stands for, or null when it is unknown, expired or
- * belongs to a deleted user. Never logs or returns the secret.
+ * belongs to a deleted user. Records when the credential was last used. Never logs or
+ * returns the secret.
  */
 export async function resolveToken(db: Db, secret: string, now = new Date()): Promise<Principal | null> {
   const secretHash = hashSecret(secret);
   if (secret.startsWith("user:")) {
     const pat = await db.personalAccessToken.findUnique({ where: { secretHash }, include: { user: true } });
     if (!pat || pat.expiresAt <= now || pat.user.deletedAt) return null;
-    return {
-      kind: "user",
-      name: pat.user.username ?? pat.user.email ?? `user-${pat.user.id}`,
-      userId: pat.user.id,
-      rootRole: pat.user.rootRole as Principal["rootRole"],
-      projects: ["*"],
-      environment: "*",
-    };
+    if (isStale(pat.seenAt, now)) {
+      await db.personalAccessToken.update({ where: { id: pat.id }, data: { seenAt: now } });
+    }
+    return userPrincipal(db, pat.user, "pat");
   }
   const token = await db.apiToken.findUnique({ where: { secretHash } });
   if (!token || (token.expiresAt && token.expiresAt <= now)) return null;
+  if (isStale(token.seenAt, now)) {
+    await db.apiToken.update({ where: { id: token.id }, data: { seenAt: now } });
+  }
   const kind =
     token.type === "admin" ? "admin-token" : token.type === "frontend" ? "frontend-token" : "client-token";
   return {
     kind,
+    via: "api-token",
     name: token.tokenName,
     userId: null,
     rootRole: token.type === "admin" ? "Admin" : null,
     projects: token.projects,
     environment: token.environment,
+    grants: token.type === "admin" ? [{ permission: "ADMIN", project: null, environment: null }] : [],
   };
 }

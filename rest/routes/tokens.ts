@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { defineRoutes } from "../route.ts";
+import { intParam, objectBody } from "./users.ts";
+
+const API_TOKEN_FIELDS = "id tokenName type environment projects displayPrefix expiresAt createdAt seenAt";
+const PAT_FIELDS = "id description expiresAt createdAt seenAt";
+
+const apiTokenSchema = z.object({
+  id: z.number().int(),
+  tokenName: z.string(),
+  type: z.enum(["client", "frontend", "admin"]),
+  environment: z.string(),
+  project: z.string(),
+  projects: z.array(z.string()),
+  displayPrefix: z.string(),
+  expiresAt: z.string().datetime().nullable(),
+  createdAt: z.string().datetime(),
+  seenAt: z.string().datetime().nullable(),
+});
+const patSchema = z.object({
+  id: z.number().int(),
+  description: z.string(),
+  expiresAt: z.string().datetime(),
+  createdAt: z.string().datetime(),
+  seenAt: z.string().datetime().nullable(),
+});
+
+type TokenNode = { projects: string[] } & Record<string, unknown>;
+/** Unleash also reports `project`: the one project, or `*` / `[]` for several. */
+const withProject = (t: TokenNode) => ({
+  ...t,
+  project: t.projects.length === 1 ? t.projects[0] : "[]",
+});
+
+export const tokenRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/admin/api-tokens",
+    tag: "API tokens",
+    summary: "List API tokens (without secrets)",
+    document: `query ApiTokens { apiTokens { ${API_TOKEN_FIELDS} } }`,
+    respond: (data) => ({ tokens: (data.apiTokens as TokenNode[]).map(withProject) }),
+    schemas: { response: z.object({ tokens: z.array(apiTokenSchema) }) },
+    errors: [403],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/api-tokens",
+    tag: "API tokens",
+    summary: "Create an API token; the secret is in this response only",
+    status: 201,
+    document: `mutation CreateApiToken($input: CreateApiTokenInput!) {
+      createApiToken(input: $input) { secret token { ${API_TOKEN_FIELDS} } }
+    }`,
+    variables: (req) => {
+      const body = objectBody(req);
+      const projects = body.projects ?? (typeof body.project === "string" ? [body.project] : undefined);
+      return {
+        input: {
+          tokenName: body.tokenName ?? body.username,
+          type: body.type,
+          environment: body.environment,
+          projects,
+          expiresAt: body.expiresAt,
+        },
+      };
+    },
+    respond: (data) => {
+      const created = data.createApiToken as { secret: string; token: TokenNode };
+      return { ...withProject(created.token), secret: created.secret };
+    },
+    schemas: {
+      body: z.object({
+        tokenName: z.string(),
+        type: z.enum(["client", "backend", "frontend", "admin"]),
+        environment: z.string().optional(),
+        projects: z.array(z.string()).optional(),
+        project: z.string().optional(),
+        expiresAt: z.string().datetime().optional(),
+      }),
+      response: apiTokenSchema.extend({ secret: z.string() }),
+    },
+    errors: [400, 403],
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/api-tokens/:id",
+    tag: "API tokens",
+    summary: "Revoke an API token",
+    document: `mutation DeleteApiToken($id: Int!) { deleteApiToken(id: $id) }`,
+    variables: (req) => ({ id: intParam(req, "id") }),
+    emptyBody: true,
+  },
+  {
+    method: "GET",
+    path: "/api/admin/user/tokens",
+    tag: "Personal access tokens",
+    summary: "List the calling user's personal access tokens (without secrets)",
+    document: `query Pats { personalAccessTokens { ${PAT_FIELDS} } }`,
+    respond: (data) => ({ pats: data.personalAccessTokens }),
+    schemas: { response: z.object({ pats: z.array(patSchema) }) },
+    errors: [],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/user/tokens",
+    tag: "Personal access tokens",
+    summary: "Create a personal access token for the calling user; the secret is in this response only",
+    status: 201,
+    document: `mutation CreatePat($input: CreatePersonalAccessTokenInput!) {
+      createPersonalAccessToken(input: $input) { secret token { ${PAT_FIELDS} } }
+    }`,
+    variables: (req) => {
+      const body = objectBody(req);
+      return { input: { description: body.description, expiresAt: body.expiresAt } };
+    },
+    respond: (data) => {
+      const created = data.createPersonalAccessToken as { secret: string; token: Record<string, unknown> };
+      return { ...created.token, secret: created.secret };
+    },
+    schemas: {
+      body: z.object({ description: z.string(), expiresAt: z.string().datetime() }),
+      response: patSchema.extend({ secret: z.string() }),
+    },
+    errors: [400, 403],
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/user/tokens/:id",
+    tag: "Personal access tokens",
+    summary: "Delete one of the calling user's personal access tokens",
+    document: `mutation DeletePat($id: Int!) { deletePersonalAccessToken(id: $id) }`,
+    variables: (req) => ({ id: intParam(req, "id") }),
+    emptyBody: true,
+    errors: [403, 404],
+  },
+]);

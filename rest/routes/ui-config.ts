@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { defineRoutes } from "../route.ts";
+
+const LIMITS =
+  "featureFlags featureEnvironmentStrategies constraints constraintValues segments strategySegments segmentValues apiTokens projects environments actionSetActions actionSetsPerProject actionSetFilters actionSetFilterValues signalEndpoints signalTokensPerEndpoint";
+
+export const uiConfigRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/admin/ui-config",
+    tag: "Admin UI",
+    summary: "Get the UI configuration (spec 4.9)",
+    document: `query UiConfig { uiConfig {
+      slogan name version environment billing unleashUrl baseUriPath feedbackUriPath
+      disablePasswordAuth emailEnabled maintenanceMode segmentValuesLimit strategySegmentsLimit
+      resourceLimits { ${LIMITS} } networkViewEnabled frontendApiOrigins flags
+      links { value icon href title } authenticationType
+      versionInfo { current { oss enterprise } latest isLatest instanceId }
+      oidcConfiguredThroughEnv samlConfiguredThroughEnv unleashAIAvailable
+    } }`,
+    schemas: {
+      response: z.object({
+        version: z.string(),
+        unleashUrl: z.string(),
+        baseUriPath: z.string(),
+        resourceLimits: z.record(z.string(), z.number().int()),
+        versionInfo: z.object({
+          current: z.object({ oss: z.string(), enterprise: z.string() }),
+          latest: z.object({}),
+          isLatest: z.boolean(),
+          instanceId: z.string().nullable(),
+        }),
+        authenticationType: z.string(),
+        disablePasswordAuth: z.boolean(),
+        emailEnabled: z.boolean(),
+        frontendApiOrigins: z.array(z.string()),
+      }),
+    },
+    errors: [],
+  },
+]);

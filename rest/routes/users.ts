@@ -1,0 +1,187 @@
+import { z } from "zod";
+import { NotFoundError } from "../../src/shared/errors.ts";
+import { defineRoutes, type RestRequest } from "../route.ts";
+
+const USER_FIELDS = "id username email name imageUrl rootRole isService createdAt seenAt isActive";
+const ROLE_FIELDS = "id name description type permissions { name environment }";
+
+const userSchema = z.object({
+  id: z.number().int(),
+  username: z.string().nullable(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  rootRole: z.string(),
+  isService: z.boolean(),
+  createdAt: z.string().datetime(),
+  seenAt: z.string().datetime().nullable(),
+  isActive: z.boolean(),
+});
+const roleSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.string(),
+  permissions: z.array(z.object({ name: z.string(), environment: z.string().nullable() })),
+});
+const userBody = z.object({
+  email: z.string().optional(),
+  username: z.string().optional(),
+  name: z.string().optional(),
+  imageUrl: z.string().optional(),
+  rootRole: z.string().optional(),
+  password: z.string().optional(),
+});
+const roleBody = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  type: z.enum(["custom", "root-custom"]).optional(),
+  permissions: z.array(z.object({ name: z.string(), environment: z.string().optional() })).optional(),
+});
+
+/** A path id as an integer; anything else is a malformed request (400). */
+export function intParam(req: RestRequest, name: string): number {
+  const value = req.params[name] ?? "";
+  if (!/^-?\d{1,9}$/.test(value)) throw new Error(`"${name}" must be an integer; got "${value}"`);
+  return Number(value);
+}
+
+/** The JSON body as an object; a missing body or another JSON type is a malformed request (400). */
+export function objectBody(req: RestRequest): Record<string, unknown> {
+  if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
+    throw new Error("The request body must be a JSON object.");
+  }
+  return req.body as Record<string, unknown>;
+}
+
+export const userRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/admin/user",
+    tag: "Users",
+    summary: "The calling user and their permissions",
+    document: `query Me { viewer { name rootRole user { ${USER_FIELDS} } permissions { permission project environment } } }`,
+    respond: (data) => {
+      const v = data.viewer as { user: unknown; permissions: unknown; name: string; rootRole: string | null };
+      return { user: v.user ?? { name: v.name, rootRole: v.rootRole }, permissions: v.permissions };
+    },
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/user-admin",
+    tag: "Users",
+    summary: "List users (admins only)",
+    document: `query Users { users { ${USER_FIELDS} } roles { ${ROLE_FIELDS} } }`,
+    respond: (data) => ({
+      users: data.users,
+      rootRoles: (data.roles as { type: string }[]).filter(
+        (r) => r.type === "root" || r.type === "root-custom",
+      ),
+    }),
+    schemas: { response: z.object({ users: z.array(userSchema), rootRoles: z.array(roleSchema) }) },
+    errors: [403],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/user-admin",
+    tag: "Users",
+    summary: "Create a user (admins only)",
+    status: 201,
+    document: `mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { ${USER_FIELDS} } }`,
+    variables: (req) => ({ input: objectBody(req) }),
+    schemas: { body: userBody, response: userSchema },
+    errors: [400, 403, 409],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/user-admin/:id",
+    tag: "Users",
+    summary: "Get a user (admins only)",
+    document: `query User($id: Int!) { user(id: $id) { ${USER_FIELDS} } }`,
+    variables: (req) => ({ id: intParam(req, "id") }),
+    respond: (data, req) => {
+      if (!data.user) throw new NotFoundError(`Could not find user with id ${req.params.id}`);
+      return data.user;
+    },
+    schemas: { response: userSchema },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/user-admin/:id",
+    tag: "Users",
+    summary: "Update a user (admins only)",
+    document: `mutation UpdateUser($id: Int!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
+    variables: (req) => ({ id: intParam(req, "id"), input: objectBody(req) }),
+    schemas: { body: userBody.omit({ username: true, password: true }), response: userSchema },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/user-admin/:id",
+    tag: "Users",
+    summary: "Delete a user (admins only)",
+    document: `mutation DeleteUser($id: Int!) { deleteUser(id: $id) }`,
+    variables: (req) => ({ id: intParam(req, "id") }),
+    emptyBody: true,
+  },
+  {
+    method: "POST",
+    path: "/api/admin/user-admin/reset-password",
+    tag: "Users",
+    summary: "Make a password reset link for a user (spec 4.3, admins only)",
+    description:
+      "Body `{id: <email>}`. 200 `{resetPasswordUrl}`: single use, valid 24 hours. Unknown email: 404; not an email: 400; again within a minute: 429.",
+    document: `mutation ResetLink($email: String!) { createResetPasswordLink(email: $email) { resetPasswordUrl } }`,
+    variables: (req) => {
+      const id = objectBody(req).id;
+      if (typeof id !== "string") throw new Error('"id" must be the user\'s email (a string).');
+      return { email: id };
+    },
+    schemas: {
+      body: z.object({ id: z.string().describe("The user's email.") }),
+      response: z.object({ resetPasswordUrl: z.string().url() }),
+    },
+    errors: [400, 403, 404, 429],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/roles",
+    tag: "Roles",
+    summary: "List roles",
+    document: `query Roles { roles { ${ROLE_FIELDS} } }`,
+    respond: (data) => ({ version: 1, roles: data.roles }),
+    schemas: { response: z.object({ version: z.literal(1), roles: z.array(roleSchema) }) },
+    errors: [],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/roles",
+    tag: "Roles",
+    summary: "Create a custom role (admins only)",
+    status: 201,
+    document: `mutation CreateRole($input: RoleInput!) { createRole(input: $input) { ${ROLE_FIELDS} } }`,
+    variables: (req) => ({ input: objectBody(req) }),
+    schemas: { body: roleBody, response: roleSchema },
+    errors: [400, 403, 404, 409],
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/roles/:id",
+    tag: "Roles",
+    summary: "Replace a custom role (admins only)",
+    document: `mutation UpdateRole($id: Int!, $input: RoleInput!) { updateRole(id: $id, input: $input) { ${ROLE_FIELDS} } }`,
+    variables: (req) => ({ id: intParam(req, "id"), input: objectBody(req) }),
+    schemas: { body: roleBody, response: roleSchema },
+    errors: [400, 403, 404, 409],
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/roles/:id",
+    tag: "Roles",
+    summary: "Delete a custom role nobody holds (admins only)",
+    document: `mutation DeleteRole($id: Int!) { deleteRole(id: $id) }`,
+    variables: (req) => ({ id: intParam(req, "id") }),
+    emptyBody: true,
+    errors: [403, 404, 409],
+  },
+]);

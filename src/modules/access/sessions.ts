@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "../../db/database.ts";
+import { ForbiddenOperation } from "../../shared/errors.ts";
+import { hashSecret, isStale } from "./credentials.ts";
+import { userPrincipal } from "./grants.ts";
+import type { Principal } from "./principal.ts";
+
+/** HttpOnly cookie holding the session secret (the database keeps only its hash). */
+export const SESSION_COOKIE = "vexil-session";
+/** Readable cookie with the CSRF token, echoed back in the `x-csrf-token` header. */
+export const CSRF_COOKIE = "vexil-csrf";
+export const CSRF_HEADER = "x-csrf-token";
+
+export type NewSession = { secret: string; csrfToken: string; expiresAt: Date };
+
+/** Opens a session for a user who just proved their password. */
+export async function createSession(db: Db, userId: number, now: Date, ttlMs: number): Promise<NewSession> {
+  const secret = randomBytes(32).toString("base64url");
+  const csrfToken = randomBytes(24).toString("base64url");
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  await db.userSession.create({ data: { id: hashSecret(secret), userId, csrfToken, expiresAt } });
+  return { secret, csrfToken, expiresAt };
+}
+
+export async function deleteSession(db: Db, secret: string): Promise<void> {
+  await db.userSession.deleteMany({ where: { id: hashSecret(secret) } });
+}
+
+export type SessionAuth = { principal: Principal | null; problem?: ForbiddenOperation };
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Resolves a session cookie. A request that changes state (any method but GET/HEAD/OPTIONS)
+ * must echo the session's CSRF token in `x-csrf-token`: a cross-site form or script can send
+ * the cookie but cannot read the token. Such a request without it is refused (403).
+ */
+export async function resolveSession(
+  db: Db,
+  secret: string,
+  request: { method: string; csrfHeader: string | null },
+  now: Date,
+): Promise<SessionAuth> {
+  const session = await db.userSession.findUnique({
+    where: { id: hashSecret(secret) },
+    include: { user: true },
+  });
+  if (!session || session.expiresAt <= now || session.user.deletedAt) return { principal: null };
+  if (!SAFE_METHODS.has(request.method.toUpperCase()) && request.csrfHeader !== session.csrfToken) {
+    return {
+      principal: null,
+      problem: new ForbiddenOperation(
+        `Missing or invalid CSRF token: send the value of the ${CSRF_COOKIE} cookie in the ${CSRF_HEADER} header.`,
+      ),
+    };
+  }
+  if (isStale(session.user.seenAt, now)) {
+    await db.user.update({ where: { id: session.userId }, data: { seenAt: now } });
+  }
+  return { principal: await userPrincipal(db, session.user, "session") };
+}
+
+/** Reads one cookie from a `Cookie` header. */
+export function cookieValue(header: string | null | undefined, name: string): string | null {
+  for (const part of (header ?? "").split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return null;
+}

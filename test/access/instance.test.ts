@@ -1,0 +1,146 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "./principals.ts";
+
+let t: TestApp;
+let dora: { id: number; token: string };
+beforeAll(async () => {
+  t = await createTestApp({
+    VEXIL_URL: "https://flags.example.com/vexil",
+    BASE_URI_PATH: "/vexil",
+    AUTH_TYPE: "custom",
+    FRONTEND_API_ORIGINS: "https://app.example.com, https://www.example.com",
+    UNLEASH_SEGMENTS_LIMIT: "42",
+  });
+  dora = await userWithPat(t, "dora", "Viewer");
+  const olive = await userWithPat(t, "olive", "Viewer");
+  await t.gql(`mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 5) }`, {
+    u: dora.id,
+  });
+  await t.gql(`mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 4) }`, {
+    u: olive.id,
+  });
+});
+afterAll(() => t.close());
+
+describe("ui-config (spec 4.9)", () => {
+  it("reports every field with values from configuration and the package", async () => {
+    const res = await t.rest("GET", "/api/admin/ui-config", undefined, dora.token);
+    expect(res.status).toBe(200);
+    const version = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+    expect(res.body).toMatchObject({
+      version,
+      unleashUrl: "https://flags.example.com/vexil",
+      baseUriPath: "/vexil",
+      authenticationType: "custom",
+      disablePasswordAuth: false,
+      emailEnabled: false,
+      frontendApiOrigins: ["https://app.example.com", "https://www.example.com"],
+      segmentValuesLimit: 1000,
+      strategySegmentsLimit: 5,
+      versionInfo: {
+        current: { oss: version, enterprise: "" },
+        latest: {},
+        isLatest: true,
+        instanceId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
+    });
+    expect(res.body.resourceLimits).toEqual({
+      featureFlags: 5000,
+      featureEnvironmentStrategies: 30,
+      constraints: 30,
+      constraintValues: 250,
+      segments: 42,
+      strategySegments: 5,
+      segmentValues: 1000,
+      apiTokens: 2000,
+      projects: 500,
+      environments: 50,
+      actionSetActions: 10,
+      actionSetsPerProject: 5,
+      actionSetFilters: 5,
+      actionSetFilterValues: 25,
+      signalEndpoints: 5,
+      signalTokensPerEndpoint: 5,
+    });
+    for (const field of [
+      "slogan",
+      "name",
+      "environment",
+      "billing",
+      "maintenanceMode",
+      "networkViewEnabled",
+      "flags",
+      "links",
+      "oidcConfiguredThroughEnv",
+      "samlConfiguredThroughEnv",
+      "unleashAIAvailable",
+    ]) {
+      expect(res.body).toHaveProperty(field);
+    }
+    expect((await t.rest("GET", "/api/admin/ui-config", undefined, null)).status).toBe(401);
+  });
+});
+
+describe("personal dashboard (spec 4.10)", () => {
+  it("shows the caller's projects, their owners, the admins, and flags created or favourited", async () => {
+    const mine = await t.gql(
+      `mutation { createFeature(project: "default", input: { name: "dora-flag", type: "experiment" }) { name } }`,
+      {},
+      dora.token,
+    );
+    expect(mine.errors).toBeUndefined();
+    await t.gql(`mutation { createFeature(project: "default", input: { name: "admins-flag" }) { name } }`);
+    await t.gql(`mutation { createFeature(project: "default", input: { name: "starred-flag" }) { name } }`);
+    await t.database.prisma.favoriteFeature.create({
+      data: { userId: dora.id, featureName: "starred-flag" },
+    });
+    await t.gql(
+      `mutation { createFeature(project: "default", input: { name: "gone-flag" }) { name } }`,
+      {},
+      dora.token,
+    );
+    await t.database.prisma.feature.update({
+      where: { name: "gone-flag" },
+      data: { archivedAt: new Date() },
+    });
+
+    const res = await t.rest("GET", "/api/admin/personal-dashboard", undefined, dora.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      admins: [{ id: expect.any(Number), name: "admin", username: "admin", imageUrl: null, email: null }],
+      projectOwners: [{ ownerType: "user", name: "olive", imageUrl: null, email: "olive@example.com" }],
+      projects: [{ id: "default", name: "Default", health: 100, memberCount: 2, featureCount: 3 }],
+      flags: [
+        { name: "starred-flag", project: "default", type: "release" },
+        { name: "dora-flag", project: "default", type: "experiment" },
+      ],
+    });
+  });
+
+  it("a credential with no user (admin API token) gets 200 with the personal lists empty", async () => {
+    const res = await t.rest("GET", "/api/admin/personal-dashboard");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ projects: [], flags: [], projectOwners: [] });
+    expect(res.body.admins).toHaveLength(1);
+  });
+
+  it("viewer answers me, my projects and my flags in GraphQL", async () => {
+    const res = await t.gql(
+      `{ viewer { name user { username } projects { id } flags { name } } }`,
+      {},
+      dora.token,
+    );
+    expect(res.data).toEqual({
+      viewer: {
+        name: "dora",
+        user: { username: "dora" },
+        projects: [{ id: "default" }],
+        flags: [{ name: "starred-flag" }, { name: "dora-flag" }],
+      },
+    });
+    const asToken = await t.gql(`{ viewer { kind user { id } projects { id } flags { name } } }`);
+    expect(asToken.data).toEqual({ viewer: { kind: "admin-token", user: null, projects: [], flags: [] } });
+  });
+});

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { login, PASSWORD, userWithPat } from "./principals.ts";
+
+let t: TestApp;
+let viewerToken: string;
+beforeAll(async () => {
+  t = await createTestApp({ VEXIL_URL: "https://flags.example.com" });
+  viewerToken = (await userWithPat(t, "rita", "Viewer")).token;
+});
+afterAll(() => t.close());
+
+const NEW_PASSWORD = "Brand-New-Pa55word";
+const tokenOf = (url: string) => new URL(url).searchParams.get("token") ?? "";
+const validate = (token: string) =>
+  t.app.fetch(`http://vexil.test/auth/reset/validate?token=${encodeURIComponent(token)}`);
+const reset = (token: string, password: string) =>
+  t.app.fetch("http://vexil.test/auth/reset/password", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token, password }),
+  });
+
+describe("reset password (spec 4.3 and the flow behind the link)", () => {
+  let firstLink = "";
+  it("an admin gets a single-use link built from the public URL", async () => {
+    t.setNow(new Date("2030-05-01T10:00:00Z"));
+    const res = await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "rita@example.com" });
+    expect(res.status).toBe(200);
+    expect(res.body.resetPasswordUrl).toMatch(
+      /^https:\/\/flags\.example\.com\/reset-password\?token=[0-9a-f]{64}$/,
+    );
+    firstLink = res.body.resetPasswordUrl;
+  });
+
+  it("answers 404 for an unknown email, 400 for a non-email or malformed body, 403 for non-admins", async () => {
+    const unknown = await t.rest("POST", "/api/admin/user-admin/reset-password", {
+      id: "nobody@example.com",
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.name).toBe("NotFoundError");
+    expect((await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "rita" })).status).toBe(400);
+    expect((await t.rest("POST", "/api/admin/user-admin/reset-password", { id: 42 })).status).toBe(400);
+    expect((await t.rest("POST", "/api/admin/user-admin/reset-password", "[1,2")).status).toBe(400);
+    expect((await t.rest("POST", "/api/admin/user-admin/reset-password", [])).status).toBe(400);
+    const denied = await t.rest(
+      "POST",
+      "/api/admin/user-admin/reset-password",
+      { id: "rita@example.com" },
+      viewerToken,
+    );
+    expect(denied.status).toBe(403);
+    expect((await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "x" }, null)).status).toBe(
+      401,
+    );
+  });
+
+  it("a second request for the same user within a minute is 429; after it, a new link expires the old", async () => {
+    t.setNow(new Date("2030-05-01T10:00:30Z"));
+    const again = await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "rita@example.com" });
+    expect(again.status).toBe(429);
+    t.setNow(new Date("2030-05-01T10:01:01Z"));
+    const second = await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "rita@example.com" });
+    expect(second.status).toBe(200);
+    expect((await validate(tokenOf(firstLink))).status).toBe(401);
+    const ok = await validate(tokenOf(second.body.resetPasswordUrl));
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({
+      id: expect.any(Number),
+      email: "rita@example.com",
+      name: "rita",
+      role: "Viewer",
+      createdBy: "admin-token",
+    });
+    firstLink = second.body.resetPasswordUrl;
+  });
+
+  it("sets a strong new password once, then logs in with it", async () => {
+    const token = tokenOf(firstLink);
+    const weak = await reset(token, "password");
+    expect(weak.status).toBe(400);
+    const reused = await reset(token, PASSWORD);
+    expect(reused.status).toBe(400);
+    expect((await reused.json()).name).toBe("PasswordPreviouslyUsedError");
+    expect((await reset(token, NEW_PASSWORD)).status).toBe(200);
+    expect((await reset(token, "Another-Pa55word!")).status).toBe(401);
+    expect((await validate(token)).status).toBe(401);
+    expect((await login(t, "rita", PASSWORD)).status).toBe(401);
+    expect((await login(t, "rita", NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it("a link is valid for 24 hours", async () => {
+    t.setNow(new Date("2030-06-01T00:00:00Z"));
+    const res = await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "rita@example.com" });
+    const token = tokenOf(res.body.resetPasswordUrl);
+    t.setNow(new Date("2030-06-01T23:59:00Z"));
+    expect((await validate(token)).status).toBe(200);
+    t.setNow(new Date("2030-06-02T00:00:00Z"));
+    expect((await validate(token)).status).toBe(401);
+    expect((await reset(token, "Later-Pa55word!x")).status).toBe(401);
+    t.setNow(null);
+  });
+});

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { can } from "../../src/modules/access/check.ts";
+import type { Principal } from "../../src/modules/access/principal.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "./principals.ts";
+
+let t: TestApp;
+let gardener: { id: number; token: string };
+let owner: { id: number; token: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.database.prisma.project.create({ data: { id: "other", name: "Other" } });
+  gardener = await userWithPat(t, "gardener", "Viewer");
+  owner = await userWithPat(t, "olive", "Viewer");
+  await t.gql(`mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 4) }`, {
+    u: owner.id,
+  });
+});
+afterAll(() => t.close());
+
+const createFlag = (project: string, name: string, token: string) =>
+  t.gql(
+    `mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`,
+    { p: project, n: name },
+    token,
+  );
+
+describe("roles", () => {
+  it("lists the predefined roles with their permissions", async () => {
+    const res = await t.rest("GET", "/api/admin/roles");
+    expect(res.status).toBe(200);
+    const roles = res.body.roles as { name: string; type: string; permissions: { name: string }[] }[];
+    expect(roles.map((r) => [r.name, r.type])).toEqual([
+      ["Admin", "root"],
+      ["Editor", "root"],
+      ["Viewer", "root"],
+      ["Owner", "project"],
+      ["Member", "project"],
+    ]);
+    expect(roles[0]?.permissions).toEqual([{ name: "ADMIN", environment: null }]);
+    expect(roles[2]?.permissions).toEqual([]);
+    expect(roles[4]?.permissions.map((p) => p.name)).toContain("UPDATE_FEATURE_ENVIRONMENT");
+    expect(roles[4]?.permissions.map((p) => p.name)).not.toContain("UPDATE_PROJECT");
+  });
+
+  let roleId = 0;
+  it("a custom role's permissions apply in the projects it is given in, and nowhere else", async () => {
+    const created = await t.rest("POST", "/api/admin/roles", {
+      name: "Flag gardener",
+      description: "Plants flags",
+      permissions: [
+        { name: "CREATE_FEATURE" },
+        { name: "UPDATE_FEATURE_ENVIRONMENT", environment: "development" },
+      ],
+    });
+    expect(created.status).toBe(201);
+    roleId = created.body.id;
+    expect(created.body).toMatchObject({
+      type: "custom",
+      permissions: [
+        { name: "CREATE_FEATURE", environment: null },
+        { name: "UPDATE_FEATURE_ENVIRONMENT", environment: "development" },
+      ],
+    });
+    expect((await createFlag("default", "garden-1", gardener.token)).errors?.[0]?.extensions?.code).toBe(
+      "FORBIDDEN",
+    );
+    const added = await t.gql(
+      `mutation($u: Int!, $r: Int!) { addProjectMember(project: "default", userId: $u, roleId: $r) }`,
+      {
+        u: gardener.id,
+        r: roleId,
+      },
+    );
+    expect(added.errors).toBeUndefined();
+    expect((await createFlag("default", "garden-1", gardener.token)).errors).toBeUndefined();
+    const elsewhere = await createFlag("other", "garden-2", gardener.token);
+    expect(elsewhere.errors?.[0]?.extensions).toMatchObject({
+      code: "FORBIDDEN",
+      permissions: ["CREATE_FEATURE"],
+    });
+    const me = await t.gql<{ viewer: { permissions: unknown[] } }>(
+      `{ viewer { permissions { permission project environment } } }`,
+      {},
+      gardener.token,
+    );
+    expect(me.data?.viewer.permissions).toEqual([
+      { permission: "CREATE_FEATURE", project: "default", environment: null },
+      { permission: "UPDATE_FEATURE_ENVIRONMENT", project: "default", environment: "development" },
+    ]);
+  });
+
+  it("a project Owner manages its members; a Member cannot", async () => {
+    const byOwner = await t.gql(
+      `mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 5) }`,
+      { u: gardener.id },
+      owner.token,
+    );
+    expect(byOwner.errors).toBeUndefined();
+    const byMember = await t.gql(
+      `mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 5) }`,
+      { u: owner.id },
+      gardener.token,
+    );
+    expect(byMember.errors?.[0]?.extensions?.permissions).toEqual(["UPDATE_PROJECT"]);
+    const inOther = await t.gql(
+      `mutation($u: Int!) { addProjectMember(project: "other", userId: $u, roleId: 5) }`,
+      { u: gardener.id },
+      owner.token,
+    );
+    expect(inOther.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+
+  it("records role-created, role-updated (only when something changed) and role-deleted", async () => {
+    const body = {
+      name: "Flag gardener",
+      description: "Plants and waters flags",
+      permissions: [{ name: "CREATE_FEATURE" }],
+    };
+    expect((await t.rest("PUT", `/api/admin/roles/${roleId}`, body)).status).toBe(200);
+    expect((await t.rest("PUT", `/api/admin/roles/${roleId}`, body)).status).toBe(200);
+    const inUse = await t.rest("DELETE", `/api/admin/roles/${roleId}`);
+    expect(inUse.status).toBe(409);
+    await t.gql(
+      `mutation($u: Int!, $r: Int!) { removeProjectMember(project: "default", userId: $u, roleId: $r) }`,
+      {
+        u: gardener.id,
+        r: roleId,
+      },
+    );
+    expect((await t.rest("DELETE", `/api/admin/roles/${roleId}`)).status).toBe(200);
+    const events = await t.gql<{
+      events: { edges: { node: { type: string; data: unknown; preData: unknown } }[] };
+    }>(
+      `{ events(filter: { types: ["role-created", "role-updated", "role-deleted"] }) { edges { node { type data preData } } } }`,
+    );
+    const nodes = events.data?.events.edges.map((e) => e.node) ?? [];
+    expect(nodes.map((n) => n.type)).toEqual(["role-deleted", "role-updated", "role-created"]);
+    expect(nodes[1]).toMatchObject({
+      data: {
+        description: "Plants and waters flags",
+        permissions: [{ name: "CREATE_FEATURE", environment: null }],
+      },
+      preData: { description: "Plants flags" },
+    });
+  });
+
+  it("refuses changes to predefined roles, unknown permissions and misplaced environments", async () => {
+    expect((await t.rest("PUT", "/api/admin/roles/2", { name: "Editor", permissions: [] })).status).toBe(403);
+    expect((await t.rest("DELETE", "/api/admin/roles/1")).status).toBe(403);
+    expect(
+      (await t.rest("POST", "/api/admin/roles", { name: "x", permissions: [{ name: "FLY" }] })).status,
+    ).toBe(400);
+    const envOnRoot = { name: "y", permissions: [{ name: "CREATE_FEATURE", environment: "development" }] };
+    expect((await t.rest("POST", "/api/admin/roles", envOnRoot)).status).toBe(400);
+    expect((await t.rest("POST", "/api/admin/roles", { name: "Admin" })).status).toBe(409);
+  });
+});
+
+describe("can(): scoping by project and environment", () => {
+  const principal = (grants: Principal["grants"]): Principal => ({
+    kind: "user",
+    via: "pat",
+    name: "p",
+    userId: 1,
+    rootRole: "Viewer",
+    projects: ["*"],
+    environment: "*",
+    grants,
+  });
+  const envGrant = principal([
+    { permission: "UPDATE_FEATURE_ENVIRONMENT", project: "default", environment: "development" },
+  ]);
+
+  it("an environment-scoped grant passes only in that project and environment", () => {
+    expect(
+      can(envGrant, {
+        permission: "UPDATE_FEATURE_ENVIRONMENT",
+        project: "default",
+        environment: "development",
+      }),
+    ).toBe(true);
+    expect(
+      can(envGrant, {
+        permission: "UPDATE_FEATURE_ENVIRONMENT",
+        project: "default",
+        environment: "production",
+      }),
+    ).toBe(false);
+    expect(
+      can(envGrant, {
+        permission: "UPDATE_FEATURE_ENVIRONMENT",
+        project: "other",
+        environment: "development",
+      }),
+    ).toBe(false);
+    expect(can(envGrant, { permission: "UPDATE_FEATURE_ENVIRONMENT" })).toBe(false);
+    expect(can(envGrant, { permission: "CREATE_FEATURE", project: "default" })).toBe(false);
+  });
+
+  it("ADMIN passes everything; unscoped grants pass everywhere", () => {
+    expect(
+      can(principal([{ permission: "ADMIN", project: null, environment: null }]), {
+        permission: "DELETE_PROJECT",
+        project: "x",
+      }),
+    ).toBe(true);
+    const editorLike = principal([
+      { permission: "UPDATE_FEATURE_STRATEGY", project: null, environment: null },
+    ]);
+    expect(
+      can(editorLike, { permission: "UPDATE_FEATURE_STRATEGY", project: "any", environment: "production" }),
+    ).toBe(true);
+  });
+});

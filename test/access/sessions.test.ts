@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { login, PASSWORD, userWithPat, withSession } from "./principals.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: "4" });
+  await userWithPat(t, "sally", "Editor");
+});
+afterAll(() => t.close());
+
+describe("password login sessions", () => {
+  it("logs in with username or email, setting an HttpOnly SameSite session cookie and a CSRF cookie", async () => {
+    const res = await login(t, "sally@example.com");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ username: "sally", email: "sally@example.com", rootRole: "Editor" });
+    expect(JSON.stringify(res.body)).not.toMatch(/scrypt|password/i);
+    const [session, csrf] = res.session.setCookies;
+    expect(session).toMatch(/^vexil-session=[\w-]{20,}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=172800$/);
+    expect(csrf).toMatch(/^vexil-csrf=[\w-]{20,}; Path=\/; SameSite=Strict/);
+    expect(csrf).not.toContain("HttpOnly");
+  });
+
+  it("the session cookie authenticates GraphQL and REST reads", async () => {
+    const { session } = await login(t, "sally");
+    const me = await withSession(t, session, "GET", "/api/admin/user");
+    expect(me.status).toBe(200);
+    expect(me.body.user).toMatchObject({ username: "sally", rootRole: "Editor" });
+    const gql = await withSession(t, session, "POST", "/graphql", { query: "{ viewer { name via kind } }" });
+    expect(gql.body).toEqual({ data: { viewer: { name: "sally", via: "session", kind: "user" } } });
+  });
+
+  it("refuses cookie-authenticated writes without the CSRF header (403), accepts them with it", async () => {
+    const { session } = await login(t, "sally");
+    const body = { description: "ci", expiresAt: "2099-01-01T00:00:00.000Z" };
+    const without = await withSession(t, session, "POST", "/api/admin/user/tokens", body, { csrf: false });
+    expect(without.status).toBe(403);
+    expect(without.body.message).toMatch(/CSRF/);
+    const forged = await withSession(
+      t,
+      { ...session, csrf: "guessed" },
+      "POST",
+      "/api/admin/user/tokens",
+      body,
+    );
+    expect(forged.status).toBe(403);
+    const gqlWithout = await withSession(
+      t,
+      session,
+      "POST",
+      "/graphql",
+      { query: "{ viewer { name } }" },
+      { csrf: false },
+    );
+    expect(gqlWithout.body.errors[0].extensions.code).toBe("FORBIDDEN");
+    const ok = await withSession(t, session, "POST", "/api/admin/user/tokens", body);
+    expect(ok.status).toBe(201);
+  });
+
+  it("logout ends the session and clears the cookies", async () => {
+    const { session } = await login(t, "sally");
+    const out = await withSession(t, session, "POST", "/auth/logout");
+    expect(out.status).toBe(200);
+    expect(out.headers.getSetCookie().join("\n")).toMatch(/vexil-session=; Path=\/; Max-Age=0/);
+    expect((await withSession(t, session, "GET", "/api/admin/user")).status).toBe(401);
+  });
+
+  it("a wrong password is 401 without saying which part was wrong", async () => {
+    const res = await login(t, "sally", "Wrong-Passw0rd!");
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe("Wrong password, try again.");
+    expect((await login(t, "nobody", PASSWORD)).body.message).toBe("Wrong password, try again.");
+  });
+
+  it("rate-limits login attempts per username (429) and forgets them after a minute", async () => {
+    t.setNow(new Date("2030-01-01T00:00:00Z"));
+    for (let i = 0; i < 4; i++) expect((await login(t, "limited", "x")).status).toBe(401);
+    const limited = await login(t, "limited", "x");
+    expect(limited.status).toBe(429);
+    expect(limited.body.name).toBe("RateLimitError");
+    t.setNow(new Date("2030-01-01T00:01:00Z"));
+    expect((await login(t, "limited", "x")).status).toBe(401);
+    t.setNow(null);
+  });
+
+  it("a malformed login body is 400", async () => {
+    const res = await t.app.fetch("http://vexil.test/auth/simple/login", { method: "POST", body: "nope" });
+    expect(res.status).toBe(400);
+  });
+});
