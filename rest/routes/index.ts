@@ -1,5 +1,6 @@
 import type { Route } from "../route.ts";
 import { archiveRoutes } from "./archive.ts";
+import { changeRequestRoutes } from "./change-requests.ts";
 import { contextRoutes } from "./context.ts";
 import { dependencyRoutes } from "./dependencies.ts";
 import { environmentRoutes } from "./environments.ts";
@@ -30,4 +31,5 @@ export const allRoutes: Route[] = [
   ...contextRoutes,
   ...tagRoutes,
   ...searchRoutes,
+  ...changeRequestRoutes,
 ];

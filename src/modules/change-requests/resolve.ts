@@ -1,0 +1,28 @@
+import type { Context } from "../../context.ts";
+import { AuthenticationRequired } from "../../shared/errors.ts";
+import { runWrite } from "../../shared/write.ts";
+import { changeState, type StateChange } from "./transitions.ts";
+import { changeRequestView } from "./view.ts";
+
+/** The caller; root fields declare `authenticated`, so a missing one is a 401. */
+export function principalOf(ctx: Context) {
+  if (!ctx.principal) throw new AuthenticationRequired();
+  return ctx.principal;
+}
+
+/** Reads the stored request back for the response. */
+export async function viewAfter(ctx: Context, id: number) {
+  const view = await changeRequestView(ctx.db, id);
+  if (!view) throw new Error(`change request ${id} vanished after a successful write`);
+  return view;
+}
+
+/** Runs a state change; it may apply changes, so its events are grouped under the request. */
+export async function runStateChange(ctx: Context, project: string, id: number, input: StateChange) {
+  const principal = principalOf(ctx);
+  await runWrite(ctx, (w) => changeState({ w, principal, limits: ctx.config.limits }, project, id, input), {
+    groupType: "change-request",
+    groupId: String(id),
+  });
+  return viewAfter(ctx, id);
+}
