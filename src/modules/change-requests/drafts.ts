@@ -12,10 +12,18 @@ import { type LockedChangeRequest, lockChangeRequest, recordChangeRequestEvent }
 
 const EDITABLE = new Set(["Draft", "In review", "Approved"]);
 
-/** Only the author changes a request's content (Admins may too). */
-export function assertAuthor(w: Write, principal: Principal, cr: { createdByUserId: number }) {
+/**
+ * Only the author changes a request's content or submits it (reference §6.3); cancelling
+ * is also open to Admins (`adminToo`).
+ */
+export function assertAuthor(
+  w: Write,
+  principal: Principal,
+  cr: { createdByUserId: number },
+  adminToo = false,
+) {
   if (cr.createdByUserId === w.actor.userId) return;
-  if (can(principal, { permission: PERMISSIONS.ADMIN })) return;
+  if (adminToo && can(principal, { permission: PERMISSIONS.ADMIN })) return;
   throw new ForbiddenOperation("Only the author of a change request may do this.");
 }
 

@@ -95,7 +95,7 @@ async function reject({ w, principal }: Deps, cr: LockedChangeRequest) {
 
 async function cancel({ w, principal }: Deps, cr: LockedChangeRequest) {
   requireState(cr, ["In review", "Approved", "Scheduled"], "cancelled");
-  assertAuthor(w, principal, cr);
+  assertAuthor(w, principal, cr, true);
   await close(w, cr, "Cancelled");
   await recordChangeRequestEvent(w, "change-request-cancelled", cr);
 }
