@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveToken } from "../../src/modules/access/credentials.ts";
 import { assertDirectChangeAllowed } from "../../src/modules/change-requests/settings.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
@@ -78,29 +79,23 @@ describe("configuration", () => {
 
   it("the guard refuses direct changes without SKIP_CHANGE_REQUEST, and lets Admins and applied requests pass", async () => {
     const db = t.database.prisma;
-    const editorPrincipal = {
-      kind: "user",
-      name: "eddie",
-      userId: editor.id,
-      rootRole: "Editor",
-      projects: ["*"],
-      environment: "*",
-    } as const;
-    const admin = { ...editorPrincipal, rootRole: "Admin" } as const;
-    const refused = assertDirectChangeAllowed(db, editorPrincipal as never, "default", "production");
+    const admin = await createUser(t, "root", "Admin");
+    const editorPrincipal = await resolveToken(db, editor.token);
+    const adminPrincipal = await resolveToken(db, admin.token);
+    const refused = assertDirectChangeAllowed(db, editorPrincipal, "default", "production");
     await expect(refused).rejects.toMatchObject({
       code: "FORBIDDEN",
       message: expect.stringContaining("change request"),
     });
     await expect(
-      assertDirectChangeAllowed(db, admin as never, "default", "production"),
+      assertDirectChangeAllowed(db, adminPrincipal, "default", "production"),
     ).resolves.toBeUndefined();
     await expect(
-      assertDirectChangeAllowed(db, editorPrincipal as never, "default", "development"),
+      assertDirectChangeAllowed(db, editorPrincipal, "default", "development"),
     ).resolves.toBeUndefined();
     const fromRequest = { tx: db, groupType: "change-request" } as never;
     await expect(
-      assertDirectChangeAllowed(fromRequest, editorPrincipal as never, "default", "production"),
+      assertDirectChangeAllowed(fromRequest, editorPrincipal, "default", "production"),
     ).resolves.toBeUndefined();
   });
 });
