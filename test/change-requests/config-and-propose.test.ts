@@ -215,11 +215,13 @@ describe("proposing (spec 4.5)", () => {
   });
 
   it("accepts all 11 actions", async () => {
-    const strategy = await createStrategy(t, "checkout", "production");
+    const kept = await createStrategy(t, "checkout", "production");
+    const dropped = await createStrategy(t, "checkout", "production");
     const segment = await t.database.prisma.segment.create({
       data: { name: "beta-users", projectId: "default" },
     });
     await createFlag(t, "parent");
+    await createFlag(t, "retired");
     const res = await propose(t, "production", [
       { action: "updateEnabled", feature: "checkout", payload: { enabled: false } },
       {
@@ -227,24 +229,36 @@ describe("proposing (spec 4.5)", () => {
         feature: "checkout",
         payload: { name: "default", constraints: [], parameters: {} },
       },
-      { action: "updateStrategy", feature: "checkout", payload: { id: strategy.id, disabled: true } },
-      { action: "deleteStrategy", feature: "checkout", payload: { id: strategy.id } },
-      { action: "reorderStrategy", feature: "checkout", payload: [{ id: strategy.id, sortOrder: 1 }] },
+      { action: "updateStrategy", feature: "checkout", payload: { id: kept.id, title: "Kept" } },
+      { action: "deleteStrategy", feature: "checkout", payload: { id: dropped.id } },
+      { action: "reorderStrategy", feature: "checkout", payload: [{ id: kept.id, sortOrder: 1 }] },
       { action: "patchVariant", feature: "checkout", payload: { variants: [] } },
-      { action: "archiveFeature", feature: "checkout" },
       { action: "addDependency", feature: "checkout", payload: { feature: "parent" } },
-      { action: "deleteDependency", feature: "checkout" },
+      { action: "deleteDependency", feature: "retired" },
+      { action: "archiveFeature", feature: "retired" },
       { action: "updateSegment", payload: { id: segment.id, name: "beta", constraints: [] } },
       { action: "deleteSegment", payload: { id: segment.id } },
     ]);
     expect(res.status).toBe(200);
-    const checkout = res.body.features.find((f: { name: string }) => f.name === "checkout");
-    expect(checkout.changes).toHaveLength(9);
+    const group = (name: string) => res.body.features.find((f: { name: string }) => f.name === name);
+    expect(group("checkout").changes.map((c: { action: string }) => c.action)).toEqual([
+      "updateEnabled",
+      "addStrategy",
+      "updateStrategy",
+      "deleteStrategy",
+      "reorderStrategy",
+      "patchVariant",
+      "addDependency",
+    ]);
+    expect(group("retired").changes.map((c: { action: string }) => c.action)).toEqual([
+      "deleteDependency",
+      "archiveFeature",
+    ]);
     expect(res.body.segments).toEqual([
       expect.objectContaining({ action: "updateSegment", name: "beta-users" }),
       expect.objectContaining({ action: "deleteSegment", name: "beta-users" }),
     ]);
-    expect(checkout.changes[7].payload).toEqual({ feature: "parent", enabled: true });
+    expect(group("checkout").changes[6].payload).toEqual({ feature: "parent", enabled: true });
   });
 
   it("shows open change requests on the flag environment (spec 2.7)", async () => {
