@@ -17,12 +17,13 @@ export async function viewAfter(ctx: Context, id: number) {
   return view;
 }
 
-/** Runs a state change; it may apply changes, so its events are grouped under the request. */
+/**
+ * Runs a state change. Applying groups its events under the request (`change-request` + id,
+ * reference-behaviours §3.1); other transitions are ordinary transactions.
+ */
 export async function runStateChange(ctx: Context, project: string, id: number, input: StateChange) {
   const principal = principalOf(ctx);
-  await runWrite(ctx, (w) => changeState({ w, principal, limits: ctx.config.limits }, project, id, input), {
-    groupType: "change-request",
-    groupId: String(id),
-  });
+  const group = input.state === "Applied" ? { groupType: "change-request", groupId: String(id) } : {};
+  await runWrite(ctx, (w) => changeState({ w, principal, limits: ctx.config.limits }, project, id, input), group);
   return viewAfter(ctx, id);
 }
