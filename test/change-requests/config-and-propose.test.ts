@@ -86,6 +86,7 @@ describe("configuration", () => {
     await expect(refused).rejects.toMatchObject({
       code: "FORBIDDEN",
       message: expect.stringContaining("change request"),
+      extra: { permissions: ["SKIP_CHANGE_REQUEST"] },
     });
     await expect(
       assertDirectChangeAllowed(db, adminPrincipal, "default", "production"),

@@ -1,6 +1,6 @@
 import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
-import { ForbiddenOperation, NotFoundError } from "../../shared/errors.ts";
+import { DomainError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { can } from "../access/check.ts";
@@ -41,8 +41,11 @@ export async function assertDirectChangeAllowed(
   if (!(await changeRequestSetting(tx, project, environment))) return;
   const check = { permission: PERMISSIONS.SKIP_CHANGE_REQUEST, project, environment };
   if (principal && can(principal, check)) return;
-  throw new ForbiddenOperation(
+  throw new DomainError(
+    "FORBIDDEN",
     `Change requests are required in the "${environment}" environment of project "${project}": propose this change with a change request instead. Changing it directly needs the "SKIP_CHANGE_REQUEST" permission.`,
+    undefined,
+    { permissions: [PERMISSIONS.SKIP_CHANGE_REQUEST] },
   );
 }
 
