@@ -24,6 +24,10 @@ export async function viewAfter(ctx: Context, id: number) {
 export async function runStateChange(ctx: Context, project: string, id: number, input: StateChange) {
   const principal = principalOf(ctx);
   const group = input.state === "Applied" ? { groupType: "change-request", groupId: String(id) } : {};
-  await runWrite(ctx, (w) => changeState({ w, principal, limits: ctx.config.limits }, project, id, input), group);
+  await runWrite(
+    ctx,
+    (w) => changeState({ w, principal, limits: ctx.config.limits }, project, id, input),
+    group,
+  );
   return viewAfter(ctx, id);
 }

@@ -43,7 +43,7 @@ export async function assertDirectChangeAllowed(
   if (principal && can(principal, check)) return;
   throw new DomainError(
     "FORBIDDEN",
-    `Change requests are required in the "${environment}" environment of project "${project}": propose this change with a change request instead. Changing it directly needs the "SKIP_CHANGE_REQUEST" permission.`,
+    `You don't have the required permissions to perform this operation. To perform this action, you need the "SKIP_CHANGE_REQUEST" permission. The "${environment}" environment of project "${project}" requires change requests: propose this change with a change request instead.`,
     undefined,
     { permissions: [PERMISSIONS.SKIP_CHANGE_REQUEST] },
   );
