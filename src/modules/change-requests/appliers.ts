@@ -1,12 +1,27 @@
 import type { ResourceLimits } from "../../config.ts";
-import { recordEvent } from "../../events/record.ts";
 import type { Write } from "../../shared/write.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.ts";
-import { featureEnvironment, featureInProject } from "../features/feature.read.ts";
+import {
+  type AddDependencyInput,
+  addDependency,
+  removeAllDependencies,
+} from "../dependencies/dependencies.ts";
+import { disableFeatureEnvironment, enableFeatureEnvironment } from "../feature-environments/enablement.ts";
+import { setEnvironmentVariants } from "../feature-environments/environment-variants.ts";
+import {
+  addStrategy,
+  deleteStrategy,
+  type NewStrategyInput,
+  reorderStrategies,
+  type StrategyUpdateInput,
+  updateStrategy,
+} from "../feature-environments/strategies.ts";
+import type { EnvironmentTarget } from "../feature-environments/strategy-record.ts";
+import type { VariantInput } from "../feature-environments/variants.ts";
+import { archiveFeatures } from "../features/feature-archive.ts";
+import { segmentById } from "../segments/segment.read.ts";
+import { deleteSegment, type SegmentInput, updateSegment } from "../segments/segment.service.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";
-
-/** A change's flag target: the change request's project and environment plus the flag. */
-export type ApplyTarget = { project: string; environment: string; feature: string };
 
 /**
  * Applies one recorded change as the direct-change service would, inside the change
@@ -39,29 +54,81 @@ function flag(target: { feature: string | null }): string {
   return target.feature;
 }
 
-/** Switches the flag in the environment; the event only when the value flips. */
-async function applyUpdateEnabled(w: Write, target: Parameters<Applier>[1], payload: unknown) {
-  const feature = flag(target);
-  await featureInProject(w.tx, target.project, feature);
-  const row = await featureEnvironment(w.tx, feature, target.environment);
-  const enabled = (payload as { enabled: boolean }).enabled;
-  if (row.enabled === enabled) return;
-  await w.tx.featureEnvironment.update({
-    where: { featureName_environmentName: { featureName: feature, environmentName: target.environment } },
-    data: { enabled },
-  });
-  await recordEvent(w, {
-    type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
-    project: target.project,
-    environment: target.environment,
-    featureName: feature,
-  });
+const envTarget = (target: Parameters<Applier>[1]): EnvironmentTarget => ({
+  project: target.project,
+  environment: target.environment,
+  feature: flag(target),
+});
+
+type Obj = Record<string, unknown>;
+
+/** A segment change carries the segment's fields; the ones left out keep their value. */
+async function applyUpdateSegment(
+  w: Write,
+  _target: Parameters<Applier>[1],
+  payload: unknown,
+  limits: ResourceLimits,
+) {
+  const { id, ...fields } = payload as Obj & { id: number };
+  const current = await segmentById(w.tx, Number(id));
+  await updateSegment(
+    w,
+    Number(id),
+    {
+      name: current.name,
+      description: current.description,
+      project: current.projectId,
+      constraints: current.constraints as SegmentInput["constraints"],
+      ...(fields as Partial<SegmentInput>),
+    },
+    limits,
+  );
 }
 
 /**
- * The one table mapping each action to the service that applies it. Actions missing here
- * can be proposed and reviewed but applying them is refused until their service is wired.
+ * The one table mapping each action to the service that applies it, called with the change
+ * request's Write (grouped under `change-request`), exactly as the direct change would be.
  */
 export const APPLIERS: Partial<Record<ChangeAction, Applier>> = {
-  updateEnabled: applyUpdateEnabled,
+  updateEnabled: async (w, target, payload, limits) => {
+    const p = payload as { enabled: boolean; shouldActivateDisabledStrategies?: boolean };
+    if (p.enabled) {
+      await enableFeatureEnvironment(
+        w,
+        envTarget(target),
+        { shouldActivateDisabledStrategies: p.shouldActivateDisabledStrategies },
+        limits,
+      );
+    } else {
+      await disableFeatureEnvironment(w, envTarget(target));
+    }
+  },
+  addStrategy: async (w, target, payload, limits) => {
+    await addStrategy(w, envTarget(target), payload as NewStrategyInput, limits);
+  },
+  updateStrategy: async (w, target, payload, limits) => {
+    const { id, ...fields } = payload as Obj & { id: string };
+    await updateStrategy(w, envTarget(target), id, fields as StrategyUpdateInput, limits);
+  },
+  deleteStrategy: (w, target, payload) =>
+    deleteStrategy(w, envTarget(target), (payload as { id: string }).id),
+  reorderStrategy: async (w, target, payload) => {
+    await reorderStrategies(w, envTarget(target), payload as { id: string; sortOrder: number }[]);
+  },
+  patchVariant: async (w, target, payload) => {
+    await setEnvironmentVariants(w, envTarget(target), (payload as { variants: VariantInput[] }).variants);
+  },
+  archiveFeature: async (w, target) => {
+    await archiveFeatures(w, target.project, [flag(target)]);
+  },
+  addDependency: async (w, target, payload) => {
+    await addDependency(w, target.project, flag(target), payload as AddDependencyInput);
+  },
+  deleteDependency: async (w, target) => {
+    await removeAllDependencies(w, target.project, flag(target));
+  },
+  updateSegment: applyUpdateSegment,
+  deleteSegment: async (w, _target, payload) => {
+    await deleteSegment(w, Number((payload as { id: number }).id));
+  },
 };
