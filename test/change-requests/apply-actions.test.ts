@@ -44,6 +44,15 @@ describe("applying through the direct-change services", () => {
     );
     expect(direct.status).toBe(403);
     expect(direct.body.name).toBe("NoAccessError");
+    expect(direct.body.message).toMatch(/change request/);
+    const archive = await t.rest(
+      "DELETE",
+      "/api/admin/projects/default/features/guarded",
+      undefined,
+      author.token,
+    );
+    expect(archive.status).toBe(403);
+    expect(archive.body.message).toMatch(/change request/);
     const id = await applied({ action: "updateEnabled", feature: "guarded", payload: { enabled: true } });
     const strategies = await t.database.prisma.featureStrategy.findMany({
       where: { featureName: "guarded", environmentName: "production" },

@@ -51,13 +51,15 @@ export async function assertDirectChangeAllowed(
 
 /** Archiving a flag touches every environment: any environment requiring change requests guards it. */
 export async function assertDirectProjectChangeAllowed(
-  w: Write,
+  wOrTx: Write | Tx,
   principal: Principal | null,
   project: string,
 ): Promise<void> {
-  if (w.groupType === "change-request") return;
-  const settings = await w.tx.changeRequestSetting.findMany({ where: { projectId: project } });
-  for (const s of settings) await assertDirectChangeAllowed(w, principal, project, s.environmentName);
+  const isWrite = "tx" in wOrTx && "groupType" in wOrTx;
+  if (isWrite && wOrTx.groupType === "change-request") return;
+  const tx = isWrite ? wOrTx.tx : (wOrTx as Tx);
+  const settings = await tx.changeRequestSetting.findMany({ where: { projectId: project } });
+  for (const s of settings) await assertDirectChangeAllowed(tx, principal, project, s.environmentName);
 }
 
 export async function projectChangeRequestConfig(tx: Tx, project: string): Promise<ChangeRequestConfig[]> {
