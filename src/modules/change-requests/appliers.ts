@@ -89,7 +89,7 @@ async function applyUpdateSegment(
  * The one table mapping each action to the service that applies it, called with the change
  * request's Write (grouped under `change-request`), exactly as the direct change would be.
  */
-export const APPLIERS: Partial<Record<ChangeAction, Applier>> = {
+export const APPLIERS: Record<ChangeAction, Applier> = {
   updateEnabled: async (w, target, payload, limits) => {
     const p = payload as { enabled: boolean; shouldActivateDisabledStrategies?: boolean };
     if (p.enabled) {

@@ -1,6 +1,6 @@
 import type { ResourceLimits } from "../../config.ts";
 import type { Tx } from "../../db/database.ts";
-import { ConflictError, InvalidOperationError } from "../../shared/errors.ts";
+import { ConflictError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
 import { APPLIERS } from "./appliers.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";
@@ -53,8 +53,6 @@ export async function applyChanges(w: Write, cr: LockedChangeRequest, limits: Re
   if (conflicts.length > 0) throw conflictError(cr, conflicts);
   for (const change of cr.changes) {
     const applier = APPLIERS[change.action as ChangeAction];
-    if (!applier)
-      throw new InvalidOperationError(`Changes of type "${change.action}" cannot be applied yet.`);
     const target = { project: cr.projectId, environment: cr.environmentName, feature: change.featureName };
     await applier(w, target, change.payload, limits);
   }

@@ -89,13 +89,11 @@ async function checkReferences(w: Write, action: ChangeAction, target: ChangeTar
  * change would be, and nothing of the trial stays.
  */
 export async function dryRun(w: Write, scope: Scope, changes: ProposedChange[], limits: ResourceLimits) {
-  const wired = changes.filter((c) => APPLIERS[c.action]);
-  if (wired.length === 0) return;
   const probe: Write = { ...w, recorded: [], groupType: "change-request", groupId: "dry-run" };
   await w.tx.$executeRawUnsafe("SAVEPOINT change_request_dry_run");
   try {
-    for (const c of wired)
-      await APPLIERS[c.action]?.(probe, { ...scope, feature: c.feature }, c.payload, limits);
+    for (const c of changes)
+      await APPLIERS[c.action](probe, { ...scope, feature: c.feature }, c.payload, limits);
   } finally {
     await w.tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT change_request_dry_run");
   }
