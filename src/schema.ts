@@ -20,7 +20,6 @@ import "./modules/search/feature-search.schema.ts";
 import "./modules/search/event-search.schema.ts";
 import "./modules/change-requests/change-requests.schema.ts";
 import "./modules/change-requests/change-request-mutations.schema.ts";
-import "./modules/change-requests/feature-environment.fields.ts";
 
 /** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */
 export const schema = lexicographicSortSchema(describeRelayTypes(builder.toSchema()));
