@@ -24,6 +24,7 @@ export const FEATURE_FIELDS = /* GraphQL */ `
   createdAt createdBy { id name imageUrl } archivedAt lastSeenAt
   environments {
     name featureName environment type enabled sortOrder variantCount lastSeenAt
+    changeRequestIds
     hasStrategies hasEnabledStrategies
     strategies { ${STRATEGY_FIELDS} }
     variants { ${ENV_VARIANT_FIELDS} }

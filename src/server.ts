@@ -5,6 +5,7 @@ import { type Database, openDatabase } from "./db/database.ts";
 import { applyMigrations, assertMigrated, MigrationError } from "./db/migrate.ts";
 import { createInProcessBus } from "./events/bus.ts";
 import { listen } from "./http-server.ts";
+import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
 import { createLogger } from "./shared/logger.ts";
 
 /** The only process entry: config, database, migrations, bootstrap, listen, shutdown. */
@@ -49,6 +50,7 @@ async function main() {
     ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
   });
   const running = await listen(app, deps, config.host, config.port);
+  const stopChangeRequestScheduler = startChangeRequestScheduler(deps);
   logger.info("Vexil listening", {
     url: running.url,
     graphql: `${running.url}/graphql`,
@@ -64,6 +66,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info("shutting down", { signal });
+    stopChangeRequestScheduler();
     await running.close(config.shutdownGraceMs);
     await bus.close();
     await database.close();

@@ -1,5 +1,6 @@
 import type { Route } from "../route.ts";
 import { archiveRoutes } from "./archive.ts";
+import { changeRequestRoutes } from "./change-requests.ts";
 import { contextRoutes } from "./context.ts";
 import { dependencyRoutes } from "./dependencies.ts";
 import { environmentRoutes } from "./environments.ts";
@@ -38,4 +39,5 @@ export const allRoutes: Route[] = [
   ...tokenRoutes,
   ...uiConfigRoutes,
   ...personalDashboardRoutes,
+  ...changeRequestRoutes,
 ];

@@ -152,6 +152,63 @@ const T: Partial<Record<EventType, Template>> = {
   "segment-created": { label: "Segment created", action: "created a segment in project {{project}}" },
   "segment-updated": { label: "Segment updated", action: "updated a segment in project {{project}}" },
   "segment-deleted": { label: "Segment deleted", action: "deleted a segment in project {{project}}" },
+  "change-request-discarded": {
+    label: "Change request discarded",
+    action: "discarded a draft change request in project {{project}}",
+  },
+  "change-added": {
+    label: "Change added",
+    action: "proposed a change in the **{{environment}}** environment of project {{project}}",
+  },
+  "change-edited": {
+    label: "Change edited",
+    action: "edited a proposed change in the **{{environment}}** environment of project {{project}}",
+  },
+  "change-discarded": {
+    label: "Change discarded",
+    action: "discarded a proposed change in the **{{environment}}** environment of project {{project}}",
+  },
+  "change-request-sent-to-review": {
+    label: "Change request sent to review",
+    action: "sent a change request to review in project {{project}}",
+  },
+  "change-request-approval-added": {
+    label: "Change request approval added",
+    action: "approved a change request in project {{project}}",
+  },
+  "change-request-approved": {
+    label: "Change request approved",
+    action: "completed the approvals of a change request in project {{project}}",
+  },
+  "change-request-rejected": {
+    label: "Change request rejected",
+    action: "rejected a change request in project {{project}}",
+  },
+  "change-request-cancelled": {
+    label: "Change request cancelled",
+    action: "cancelled a change request in project {{project}}",
+  },
+  "change-request-scheduled": {
+    label: "Change request scheduled",
+    action: "scheduled a change request in project {{project}}",
+  },
+  "change-request-scheduled-application-success": {
+    label: "Scheduled change request applied",
+    action: "applied a scheduled change request in project {{project}}",
+  },
+  "change-request-scheduled-application-failure": {
+    label: "Scheduled change request failed",
+    action: "could not apply a scheduled change request in project {{project}}",
+  },
+  "change-request-schedule-suspended": {
+    label: "Change request schedule suspended",
+    action: "suspended the schedule of a change request in project {{project}}",
+  },
+  "change-request-configuration-updated": {
+    label: "Change request configuration updated",
+    action:
+      "updated the change request configuration of the **{{environment}}** environment in project {{project}}",
+  },
 };
 
 export type FormatInput = {

@@ -2,12 +2,14 @@ import type { Context } from "../../context.ts";
 import { AuthenticationRequired, NoAccessError } from "../../shared/errors.ts";
 import { can } from "../access/check.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
+import { assertDirectChangeAllowed } from "../change-requests/settings.ts";
 
 /**
  * Reference-behaviours §4 check 1: in an environment where the project requires change
  * requests, direct changes need SKIP_CHANGE_REQUEST (admins hold every permission).
  */
 export async function requireChangeRequestBypass(ctx: Context, project: string, environment: string) {
+  await assertDirectChangeAllowed(ctx.db, ctx.principal, project, environment);
   const setting = await ctx.db.changeRequestSetting.findUnique({
     where: { projectId_environmentName: { projectId: project, environmentName: environment } },
     select: { projectId: true },

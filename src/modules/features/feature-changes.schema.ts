@@ -3,6 +3,7 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { SYSTEM_ACTOR } from "../access/principal.ts";
+import { assertDirectProjectChangeAllowed } from "../change-requests/settings.ts";
 import { featureInProject } from "./feature.read.ts";
 import { archiveFeatures, deleteFeatures, reviveFeatures, validateArchive } from "./feature-archive.ts";
 import { patchFeature, setFeaturesStale, updateFeature } from "./feature-update.ts";
@@ -191,6 +192,7 @@ builder.mutationField("archiveFeatures", (t) =>
       permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
+      await assertDirectProjectChangeAllowed(ctx.db, ctx.principal, args.project);
       const names = await runWrite(ctx, (w) => archiveFeatures(w, args.project, args.names));
       return ctx.db.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
     },

@@ -1,0 +1,139 @@
+import type { AppDeps } from "../context.ts";
+import type { Tx } from "../db/database.ts";
+import { type Actor, SYSTEM_ACTOR } from "../modules/access/principal.ts";
+import { applyChanges, conflictsOf } from "../modules/change-requests/apply.ts";
+import {
+  type LockedChangeRequest,
+  lockChangeRequest,
+  recordChangeRequestEvent,
+} from "../modules/change-requests/store.ts";
+import { runWrite, type Write } from "../shared/write.ts";
+
+export type SchedulerDeps = Pick<AppDeps, "db" | "bus" | "config" | "logger">;
+export type RunOutcome = { applied: number[]; failed: number[]; suspended: number[] };
+
+/** How often a server process looks for due change requests. */
+export const SCHEDULER_INTERVAL_MS = 10_000;
+/** At most this many requests per run, so one run never holds the process for long. */
+const MAX_PER_RUN = 100;
+
+/**
+ * Claims the oldest due Scheduled change request that no other process is working on
+ * (`FOR UPDATE SKIP LOCKED`: with several processes on one PostgreSQL each request is taken
+ * by exactly one, and after its commit it is no longer pending, so never applied twice).
+ */
+async function claimDue(tx: Tx, now: Date): Promise<number | null> {
+  const rows = await tx.$queryRaw<{ id: number }[]>`
+    SELECT c.id FROM "ChangeRequest" c
+    JOIN "ChangeRequestSchedule" s ON s."changeRequestId" = c.id
+    WHERE c.state = 'Scheduled' AND s.status = 'pending' AND s."scheduledAt" <= ${now}
+    ORDER BY s."scheduledAt", c.id
+    LIMIT 1
+    FOR UPDATE OF c SKIP LOCKED`;
+  return rows[0]?.id ?? null;
+}
+
+/** The user who scheduled the request acts for it; null when that user is gone. */
+async function schedulerOf(tx: Tx, userId: number): Promise<Actor | null> {
+  if (userId <= 0) return { ...SYSTEM_ACTOR, userId };
+  const user = await tx.user.findUnique({ where: { id: userId } });
+  if (!user || user.deletedAt) return null;
+  return { userId, name: user.username ?? user.email ?? `user-${userId}` };
+}
+
+async function suspend(w: Write, cr: LockedChangeRequest, reason: string) {
+  await w.tx.changeRequestSchedule.update({
+    where: { changeRequestId: cr.id },
+    data: { status: "suspended", reason },
+  });
+  await recordChangeRequestEvent(w, "change-request-schedule-suspended", cr, { data: { reason } });
+}
+
+/**
+ * Applies one due request in a savepoint: on success it is Applied
+ * (change-request-applied, change-request-scheduled-application-success); when applying
+ * fails it stays Scheduled with status failed and the reason; when the scheduler is gone or
+ * a change conflicts it is suspended (change-request-schedule-suspended).
+ */
+async function runOne(w: Write, cr: LockedChangeRequest, limits: SchedulerDeps["config"]["limits"]) {
+  const schedule = cr.schedule;
+  if (cr.state !== "Scheduled" || schedule?.status !== "pending") return "skipped" as const;
+  const actor = await schedulerOf(w.tx, schedule.createdByUserId);
+  if (!actor) {
+    await suspend(
+      w,
+      cr,
+      `The user who scheduled this change request (user id: ${schedule.createdByUserId}) has been deleted from this Vexil instance.`,
+    );
+    return "suspended" as const;
+  }
+  const acting: Write = { ...w, actor };
+  const conflicts = await conflictsOf(w.tx, cr);
+  if (conflicts.length > 0) {
+    await suspend(acting, cr, conflicts.map((c) => c.conflict).join(" "));
+    return "suspended" as const;
+  }
+  const recordedBefore = w.recorded.length;
+  await w.tx.$executeRawUnsafe("SAVEPOINT scheduled_apply");
+  try {
+    await applyChanges(acting, cr, limits);
+    await recordChangeRequestEvent(acting, "change-request-scheduled-application-success", cr);
+    return "applied" as const;
+  } catch (error) {
+    await w.tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT scheduled_apply");
+    w.recorded.length = recordedBefore;
+    const reason = error instanceof Error ? error.message : String(error);
+    await w.tx.changeRequestSchedule.update({
+      where: { changeRequestId: cr.id },
+      data: { status: "failed", reason, failureReason: reason },
+    });
+    await recordChangeRequestEvent(acting, "change-request-scheduled-application-failure", cr, {
+      data: { reason },
+    });
+    return "failed" as const;
+  }
+}
+
+/**
+ * Applies every Scheduled change request due at `now`, one transaction each (grouped under
+ * `change-request` + id). Safe to run from several processes at once.
+ */
+export async function runDueScheduledChangeRequests(deps: SchedulerDeps, now: Date): Promise<RunOutcome> {
+  const outcome: RunOutcome = { applied: [], failed: [], suspended: [] };
+  const ctx = { ...deps, principal: null, now: () => now };
+  for (let i = 0; i < MAX_PER_RUN; i++) {
+    const done = await runWrite(
+      ctx,
+      async (w) => {
+        const id = await claimDue(w.tx, now);
+        if (id === null) return null;
+        const cr = await lockChangeRequest(w.tx, null, id);
+        const result = await runOne({ ...w, groupId: String(id) }, cr, deps.config.limits);
+        return { id, result };
+      },
+      { actor: SYSTEM_ACTOR, groupType: "change-request" },
+    );
+    if (!done) break;
+    if (done.result !== "skipped") outcome[done.result].push(done.id);
+  }
+  return outcome;
+}
+
+/** Starts the periodic run in a server process; returns a function that stops it. */
+export function startChangeRequestScheduler(
+  deps: SchedulerDeps & { now: () => Date },
+  intervalMs = SCHEDULER_INTERVAL_MS,
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    runDueScheduledChangeRequests(deps, deps.now())
+      .catch((error) => deps.logger.error("scheduled change requests failed", { error: String(error) }))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,119 @@
+import { isDeepStrictEqual } from "node:util";
+import type { Tx } from "../../db/database.ts";
+import type { ChangeAction } from "./change-request.inputs.ts";
+
+/** Where a change applies: its change request's project and environment, and its flag. */
+export type ChangeTarget = { project: string; environment: string; feature: string | null };
+type Payload = Record<string, unknown>;
+
+/** What a strategy is, for comparison (its position is left out: reordering is not editing it). */
+async function strategyState(tx: Tx, id: string) {
+  const s = await tx.featureStrategy.findUnique({
+    where: { id },
+    include: { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" } } },
+  });
+  if (!s) return null;
+  return {
+    name: s.strategyName,
+    title: s.title,
+    disabled: s.disabled,
+    parameters: s.parameters,
+    constraints: s.constraints,
+    variants: s.variants,
+    segments: s.segments.map((x) => x.segmentId),
+  };
+}
+
+async function segmentState(tx: Tx, id: number) {
+  const s = await tx.segment.findUnique({ where: { id } });
+  if (!s) return null;
+  return { name: s.name, description: s.description, project: s.projectId, constraints: s.constraints };
+}
+
+async function variantsState(tx: Tx, target: ChangeTarget) {
+  if (!target.feature) return null;
+  const env = await tx.featureEnvironment.findUnique({
+    where: {
+      featureName_environmentName: { featureName: target.feature, environmentName: target.environment },
+    },
+  });
+  return env ? env.variants : null;
+}
+
+/**
+ * The object an update/delete change overwrites, as it is now. Stored with the change, it
+ * tells later whether someone changed the object in between (reference-behaviours §6.4).
+ */
+export async function takeSnapshot(
+  tx: Tx,
+  action: ChangeAction,
+  target: ChangeTarget,
+  payload: unknown,
+): Promise<unknown> {
+  const p = (payload ?? {}) as Payload;
+  switch (action) {
+    case "updateStrategy":
+    case "deleteStrategy":
+      return strategyState(tx, String(p.id));
+    case "updateSegment":
+    case "deleteSegment":
+      return segmentState(tx, Number(p.id));
+    case "patchVariant":
+      return variantsState(tx, target);
+    default:
+      return null;
+  }
+}
+
+/** Why a recorded change can no longer be applied as it was made, or null when it can. */
+export async function findConflict(
+  tx: Tx,
+  action: ChangeAction,
+  target: ChangeTarget,
+  payload: unknown,
+  snapshot: unknown,
+): Promise<string | null> {
+  const p = (payload ?? {}) as Payload;
+  if (target.feature) {
+    const flag = await tx.feature.findUnique({ where: { name: target.feature } });
+    if (!flag) return `The flag "${target.feature}" no longer exists.`;
+    if (flag.archivedAt) return `The flag "${target.feature}" has been archived.`;
+  }
+  switch (action) {
+    case "updateStrategy":
+    case "deleteStrategy": {
+      const now = await strategyState(tx, String(p.id));
+      if (!now) return `The strategy "${p.id}" has been deleted.`;
+      return changedSince(snapshot, now, "strategy");
+    }
+    case "reorderStrategy": {
+      for (const item of p as unknown as { id: string }[]) {
+        if (!(await strategyState(tx, item.id))) return `The strategy "${item.id}" has been deleted.`;
+      }
+      return null;
+    }
+    case "updateSegment":
+    case "deleteSegment": {
+      const now = await segmentState(tx, Number(p.id));
+      if (!now) return `The segment ${p.id} has been deleted.`;
+      return changedSince(snapshot, now, "segment");
+    }
+    case "patchVariant":
+      return changedSince(snapshot, await variantsState(tx, target), "variants");
+    case "addDependency": {
+      const parent = await tx.feature.findUnique({ where: { name: String(p.feature) } });
+      if (!parent) return `The parent flag "${p.feature}" no longer exists.`;
+      if (parent.archivedAt) return `The parent flag "${p.feature}" has been archived.`;
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+function changedSince(snapshot: unknown, now: unknown, what: string): string | null {
+  if (snapshot === null || snapshot === undefined) return null;
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(snapshot)), JSON.parse(JSON.stringify(now)))
+    ? null
+    : `The ${what} has been changed since this change was made; applying it would overwrite newer changes.`;
+}

@@ -1,0 +1,52 @@
+import type { Tx } from "../../db/database.ts";
+import type { EventType } from "../../events/catalogue.ts";
+import { recordEvent } from "../../events/record.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import type { Write } from "../../shared/write.ts";
+
+export const OPEN_STATES = ["Draft", "In review", "Approved", "Scheduled"] as const;
+export const CLOSED_STATES = ["Applied", "Cancelled", "Rejected"] as const;
+export const ALL_STATES = [...OPEN_STATES, ...CLOSED_STATES] as const;
+export type ChangeRequestState = (typeof ALL_STATES)[number];
+
+const withChanges = { changes: { orderBy: { id: "asc" as const } }, schedule: true, approvals: true };
+
+/**
+ * Loads a change request for a change and locks its row (`SELECT ... FOR UPDATE`) until the
+ * transaction ends, so two concurrent transitions (two approvals, two applies, the scheduler
+ * and a user) run one after the other and the second sees the first's outcome.
+ */
+export async function lockChangeRequest(tx: Tx, project: string | null, id: number) {
+  await tx.$queryRaw`SELECT id FROM "ChangeRequest" WHERE id = ${id} FOR UPDATE`;
+  const cr = await tx.changeRequest.findUnique({ where: { id }, include: withChanges });
+  if (!cr || (project !== null && cr.projectId !== project)) {
+    throw new NotFoundError(
+      `Could not find change request ${id}${project ? ` in project "${project}"` : ""}`,
+    );
+  }
+  return cr;
+}
+
+export type LockedChangeRequest = Awaited<ReturnType<typeof lockChangeRequest>>;
+export type StoredChange = LockedChangeRequest["changes"][number];
+
+/** Records a change-request-* event: every one carries the request id, project and environment. */
+export function recordChangeRequestEvent(
+  w: Write,
+  type: EventType,
+  cr: { id: number; projectId: string; environmentName: string },
+  extra: { featureName?: string | null; data?: Record<string, unknown> } = {},
+) {
+  return recordEvent(w, {
+    type,
+    project: cr.projectId,
+    environment: cr.environmentName,
+    featureName: extra.featureName ?? null,
+    data: { changeRequestId: cr.id, ...extra.data },
+  });
+}
+
+/** Sets the state; `updatedAt` moves with it. */
+export function setState(w: Write, id: number, state: ChangeRequestState) {
+  return w.tx.changeRequest.update({ where: { id }, data: { state, updatedAt: w.now } });
+}

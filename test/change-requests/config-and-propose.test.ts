@@ -1,0 +1,339 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveToken } from "../../src/modules/access/credentials.ts";
+import { assertDirectChangeAllowed } from "../../src/modules/change-requests/settings.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import {
+  configure,
+  createFlag,
+  createStrategy,
+  createUser,
+  eventsOf,
+  propose,
+  type TestUser,
+} from "./fixtures.ts";
+
+let t: TestApp;
+let editor: TestUser;
+let viewer: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  editor = await createUser(t, "eddie", "Editor");
+  viewer = await createUser(t, "vera", "Viewer");
+  await createFlag(t, "checkout");
+  await createFlag(t, "banner");
+});
+afterAll(() => t.close());
+
+describe("configuration", () => {
+  it("turns change requests on with required approvals and records the change", async () => {
+    await configure(t, "production", 2);
+    const res = await t.rest("GET", "/api/admin/projects/default/change-requests/config");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      {
+        environment: "development",
+        type: "development",
+        changeRequestEnabled: false,
+        requiredApprovals: null,
+      },
+      { environment: "production", type: "production", changeRequestEnabled: true, requiredApprovals: 2 },
+    ]);
+    const [event] = await eventsOf(t, "change-request-configuration-updated");
+    expect(event).toMatchObject({
+      project: "default",
+      environment: "production",
+      data: { changeRequestsEnabled: true, requiredApprovals: 2 },
+      preData: { changeRequestsEnabled: false, requiredApprovals: null },
+    });
+  });
+
+  it("records nothing when the configuration does not change", async () => {
+    await configure(t, "production", 2);
+    expect(await eventsOf(t, "change-request-configuration-updated")).toHaveLength(1);
+  });
+
+  it("refuses more than 10 approvals and unknown environments", async () => {
+    const tooMany = await t.gql(
+      `mutation { updateChangeRequestConfig(project: "default", environment: "production", changeRequestsEnabled: true, requiredApprovals: 11) { environment } }`,
+    );
+    expect(tooMany.errors?.[0]?.extensions?.code).toBe("VALIDATION");
+    const unknown = await t.rest(
+      "PUT",
+      "/api/admin/projects/default/environments/nowhere/change-requests/config",
+      {
+        changeRequestsEnabled: true,
+      },
+    );
+    expect(unknown.status).toBe(404);
+  });
+
+  it("needs UPDATE_PROJECT", async () => {
+    const res = await t.rest(
+      "PUT",
+      "/api/admin/projects/default/environments/development/change-requests/config",
+      { changeRequestsEnabled: true, requiredApprovals: 1 },
+      viewer.token,
+    );
+    expect(res.status).toBe(403);
+  });
+
+  it("the guard refuses direct changes without SKIP_CHANGE_REQUEST, and lets Admins and applied requests pass", async () => {
+    const db = t.database.prisma;
+    const admin = await createUser(t, "root", "Admin");
+    const editorPrincipal = await resolveToken(db, editor.token);
+    const adminPrincipal = await resolveToken(db, admin.token);
+    const refused = assertDirectChangeAllowed(db, editorPrincipal, "default", "production");
+    await expect(refused).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringContaining("change request"),
+      extra: { permissions: ["SKIP_CHANGE_REQUEST"] },
+    });
+    await expect(
+      assertDirectChangeAllowed(db, adminPrincipal, "default", "production"),
+    ).resolves.toBeUndefined();
+    await expect(
+      assertDirectChangeAllowed(db, editorPrincipal, "default", "development"),
+    ).resolves.toBeUndefined();
+    const fromRequest = { tx: db, groupType: "change-request" } as never;
+    await expect(
+      assertDirectChangeAllowed(fromRequest, editorPrincipal, "default", "production"),
+    ).resolves.toBeUndefined();
+  });
+});
+
+describe("proposing (spec 4.5)", () => {
+  let id: number;
+  it("creates the caller's Draft with the change, grouped by flag, with the default strategy it implies", async () => {
+    const res = await propose(
+      t,
+      "production",
+      { action: "updateEnabled", feature: "checkout", payload: { enabled: true } },
+      editor.token,
+    );
+    expect(res.status).toBe(200);
+    id = res.body.id;
+    expect(res.body).toMatchObject({
+      title: `Change request #${id}`,
+      project: "default",
+      environment: "production",
+      state: "Draft",
+      minApprovals: 2,
+      createdBy: { id: editor.id, username: "eddie", imageUrl: null },
+      features: [
+        {
+          name: "checkout",
+          changes: [
+            { action: "updateEnabled", payload: { enabled: true }, createdBy: { username: "eddie" } },
+          ],
+          defaultChange: {
+            action: "addStrategy",
+            payload: {
+              name: "flexibleRollout",
+              constraints: [],
+              parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
+            },
+          },
+        },
+      ],
+      segments: [],
+      approvals: [],
+      rejections: [],
+      comments: [],
+    });
+    expect(res.body.features[0]).not.toHaveProperty("conflict");
+    expect(res.body).not.toHaveProperty("schedule");
+    expect(await eventsOf(t, "change-request-created")).toHaveLength(1);
+    const [added] = await eventsOf(t, "change-added");
+    expect(added).toMatchObject({
+      featureName: "checkout",
+      environment: "production",
+      data: { changeRequestId: id, action: "updateEnabled" },
+    });
+  });
+
+  it("adds later changes (one or an array) to the same Draft", async () => {
+    const strategy = await createStrategy(t, "banner", "production");
+    const res = await propose(
+      t,
+      "production",
+      [
+        { action: "updateStrategy", feature: "banner", payload: { id: strategy.id, title: "Half" } },
+        { action: "patchVariant", feature: "banner", payload: { variants: [] } },
+      ],
+      editor.token,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(id);
+    expect(res.body.features.map((f: { name: string }) => f.name)).toEqual(["checkout", "banner"]);
+    expect(res.body.features[1].changes.map((c: { action: string }) => c.action)).toEqual([
+      "updateStrategy",
+      "patchVariant",
+    ]);
+    expect(res.body.features[1]).not.toHaveProperty("defaultChange");
+    expect(await eventsOf(t, "change-request-created")).toHaveLength(1);
+    expect(await eventsOf(t, "change-added")).toHaveLength(3);
+  });
+
+  it("gives another user their own Draft", async () => {
+    const res = await propose(t, "production", { action: "archiveFeature", feature: "banner" });
+    expect(res.status).toBe(200);
+    expect(res.body.id).not.toBe(id);
+    expect(res.body.createdBy.id).toBe(-42);
+  });
+
+  it.each([
+    [{ action: "updateEnabled", feature: "checkout", payload: { enabled: "yes" } }, 400],
+    [{ action: "updateEnabled", payload: { enabled: true } }, 400],
+    [{ action: "deleteSegment", feature: "checkout", payload: { id: 1 } }, 400],
+    [{ action: "addStrategy", feature: "checkout", payload: { name: "default" } }, 400],
+    [{ action: "reorderStrategy", feature: "checkout", payload: [{ id: "x" }] }, 400],
+    [{ action: "flyToTheMoon", feature: "checkout" }, 400],
+    [{ action: "deleteStrategy", feature: "checkout", payload: { id: "no-such-strategy" } }, 404],
+    [{ action: "updateEnabled", feature: "nope", payload: { enabled: true } }, 404],
+    [{ action: "deleteSegment", payload: { id: 999 } }, 404],
+    [{ action: "addDependency", feature: "checkout", payload: { feature: "ghost" } }, 404],
+  ])("refuses an invalid change %j with %i", async (change, status) => {
+    const res = await propose(t, "production", change, editor.token);
+    expect(res.status).toBe(status);
+  });
+
+  it("refuses callers without the direct change's permission, and environments without change requests", async () => {
+    const res = await propose(
+      t,
+      "production",
+      { action: "updateEnabled", feature: "checkout", payload: { enabled: true } },
+      viewer.token,
+    );
+    expect(res.status).toBe(403);
+    const off = await propose(
+      t,
+      "development",
+      { action: "updateEnabled", feature: "checkout", payload: { enabled: true } },
+      editor.token,
+    );
+    expect(off.status).toBe(403);
+    expect(off.body.name).toBe("InvalidOperationError");
+  });
+
+  it("accepts all 11 actions", async () => {
+    const kept = await createStrategy(t, "checkout", "production");
+    const dropped = await createStrategy(t, "checkout", "production");
+    const segment = await t.database.prisma.segment.create({
+      data: { name: "beta-users", projectId: "default" },
+    });
+    await createFlag(t, "parent");
+    await createFlag(t, "retired");
+    const res = await propose(t, "production", [
+      { action: "updateEnabled", feature: "checkout", payload: { enabled: false } },
+      {
+        action: "addStrategy",
+        feature: "checkout",
+        payload: { name: "default", constraints: [], parameters: {} },
+      },
+      { action: "updateStrategy", feature: "checkout", payload: { id: kept.id, title: "Kept" } },
+      { action: "deleteStrategy", feature: "checkout", payload: { id: dropped.id } },
+      { action: "reorderStrategy", feature: "checkout", payload: [{ id: kept.id, sortOrder: 1 }] },
+      { action: "patchVariant", feature: "checkout", payload: { variants: [] } },
+      { action: "addDependency", feature: "checkout", payload: { feature: "parent" } },
+      { action: "deleteDependency", feature: "retired" },
+      { action: "archiveFeature", feature: "retired" },
+      { action: "updateSegment", payload: { id: segment.id, name: "beta", constraints: [] } },
+      { action: "deleteSegment", payload: { id: segment.id } },
+    ]);
+    expect(res.status).toBe(200);
+    const group = (name: string) => res.body.features.find((f: { name: string }) => f.name === name);
+    expect(group("checkout").changes.map((c: { action: string }) => c.action)).toEqual([
+      "updateEnabled",
+      "addStrategy",
+      "updateStrategy",
+      "deleteStrategy",
+      "reorderStrategy",
+      "patchVariant",
+      "addDependency",
+    ]);
+    expect(group("retired").changes.map((c: { action: string }) => c.action)).toEqual([
+      "deleteDependency",
+      "archiveFeature",
+    ]);
+    expect(res.body.segments).toEqual([
+      expect.objectContaining({ action: "updateSegment", name: "beta-users" }),
+      expect.objectContaining({ action: "deleteSegment", name: "beta-users" }),
+    ]);
+    expect(group("checkout").changes[6].payload).toEqual({ feature: "parent", enabled: true });
+  });
+
+  it("shows open change requests on the flag environment (spec 2.7)", async () => {
+    const res = await t.gql(`{ feature(name: "checkout") { environments { name changeRequestIds } } }`);
+    const production = (res.data as any).feature.environments.find(
+      (e: { name: string }) => e.name === "production",
+    );
+    expect(production.changeRequestIds).toContain(id);
+  });
+});
+
+describe("editing a Draft", () => {
+  it("edits and discards changes, then discards the Draft", async () => {
+    const created = await propose(
+      t,
+      "production",
+      { action: "updateEnabled", feature: "banner", payload: { enabled: true } },
+      viewer.token,
+    );
+    expect(created.status).toBe(403);
+    const draft = await propose(
+      t,
+      "production",
+      { action: "updateEnabled", feature: "banner", payload: { enabled: true } },
+      editor.token,
+    );
+    const id = draft.body.id;
+    const change = draft.body.features.find((f: { name: string }) => f.name === "banner").changes.at(-1);
+    const edited = await t.rest(
+      "PUT",
+      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
+      {
+        action: "updateEnabled",
+        feature: "banner",
+        payload: { enabled: false },
+      },
+      editor.token,
+    );
+    expect(edited.status).toBe(200);
+    const after = edited.body.features.find((f: { name: string }) => f.name === "banner").changes.at(-1);
+    expect(after.payload).toEqual({ enabled: false });
+    expect((await eventsOf(t, "change-edited"))[0]).toMatchObject({
+      data: { changeRequestId: id, changeId: change.id, payload: { enabled: false } },
+    });
+    const bad = await t.rest(
+      "PUT",
+      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
+      { enabled: "no" },
+      editor.token,
+    );
+    expect(bad.status).toBe(400);
+    const notAuthor = await t.rest(
+      "DELETE",
+      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
+      undefined,
+      viewer.token,
+    );
+    expect(notAuthor.status).toBe(403);
+    const discarded = await t.rest(
+      "DELETE",
+      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
+      undefined,
+      editor.token,
+    );
+    expect(discarded.status).toBe(204);
+    expect(await eventsOf(t, "change-discarded")).toHaveLength(1);
+    const gone = await t.rest(
+      "DELETE",
+      `/api/admin/projects/default/change-requests/${id}`,
+      undefined,
+      editor.token,
+    );
+    expect(gone.status).toBe(204);
+    expect(await eventsOf(t, "change-request-discarded")).toHaveLength(1);
+    expect((await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,330 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import {
+  configure,
+  createFlag,
+  createStrategy,
+  createUser,
+  eventsOf,
+  propose,
+  setState,
+  type TestUser,
+} from "./fixtures.ts";
+
+let t: TestApp;
+let author: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+const enableCheckout = { action: "updateEnabled", feature: "checkout", payload: { enabled: true } };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  author = await createUser(t, "author", "Editor");
+  alice = await createUser(t, "alice", "Admin");
+  bob = await createUser(t, "bob", "Admin");
+  await createFlag(t, "checkout");
+  await configure(t, "production", 2);
+});
+afterAll(() => t.close());
+
+async function productionEnabled(feature: string) {
+  const row = await t.database.prisma.featureEnvironment.findUniqueOrThrow({
+    where: { featureName_environmentName: { featureName: feature, environmentName: "production" } },
+  });
+  return row.enabled;
+}
+
+async function submitted(change: unknown, by = author) {
+  const draft = await propose(t, "production", change, by.token);
+  expect(draft.status).toBe(200);
+  const review = await setState(t, draft.body.id, { state: "In review" }, by.token);
+  expect(review.status).toBe(200);
+  return draft.body.id as number;
+}
+
+async function approved(change: unknown) {
+  const id = await submitted(change);
+  expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(200);
+  expect((await setState(t, id, { state: "Approved" }, bob.token)).status).toBe(200);
+  return id;
+}
+
+describe("the review path Draft → In review → Approved → Applied", () => {
+  let id: number;
+  it("only the author sends a Draft to review, and only a Draft", async () => {
+    const draft = await propose(t, "production", enableCheckout, author.token);
+    id = draft.body.id;
+    expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(403);
+    expect((await setState(t, id, { state: "In review" }, alice.token)).status).toBe(403);
+    const res = await setState(t, id, { state: "In review", comment: "Please look" }, author.token);
+    expect(res.status).toBe(200);
+    expect(res.body.state).toBe("In review");
+    expect(res.body.comments).toEqual([
+      expect.objectContaining({
+        text: "Please look",
+        createdBy: expect.objectContaining({ username: "author" }),
+      }),
+    ]);
+    expect(await eventsOf(t, "change-request-sent-to-review")).toHaveLength(1);
+  });
+
+  it("approvals need APPROVE_CHANGE_REQUEST, count once per user, and approve at minApprovals", async () => {
+    const noPermission = await setState(t, id, { state: "Approved" }, author.token);
+    expect(noPermission.status).toBe(403);
+    expect(noPermission.body.name).toBe("NoAccessError");
+    const first = await setState(t, id, { state: "Approved" }, alice.token);
+    expect(first.body).toMatchObject({
+      state: "In review",
+      approvals: [{ createdBy: { username: "alice" } }],
+    });
+    expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(403);
+    const second = await setState(t, id, { state: "Approved" }, bob.token);
+    expect(second.body.state).toBe("Approved");
+    expect(second.body.approvals).toHaveLength(2);
+    expect(await eventsOf(t, "change-request-approval-added")).toHaveLength(2);
+    expect(await eventsOf(t, "change-request-approved")).toHaveLength(1);
+  });
+
+  it("an edit after approval revokes the approvals and sends it back to review", async () => {
+    const cr = await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`);
+    const changeId = cr.body.features[0].changes[0].id;
+    const edited = await t.rest(
+      "PUT",
+      `/api/admin/projects/default/change-requests/${id}/changes/${changeId}`,
+      { enabled: true, shouldActivateDisabledStrategies: false },
+      author.token,
+    );
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ state: "In review", approvals: [] });
+    await setState(t, id, { state: "Approved" }, alice.token);
+    expect((await setState(t, id, { state: "Approved" }, bob.token)).body.state).toBe("Approved");
+  });
+
+  it("applying needs APPLY_CHANGE_REQUEST; it runs the changes grouped under the request", async () => {
+    expect((await setState(t, id, { state: "Applied" }, author.token)).status).toBe(403);
+    expect(await productionEnabled("checkout")).toBe(false);
+    const res = await setState(t, id, { state: "Applied" }, alice.token);
+    expect(res.status).toBe(200);
+    expect(res.body.state).toBe("Applied");
+    expect(res.body.features[0]).not.toHaveProperty("defaultChange");
+    expect(await productionEnabled("checkout")).toBe(true);
+    const [enabled] = await eventsOf(t, "feature-environment-enabled");
+    expect(enabled).toMatchObject({
+      featureName: "checkout",
+      environment: "production",
+      groupType: "change-request",
+      groupId: String(id),
+      createdBy: "alice",
+    });
+    const [applied] = await eventsOf(t, "change-request-applied");
+    expect(applied).toMatchObject({ data: { changeRequestId: id }, groupId: String(id) });
+    expect((await setState(t, id, { state: "Applied" }, alice.token)).status).toBe(403);
+    expect(
+      (await t.rest("PUT", `/api/admin/projects/default/change-requests/${id}/changes/1`, {}, author.token))
+        .status,
+    ).toBe(403);
+  });
+
+  it("an Admin may approve their own request; minApprovals is fixed when the request is created", async () => {
+    await createFlag(t, "own");
+    const draft = await propose(
+      t,
+      "production",
+      { action: "updateEnabled", feature: "own", payload: { enabled: true } },
+      alice.token,
+    );
+    await configure(t, "production", 1);
+    await setState(t, draft.body.id, { state: "In review" }, alice.token);
+    const res = await setState(t, draft.body.id, { state: "Approved" }, alice.token);
+    expect(res.body).toMatchObject({ minApprovals: 2, state: "In review" });
+    await configure(t, "production", 2);
+  });
+
+  it("with no approvals required, sending to review approves", async () => {
+    await configure(t, "development", 0);
+    const draft = await propose(t, "development", enableCheckout, author.token);
+    const res = await setState(t, draft.body.id, { state: "In review" }, author.token);
+    expect(res.body).toMatchObject({ state: "Approved", minApprovals: 0 });
+  });
+});
+
+describe("rejecting, cancelling, commenting", () => {
+  it("a reviewer rejects with a comment", async () => {
+    const id = await submitted(enableCheckout);
+    expect((await setState(t, id, { state: "Rejected" }, author.token)).status).toBe(403);
+    const res = await setState(t, id, { state: "Rejected", comment: "Not now" }, bob.token);
+    expect(res.body).toMatchObject({
+      state: "Rejected",
+      rejections: [{ createdBy: { username: "bob" } }],
+      comments: [{ text: "Not now" }],
+    });
+    expect(await eventsOf(t, "change-request-rejected")).toHaveLength(1);
+    expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(403);
+  });
+
+  it("the author (or an Admin) cancels", async () => {
+    const id = await submitted(enableCheckout);
+    const other = await createUser(t, "other", "Editor");
+    expect((await setState(t, id, { state: "Cancelled" }, other.token)).status).toBe(403);
+    const res = await setState(t, id, { state: "Cancelled" }, author.token);
+    expect(res.body.state).toBe("Cancelled");
+    expect(await eventsOf(t, "change-request-cancelled")).toHaveLength(1);
+  });
+
+  it("comments are accepted in any state", async () => {
+    const id = await submitted(enableCheckout);
+    await setState(t, id, { state: "Cancelled" }, author.token);
+    const res = await t.rest(
+      "POST",
+      `/api/admin/projects/default/change-requests/${id}/comments`,
+      { text: "For the record" },
+      bob.token,
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.comments.at(-1)).toMatchObject({
+      text: "For the record",
+      createdBy: { username: "bob" },
+    });
+    const empty = await t.rest(
+      "POST",
+      `/api/admin/projects/default/change-requests/${id}/comments`,
+      { text: " " },
+      bob.token,
+    );
+    expect(empty.status).toBe(400);
+  });
+
+  it("unknown states and requests of other projects are refused", async () => {
+    const id = await submitted(enableCheckout);
+    expect((await setState(t, id, { state: "Draft" }, author.token)).status).toBe(400);
+    expect(
+      (
+        await t.rest(
+          "PUT",
+          `/api/admin/projects/other/change-requests/${id}/state`,
+          { state: "Cancelled" },
+          author.token,
+        )
+      ).status,
+    ).toBe(404);
+    await setState(t, id, { state: "Cancelled" }, author.token);
+  });
+});
+
+describe("conflicts", () => {
+  it("a strategy changed since the change was made is a conflict; applying is refused with 409", async () => {
+    await createFlag(t, "striped");
+    const strategy = await createStrategy(t, "striped", "production");
+    const id = await approved({
+      action: "updateStrategy",
+      feature: "striped",
+      payload: { id: strategy.id, title: "Mine" },
+    });
+    await t.database.prisma.featureStrategy.update({ where: { id: strategy.id }, data: { title: "Theirs" } });
+    const shown = await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`);
+    expect(shown.body.features[0].conflict).toMatch(/changed since/);
+    expect(shown.body.features[0].changes[0].conflict).toMatch(/changed since/);
+    const res = await setState(t, id, { state: "Applied" }, alice.token);
+    expect(res.status).toBe(409);
+    expect(res.body.details[0].message).toMatch(/updateStrategy on "striped".*changed since/);
+    expect(await eventsOf(t, "change-request-applied")).toHaveLength(1);
+  });
+
+  it("a deleted strategy and an archived flag are conflicts", async () => {
+    await createFlag(t, "doomed");
+    const strategy = await createStrategy(t, "doomed", "production");
+    const id = await approved([
+      { action: "deleteStrategy", feature: "doomed", payload: { id: strategy.id } },
+      { action: "updateEnabled", feature: "doomed", payload: { enabled: true } },
+    ]);
+    await t.database.prisma.featureStrategy.delete({ where: { id: strategy.id } });
+    let shown = await t.gql<{ changeRequest: { features: { changes: { conflict: string | null }[] }[] } }>(
+      `query($id: Int!) { changeRequest(id: $id) { features { changes { conflict } } } }`,
+      { id },
+    );
+    expect(shown.data?.changeRequest.features[0]?.changes.map((c) => c.conflict)).toEqual([
+      expect.stringMatching(/has been deleted/),
+      null,
+    ]);
+    await t.database.prisma.feature.update({ where: { name: "doomed" }, data: { archivedAt: new Date() } });
+    shown = await t.gql(`query($id: Int!) { changeRequest(id: $id) { features { changes { conflict } } } }`, {
+      id,
+    });
+    expect(
+      shown.data?.changeRequest.features[0]?.changes.every((c) => /archived/.test(c.conflict ?? "")),
+    ).toBe(true);
+    const res = await t.gql(
+      `mutation($id: Int!) { applyChangeRequest(project: "default", id: $id) { state } }`,
+      { id },
+      alice.token,
+    );
+    expect(res.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+  });
+});
+
+describe("concurrency", () => {
+  it("two concurrent final approvals approve once", async () => {
+    const id = await submitted(enableCheckout);
+    const results = await Promise.all([
+      setState(t, id, { state: "Approved" }, alice.token),
+      setState(t, id, { state: "Approved" }, bob.token),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    const cr = await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`);
+    expect(cr.body).toMatchObject({ state: "Approved" });
+    expect(cr.body.approvals).toHaveLength(2);
+    const approvedEvents = (await eventsOf(t, "change-request-approved")).filter(
+      (e) => (e.data as { changeRequestId: number }).changeRequestId === id,
+    );
+    expect(approvedEvents).toHaveLength(1);
+  });
+
+  it("two concurrent applies apply once", async () => {
+    await createFlag(t, "racy");
+    const id = await approved({ action: "updateEnabled", feature: "racy", payload: { enabled: true } });
+    const results = await Promise.all([
+      setState(t, id, { state: "Applied" }, alice.token),
+      setState(t, id, { state: "Applied" }, bob.token),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
+    const enabled = (await eventsOf(t, "feature-environment-enabled")).filter(
+      (e) => e.featureName === "racy",
+    );
+    expect(enabled).toHaveLength(1);
+    const applied = (await eventsOf(t, "change-request-applied")).filter(
+      (e) => (e.data as { changeRequestId: number }).changeRequestId === id,
+    );
+    expect(applied).toHaveLength(1);
+  });
+});
+
+describe("listing", () => {
+  it("GraphQL changeRequests filters by project, environment, state and author", async () => {
+    const res = await t.gql<{
+      changeRequests: {
+        totalCount: number;
+        edges: { node: { id: number; state: string; createdBy: { id: number } } }[];
+      };
+    }>(
+      `query($by: Int) { changeRequests(project: "default", environment: "production", state: ["Applied"], createdBy: $by, first: 10) {
+        totalCount edges { node { id state createdBy { id } } } } }`,
+      { by: author.id },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.changeRequests.totalCount).toBeGreaterThanOrEqual(2);
+    expect(
+      res.data?.changeRequests.edges.every(
+        (e) => e.node.state === "Applied" && e.node.createdBy.id === author.id,
+      ),
+    ).toBe(true);
+  });
+
+  it("spec 4.6 lists the caller's open requests, marked deprecated", async () => {
+    const draft = await propose(t, "production", enableCheckout, bob.token);
+    const res = await t.rest("GET", "/api/admin/projects/default/change-requests/open", undefined, bob.token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("deprecation")).toBe("true");
+    expect(res.body.map((c: { id: number }) => c.id)).toEqual([draft.body.id]);
+    expect(res.body[0]).toMatchObject({ state: "Draft", createdBy: { username: "bob" } });
+  });
+});

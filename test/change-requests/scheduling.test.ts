@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDueScheduledChangeRequests } from "../../src/jobs/scheduled-change-requests.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import {
+  configure,
+  createFlag,
+  createStrategy,
+  createUser,
+  eventsOf,
+  propose,
+  setState,
+  type TestUser,
+} from "./fixtures.ts";
+
+let t: TestApp;
+let author: TestUser;
+let approver: TestUser;
+const NOW = new Date("2030-01-01T10:00:00.000Z");
+const LATER = "2030-01-01T12:00:00.000Z";
+const AFTER_LATER = new Date("2030-01-01T12:00:01.000Z");
+
+beforeAll(async () => {
+  t = await createTestApp();
+  t.setNow(NOW);
+  author = await createUser(t, "author", "Editor");
+  approver = await createUser(t, "approver", "Admin");
+  await configure(t, "production", 1);
+});
+afterAll(() => t.close());
+
+async function approvedFor(feature: string, change?: unknown) {
+  await createFlag(t, feature);
+  const draft = await propose(
+    t,
+    "production",
+    change ?? { action: "updateEnabled", feature, payload: { enabled: true } },
+    author.token,
+  );
+  expect(draft.status).toBe(200);
+  await setState(t, draft.body.id, { state: "In review" }, author.token);
+  const res = await setState(t, draft.body.id, { state: "Approved" }, approver.token);
+  expect(res.body.state).toBe("Approved");
+  return draft.body.id as number;
+}
+
+async function scheduled(feature: string, change?: unknown, by = approver) {
+  const id = await approvedFor(feature, change);
+  const res = await setState(t, id, { state: "Scheduled", scheduledAt: LATER }, by.token);
+  expect(res.status).toBe(200);
+  return id;
+}
+
+const run = (now: Date) => runDueScheduledChangeRequests(t.deps, now);
+const get = (id: number) => t.rest("GET", `/api/admin/projects/default/change-requests/${id}`);
+async function enabledIn(feature: string) {
+  const row = await t.database.prisma.featureEnvironment.findUniqueOrThrow({
+    where: { featureName_environmentName: { featureName: feature, environmentName: "production" } },
+  });
+  return row.enabled;
+}
+
+describe("scheduling", () => {
+  it("schedules an Approved request for a future time, with APPLY_CHANGE_REQUEST", async () => {
+    const id = await approvedFor("timed");
+    expect((await setState(t, id, { state: "Scheduled", scheduledAt: LATER }, author.token)).status).toBe(
+      403,
+    );
+    expect(
+      (await setState(t, id, { state: "Scheduled", scheduledAt: "2029-12-31T00:00:00Z" }, approver.token))
+        .status,
+    ).toBe(400);
+    expect((await setState(t, id, { state: "Scheduled" }, approver.token)).status).toBe(400);
+    const res = await setState(t, id, { state: "Scheduled", scheduledAt: LATER }, approver.token);
+    expect(res.body).toMatchObject({
+      state: "Scheduled",
+      schedule: { status: "pending", scheduledAt: LATER },
+    });
+    const [event] = await eventsOf(t, "change-request-scheduled");
+    expect(event?.data).toEqual({ changeRequestId: id, scheduledDate: LATER });
+  });
+
+  it("the worker applies it when due, as the user who scheduled it", async () => {
+    const id = (await eventsOf(t, "change-request-scheduled"))[0]?.data as { changeRequestId: number };
+    expect(await run(NOW)).toEqual({ applied: [], failed: [], suspended: [] });
+    expect(await enabledIn("timed")).toBe(false);
+    const outcome = await run(AFTER_LATER);
+    expect(outcome.applied).toEqual([id.changeRequestId]);
+    expect((await get(id.changeRequestId)).body.state).toBe("Applied");
+    expect(await enabledIn("timed")).toBe(true);
+    const [success] = await eventsOf(t, "change-request-scheduled-application-success");
+    expect(success).toMatchObject({
+      createdBy: "approver",
+      groupType: "change-request",
+      groupId: String(id.changeRequestId),
+    });
+    const [enabled] = await eventsOf(t, "feature-environment-enabled");
+    expect(enabled).toMatchObject({
+      featureName: "timed",
+      createdByUserId: approver.id,
+      groupId: String(id.changeRequestId),
+    });
+    expect(await run(AFTER_LATER)).toEqual({ applied: [], failed: [], suspended: [] });
+  });
+
+  it("a failure keeps it Scheduled with status failed and the reason", async () => {
+    const id = await scheduled("broken");
+    await t.database.prisma.featureEnvironment.delete({
+      where: { featureName_environmentName: { featureName: "broken", environmentName: "production" } },
+    });
+    expect((await run(AFTER_LATER)).failed).toEqual([id]);
+    const res = await get(id);
+    expect(res.body).toMatchObject({
+      state: "Scheduled",
+      schedule: {
+        status: "failed",
+        scheduledAt: LATER,
+        reason: expect.stringContaining("Could not find environment"),
+        failureReason: expect.any(String),
+      },
+    });
+    expect(await eventsOf(t, "change-request-scheduled-application-failure")).toHaveLength(1);
+    expect(await eventsOf(t, "change-request-applied")).toHaveLength(1);
+    const rejected = await setState(t, id, { state: "Rejected", comment: "Broken" }, approver.token);
+    expect(rejected.body).toMatchObject({ state: "Rejected" });
+    expect(rejected.body).not.toHaveProperty("schedule");
+  });
+
+  it("a conflict suspends it with a reason; it can be rescheduled or applied now", async () => {
+    await createFlag(t, "edited");
+    const strategy = await createStrategy(t, "edited", "production");
+    const id = await scheduled("edited-sibling", {
+      action: "updateStrategy",
+      feature: "edited",
+      payload: { id: strategy.id, title: "New" },
+    });
+    await t.database.prisma.featureStrategy.update({ where: { id: strategy.id }, data: { disabled: true } });
+    expect((await run(AFTER_LATER)).suspended).toEqual([id]);
+    const res = await get(id);
+    expect(res.body.schedule).toEqual({
+      status: "suspended",
+      scheduledAt: LATER,
+      reason: expect.stringContaining("changed since"),
+    });
+    const [event] = await eventsOf(t, "change-request-schedule-suspended");
+    expect(event?.data).toMatchObject({
+      changeRequestId: id,
+      reason: expect.stringContaining("changed since"),
+    });
+    const again = await setState(
+      t,
+      id,
+      { state: "Scheduled", scheduledAt: "2030-01-02T00:00:00.000Z" },
+      approver.token,
+    );
+    expect(again.body.schedule).toEqual({ status: "pending", scheduledAt: "2030-01-02T00:00:00.000Z" });
+    expect((await setState(t, id, { state: "Applied" }, approver.token)).status).toBe(409);
+  });
+
+  it("the scheduler's deletion suspends it", async () => {
+    const scheduler = await createUser(t, "leaver", "Admin");
+    const id = await scheduled("orphan", undefined, scheduler);
+    await t.database.prisma.user.update({ where: { id: scheduler.id }, data: { deletedAt: NOW } });
+    expect((await run(AFTER_LATER)).suspended).toEqual([id]);
+    const res = await get(id);
+    expect(res.body.schedule.reason).toBe(
+      `The user who scheduled this change request (user id: ${scheduler.id}) has been deleted from this Vexil instance.`,
+    );
+  });
+
+  it("applying now and rescheduling work over GraphQL", async () => {
+    const id = await scheduled("now");
+    const moved = await t.gql<{ scheduleChangeRequest: { schedule: { scheduledAt: string } } }>(
+      `mutation($id: Int!) { scheduleChangeRequest(project: "default", id: $id, scheduledAt: "2030-03-01T00:00:00.000Z") { schedule { scheduledAt } } }`,
+      { id },
+      approver.token,
+    );
+    expect(moved.data?.scheduleChangeRequest.schedule.scheduledAt).toBe("2030-03-01T00:00:00.000Z");
+    const applied = await t.gql<{ applyChangeRequest: { state: string; schedule: null } }>(
+      `mutation($id: Int!) { applyChangeRequest(project: "default", id: $id) { state schedule { status } } }`,
+      { id },
+      approver.token,
+    );
+    expect(applied.data?.applyChangeRequest).toEqual({ state: "Applied", schedule: null });
+    expect(await enabledIn("now")).toBe(true);
+  });
+
+  it("two workers running at once apply a due request exactly once", async () => {
+    const ids = [await scheduled("twice-a"), await scheduled("twice-b"), await scheduled("twice-c")];
+    const [first, second] = await Promise.all([run(AFTER_LATER), run(AFTER_LATER)]);
+    expect([...first.applied, ...second.applied].sort()).toEqual([...ids].sort());
+    for (const name of ["twice-a", "twice-b", "twice-c"]) {
+      expect(
+        (await eventsOf(t, "feature-environment-enabled")).filter((e) => e.featureName === name),
+      ).toHaveLength(1);
+    }
+  });
+});
