@@ -24,6 +24,7 @@ import "./modules/tokens/tokens.schema.ts";
 import "./modules/ui-config/ui-config.schema.ts";
 import "./modules/personal-dashboard/personal-dashboard.schema.ts";
 import "./modules/live/live.schema.ts";
+import "./modules/addons/addons.schema.ts";
 
 /** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */
 export const schema = lexicographicSortSchema(describeRelayTypes(builder.toSchema()));

@@ -1,4 +1,5 @@
 import type { Route } from "../route.ts";
+import { addonRoutes } from "./addons.ts";
 import { archiveRoutes } from "./archive.ts";
 import { contextRoutes } from "./context.ts";
 import { dependencyRoutes } from "./dependencies.ts";
@@ -38,4 +39,5 @@ export const allRoutes: Route[] = [
   ...tokenRoutes,
   ...uiConfigRoutes,
   ...personalDashboardRoutes,
+  ...addonRoutes,
 ];
