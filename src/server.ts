@@ -3,8 +3,9 @@ import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/database.ts";
 import { applyMigrations, assertMigrated, MigrationError } from "./db/migrate.ts";
-import { createInProcessBus } from "./events/bus.ts";
+import { createEventBus } from "./events/bus.ts";
 import { listen } from "./http-server.ts";
+import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { createLogger } from "./shared/logger.ts";
 
 /** The only process entry: config, database, migrations, bootstrap, listen, shutdown. */
@@ -42,13 +43,20 @@ async function main() {
   if (seeded.generatedAdminToken) {
     console.log(`Admin API token (shown once, store it now): ${seeded.generatedAdminToken}`);
   }
-  const bus = createInProcessBus();
+  const bus = await createEventBus(
+    {
+      redisUrl: config.redisUrl,
+      postgresUrl: config.database.kind === "postgres" ? config.database.url : undefined,
+    },
+    logger,
+  );
   const deps = { config, db: database.prisma, bus, logger, now: () => new Date() };
   const app = createApp({
     ...deps,
     ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
   });
   const running = await listen(app, deps, config.host, config.port);
+  const worker = startDeliveryWorker(deps);
   logger.info("Vexil listening", {
     url: running.url,
     graphql: `${running.url}/graphql`,
@@ -65,6 +73,7 @@ async function main() {
     stopping = true;
     logger.info("shutting down", { signal });
     await running.close(config.shutdownGraceMs);
+    await worker.stop();
     await bus.close();
     await database.close();
     logger.info("stopped");

@@ -116,6 +116,46 @@ describe("events subscription", () => {
     await client.dispose();
   });
 
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "holds a committed event back until an older transaction with a lower id has ended",
+    async () => {
+      const feed = feedFor(t.deps);
+      await feed.ready();
+      const from = BigInt(await lastEventId(t));
+      const stream = followEvents(t.deps.db, feed, { where: {}, accept: () => true, afterId: from });
+      const first = stream.next();
+      let release = () => {};
+      let recorded = () => {};
+      const olderRecorded = new Promise<void>((resolve) => {
+        recorded = resolve;
+      });
+      const ctx = {
+        db: t.deps.db,
+        bus: t.deps.bus,
+        principal: null,
+        config: t.config,
+        now: () => new Date(),
+      };
+      const older = runWrite(ctx, async (w) => {
+        await recordEvent(w, { type: "feature-created", project: "default", featureName: "older-tx" });
+        recorded();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      });
+      await olderRecorded;
+      await createFlag(t, "newer-tx"); // higher id, committed first
+      while (!feed.holdingBack) await new Promise((resolve) => setImmediate(resolve));
+      release();
+      await older;
+      const firstEvent = (await first).value;
+      const second = await stream.next();
+      expect([firstEvent?.featureName, second.value?.featureName]).toEqual(["older-tx", "newer-tx"]);
+      expect((firstEvent?.id ?? 0n) < (second.value?.id ?? 0n)).toBe(true);
+      await stream.return();
+    },
+  );
+
   it("works over SSE (Accept: text/event-stream)", async () => {
     const from = await lastEventId(t);
     const stream = sse<Ev>(t.app, EVENTS, { afterId: from, filter: { features: ["sse-flag"] } });

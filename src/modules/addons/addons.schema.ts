@@ -5,7 +5,7 @@ import { PERMISSIONS } from "../access/permissions.ts";
 import { createAddon, deleteAddon, existingAddon, updateAddon } from "./addon.service.ts";
 import { maskParameters, type ParameterDefinition, PROVIDERS, type ProviderDefinition } from "./providers.ts";
 
-const AddonRef = builder.prismaObject("Addon", {
+builder.prismaObject("Addon", {
   description: "An integration configuration (spec 2.12): which events it reacts to and where it sends them.",
   fields: (t) => ({
     id: t.exposeInt("id", { description: "Addon id." }),

@@ -21,8 +21,9 @@ type Listener = (event: StoredEvent) => void;
  * `cutoff` once no transaction can still commit an id at or below it:
  *   1. cutoff := the sequence's last allocated value. Every transaction holding an id at or
  *      below it had an xid before this read (recordEvent makes sure the xid comes first).
- *   2. xmax := xmax of a snapshot taken after step 1: such transactions all have xid < xmax.
- *   3. wait until the oldest running xid (snapshot xmin) is >= xmax: they have all ended.
+ *   2. list the xids of this database's sessions after step 1: such transactions are finished
+ *      or in that list.
+ *   3. wait until none of those xids is still running.
  *   4. read the events in (position, cutoff] in id order, hand them out, position := cutoff.
  * Ids that never show up were rolled back. Bus notices only wake the loop, so a duplicate,
  * late or lost notice cannot cause a duplicate or a gap, and nothing is ever delivered for a
@@ -31,6 +32,8 @@ type Listener = (event: StoredEvent) => void;
 export class EventFeed {
   /** Every event with an id at or below this has been handed out (or will never exist). */
   position = 0n;
+  /** True while the feed waits for older transactions to end before it hands out newer ids. */
+  holdingBack = false;
   private readonly listeners = new Set<Listener>();
   private started: Promise<void> | null = null;
   private running = false;
@@ -127,19 +130,31 @@ export class EventFeed {
     return last === null || last === undefined ? 0n : BigInt(last);
   }
 
-  /** Waits until every transaction that had an xid before this call has ended. */
+  /**
+   * Waits until every transaction of this database that had an xid when this was called has
+   * ended. Read from pg_stat_activity (the live xid of each session), not from a snapshot:
+   * a snapshot's running list stops below its xmax, which omits the newest running xids.
+   * Only this database's sessions count, so a long transaction elsewhere cannot stall us.
+   */
   private async settle() {
-    const [snapshot] = await this.db.$queryRawUnsafe<{ xmax: string }[]>(
-      "SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xmax",
+    const [row] = await this.db.$queryRawUnsafe<{ xids: string[] }[]>(
+      `SELECT array(SELECT backend_xid::text FROM pg_stat_activity
+                     WHERE datname = current_database() AND backend_xid IS NOT NULL) AS xids`,
     );
-    const xmax = snapshot?.xmax ?? "0";
-    for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
-      const [row] = await this.db.$queryRawUnsafe<{ done: boolean }[]>(
-        "SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS done",
-        xmax,
-      );
-      if (row?.done) return;
-      await sleep(delay);
+    const running = row?.xids ?? [];
+    this.holdingBack = running.length > 0;
+    try {
+      for (let delay = 1; running.length > 0; delay = Math.min(delay * 2, 50)) {
+        await sleep(delay);
+        const [still] = await this.db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND backend_xid::text = ANY($1::text[])`,
+          running,
+        );
+        if (!still || still.n === 0) return;
+      }
+    } finally {
+      this.holdingBack = false;
     }
   }
 }

@@ -60,7 +60,8 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
   private live = false;
   private done = false;
   private readonly items: StoredEvent[] = [];
-  private waiting: ((result: IteratorResult<StoredEvent>) => void) | null = null;
+  /** Callers of next() waiting for an event, oldest first. */
+  private readonly waiting: ((result: IteratorResult<StoredEvent>) => void)[] = [];
   private failure: Error | null = null;
   private lastSent: bigint | null;
   private detach: (() => void) | null = null;
@@ -94,7 +95,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
       throw failure;
     }
     return new Promise((resolve) => {
-      this.waiting = resolve;
+      this.waiting.push(resolve);
     });
   }
 
@@ -103,8 +104,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
     this.detach?.();
     this.detach = null;
     this.items.length = 0;
-    this.waiting?.({ value: undefined, done: true });
-    this.waiting = null;
+    for (const resolve of this.waiting.splice(0)) resolve({ value: undefined, done: true });
     void this.replay?.return(undefined);
     return { value: undefined, done: true };
   }
@@ -146,9 +146,8 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
 
   private offer(event: StoredEvent) {
     if (this.failure || this.done) return;
-    if (this.waiting) {
-      const resolve = this.waiting;
-      this.waiting = null;
+    const resolve = this.waiting.shift();
+    if (resolve) {
       resolve(this.sent(event));
       return;
     }
