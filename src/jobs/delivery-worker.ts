@@ -34,7 +34,8 @@ export function startDeliveryWorker(
   deps: Pick<AppDeps, "db" | "bus" | "logger" | "config" | "now">,
 ): DeliveryWorker {
   const settings = deps.config.integrations;
-  const leaseMs = settings.timeoutMs + 5_000;
+  // Longer than any request may take, so only a dead worker's lease runs out.
+  const leaseMs = settings.timeoutMs * 2 + 1_000;
   let stopped = false;
   let running: Promise<number> | null = null;
   let again = false;

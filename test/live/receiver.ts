@@ -10,6 +10,8 @@ export type Received = { path: string; headers: IncomingHttpHeaders; body: strin
  */
 export async function startReceiver() {
   const received: Received[] = [];
+  /** While true, requests are read but never answered (deliveries stay in flight). */
+  const state = { holding: false };
   const calls = new Map<string, number>();
   const waiters: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
@@ -21,6 +23,7 @@ export async function startReceiver() {
       const path = req.url ?? "/";
       received.push({ path, headers: req.headers, body });
       for (const wake of waiters.splice(0)) wake();
+      if (state.holding) return;
       const status = /^\/status\/(\d{3})/.exec(path)?.[1];
       const flaky = /^\/flaky\/(\d+)\/(.+)$/.exec(path);
       let code = status ? Number(status) : 200;
@@ -37,10 +40,15 @@ export async function startReceiver() {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    state,
     /** Resolves once `predicate` holds for what was received (checked after each request). */
     async until(predicate: (all: Received[]) => boolean) {
       while (!predicate(received)) await new Promise<void>((resolve) => waiters.push(resolve));
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
