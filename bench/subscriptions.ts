@@ -26,7 +26,14 @@ const TOKEN = "*:*.bench-live-secret-0123456789abcdef";
 async function startServer(extraEnv: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
     cwd: new URL("../", import.meta.url).pathname,
-    env: { ...env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", INIT_ADMIN_API_TOKENS: TOKEN, ...extraEnv },
+    env: {
+      ...env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      INIT_ADMIN_API_TOKENS: TOKEN,
+      ...extraEnv,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -90,7 +97,10 @@ async function main() {
     const res = await fetch(`${server.url}/graphql`, {
       method: "POST",
       headers: { authorization: TOKEN, "content-type": "application/json" },
-      body: JSON.stringify({ query: `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`, variables: { n: name } }),
+      body: JSON.stringify({
+        query: `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
+        variables: { n: name },
+      }),
     });
     const body = (await res.json()) as { errors?: unknown };
     if (body.errors) throw new Error(JSON.stringify(body.errors));
@@ -101,7 +111,10 @@ async function main() {
     const name = `warmup-${i}`;
     const all = new Promise<void>((resolve) => waiters.push(resolve));
     await write(name);
-    const done = await Promise.race([all.then(() => true), new Promise((r) => setTimeout(() => r(false), 3000))]);
+    const done = await Promise.race([
+      all.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 3000)),
+    ]);
     if (done) break;
   }
   console.log(`${SUBSCRIBERS} subscribers live; writing ${RATE}/s for ${SECONDS}s`);
@@ -123,7 +136,9 @@ async function main() {
     await new Promise((r) => setTimeout(r, 50));
   }
   const missing = names.reduce((sum, n) => sum + (SUBSCRIBERS - (received.get(n) ?? 0)), 0);
-  console.log(`database: ${env.BENCH_DATABASE_URL ? "postgresql" : "pglite"}; subscribers: ${SUBSCRIBERS}; writes: ${names.length} at ${RATE}/s`);
+  console.log(
+    `database: ${env.BENCH_DATABASE_URL ? "postgresql" : "pglite"}; subscribers: ${SUBSCRIBERS}; writes: ${names.length} at ${RATE}/s`,
+  );
   console.log(`delivery latency (mutation sent -> subscriber got it): ${summary(latencies)}`);
   console.log(`write latency (mutation round trip):                  ${summary(writes)}`);
   console.log(`missed deliveries: ${missing}`);
