@@ -117,7 +117,7 @@ export const addonRoutes = defineRoutes([
     description: "Event: addon-config-deleted. Pending deliveries and the addon's log go with it.",
     document: "mutation DeleteAddon($id: Int!) { deleteAddon(id: $id) }",
     variables: (req) => ({ id: addonId(req) }),
-    status: 204,
+    emptyBody: true,
   },
   {
     method: "GET",
