@@ -137,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .filter(Boolean),
       sessionTtlMs: e.VEXIL_SESSION_TTL_HOURS * 3_600_000,
       loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    },
     redisUrl: e.REDIS_URL,
     integrations: {
       allowLinkLocal: e.VEXIL_WEBHOOK_ALLOW_LINK_LOCAL === "true",
