@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/events/record.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
+import { hashSecret } from "../../src/modules/access/credentials.ts";
 import { feedFor } from "../../src/modules/live/feed.ts";
 import { followEvents } from "../../src/modules/live/follow.ts";
 import { runWrite } from "../../src/shared/write.ts";
@@ -71,20 +72,42 @@ describe("events subscription", () => {
     await client.dispose();
   });
 
-  it("shows a project-scoped credential only the events of its projects", async () => {
-    const token = await seedToken(t, "other:development.scoped-secret-000000", "client", ["other"]);
+  it("hides project-less events from a non-admin and refuses SDK tokens", async () => {
+    const user = await t.database.prisma.user.create({
+      data: { username: "viewer-live", rootRole: "Viewer" },
+    });
+    const secret = "user:live0123456789abcdef0123456789abcdef0123456789abcdef01";
+    await t.database.prisma.personalAccessToken.create({
+      data: {
+        userId: user.id,
+        description: "live",
+        secretHash: hashSecret(secret),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
+    });
     const from = await lastEventId(t);
-    await createFlag(t, "scope-default");
+    await t.rest("POST", "/api/admin/addons", {
+      provider: "webhook",
+      parameters: { url: "http://127.0.0.1:9/x" },
+      events: ["feature-created"],
+    });
     await createFlag(t, "scope-other", "other");
-    await createFlag(t, "scope-other-2", "other");
-    const client = wsClient(server.url, token);
+    const viewer = wsClient(server.url, secret);
     const got = await take(
-      client.iterate<Ev>({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<
+      viewer.iterate<Ev>({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<
         Result<Ev>
       >,
-      2,
+      1,
     );
-    expect(got.map((r) => r.data?.events.featureName)).toEqual(["scope-other", "scope-other-2"]);
+    expect(got.map((r) => r.data?.events.featureName)).toEqual(["scope-other"]);
+    await viewer.dispose();
+    const sdk = await seedToken(t, "other:development.scoped-secret-000000", "client", ["other"]);
+    const client = wsClient(server.url, sdk);
+    const refused = await take(
+      client.iterate({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<Result<Ev>>,
+      1,
+    );
+    expect(refused[0]?.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     await client.dispose();
   });
 
