@@ -31,6 +31,18 @@ const envSchema = z.object({
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
   /** Failed login attempts accepted per username per minute (then 429 until the minute ends). */
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** redis:// URL: live events travel between nodes over Redis pub/sub instead of NOTIFY. */
+  REDIS_URL: z.string().optional(),
+  /** Let integrations call link-local / cloud metadata addresses (169.254.0.0/16, fd00:ec2::254...). */
+  VEXIL_WEBHOOK_ALLOW_LINK_LOCAL: z.enum(["true", "false"]).default("false"),
+  /** Milliseconds an integration request may take before it counts as failed. */
+  VEXIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** Attempts per event and integration before the delivery is given up. */
+  VEXIL_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  /** Delay before the first retry; doubles with each further attempt (at most 15 minutes). */
+  VEXIL_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(2_000),
+  /** How often the delivery worker looks for due deliveries when nothing wakes it. */
+  VEXIL_WORKER_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   UNLEASH_FEATURE_FLAGS_LIMIT: z.coerce.number().int().min(1).default(5000),
   UNLEASH_FEATURE_ENVIRONMENT_STRATEGIES_LIMIT: z.coerce.number().int().min(1).default(30),
   UNLEASH_CONSTRAINTS_LIMIT: z.coerce.number().int().min(1).default(30),
@@ -79,6 +91,16 @@ export type Config = {
     sessionTtlMs: number;
     loginRateLimitPerMinute: number;
   };
+  redisUrl?: string;
+  integrations: IntegrationConfig;
+};
+
+export type IntegrationConfig = {
+  allowLinkLocal: boolean;
+  timeoutMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  pollMs: number;
 };
 
 /** Parses `env` (default: process.env) into a Config; throws with every problem listed. */
@@ -115,6 +137,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .filter(Boolean),
       sessionTtlMs: e.VEXIL_SESSION_TTL_HOURS * 3_600_000,
       loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    },
+    redisUrl: e.REDIS_URL,
+    integrations: {
+      allowLinkLocal: e.VEXIL_WEBHOOK_ALLOW_LINK_LOCAL === "true",
+      timeoutMs: e.VEXIL_WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.VEXIL_WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: e.VEXIL_WEBHOOK_RETRY_BASE_MS,
+      pollMs: e.VEXIL_WORKER_POLL_MS,
     },
     limits: {
       featureFlags: e.UNLEASH_FEATURE_FLAGS_LIMIT,

@@ -3,8 +3,9 @@ import { bootstrap } from "./bootstrap.ts";
 import { loadConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/database.ts";
 import { applyMigrations, assertMigrated, MigrationError } from "./db/migrate.ts";
-import { createInProcessBus } from "./events/bus.ts";
+import { createEventBus } from "./events/bus.ts";
 import { listen } from "./http-server.ts";
+import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
 import { createLogger } from "./shared/logger.ts";
 
@@ -43,7 +44,13 @@ async function main() {
   if (seeded.generatedAdminToken) {
     console.log(`Admin API token (shown once, store it now): ${seeded.generatedAdminToken}`);
   }
-  const bus = createInProcessBus();
+  const bus = await createEventBus(
+    {
+      redisUrl: config.redisUrl,
+      postgresUrl: config.database.kind === "postgres" ? config.database.url : undefined,
+    },
+    logger,
+  );
   const deps = { config, db: database.prisma, bus, logger, now: () => new Date() };
   const app = createApp({
     ...deps,
@@ -51,6 +58,7 @@ async function main() {
   });
   const running = await listen(app, deps, config.host, config.port);
   const stopChangeRequestScheduler = startChangeRequestScheduler(deps);
+  const worker = startDeliveryWorker(deps);
   logger.info("Vexil listening", {
     url: running.url,
     graphql: `${running.url}/graphql`,
@@ -68,6 +76,7 @@ async function main() {
     logger.info("shutting down", { signal });
     stopChangeRequestScheduler();
     await running.close(config.shutdownGraceMs);
+    await worker.stop();
     await bus.close();
     await database.close();
     logger.info("stopped");

@@ -1,4 +1,5 @@
 import type { Route } from "../route.ts";
+import { addonRoutes } from "./addons.ts";
 import { archiveRoutes } from "./archive.ts";
 import { changeRequestRoutes } from "./change-requests.ts";
 import { contextRoutes } from "./context.ts";
@@ -40,4 +41,5 @@ export const allRoutes: Route[] = [
   ...uiConfigRoutes,
   ...personalDashboardRoutes,
   ...changeRequestRoutes,
+  ...addonRoutes,
 ];

@@ -1,45 +1,150 @@
-import { Repeater } from "graphql-yoga";
+import { Redis } from "ioredis";
+import pg from "pg";
+import type { Logger } from "../shared/logger.ts";
 import type { StoredEvent } from "./types.ts";
 
 /**
- * Delivers committed events to live subscribers. This in-process bus serves PGlite and a
- * single server; a multi-node bus (PostgreSQL LISTEN/NOTIFY) implements the same interface.
+ * Tells every node that events were committed. A notice carries only an event id and is a
+ * wake-up hint, never the event itself: it may be repeated, arrive out of id order, or be
+ * lost (a node dying between commit and publish). Readers therefore read the events from the
+ * database in id order behind a committed high-water mark (src/modules/live/feed.ts) and also
+ * poll now and then, which makes a lost or duplicated notice harmless.
  */
 export type EventBus = {
+  /** Called after commit (src/shared/write.ts) with each committed event; never blocks. */
   publish(event: StoredEvent): void;
-  /** An async stream of every event published after the call; ends when `signal` aborts. */
-  subscribe(signal?: AbortSignal): AsyncIterable<StoredEvent>;
+  /** Calls `listener` on every notice from any node; returns the unsubscribe function. */
+  listen(listener: (eventId: bigint) => void): () => void;
   close(): Promise<void>;
 };
 
-/** Subscribers with more than this many undelivered events are dropped (slow consumers). */
-const MAX_BUFFERED = 10_000;
+/** A notice with this id means "something may have been missed": re-read the log. */
+export const RESYNC = -1n;
 
+/** PostgreSQL NOTIFY channel (and Redis pub/sub channel) of committed-event notices. */
+export const CHANNEL = "vexil_events";
+
+/** One process: PGlite, or a single server. */
 export function createInProcessBus(): EventBus {
-  const listeners = new Set<(event: StoredEvent) => void>();
-  const stops = new Set<() => void>();
+  const listeners = new Set<(eventId: bigint) => void>();
   return {
-    publish(event) {
-      for (const listener of listeners) listener(event);
-    },
-    subscribe(signal) {
-      return new Repeater<StoredEvent>(async (push, stop) => {
-        let pending = 0;
-        const listener = (event: StoredEvent) => {
-          if (pending >= MAX_BUFFERED) return stop(new Error("subscriber too slow: buffer full"));
-          pending++;
-          void push(event).then(() => pending--);
-        };
-        listeners.add(listener);
-        stops.add(stop);
-        signal?.addEventListener("abort", () => stop(), { once: true });
-        await stop;
-        listeners.delete(listener);
-        stops.delete(stop);
-      });
+    publish: (event) => notify(listeners, event.id),
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     async close() {
-      for (const stop of stops) stop();
+      listeners.clear();
     },
   };
+}
+
+/**
+ * Several nodes on one PostgreSQL: notices travel with NOTIFY on a dedicated connection
+ * (LISTEN needs a session of its own, outside the pool). Local listeners are told at once,
+ * then the notice goes out; this node hears its own NOTIFY back, which is a harmless repeat.
+ */
+export async function createPostgresBus(url: string, logger: Logger): Promise<EventBus> {
+  const listeners = new Set<(eventId: bigint) => void>();
+  let client: pg.Client | null = null;
+  let closed = false;
+  let highest: bigint | null = null;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", (message) => notify(listeners, parseId(message.payload)));
+    next.on("error", (error) => {
+      logger.warn("event bus connection lost", { error: String(error) });
+      if (client === next) client = null;
+      void next.end().catch(() => undefined);
+      if (!closed) setTimeout(() => void reconnect(), 500).unref();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${CHANNEL}`);
+    client = next;
+    // Notices sent while we were away are lost: have readers re-read the log.
+    notify(listeners, RESYNC);
+  };
+  const reconnect = () =>
+    connect().catch((error) => {
+      logger.warn("event bus reconnect failed", { error: String(error) });
+      if (!closed) setTimeout(() => void reconnect(), 1000).unref();
+    });
+  // Coalesce the notices of one tick into one NOTIFY (the highest id is enough: it wakes).
+  const flush = () => {
+    const id = highest;
+    highest = null;
+    if (id === null || !client) return;
+    client.query("SELECT pg_notify($1, $2)", [CHANNEL, id.toString()]).catch((error) => {
+      logger.warn("event bus notify failed", { error: String(error) });
+    });
+  };
+
+  await connect();
+  return {
+    publish(event) {
+      notify(listeners, event.id);
+      if (highest === null) queueMicrotask(flush);
+      if (highest === null || event.id > highest) highest = event.id;
+    },
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      listeners.clear();
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
+
+/** Several nodes sharing a Redis: notices travel on a pub/sub channel. */
+export async function createRedisBus(url: string, logger: Logger): Promise<EventBus> {
+  const listeners = new Set<(eventId: bigint) => void>();
+  const subscriber = new Redis(url, { lazyConnect: true });
+  const publisher = new Redis(url, { lazyConnect: true });
+  for (const connection of [subscriber, publisher]) {
+    connection.on("error", (error) => logger.warn("event bus (redis) error", { error: String(error) }));
+  }
+  subscriber.on("message", (_channel, message) => notify(listeners, parseId(message)));
+  // ioredis resubscribes after a reconnect; notices published meanwhile are lost.
+  subscriber.on("ready", () => notify(listeners, RESYNC));
+  await Promise.all([subscriber.connect(), publisher.connect()]);
+  await subscriber.subscribe(CHANNEL);
+  return {
+    publish(event) {
+      notify(listeners, event.id);
+      publisher.publish(CHANNEL, event.id.toString()).catch((error) => {
+        logger.warn("event bus (redis) publish failed", { error: String(error) });
+      });
+    },
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+      subscriber.disconnect();
+      publisher.disconnect();
+    },
+  };
+}
+
+/** The bus the configuration calls for: Redis when set, else NOTIFY on PostgreSQL, else in-process. */
+export async function createEventBus(
+  options: { redisUrl?: string; postgresUrl?: string },
+  logger: Logger,
+): Promise<EventBus> {
+  if (options.redisUrl) return createRedisBus(options.redisUrl, logger);
+  if (options.postgresUrl) return createPostgresBus(options.postgresUrl, logger);
+  return createInProcessBus();
+}
+
+function notify(listeners: Set<(eventId: bigint) => void>, id: bigint) {
+  for (const listener of listeners) listener(id);
+}
+
+function parseId(payload: string | undefined): bigint {
+  return payload && /^\d+$/.test(payload) ? BigInt(payload) : RESYNC;
 }

@@ -18,7 +18,8 @@ export type EventInput = {
 
 /**
  * The one event recorder. Writes the event in the caller's transaction (so a rollback leaves
- * no event) and queues it for publishing after commit. A change whose `data` equals its
+ * no event), queues a delivery (transactional outbox) for every enabled addon it matches, and
+ * queues it for publishing after commit. A change whose `data` equals its
  * `preData` changed nothing and records nothing (returns null).
  */
 export async function recordEvent(w: Write, input: EventInput): Promise<StoredEvent | null> {
@@ -29,6 +30,7 @@ export async function recordEvent(w: Write, input: EventInput): Promise<StoredEv
   ) {
     return null;
   }
+  if (w.recorded.length === 0) await ensureTransactionId(w);
   const tags = input.tags ?? (input.featureName ? await currentTags(w, input.featureName) : []);
   const base = {
     type: input.type,
@@ -51,8 +53,41 @@ export async function recordEvent(w: Write, input: EventInput): Promise<StoredEv
     },
   });
   const event = row as StoredEvent;
+  await queueDeliveries(w, event);
   w.recorded.push(event);
   return event;
+}
+
+/**
+ * The live feed (src/modules/live/feed.ts) trusts that a transaction holds an xid before it
+ * draws an event id; PostgreSQL assigns the xid only at the first row written, which for an
+ * event-only transaction would come after `nextval`. Asking for it first closes that gap.
+ */
+async function ensureTransactionId(w: Write) {
+  await w.tx.$queryRawUnsafe("SELECT pg_current_xact_id()::text AS xid");
+}
+
+/**
+ * Outbox rows for the enabled addons that react to this event (spec §6 rule 2, reference
+ * §8.3): its type is listed, and its project and environment are in scope (an empty list or a
+ * leading `*` means all; an event without a project or environment passes that filter).
+ */
+async function queueDeliveries(w: Write, event: StoredEvent) {
+  const addons = await w.tx.addon.findMany({
+    where: { enabled: true, events: { has: event.type } },
+    select: { id: true, projects: true, environments: true },
+  });
+  const matching = addons.filter(
+    (a) => inScope(a.projects, event.project) && inScope(a.environments, event.environment),
+  );
+  if (matching.length === 0) return;
+  await w.tx.addonDelivery.createMany({
+    data: matching.map((a) => ({ addonId: a.id, eventId: event.id, nextAttemptAt: w.now })),
+  });
+}
+
+function inScope(scope: string[], value: string | null): boolean {
+  return value === null || scope.length === 0 || scope[0] === "*" || scope.includes(value);
 }
 
 async function currentTags(w: Write, featureName: string) {

@@ -121,18 +121,3 @@ builder.queryField("events", (t) =>
     },
   }),
 );
-
-builder.subscriptionField("events", (t) =>
-  t.field({
-    type: EventRef,
-    description: "Every event committed from now on that matches the filter.",
-    authScopes: { authenticated: true },
-    args: { filter: t.arg({ type: EventFilterInput, description: "What to deliver." }) },
-    subscribe: (_root, args, ctx) => filtered(ctx.bus.subscribe(), (e) => matchesFilter(e, args.filter)),
-    resolve: (event) => event,
-  }),
-);
-
-async function* filtered<T>(source: AsyncIterable<T>, keep: (item: T) => boolean): AsyncGenerator<T> {
-  for await (const item of source) if (keep(item)) yield item;
-}

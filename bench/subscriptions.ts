@@ -1,0 +1,180 @@
+// `npm run bench` (after the search benchmark) or `npx tsx bench/subscriptions.ts`: delivery
+// latency of live events to many WebSocket subscribers under a steady write load.
+//
+// A real Vexil server runs as its own process (`src/server.ts`, PGlite in a temporary folder,
+// or PostgreSQL with BENCH_DATABASE_URL, whose tables must be empty or migrated). This process
+// opens BENCH_SUBSCRIBERS graphql-ws connections (1000), each subscribed to `events`
+// (feature-created), then creates BENCH_WRITES_PER_SEC flags per second (20) for
+// BENCH_SECONDS (20) over HTTP. Latency of one delivery = when the subscriber got the event
+// minus when the writer *sent* the mutation (so it includes the write itself: an upper bound
+// of commit-to-delivery). Prints p50/p99/max of deliveries and of the writes, and how many
+// deliveries had still not arrived 60 s after the last write (there must be none).
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
+
+const env = process.env;
+const SUBSCRIBERS = Number(env.BENCH_SUBSCRIBERS ?? 1000);
+const RATE = Number(env.BENCH_WRITES_PER_SEC ?? 20);
+const SECONDS = Number(env.BENCH_SECONDS ?? 20);
+const TOKEN = "*:*.bench-live-secret-0123456789abcdef";
+
+async function startServer(extraEnv: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+    cwd: new URL("../", import.meta.url).pathname,
+    env: {
+      ...env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      INIT_ADMIN_API_TOKENS: TOKEN,
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on("line", (line) => {
+        const m = /"msg":"Vexil listening".*?"url":"([^"]+)"/.exec(line);
+        if (m?.[1]) resolve(m[1]);
+      });
+    }
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+function summary(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const f = (n: number) => `${n.toFixed(1)} ms`;
+  return `n=${sorted.length} p50=${f(percentile(sorted, 50))} p99=${f(percentile(sorted, 99))} max=${f(sorted.at(-1) ?? Number.NaN)}`;
+}
+
+async function main() {
+  const dataDir = env.BENCH_DATABASE_URL ? null : await mkdtemp(join(tmpdir(), "vexil-bench-live-"));
+  const server = await startServer(
+    env.BENCH_DATABASE_URL ? { DATABASE_URL: env.BENCH_DATABASE_URL } : { VEXIL_DATA_DIR: dataDir as string },
+  );
+  try {
+    await run(server.url);
+  } finally {
+    server.child.kill("SIGTERM");
+    await new Promise((r) => server.child.once("exit", r));
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function run(serverUrl: string) {
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const received = new Map<string, number>();
+  const waiters: (() => void)[] = [];
+  const clients: ReturnType<typeof createClient>[] = [];
+  // Connect in groups, so the accept queue never overflows.
+  for (let i = 0; i < SUBSCRIBERS; i += 50) {
+    const group = Array.from({ length: Math.min(50, SUBSCRIBERS - i) }, () => {
+      const client = createClient({
+        url: `${serverUrl.replace(/^http/, "ws")}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { Authorization: TOKEN },
+        retryAttempts: 0,
+      });
+      clients.push(client);
+      return new Promise<void>((resolve) => client.on("connected", () => resolve()));
+    });
+    for (const client of clients.slice(i)) subscribe(client);
+    await Promise.all(group);
+  }
+  function subscribe(client: ReturnType<typeof createClient>) {
+    client.subscribe<{ events: { featureName: string } }>(
+      { query: `subscription { events(filter: { types: ["feature-created"] }) { featureName } }` },
+      {
+        next: (result) => {
+          const name = result.data?.events.featureName as string;
+          const sent = sentAt.get(name);
+          if (sent !== undefined && !name.startsWith("warmup")) latencies.push(performance.now() - sent);
+          received.set(name, (received.get(name) ?? 0) + 1);
+          if (received.get(name) === SUBSCRIBERS) for (const wake of waiters.splice(0)) wake();
+        },
+        error: (error) => console.error("subscriber error", error),
+        complete: () => {},
+      },
+    );
+  }
+  const write = async (name: string) => {
+    sentAt.set(name, performance.now());
+    const res = await fetch(`${serverUrl}/graphql`, {
+      method: "POST",
+      headers: { authorization: TOKEN, "content-type": "application/json" },
+      body: JSON.stringify({
+        query: `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
+        variables: { n: name },
+      }),
+    });
+    const body = (await res.json()) as { errors?: unknown };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+    return performance.now() - (sentAt.get(name) as number);
+  };
+  // Warm-up: repeat until every subscriber is live (all got the same event).
+  for (let i = 0; ; i++) {
+    const name = `warmup-${i}`;
+    const all = new Promise<void>((resolve) => waiters.push(resolve));
+    await write(name);
+    const done = await Promise.race([
+      all.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 3000)),
+    ]);
+    if (done) break;
+  }
+  console.log(`${SUBSCRIBERS} subscribers live; writing ${RATE}/s for ${SECONDS}s`);
+  const writeTimes: Promise<number>[] = [];
+  const names: string[] = [];
+  const started = performance.now();
+  for (let i = 0; i < RATE * SECONDS; i++) {
+    const due = started + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const name = `load-${i}`;
+    writeTimes.push(
+      write(name).then(
+        (ms) => {
+          names.push(name);
+          return ms;
+        },
+        (error) => {
+          console.error(`write ${name} failed: ${String(error)}`);
+          return Number.NaN;
+        },
+      ),
+    );
+  }
+  const writes = (await Promise.all(writeTimes)).filter((ms) => !Number.isNaN(ms));
+  // Let the last deliveries arrive (bounded).
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline && names.some((n) => (received.get(n) ?? 0) < SUBSCRIBERS)) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const missing = names.reduce((sum, n) => sum + (SUBSCRIBERS - (received.get(n) ?? 0)), 0);
+  console.log(
+    `database: ${env.BENCH_DATABASE_URL ? "postgresql" : "pglite"}; subscribers: ${SUBSCRIBERS}; writes: ${names.length} of ${RATE * SECONDS} at ${RATE}/s`,
+  );
+  console.log(`delivery latency (mutation sent -> subscriber got it): ${summary(latencies)}`);
+  console.log(`write latency (mutation round trip):                  ${summary(writes)}`);
+  console.log(`deliveries missing 60 s after the last write: ${missing}`);
+  await Promise.all(clients.map((c) => c.dispose()));
+  if (missing > 0) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,202 @@
+import type { AppDeps } from "../context.ts";
+import type { StoredEvent } from "../events/types.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { type DeliveryOutcome, eventView, sendWebhook } from "./webhook.ts";
+
+/** Deliveries claimed (and sent in parallel) per round. */
+const BATCH = 10;
+/** Upper bound of the retry delay. */
+const MAX_BACKOFF_MS = 15 * 60_000;
+
+type Claimed = { id: bigint; addonId: number; eventId: bigint; attempts: number; interrupted: boolean };
+
+export type DeliveryWorker = {
+  /** Claims and handles due deliveries until none is left; resolves with how many it handled. */
+  drain(): Promise<number>;
+  stop(): Promise<void>;
+};
+
+/**
+ * Delivers the outbox (AddonDelivery rows, written by recordEvent in the event's own
+ * transaction) to the addons, at least once, from any number of processes:
+ * - a claim is one statement: due rows are picked with FOR UPDATE SKIP LOCKED (two workers
+ *   never pick the same row), their attempt count goes up and they get a lease (`lockedUntil`)
+ *   longer than a request may take; the lease, not a held lock, keeps other workers away while
+ *   the request runs, so no transaction stays open across the network call;
+ * - the outcome is written with the attempt as an integration event; failures are retried
+ *   with exponential backoff up to the configured number of attempts, then the row is `dead`;
+ * - a process killed mid-request leaves the row pending with a lease that runs out: the next
+ *   claim (by any process, or this one restarted) logs the interrupted attempt and sends again.
+ * It wakes on every committed-event notice of the bus (a delivery exists only with an event)
+ * and polls as a safety net.
+ */
+export function startDeliveryWorker(
+  deps: Pick<AppDeps, "db" | "bus" | "logger" | "config" | "now">,
+): DeliveryWorker {
+  const settings = deps.config.integrations;
+  // Longer than any request may take, so only a dead worker's lease runs out.
+  const leaseMs = settings.timeoutMs * 2 + 1_000;
+  let stopped = false;
+  let running: Promise<number> | null = null;
+  let again = false;
+
+  const drain = async (): Promise<number> => {
+    let handled = 0;
+    for (;;) {
+      const claimed = await claim(deps, BATCH, leaseMs);
+      if (claimed.length === 0) return handled;
+      await Promise.all(claimed.map((row) => handle(deps, row)));
+      handled += claimed.length;
+      if (stopped) return handled;
+    }
+  };
+  const wake = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((error) => {
+        deps.logger.warn("delivery worker round failed", { error: String(error) });
+        return 0;
+      })
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          wake();
+        }
+      });
+  };
+  const unlisten = deps.bus.listen(() => wake());
+  const timer = setInterval(wake, settings.pollMs);
+  timer.unref();
+  wake();
+  return {
+    drain,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      unlisten();
+      await running;
+    },
+  };
+}
+
+async function claim(deps: Pick<AppDeps, "db" | "now">, limit: number, leaseMs: number): Promise<Claimed[]> {
+  const now = deps.now();
+  const rows = await deps.db.$queryRawUnsafe<
+    { id: bigint; addonId: number; eventId: bigint; attempts: number; interrupted: boolean }[]
+  >(
+    `WITH due AS (
+       SELECT id, "lockedUntil" IS NOT NULL AS interrupted FROM "AddonDelivery"
+       WHERE status = 'pending'
+         AND "nextAttemptAt" <= ($1::timestamptz AT TIME ZONE 'UTC')
+         AND ("lockedUntil" IS NULL OR "lockedUntil" <= ($1::timestamptz AT TIME ZONE 'UTC'))
+       ORDER BY "nextAttemptAt", id
+       LIMIT $2
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE "AddonDelivery" d
+        SET attempts = d.attempts + 1, "lockedUntil" = ($3::timestamptz AT TIME ZONE 'UTC')
+       FROM due WHERE d.id = due.id
+     RETURNING d.id, d."addonId", d."eventId", d.attempts, due.interrupted`,
+    now.toISOString(),
+    limit,
+    new Date(now.getTime() + leaseMs).toISOString(),
+  );
+  return rows.map((r) => ({
+    ...r,
+    id: BigInt(r.id),
+    eventId: BigInt(r.eventId),
+    attempts: Number(r.attempts),
+  }));
+}
+
+async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, row: Claimed) {
+  const [addon, event] = await Promise.all([
+    deps.db.addon.findUnique({ where: { id: row.addonId } }),
+    deps.db.event.findUnique({ where: { id: row.eventId } }),
+  ]);
+  if (!addon || !event) return; // the addon was deleted meanwhile (its deliveries went with it)
+  const settings = deps.config.integrations;
+  if (!addon.enabled) {
+    await deps.db.addonDelivery.updateMany({
+      where: { id: row.id, attempts: row.attempts },
+      data: { status: "cancelled", lockedUntil: null },
+    });
+    return;
+  }
+  const parameters = addon.parameters as Record<string, unknown>;
+  if (row.interrupted) {
+    await deps.db.integrationEvent.create({
+      data: {
+        addonId: addon.id,
+        createdAt: deps.now(),
+        state: "failed",
+        stateDetails: `Attempt ${row.attempts - 1} was interrupted (the server stopped before it finished); sending again.`,
+        event: toJson(eventView(event as StoredEvent)),
+        details: toJson({
+          url: String(parameters.url ?? ""),
+          contentType: String(parameters.contentType || "application/json"),
+          body: null,
+        }),
+      },
+    });
+  }
+  const outcome = await sendWebhook(parameters, event as StoredEvent, {
+    allowLinkLocal: settings.allowLinkLocal,
+    timeoutMs: settings.timeoutMs,
+  });
+  await record(deps, row, addon.id, event as StoredEvent, outcome);
+}
+
+/** Writes the attempt's log entry and the row's next state together. */
+async function record(
+  deps: Pick<AppDeps, "db" | "logger" | "config" | "now">,
+  row: Claimed,
+  addonId: number,
+  event: StoredEvent,
+  outcome: DeliveryOutcome,
+) {
+  const settings = deps.config.integrations;
+  const now = deps.now();
+  const delivered = outcome.state !== "failed";
+  const giveUp = !delivered && (!outcome.retryable || row.attempts >= settings.maxAttempts);
+  const backoff = Math.min(settings.retryBaseMs * 2 ** (row.attempts - 1), MAX_BACKOFF_MS);
+  const next: Prisma.AddonDeliveryUpdateManyMutationInput = delivered
+    ? { status: "delivered", lockedUntil: null }
+    : giveUp
+      ? { status: "dead", lockedUntil: null }
+      : { lockedUntil: null, nextAttemptAt: new Date(now.getTime() + backoff) };
+  const retryNote = delivered ? "" : giveUp ? " Giving up." : ` Retrying in ${backoff} ms.`;
+  await deps.db.$transaction(async (tx) => {
+    // Only the holder of this attempt's lease may settle it (a lease that ran out was re-claimed).
+    const owned = await tx.addonDelivery.updateMany({
+      where: { id: row.id, attempts: row.attempts },
+      data: next,
+    });
+    if (owned.count === 0) return;
+    await tx.integrationEvent.create({
+      data: {
+        addonId,
+        createdAt: now,
+        state: outcome.state,
+        stateDetails: `${outcome.stateDetails}\nAttempt ${row.attempts} of ${settings.maxAttempts}.${retryNote}`,
+        event: toJson(eventView(event)),
+        details: toJson(outcome.details),
+      },
+    });
+  });
+  if (!delivered)
+    deps.logger.info("webhook delivery failed", {
+      addonId,
+      eventId: Number(event.id),
+      attempt: row.attempts,
+    });
+}
+
+function toJson(value: unknown): Prisma.InputJsonValue {
+  return JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
+}

@@ -1,0 +1,172 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Db } from "../../db/database.ts";
+import type { EventBus } from "../../events/bus.ts";
+import type { StoredEvent } from "../../events/types.ts";
+import type { Logger } from "../../shared/logger.ts";
+
+/** How often the feed re-reads the log without a notice (covers notices lost with a node). */
+const POLL_MS = 1000;
+/** Events read from the log per query. */
+const BATCH = 1000;
+
+type Listener = (event: StoredEvent) => void;
+
+/**
+ * This node's view of the audit log as one stream in id order, shared by every live
+ * subscriber of the node.
+ *
+ * Event ids come from a sequence and are allocated before commit, so a transaction can commit
+ * id 7 after id 8 is already visible. Delivering 8 at once would make "resume after 8" skip 7
+ * for ever. The feed therefore only moves its `position` (the committed high-water mark) to a
+ * `cutoff` once no transaction can still commit an id at or below it:
+ *   1. cutoff := the sequence's last allocated value. Every transaction holding an id at or
+ *      below it had an xid before this read (recordEvent makes sure the xid comes first).
+ *   2. list the xids of this database's sessions after step 1: such transactions are finished
+ *      or in that list.
+ *   3. wait until none of those xids is still running.
+ *   4. read the events in (position, cutoff] in id order, hand them out, position := cutoff.
+ * Ids that never show up were rolled back. Bus notices only wake the loop, so a duplicate,
+ * late or lost notice cannot cause a duplicate or a gap, and nothing is ever delivered for a
+ * rolled-back transaction (its row is never visible).
+ */
+export class EventFeed {
+  /** Every event with an id at or below this has been handed out (or will never exist). */
+  position = 0n;
+  /** True while the feed waits for older transactions to end before it hands out newer ids. */
+  holdingBack = false;
+  private readonly listeners = new Set<Listener>();
+  private started: Promise<void> | null = null;
+  private running = false;
+  private dirty = false;
+  private timer: NodeJS.Timeout | null = null;
+  private unlisten: (() => void) | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Resolves once `position` is known (the first subscriber starts the feed). */
+  ready(): Promise<void> {
+    this.started ??= this.start();
+    return this.started;
+  }
+
+  /** Adds a listener for events after the current position; call synchronously after reading it. */
+  attach(listener: Listener): () => void {
+    this.listeners.add(listener);
+    this.timer ??= setInterval(() => this.wake(), POLL_MS).unref();
+    // Events may have been committed while nobody listened (the feed then stands still).
+    this.wake();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+      }
+    };
+  }
+
+  /** Stops polling and listening (the app is shutting down). */
+  stop() {
+    this.unlisten?.();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+  }
+
+  private async start() {
+    this.unlisten = this.bus.listen(() => this.wake());
+    const cutoff = await this.lastAllocatedId();
+    await this.settle();
+    this.position = cutoff;
+  }
+
+  private wake() {
+    this.dirty = true;
+    if (!this.running && this.started) void this.run();
+  }
+
+  private async run() {
+    this.running = true;
+    try {
+      while (this.dirty && this.listeners.size > 0) {
+        this.dirty = false;
+        await this.advance();
+      }
+    } catch (error) {
+      // The periodic poll retries; a broken database must not crash the process.
+      this.logger.warn("live event feed could not read the log", { error: String(error) });
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async advance() {
+    const cutoff = await this.lastAllocatedId();
+    if (cutoff <= this.position) return;
+    await this.settle();
+    for (;;) {
+      const rows = (await this.db.event.findMany({
+        where: { id: { gt: this.position, lte: cutoff } },
+        orderBy: { id: "asc" },
+        take: BATCH,
+      })) as StoredEvent[];
+      for (const row of rows) {
+        this.position = row.id;
+        for (const listener of this.listeners) listener(row);
+      }
+      if (rows.length < BATCH) break;
+    }
+    this.position = cutoff;
+  }
+
+  private async lastAllocatedId(): Promise<bigint> {
+    const rows = await this.db.$queryRawUnsafe<{ last: bigint | number | string | null }[]>(
+      `SELECT pg_sequence_last_value('"Event_id_seq"'::regclass) AS last`,
+    );
+    const last = rows[0]?.last;
+    return last === null || last === undefined ? 0n : BigInt(last);
+  }
+
+  /**
+   * Waits until every transaction of this database that had an xid when this was called has
+   * ended. Read from pg_stat_activity (the live xid of each session), not from a snapshot:
+   * a snapshot's running list stops below its xmax, which omits the newest running xids.
+   * Only this database's sessions count, so a long transaction elsewhere cannot stall us.
+   */
+  private async settle() {
+    const [row] = await this.db.$queryRawUnsafe<{ xids: string[] }[]>(
+      `SELECT array(SELECT backend_xid::text FROM pg_stat_activity
+                     WHERE datname = current_database() AND backend_xid IS NOT NULL) AS xids`,
+    );
+    const running = row?.xids ?? [];
+    this.holdingBack = running.length > 0;
+    try {
+      for (let delay = 1; running.length > 0; delay = Math.min(delay * 2, 50)) {
+        await sleep(delay);
+        const [still] = await this.db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND backend_xid::text = ANY($1::text[])`,
+          running,
+        );
+        if (!still || still.n === 0) return;
+      }
+    } finally {
+      this.holdingBack = false;
+    }
+  }
+}
+
+const feeds = new WeakMap<EventBus, EventFeed>();
+
+/** The one feed of a node (keyed by its bus, which is one per node). */
+export function feedFor(deps: { db: Db; bus: EventBus; logger: Logger }): EventFeed {
+  let feed = feeds.get(deps.bus);
+  if (!feed) {
+    feed = new EventFeed(deps.db, deps.bus, deps.logger);
+    feeds.set(deps.bus, feed);
+  }
+  return feed;
+}

@@ -1,0 +1,166 @@
+import type { Db } from "../../db/database.ts";
+import type { StoredEvent } from "../../events/types.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
+import { RateLimitError } from "../../shared/errors.ts";
+import type { EventFeed } from "./feed.ts";
+
+/** Undelivered events one subscriber may have waiting before it is dropped as too slow. */
+export const MAX_PENDING = 1000;
+/** Stored events read per query while replaying. */
+const REPLAY_BATCH = 500;
+
+export type FollowOptions = {
+  /** Replay stored events after this id first; null/undefined: only events from now on. */
+  afterId?: bigint | null;
+  /** The same selection twice: as SQL for the replay, as a predicate for live events. */
+  where: Prisma.EventWhereInput;
+  accept: (event: StoredEvent) => boolean;
+  maxPending?: number;
+};
+
+/**
+ * Matching events in id order: the stored ones after `afterId`, then live ones, with no gap
+ * and no duplicate at the switch. The replay reads only up to the feed's committed position,
+ * and the live listener is attached in the same tick as the replay sees it has caught up with
+ * that position, so the listener starts exactly where the replay stopped.
+ */
+export function followEvents(db: Db, feed: EventFeed, options: FollowOptions): LiveStream {
+  return new LiveStream(db, feed, options);
+}
+
+/**
+ * A live stream that first yields `null` once it is listening (the caller then sends the
+ * current state), then the events: a change made after that first answer is never missed.
+ */
+export function withCurrentFirst(stream: LiveStream): AsyncIterableIterator<StoredEvent | null> {
+  let primed = false;
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      if (primed) return stream.next();
+      primed = true;
+      await stream.attachNow();
+      return { value: null, done: false };
+    },
+    return: () => stream.return(),
+  };
+}
+
+/**
+ * The iterator handed to graphql-ws / SSE. Hand-written (not an async generator) so that
+ * `return()` on disconnect detaches at once, even while waiting for the next event. Live
+ * events wait in a bounded buffer between the feed (which never waits) and the connection:
+ * a subscriber more than `maxPending` events behind is ended with an error naming the last id
+ * it received, so it can resubscribe with `afterId` and lose nothing.
+ */
+export class LiveStream implements AsyncIterableIterator<StoredEvent> {
+  private replay: AsyncGenerator<StoredEvent> | null = null;
+  private live = false;
+  private done = false;
+  private readonly items: StoredEvent[] = [];
+  /** Callers of next() waiting for an event, oldest first. */
+  private readonly waiting: ((result: IteratorResult<StoredEvent>) => void)[] = [];
+  private failure: Error | null = null;
+  private lastSent: bigint | null;
+  private detach: (() => void) | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly feed: EventFeed,
+    private readonly options: FollowOptions,
+  ) {
+    this.lastSent = options.afterId ?? null;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<StoredEvent>> {
+    if (this.done) return { value: undefined, done: true };
+    if (!this.live) {
+      this.replay ??= this.replayThenAttach();
+      const step = await this.replay.next();
+      if (!step.done) return this.sent(step.value);
+      this.live = true;
+      if (this.done) return { value: undefined, done: true };
+    }
+    const item = this.items.shift();
+    if (item) return this.sent(item);
+    if (this.failure) {
+      const failure = this.failure;
+      await this.return();
+      throw failure;
+    }
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+    });
+  }
+
+  async return(): Promise<IteratorResult<StoredEvent>> {
+    this.done = true;
+    this.detach?.();
+    this.detach = null;
+    this.items.length = 0;
+    for (const resolve of this.waiting.splice(0)) resolve({ value: undefined, done: true });
+    void this.replay?.return(undefined);
+    return { value: undefined, done: true };
+  }
+
+  /** Starts listening now (no replay), before the first `next()`. */
+  async attachNow(): Promise<void> {
+    this.live = true;
+    await this.feed.ready();
+    if (!this.done && !this.detach) this.attachAfter(this.options.afterId ?? this.feed.position);
+  }
+
+  private sent(event: StoredEvent): IteratorResult<StoredEvent> {
+    this.lastSent = event.id;
+    return { value: event, done: false };
+  }
+
+  private async *replayThenAttach(): AsyncGenerator<StoredEvent> {
+    await this.feed.ready();
+    let cursor = this.options.afterId ?? this.feed.position;
+    while (cursor < this.feed.position) {
+      const upTo = this.feed.position;
+      const rows = (await this.db.event.findMany({
+        where: { AND: [this.options.where, { id: { gt: cursor, lte: upTo } }] },
+        orderBy: { id: "asc" },
+        take: REPLAY_BATCH,
+      })) as StoredEvent[];
+      for (const row of rows) if (this.options.accept(row)) yield row;
+      cursor = rows.length === REPLAY_BATCH ? (rows.at(-1)?.id ?? upTo) : upTo;
+    }
+    // Same tick as the check above: no event can slip between replay and live.
+    if (!this.done) this.attachAfter(cursor);
+  }
+
+  private attachAfter(after: bigint) {
+    this.detach = this.feed.attach((event) => {
+      if (event.id > after && this.options.accept(event)) this.offer(event);
+    });
+  }
+
+  private offer(event: StoredEvent) {
+    if (this.failure || this.done) return;
+    const resolve = this.waiting.shift();
+    if (resolve) {
+      resolve(this.sent(event));
+      return;
+    }
+    if (this.items.length >= (this.options.maxPending ?? MAX_PENDING)) {
+      const resume = this.lastSent === null ? "" : ` Resubscribe with afterId: ${this.lastSent}.`;
+      this.failure = new RateLimitError(
+        `Subscriber too slow: more than ${this.items.length} events were waiting, so the subscription ended.${resume}`,
+      );
+      this.items.length = 0;
+      this.detach?.();
+      this.detach = null;
+      return;
+    }
+    this.items.push(event);
+  }
+}

@@ -1,0 +1,73 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { builder } from "../../builder.ts";
+import type { Context } from "../../context.ts";
+import { createLoaders } from "../../loaders.ts";
+import { AuthenticationRequired, ForbiddenOperation } from "../../shared/errors.ts";
+import { EventFilterInput, EventRef, eventWhere, matchesFilter } from "../events/events.schema.ts";
+import { FeatureRef } from "../features/feature.schema.ts";
+import { feedFor } from "./feed.ts";
+import { followEvents, withCurrentFirst } from "./follow.ts";
+import { eventVisibility } from "./visibility.ts";
+
+builder.subscriptionField("events", (t) =>
+  t.field({
+    type: EventRef,
+    description:
+      "Events matching the filter, in id order: with `afterId`, first the stored ones after that id, then every " +
+      "one committed from now on, with no gap and no duplicate between the two. Only events the credential may " +
+      "read are delivered (project-scoped credentials: events of their projects). A subscriber that falls too " +
+      "far behind is ended with an error naming the last id it got, to resubscribe from there.",
+    authScopes: { authenticated: true },
+    args: {
+      filter: t.arg({ type: EventFilterInput, description: "What to deliver." }),
+      afterId: t.arg({ type: "Long", description: "Replay the stored events after this id first." }),
+    },
+    subscribe: (_root, args, ctx) => {
+      const visibility = eventVisibility(principalOf(ctx));
+      return followEvents(ctx.db, feedFor(ctx), {
+        afterId: args.afterId ?? null,
+        where: { AND: [eventWhere(args.filter), visibility.where] },
+        accept: (event) => visibility.accept(event) && matchesFilter(event, args.filter),
+      });
+    },
+    resolve: (event) => event,
+  }),
+);
+
+builder.subscriptionField("featureChanged", (t) =>
+  t.field({
+    type: FeatureRef,
+    nullable: true,
+    description:
+      "The flag as it is now (null while it does not exist), then again after each committed change to it " +
+      "(each event about it), for live dashboards.",
+    authScopes: { authenticated: true },
+    args: {
+      project: t.arg.string({ required: true, description: "Project of the flag." }),
+      feature: t.arg.string({ required: true, description: "Flag name." }),
+    },
+    subscribe: (_root, args, ctx) => {
+      if (!eventVisibility(principalOf(ctx)).accept({ project: args.project })) {
+        throw new ForbiddenOperation(`This credential cannot read project "${args.project}".`);
+      }
+      const changes = followEvents(ctx.db, feedFor(ctx), {
+        where: { featureName: args.feature, project: args.project },
+        accept: (event) => event.featureName === args.feature && event.project === args.project,
+      });
+      return withCurrentFirst(changes);
+    },
+    resolve: (_event, args, ctx, info) => {
+      // Fresh loaders per delivery: a subscription's context lives long, its answers must not.
+      ctx.loaders = createLoaders(ctx.db, ctx.principal);
+      return ctx.db.feature.findFirst({
+        ...(queryFromInfo({ context: ctx, info, typeName: "Feature" }) as object),
+        where: { name: args.feature, projectId: args.project },
+      });
+    },
+  }),
+);
+
+function principalOf(ctx: Context) {
+  if (!ctx.principal) throw new AuthenticationRequired();
+  return ctx.principal;
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN } from "../helpers/app.ts";
+import { type ServerProcess, serverStorage, startServer } from "./processes.ts";
+import { startReceiver } from "./receiver.ts";
+
+type Storage = Awaited<ReturnType<typeof serverStorage>>;
+let storage: Storage;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const servers: ServerProcess[] = [];
+
+beforeAll(async () => {
+  storage = await serverStorage();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  for (const server of servers) await server.kill("SIGKILL");
+  await receiver.close();
+  await storage.drop();
+});
+
+const env = () => ({
+  ...storage.env,
+  INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
+  INIT_ADMIN_PASSWORD: "Admin-Password-1",
+  VEXIL_WEBHOOK_TIMEOUT_MS: "6000",
+  VEXIL_WEBHOOK_RETRY_BASE_MS: "0",
+  VEXIL_WORKER_POLL_MS: "100",
+});
+
+async function call(server: ServerProcess, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function createFlag(server: ServerProcess, name: string) {
+  const res = await call(server, "POST", "/graphql", {
+    query: `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
+    variables: { n: name },
+  });
+  expect(res.body.errors).toBeUndefined();
+}
+
+const eventIdsReceived = () => new Set(receiver.received.map((r) => JSON.parse(r.body).id as number));
+
+describe("webhook delivery across a crash", () => {
+  it("delivers every matching event at least once after SIGKILL with deliveries in flight and pending", async () => {
+    const first = await startServer(env());
+    servers.push(first);
+    const created = await call(first, "POST", "/api/admin/addons", {
+      provider: "webhook",
+      parameters: { url: `${receiver.url}/crash` },
+      events: ["feature-created"],
+    });
+    expect(created.status).toBe(201);
+    const addonId = created.body.id as number;
+
+    receiver.state.holding = true;
+    for (let i = 0; i < 3; i++) await createFlag(first, `in-flight-${i}`);
+    // The worker has sent all three and waits for answers that never come.
+    await receiver.until((all) => eventIdsReceived().size === 3 && all.length >= 3);
+    for (let i = 0; i < 2; i++) await createFlag(first, `pending-${i}`);
+    await first.kill("SIGKILL");
+
+    receiver.state.holding = false;
+    const second = await startServer(env());
+    servers.push(second);
+    const events = await call(
+      second,
+      "GET",
+      "/graphql?query=" +
+        encodeURIComponent('{ events(filter: { types: ["feature-created"] }) { edges { node { id } } } }'),
+    );
+    const expected = events.body.data.events.edges.map((e: { node: { id: number } }) => e.node.id);
+    expect(expected).toHaveLength(5);
+    await receiver.until(() => expected.every((id: number) => eventIdsReceived().has(id)));
+
+    // The log shows each attempt: the interrupted ones, then the successful resends.
+    let log: { state: string; stateDetails: string; event: { id: number } }[] = [];
+    while (log.filter((e) => e.state === "success").length < 5) {
+      log = (await call(second, "GET", `/api/admin/addons/${addonId}/events`)).body.integrationEvents;
+    }
+    const interrupted = log.filter((e) => /interrupted/.test(e.stateDetails));
+    expect(interrupted.map((e) => e.event.id).sort()).toEqual(
+      receiver.received
+        .slice(0, 3)
+        .map((r) => JSON.parse(r.body).id)
+        .sort(),
+    );
+    expect(interrupted.every((e) => e.state === "failed")).toBe(true);
+    const succeeded = log.filter((e) => e.state === "success").map((e) => e.event.id);
+    expect([...succeeded].sort()).toEqual([...expected].sort());
+    await second.kill("SIGTERM");
+  }, 120_000);
+});

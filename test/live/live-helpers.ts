@@ -1,0 +1,115 @@
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
+import type { App } from "../../src/app.ts";
+import { hashSecret } from "../../src/modules/access/credentials.ts";
+import { ADMIN_TOKEN, type TestApp } from "../helpers/app.ts";
+
+export type Result<T> = { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+
+/** A graphql-ws client on a real WebSocket. */
+export function wsClient(httpUrl: string, token = ADMIN_TOKEN) {
+  return createClient({
+    url: `${httpUrl.replace(/^http/, "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { Authorization: token },
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/** Takes `count` results from a subscription, then ends it. */
+export async function take<T>(
+  iterator: AsyncIterableIterator<T>,
+  count: number,
+  onEach?: (item: T, index: number) => unknown,
+) {
+  const out: T[] = [];
+  if (count === 0) return out;
+  for await (const item of iterator) {
+    out.push(item);
+    await onEach?.(item, out.length - 1);
+    if (out.length >= count) break;
+  }
+  return out;
+}
+
+/** A subscription over SSE (yoga's `Accept: text/event-stream`), run in-process. */
+export async function* sse<T>(
+  app: App,
+  query: string,
+  variables: Record<string, unknown>,
+  token = ADMIN_TOKEN,
+) {
+  const res = await app.fetch("http://vexil.test/graphql", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", authorization: token },
+    body: JSON.stringify({ query, variables }),
+  });
+  if (!res.body) throw new Error(`no SSE body: ${res.status}`);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end = buffer.indexOf("\n\n");
+      while (end >= 0) {
+        const message = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = message
+          .split("\n")
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).trim())
+          .join("\n");
+        if (/^event: complete/m.test(message)) return;
+        if (data) yield JSON.parse(data) as Result<T>;
+        end = buffer.indexOf("\n\n");
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+export async function lastEventId(t: TestApp): Promise<number> {
+  const last = await t.database.prisma.event.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
+  return Number(last?.id ?? 0);
+}
+
+export async function createFlag(t: TestApp, name: string, project = "default") {
+  const res = await t.gql(
+    `mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`,
+    {
+      p: project,
+      n: name,
+    },
+  );
+  if (res.errors) throw new Error(res.errors[0]?.message);
+}
+
+/** A second project with both environments (no project mutation exists yet: seeded directly). */
+export async function seedProject(t: TestApp, id: string) {
+  await t.database.prisma.project.create({
+    data: {
+      id,
+      name: id,
+      environments: { create: [{ environmentName: "development" }, { environmentName: "production" }] },
+    },
+  });
+}
+
+/** An API token stored directly (token mutations belong to another slice). */
+export async function seedToken(t: TestApp, secret: string, type: "client" | "admin", projects: string[]) {
+  await t.database.prisma.apiToken.create({
+    data: {
+      tokenName: `token-${secret.slice(-6)}`,
+      type,
+      environment: type === "admin" ? "*" : "development",
+      projects,
+      secretHash: hashSecret(secret),
+      displayPrefix: secret.slice(0, 8),
+    },
+  });
+  return secret;
+}

@@ -1,0 +1,93 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { bootstrap } from "../../src/bootstrap.ts";
+import { loadConfig } from "../../src/config.ts";
+import type { AppDeps } from "../../src/context.ts";
+import { openPostgres } from "../../src/db/database.ts";
+import { createEventBus } from "../../src/events/bus.ts";
+import { listen, type RunningServer } from "../../src/http-server.ts";
+import { createLogger } from "../../src/shared/logger.ts";
+import { ADMIN_TOKEN } from "../helpers/app.ts";
+import { type Result, take, wsClient } from "./live-helpers.ts";
+import { serverStorage } from "./processes.ts";
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+type Node = { deps: AppDeps; server: RunningServer; close(): Promise<void> };
+
+/** One node: its own connection pool, its own bus, its own HTTP/WebSocket server; shared database. */
+async function startNode(databaseUrl: string, redisUrl?: string): Promise<Node> {
+  const database = openPostgres(databaseUrl);
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
+    INIT_ADMIN_PASSWORD: "Admin-Password-1",
+  });
+  const logger = createLogger("silent");
+  await bootstrap(database.prisma, config, logger);
+  const bus = await createEventBus({ redisUrl, postgresUrl: databaseUrl }, logger);
+  const deps: AppDeps = { config, db: database.prisma, bus, logger, now: () => new Date() };
+  const server = await listen(createApp(deps), deps, "127.0.0.1", 0);
+  return {
+    deps,
+    server,
+    async close() {
+      await server.close(0);
+      await bus.close();
+      await database.close();
+    },
+  };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL", () => {
+  for (const transport of ["postgres", "redis"] as const) {
+    it(`delivers an event committed on one node to a subscriber of the other (${transport})`, async () => {
+      const storage = await serverStorage();
+      cleanups.push(storage.drop);
+      const redisUrl = transport === "redis" ? REDIS_URL : undefined;
+      const writer = await startNode(storage.url as string, redisUrl);
+      const reader = await startNode(storage.url as string, redisUrl);
+      cleanups.push(writer.close, reader.close);
+
+      // The transport itself: a notice published on one node is heard on the other.
+      const heard = new Promise<bigint>((resolve) => {
+        const stop = reader.deps.bus.listen((id) => {
+          if (id === 424242n) {
+            stop();
+            resolve(id);
+          }
+        });
+      });
+      writer.deps.bus.publish({ id: 424242n } as Parameters<typeof writer.deps.bus.publish>[0]);
+      expect(await heard).toBe(424242n);
+
+      // End to end: a write through one node's API reaches a live subscriber on the other.
+      type Changed = { featureChanged: { name: string; project: string } | null };
+      const client = wsClient(reader.server.url);
+      const stream = client.iterate<Changed>({
+        query: `subscription { featureChanged(project: "default", feature: "cross-node") { name project } }`,
+      }) as AsyncIterableIterator<Result<Changed>>;
+      const got = await take(stream, 2, async (_r, index) => {
+        if (index > 0) return;
+        const res = await fetch(`${writer.server.url}/graphql`, {
+          method: "POST",
+          headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
+          body: JSON.stringify({
+            query: `mutation { createFeature(project: "default", input: { name: "cross-node" }) { name } }`,
+          }),
+        });
+        expect(res.status).toBe(200);
+      });
+      expect(got.map((r) => r.data?.featureChanged)).toEqual([
+        null,
+        { name: "cross-node", project: "default" },
+      ]);
+      await client.dispose();
+    });
+  }
+});

@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordEvent } from "../../src/events/record.ts";
+import { listen, type RunningServer } from "../../src/http-server.ts";
+import { hashSecret } from "../../src/modules/access/credentials.ts";
+import { feedFor } from "../../src/modules/live/feed.ts";
+import { followEvents } from "../../src/modules/live/follow.ts";
+import { runWrite } from "../../src/shared/write.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import {
+  createFlag,
+  lastEventId,
+  type Result,
+  seedProject,
+  seedToken,
+  sse,
+  take,
+  wsClient,
+} from "./live-helpers.ts";
+
+type Ev = { events: { id: number; type: string; featureName: string | null; project: string | null } };
+const EVENTS = `subscription($filter: EventFilter, $afterId: Long) {
+  events(filter: $filter, afterId: $afterId) { id type featureName project } }`;
+
+let t: TestApp;
+let server: RunningServer;
+beforeAll(async () => {
+  t = await createTestApp();
+  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  await seedProject(t, "other");
+});
+afterAll(async () => {
+  await server.close(0);
+  await t.close();
+});
+
+describe("events subscription", () => {
+  it("delivers live events over WebSocket, filtered by project, feature and type", async () => {
+    const from = await lastEventId(t);
+    const client = wsClient(server.url);
+    const stream = client.iterate<Ev["events"]>({
+      query: EVENTS,
+      variables: { afterId: from, filter: { projects: ["other"], types: ["feature-created"] } },
+    });
+    await createFlag(t, "ws-default-1");
+    await createFlag(t, "ws-other-1", "other");
+    await createFlag(t, "ws-other-2", "other");
+    const got = await take(stream as AsyncIterableIterator<Result<Ev>>, 2);
+    expect(got.map((r) => r.data?.events.featureName)).toEqual(["ws-other-1", "ws-other-2"]);
+    expect(got.every((r) => r.data?.events.project === "other")).toBe(true);
+    await client.dispose();
+  });
+
+  it("replays stored events after afterId, then goes live with no gap and no duplicate while writing", async () => {
+    const from = await lastEventId(t);
+    for (let i = 0; i < 20; i++) await createFlag(t, `replay-${i}`);
+    const client = wsClient(server.url);
+    const stream = client.iterate<Ev>({ query: EVENTS, variables: { afterId: from } });
+    let written = 0;
+    // Each received event triggers another write, so writes land during the replay and after it.
+    const got = await take(stream as AsyncIterableIterator<Result<Ev>>, 40, async () => {
+      if (written < 20) await createFlag(t, `during-${written++}`);
+    });
+    const ids = got.map((r) => r.data?.events.id as number);
+    expect(new Set(ids).size).toBe(40);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    const stored = await t.database.prisma.event.findMany({
+      where: { id: { gt: from } },
+      orderBy: { id: "asc" },
+    });
+    expect(ids).toEqual(stored.slice(0, 40).map((e) => Number(e.id)));
+    expect(got.map((r) => r.data?.events.featureName)).toContain("during-19");
+    await client.dispose();
+  });
+
+  it("hides project-less events from a non-admin and refuses SDK tokens", async () => {
+    const user = await t.database.prisma.user.create({
+      data: { username: "viewer-live", rootRole: "Viewer" },
+    });
+    const secret = "user:live0123456789abcdef0123456789abcdef0123456789abcdef01";
+    await t.database.prisma.personalAccessToken.create({
+      data: {
+        userId: user.id,
+        description: "live",
+        secretHash: hashSecret(secret),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
+    });
+    const from = await lastEventId(t);
+    await t.rest("POST", "/api/admin/addons", {
+      provider: "webhook",
+      parameters: { url: "http://127.0.0.1:9/x" },
+      events: ["feature-created"],
+    });
+    await createFlag(t, "scope-other", "other");
+    const viewer = wsClient(server.url, secret);
+    const got = await take(
+      viewer.iterate<Ev>({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<
+        Result<Ev>
+      >,
+      1,
+    );
+    expect(got.map((r) => r.data?.events.featureName)).toEqual(["scope-other"]);
+    await viewer.dispose();
+    const sdk = await seedToken(t, "other:development.scoped-secret-000000", "client", ["other"]);
+    const client = wsClient(server.url, sdk);
+    const refused = await take(
+      client.iterate({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<Result<Ev>>,
+      1,
+    );
+    expect(refused[0]?.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    await client.dispose();
+  });
+
+  it("refuses a WebSocket without a valid token", async () => {
+    const client = wsClient(server.url, "*:*.not-a-token");
+    const stream = client.iterate({ query: EVENTS, variables: {} });
+    await expect(stream.next()).rejects.toMatchObject({ code: 4403 });
+    await client.dispose();
+  });
+
+  it("never delivers an event of a rolled-back transaction", async () => {
+    const from = await lastEventId(t);
+    const ctx = { db: t.deps.db, bus: t.deps.bus, principal: null, config: t.config, now: () => new Date() };
+    await expect(
+      runWrite(ctx, async (w) => {
+        await recordEvent(w, { type: "feature-created", project: "default", featureName: "ghost" });
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    await createFlag(t, "after-ghost");
+    const client = wsClient(server.url);
+    const got = await take(
+      client.iterate<Ev>({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<
+        Result<Ev>
+      >,
+      1,
+    );
+    expect(got[0]?.data?.events.featureName).toBe("after-ghost");
+    await client.dispose();
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "holds a committed event back until an older transaction with a lower id has ended",
+    async () => {
+      const feed = feedFor(t.deps);
+      await feed.ready();
+      const from = BigInt(await lastEventId(t));
+      const stream = followEvents(t.deps.db, feed, { where: {}, accept: () => true, afterId: from });
+      const first = stream.next();
+      let release = () => {};
+      let recorded = () => {};
+      const olderRecorded = new Promise<void>((resolve) => {
+        recorded = resolve;
+      });
+      const ctx = {
+        db: t.deps.db,
+        bus: t.deps.bus,
+        principal: null,
+        config: t.config,
+        now: () => new Date(),
+      };
+      const older = runWrite(ctx, async (w) => {
+        await recordEvent(w, { type: "feature-created", project: "default", featureName: "older-tx" });
+        recorded();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      });
+      await olderRecorded;
+      await createFlag(t, "newer-tx"); // higher id, committed first
+      while (!feed.holdingBack) await new Promise((resolve) => setImmediate(resolve));
+      release();
+      await older;
+      const firstEvent = (await first).value;
+      const second = await stream.next();
+      expect([firstEvent?.featureName, second.value?.featureName]).toEqual(["older-tx", "newer-tx"]);
+      expect((firstEvent?.id ?? 0n) < (second.value?.id ?? 0n)).toBe(true);
+      await stream.return();
+    },
+  );
+
+  it("works over SSE (Accept: text/event-stream)", async () => {
+    const from = await lastEventId(t);
+    const stream = sse<Ev>(t.app, EVENTS, { afterId: from, filter: { features: ["sse-flag"] } });
+    await createFlag(t, "sse-flag");
+    const first = await stream.next();
+    expect(first.value).toMatchObject({
+      data: { events: { type: "feature-created", featureName: "sse-flag" } },
+    });
+    await stream.return(undefined);
+  });
+
+  it("ends a subscriber that falls too far behind without slowing writers or other subscribers", async () => {
+    const feed = feedFor(t.deps);
+    await feed.ready();
+    const from = BigInt(await lastEventId(t));
+    const everything = { where: {}, accept: () => true };
+    const slow = followEvents(t.deps.db, feed, { ...everything, afterId: from, maxPending: 2 });
+    const healthy = followEvents(t.deps.db, feed, { ...everything, afterId: from });
+    // Both go live before the writes (nothing stored after `from` yet).
+    const firstHealthy = healthy.next();
+    const firstSlow = slow.next();
+    for (let i = 0; i < 6; i++) await createFlag(t, `slow-${i}`);
+    expect((await firstSlow).value?.featureName).toBe("slow-0");
+    const rest = await take(healthy, 5);
+    expect([(await firstHealthy).value?.featureName, ...rest.map((e) => e.featureName)]).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => `slow-${i}`),
+    );
+    const drained: string[] = [];
+    const failure = await (async () => {
+      try {
+        for await (const e of slow) drained.push(e.featureName as string);
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(drained.length).toBeLessThan(5);
+    expect(failure?.message).toMatch(/Subscriber too slow.*Resubscribe with afterId: \d+/);
+  });
+});
+
+describe("featureChanged subscription", () => {
+  type Changed = { featureChanged: { name: string; description: string | null; project: string } | null };
+  it("sends the flag as it is, then again after each committed change", async () => {
+    const client = wsClient(server.url);
+    const stream = client.iterate<Changed>({
+      query: `subscription { featureChanged(project: "default", feature: "live-flag") { name description project } }`,
+    }) as AsyncIterableIterator<Result<Changed>>;
+    const got = await take(stream, 3, async (_r, index) => {
+      if (index === 0) await createFlag(t, "live-flag");
+      if (index === 1) {
+        const ctx = {
+          db: t.deps.db,
+          bus: t.deps.bus,
+          principal: null,
+          config: t.config,
+          now: () => new Date(),
+        };
+        await runWrite(ctx, async (w) => {
+          await w.tx.feature.update({ where: { name: "live-flag" }, data: { description: "v2" } });
+          await recordEvent(w, {
+            type: "feature-metadata-updated",
+            project: "default",
+            featureName: "live-flag",
+            data: { description: "v2" },
+            preData: { description: null },
+          });
+        });
+      }
+    });
+    expect(got.map((r) => r.data?.featureChanged)).toEqual([
+      null,
+      { name: "live-flag", description: null, project: "default" },
+      { name: "live-flag", description: "v2", project: "default" },
+    ]);
+    await client.dispose();
+  });
+
+  it("refuses a project the credential does not cover", async () => {
+    const token = await seedToken(t, "other:development.scoped-secret-111111", "client", ["other"]);
+    const client = wsClient(server.url, token);
+    const stream = client.iterate({
+      query: `subscription { featureChanged(project: "default", feature: "x") { name } }`,
+    });
+    const first = await stream.next();
+    expect(first.value).toMatchObject({ errors: [{ extensions: { code: "FORBIDDEN" } }] });
+    await client.dispose();
+  });
+});
