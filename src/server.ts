@@ -6,6 +6,7 @@ import { applyMigrations, assertMigrated, MigrationError } from "./db/migrate.ts
 import { createEventBus } from "./events/bus.ts";
 import { listen } from "./http-server.ts";
 import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
+import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
 import { createLogger } from "./shared/logger.ts";
 
@@ -58,6 +59,7 @@ async function main() {
   });
   const running = await listen(app, deps, config.host, config.port);
   const stopChangeRequestScheduler = startChangeRequestScheduler(deps);
+  const stopStaleMarker = startPotentiallyStaleMarker(deps);
   const worker = startDeliveryWorker(deps);
   logger.info("Vexil listening", {
     url: running.url,
@@ -75,6 +77,7 @@ async function main() {
     stopping = true;
     logger.info("shutting down", { signal });
     stopChangeRequestScheduler();
+    stopStaleMarker();
     await running.close(config.shutdownGraceMs);
     await worker.stop();
     await bus.close();

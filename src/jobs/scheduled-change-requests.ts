@@ -8,6 +8,7 @@ import {
   recordChangeRequestEvent,
 } from "../modules/change-requests/store.ts";
 import { runWrite, type Write } from "../shared/write.ts";
+import { startPeriodic } from "./periodic.ts";
 
 export type SchedulerDeps = Pick<AppDeps, "db" | "bus" | "config" | "logger">;
 export type RunOutcome = { applied: number[]; failed: number[]; suspended: number[] };
@@ -124,16 +125,7 @@ export function startChangeRequestScheduler(
   deps: SchedulerDeps & { now: () => Date },
   intervalMs = SCHEDULER_INTERVAL_MS,
 ): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    runDueScheduledChangeRequests(deps, deps.now())
-      .catch((error) => deps.logger.error("scheduled change requests failed", { error: String(error) }))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startPeriodic("scheduled change requests", intervalMs, deps.logger, () =>
+    runDueScheduledChangeRequests(deps, deps.now()),
+  );
 }

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { markPotentiallyStaleOnce } from "../../src/jobs/potentially-stale.ts";
+import { SYSTEM_ACTOR } from "../../src/modules/access/principal.ts";
+import { recordEvaluationMetrics } from "../../src/modules/features/metrics.ts";
+import { runWrite } from "../../src/shared/write.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlag, eventsAfter, lastEventId } from "./helpers.ts";
+
+let t: TestApp;
+const T0 = new Date("2026-03-01T10:15:00.000Z");
+
+beforeAll(async () => {
+  t = await createTestApp();
+  t.setNow(T0);
+  await createFlag(t, "metered");
+  await createFlag(t, "old-ops", { type: "operational" });
+});
+afterAll(() => t.close());
+
+const metrics = (
+  counts: Omit<Parameters<typeof recordEvaluationMetrics>[1], "featureName"> & { featureName?: string },
+) =>
+  runWrite(
+    { ...t.deps, principal: null },
+    (w) => recordEvaluationMetrics(w, { featureName: "metered", ...counts }),
+    {
+      actor: SYSTEM_ACTOR,
+    },
+  );
+
+const LIFECYCLE = `{ feature(name: "metered") { lastSeenAt lifecycle { stage enteredStageAt }
+  environments { name lastSeenAt } } }`;
+
+describe("evaluation metrics drive lifecycle and last-seen", () => {
+  it("first metrics from development enter pre-live and set lastSeenAt, recording no event", async () => {
+    const before = await lastEventId(t);
+    const entered = await metrics({
+      environment: "development",
+      yes: 3,
+      no: 1,
+      at: new Date("2026-03-01T10:05:00Z"),
+    });
+    expect(entered).toEqual(["pre-live"]);
+    const res = await t.gql(LIFECYCLE);
+    expect(res.data?.feature).toEqual({
+      lastSeenAt: "2026-03-01T10:05:00.000Z",
+      lifecycle: { stage: "pre-live", enteredStageAt: T0.toISOString() },
+      environments: [
+        { name: "development", lastSeenAt: "2026-03-01T10:05:00.000Z" },
+        { name: "production", lastSeenAt: null },
+      ],
+    });
+    expect(await eventsAfter(t, before)).toEqual([]);
+  });
+
+  it("adds counts to the hour bucket", async () => {
+    await metrics({ environment: "development", yes: 2, no: 5, at: new Date("2026-03-01T10:55:00Z") });
+    const bucket = await t.database.prisma.featureMetricsHourly.findMany({
+      where: { featureName: "metered" },
+    });
+    expect(bucket).toEqual([
+      expect.objectContaining({
+        environmentName: "development",
+        hour: new Date("2026-03-01T10:00:00Z"),
+        yes: 5,
+        no: 6,
+      }),
+    ]);
+  });
+
+  it("production metrics enter live only while the flag is on there", async () => {
+    expect(await metrics({ environment: "production", yes: 1, no: 0, at: T0 })).toEqual([]);
+    const on = await t.rest(
+      "POST",
+      "/api/admin/projects/default/features/metered/environments/production/on",
+    );
+    expect(on.status).toBe(200);
+    expect(await metrics({ environment: "production", yes: 1, no: 0, at: T0 })).toEqual(["live"]);
+    const res = await t.gql(LIFECYCLE);
+    expect((res.data?.feature as { lifecycle: { stage: string } }).lifecycle.stage).toBe("live");
+  });
+
+  it("ignores unknown flags and environments", async () => {
+    expect(await metrics({ featureName: "nope", environment: "development", yes: 1, no: 1, at: T0 })).toEqual(
+      [],
+    );
+    expect(await metrics({ environment: "staging", yes: 1, no: 1, at: T0 })).toEqual([]);
+  });
+});
+
+describe("the potentially-stale job", () => {
+  it("marks each flag once even when two nodes run it at the same moment", async () => {
+    t.setNow(new Date(T0.getTime() + 8 * 24 * 60 * 60 * 1000));
+    const before = await lastEventId(t);
+    const [a, b] = await Promise.all([markPotentiallyStaleOnce(t.deps), markPotentiallyStaleOnce(t.deps)]);
+    expect([...a, ...b]).toEqual(["old-ops"]);
+    const events = await eventsAfter(t, before);
+    expect(events.map((e) => [e.type, e.featureName])).toEqual([["feature-potentially-stale-on", "old-ops"]]);
+    expect(await markPotentiallyStaleOnce(t.deps)).toEqual([]);
+  });
+});
