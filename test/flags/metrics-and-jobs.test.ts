@@ -76,8 +76,8 @@ describe("evaluation metrics drive lifecycle and last-seen", () => {
     );
     expect(on.status).toBe(200);
     expect(await metrics({ environment: "production", yes: 1, no: 0, at: T0 })).toEqual(["live"]);
-    const res = await t.gql(LIFECYCLE);
-    expect((res.data?.feature as { lifecycle: { stage: string } }).lifecycle.stage).toBe("live");
+    const res = await t.gql<{ feature: { lifecycle: { stage: string } } }>(LIFECYCLE);
+    expect(res.data?.feature.lifecycle.stage).toBe("live");
   });
 
   it("ignores unknown flags and environments", async () => {
