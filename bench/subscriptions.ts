@@ -2,13 +2,14 @@
 // latency of live events to many WebSocket subscribers under a steady write load.
 //
 // A real Vexil server runs as its own process (`src/server.ts`, PGlite in a temporary folder,
-// or PostgreSQL with BENCH_DATABASE_URL, whose tables must be empty or migrated). This process
+// or a database `vexil_bench_live` created on the PostgreSQL server of BENCH_DATABASE_URL). This process
 // opens BENCH_SUBSCRIBERS graphql-ws connections (1000), each subscribed to `events`
 // (feature-created), then creates BENCH_WRITES_PER_SEC flags per second (20) for
 // BENCH_SECONDS (20) over HTTP. Latency of one delivery = when the subscriber got the event
 // minus when the writer *sent* the mutation (so it includes the write itself: an upper bound
 // of commit-to-delivery). Prints p50/p99/max of deliveries and of the writes, and how many
 // deliveries had still not arrived 60 s after the last write (there must be none).
+
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
+import { openPostgres } from "../src/db/database.ts";
 
 const env = process.env;
 const SUBSCRIBERS = Number(env.BENCH_SUBSCRIBERS ?? 1000);
@@ -59,10 +61,26 @@ function summary(values: number[]) {
   return `n=${sorted.length} p50=${f(percentile(sorted, 50))} p99=${f(percentile(sorted, 99))} max=${f(sorted.at(-1) ?? Number.NaN)}`;
 }
 
+/**
+ * Like bench/run.ts, BENCH_DATABASE_URL names a server: the benchmark gets its own database
+ * there (`vexil_bench_live`, dropped and re-created), never the one in the URL.
+ */
+async function freshPostgresDatabase(url: string): Promise<string> {
+  const admin = openPostgres(url);
+  await admin.prisma.$executeRawUnsafe("DROP DATABASE IF EXISTS vexil_bench_live WITH (FORCE)");
+  await admin.prisma.$executeRawUnsafe("CREATE DATABASE vexil_bench_live");
+  await admin.close();
+  const target = new URL(url);
+  target.pathname = "/vexil_bench_live";
+  return target.toString();
+}
+
 async function main() {
   const dataDir = env.BENCH_DATABASE_URL ? null : await mkdtemp(join(tmpdir(), "vexil-bench-live-"));
   const server = await startServer(
-    env.BENCH_DATABASE_URL ? { DATABASE_URL: env.BENCH_DATABASE_URL } : { VEXIL_DATA_DIR: dataDir as string },
+    env.BENCH_DATABASE_URL
+      ? { DATABASE_URL: await freshPostgresDatabase(env.BENCH_DATABASE_URL) }
+      : { VEXIL_DATA_DIR: dataDir as string },
   );
   try {
     await run(server.url);
