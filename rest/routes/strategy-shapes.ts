@@ -1,27 +1,12 @@
 import { z } from "zod";
+import { CONSTRAINT_OPERATORS } from "../../src/modules/features/strategy.inputs.ts";
 import type { RestRequest } from "../route.ts";
 import { tagSchema } from "../schemas.ts";
 
 /** Spec 2.2 / 2.3 / 2.4 / 2.5 / 2.6 shapes of the strategy routes, for the OpenAPI document. */
 export const constraintSchema = z.object({
   contextName: z.string(),
-  operator: z.enum([
-    "NOT_IN",
-    "IN",
-    "STR_ENDS_WITH",
-    "STR_STARTS_WITH",
-    "STR_CONTAINS",
-    "NUM_EQ",
-    "NUM_GT",
-    "NUM_GTE",
-    "NUM_LT",
-    "NUM_LTE",
-    "DATE_AFTER",
-    "DATE_BEFORE",
-    "SEMVER_EQ",
-    "SEMVER_GT",
-    "SEMVER_LT",
-  ]),
+  operator: z.enum(CONSTRAINT_OPERATORS),
   caseInsensitive: z.boolean().optional(),
   inverted: z.boolean().optional(),
   values: z.array(z.string()).optional(),

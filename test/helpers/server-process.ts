@@ -38,7 +38,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child,
     output,
     async stop(signal = "SIGTERM") {
-      if (child.exitCode !== null) return child.exitCode;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, "exit");
       child.kill(signal);
       const [code] = await exited;

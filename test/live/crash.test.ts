@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN } from "../helpers/app.ts";
-import { type ServerProcess, serverStorage, startServer } from "./processes.ts";
+import { type ServerProcess, startServerProcess as startServer } from "../helpers/server-process.ts";
+import { serverStorage } from "./processes.ts";
 import { startReceiver } from "./receiver.ts";
 
 type Storage = Awaited<ReturnType<typeof serverStorage>>;
@@ -13,7 +14,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  for (const server of servers) await server.kill("SIGKILL");
+  for (const server of servers) await server.stop("SIGKILL");
   await receiver.close();
   await storage.drop();
 });
@@ -64,7 +65,7 @@ describe("webhook delivery across a crash", () => {
     // The worker has sent all three and waits for answers that never come.
     await receiver.until((all) => eventIdsReceived().size === 3 && all.length >= 3);
     for (let i = 0; i < 2; i++) await createFlag(first, `pending-${i}`);
-    await first.kill("SIGKILL");
+    await first.stop("SIGKILL");
 
     receiver.state.holding = false;
     const second = await startServer(env());
@@ -94,6 +95,6 @@ describe("webhook delivery across a crash", () => {
     expect(interrupted.every((e) => e.state === "failed")).toBe(true);
     const succeeded = log.filter((e) => e.state === "success").map((e) => e.event.id);
     expect([...succeeded].sort()).toEqual([...expected].sort());
-    await second.kill("SIGTERM");
+    await second.stop("SIGTERM");
   }, 120_000);
 });

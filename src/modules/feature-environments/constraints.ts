@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
 import { LimitExceededError, ValidationError } from "../../shared/errors.ts";
 import type { Constraint } from "../features/strategy.inputs.ts";
-import { CONSTRAINT_OPERATORS } from "../features/strategy.schema.ts";
+import { CONSTRAINT_OPERATORS } from "../features/strategy.inputs.ts";
 
 /** Operators that compare against a list (`values`); STR_* take a list as in Unleash. */
 const MULTI_VALUE = new Set(["IN", "NOT_IN", "STR_ENDS_WITH", "STR_STARTS_WITH", "STR_CONTAINS"]);

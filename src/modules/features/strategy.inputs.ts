@@ -1,3 +1,22 @@
+/** The 15 constraint operators of spec 2.2. */
+export const CONSTRAINT_OPERATORS = [
+  "NOT_IN",
+  "IN",
+  "STR_ENDS_WITH",
+  "STR_STARTS_WITH",
+  "STR_CONTAINS",
+  "NUM_EQ",
+  "NUM_GT",
+  "NUM_GTE",
+  "NUM_LT",
+  "NUM_LTE",
+  "DATE_AFTER",
+  "DATE_BEFORE",
+  "SEMVER_EQ",
+  "SEMVER_GT",
+  "SEMVER_LT",
+] as const;
+
 /** Shapes of the JSON columns of strategies and variants (validated at write time). */
 export type Constraint = {
   contextName: string;

@@ -1,23 +1,5 @@
 import { builder } from "../../builder.ts";
-import type { Constraint, StrategyVariant } from "./strategy.inputs.ts";
-
-export const CONSTRAINT_OPERATORS = [
-  "NOT_IN",
-  "IN",
-  "STR_ENDS_WITH",
-  "STR_STARTS_WITH",
-  "STR_CONTAINS",
-  "NUM_EQ",
-  "NUM_GT",
-  "NUM_GTE",
-  "NUM_LT",
-  "NUM_LTE",
-  "DATE_AFTER",
-  "DATE_BEFORE",
-  "SEMVER_EQ",
-  "SEMVER_GT",
-  "SEMVER_LT",
-] as const;
+import { CONSTRAINT_OPERATORS, type Constraint, type StrategyVariant } from "./strategy.inputs.ts";
 
 export const ConstraintOperatorEnum = builder.enumType("ConstraintOperator", {
   description:
