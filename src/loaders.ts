@@ -9,7 +9,6 @@ import { toUserSummary, type UserSummary } from "./modules/features/feature.sche
  * every subscription event, so nothing is cached across callers.
  */
 export function createLoaders(db: Db, principal: Principal | null) {
-  const userId = principal?.userId ?? null;
   // Favourites of the acting user: an admin API token acts as the shared admin-token user (-42).
   const actorId = actorOf(principal).userId;
   return {
@@ -30,15 +29,6 @@ export function createLoaders(db: Db, principal: Principal | null) {
       });
       const favourites = new Set(rows.map((r) => r.projectId));
       return ids.map((id) => favourites.has(id));
-    }),
-    isFavoriteFeature: new DataLoader<string, boolean>(async (names) => {
-      if (userId === null) return names.map(() => false);
-      const rows = await db.favoriteFeature.findMany({
-        where: { userId, featureName: { in: [...names] } },
-        select: { featureName: true },
-      });
-      const favourites = new Set(rows.map((r) => r.featureName));
-      return names.map((n) => favourites.has(n));
     }),
     featureCollaborators: new DataLoader<string, UserSummary[]>(async (names) => {
       const groups = await db.event.groupBy({

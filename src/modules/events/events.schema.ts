@@ -2,7 +2,8 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../../builder.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { type Connection, pageWindow, toConnection } from "../../shared/pagination.ts";
+import { type Connection, pageWindow } from "../../shared/pagination.ts";
+import { type EventSearchFilter, eventConnection } from "../search/event-search.ts";
 
 const EventTagRef = builder.objectRef<{ type: string; value: string }>("EventTag").implement({
   description: "A tag of the flag an event is about, as it was when the event happened.",
@@ -82,6 +83,18 @@ export function eventWhere(filter: EventFilter | null | undefined): Prisma.Event
   };
 }
 
+/** The stream filter as an event-search filter (each given list is IS_ANY_OF). */
+function searchFilterOf(filter: EventFilter | null | undefined): EventSearchFilter {
+  const anyOf = (values: readonly string[] | null | undefined) =>
+    values ? { operator: "IS_ANY_OF" as const, values: [...values] } : null;
+  return {
+    feature: anyOf(filter?.features),
+    project: anyOf(filter?.projects),
+    type: anyOf(filter?.types),
+    environment: anyOf(filter?.environments),
+  };
+}
+
 export function matchesFilter(event: StoredEvent, filter: EventFilter | null | undefined): boolean {
   const has = (list: readonly string[] | null | undefined, value: string | null) =>
     !list || (value !== null && list.includes(value));
@@ -106,18 +119,8 @@ builder.queryField("events", (t) =>
     },
     resolve: async (_root, args, ctx, info) => {
       const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000 });
-      const where = eventWhere(args.filter);
-      const [items, total] = await Promise.all([
-        ctx.db.event.findMany({
-          ...(queryFromInfo({ context: ctx, info, typeName: "Event", path: ["edges", "node"] }) as object),
-          where,
-          orderBy: { id: "desc" },
-          skip: window.offset,
-          take: window.limit,
-        }),
-        ctx.db.event.count({ where }),
-      ]);
-      return toConnection(items, window, total);
+      const select = queryFromInfo({ context: ctx, info, typeName: "Event", path: ["edges", "node"] });
+      return eventConnection(ctx.db, select, searchFilterOf(args.filter), window);
     },
   }),
 );

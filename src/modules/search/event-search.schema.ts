@@ -1,8 +1,8 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../../builder.ts";
-import { type Connection, pageWindow, toConnection } from "../../shared/pagination.ts";
+import { type Connection, pageWindow } from "../../shared/pagination.ts";
 import { EventRef } from "../events/events.schema.ts";
-import { searchEvents } from "./event-search.ts";
+import { eventConnection } from "./event-search.ts";
 import { EqualityFilterInput } from "./search.inputs.ts";
 
 const EventTextScopeEnum = builder.enumType("EventTextScope", {
@@ -55,13 +55,8 @@ builder.queryField("eventSearch", (t) =>
     },
     resolve: async (_root, args, ctx, info) => {
       const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000, minLimit: 1 });
-      const page = await searchEvents(ctx.db, args.filter ?? {}, window);
-      const rows = await ctx.db.event.findMany({
-        ...(queryFromInfo({ context: ctx, info, typeName: "Event", path: ["edges", "node"] }) as object),
-        where: { id: { in: page.ids } },
-        orderBy: { id: "desc" },
-      });
-      return toConnection(rows, window, page.total);
+      const select = queryFromInfo({ context: ctx, info, typeName: "Event", path: ["edges", "node"] });
+      return eventConnection(ctx.db, select, args.filter ?? {}, window);
     },
   }),
 );

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/database.ts";
-import type { PageWindow } from "../../shared/pagination.ts";
+import { type PageWindow, toConnection } from "../../shared/pagination.ts";
 import { and, containsPattern, type Sql, sql } from "./feature-search.sql.ts";
 import { dayStart, invalid } from "./feature-search.ts";
 
@@ -39,6 +39,21 @@ export async function searchEvents(db: Db, filter: EventSearchFilter, window: Pa
     db.$queryRaw<{ total: bigint }[]>(query.count),
   ]);
   return { ids: rows.map((r) => r.id), total: Number(count[0]?.total ?? 0) };
+}
+
+/**
+ * One page of the audit log as a Relay connection: the matching ids from `searchEvents`, then
+ * the rows with the caller's GraphQL selection (`select` from `queryFromInfo`), newest first.
+ * The one listing used by `events` and `eventSearch`.
+ */
+export async function eventConnection(db: Db, select: object, filter: EventSearchFilter, window: PageWindow) {
+  const page = await searchEvents(db, filter, window);
+  const rows = await db.event.findMany({
+    ...select,
+    where: { id: { in: page.ids } },
+    orderBy: { id: "desc" },
+  });
+  return toConnection(rows, window, page.total);
 }
 
 /** The statements event search runs (exported for the benchmark's EXPLAIN ANALYZE). */
