@@ -3,7 +3,7 @@
 // with autocannon, and prints throughput and p50/p99 per scenario plus EXPLAIN ANALYZE plans.
 //
 // Options (environment): BENCH_DATABASE_URL (a PostgreSQL server URL; the database
-// `vexil_bench` on it is dropped and re-created), BENCH_FLAGS (10000), BENCH_PROJECTS (20),
+// BENCH_DATABASE_NAME on it, default `vexil_bench`, is dropped and re-created), BENCH_FLAGS (10000), BENCH_PROJECTS (20),
 // BENCH_EVENTS (1000000), BENCH_DURATION seconds per scenario (5), BENCH_CONNECTIONS (8),
 // BENCH_ONLY (substring of scenario names), BENCH_REUSE=1 (keep an existing PostgreSQL dataset).
 import { mkdir, writeFile } from "node:fs/promises";
@@ -37,14 +37,15 @@ async function openBenchDatabase(): Promise<{ database: Database; fresh: boolean
   if (!url) return { database: openPglite(await createPglite("memory://")), fresh: true };
   const admin = openPostgres(url);
   const target = new URL(url);
-  target.pathname = "/vexil_bench";
-  const exists = await admin.prisma.$queryRawUnsafe<unknown[]>(
-    "SELECT 1 FROM pg_database WHERE datname = 'vexil_bench'",
-  );
+  const name = env.BENCH_DATABASE_NAME ?? "vexil_bench";
+  if (!/^[a-z_][a-z0-9_]*$/.test(name))
+    throw new Error(`BENCH_DATABASE_NAME must be a plain identifier: ${name}`);
+  target.pathname = `/${name}`;
+  const exists = await admin.prisma.$queryRaw<unknown[]>`SELECT 1 FROM pg_database WHERE datname = ${name}`;
   const reuse = env.BENCH_REUSE === "1" && exists.length > 0;
   if (!reuse) {
-    await admin.prisma.$executeRawUnsafe("DROP DATABASE IF EXISTS vexil_bench WITH (FORCE)");
-    await admin.prisma.$executeRawUnsafe("CREATE DATABASE vexil_bench");
+    await admin.prisma.$executeRawUnsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.prisma.$executeRawUnsafe(`CREATE DATABASE ${name}`);
   }
   await admin.close();
   return { database: openPostgres(target.toString()), fresh: !reuse };
@@ -58,6 +59,8 @@ async function runScenario(url: string, s: Scenario) {
     headers: { authorization: s.token ?? ADMIN_TOKEN, "content-type": "application/json" },
     connections,
     duration,
+    // The load generator runs on its own thread, so it never queues behind the server's event loop.
+    workers: 1,
   });
   return {
     scenario: s.name,
