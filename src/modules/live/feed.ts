@@ -1,6 +1,10 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../../db/database.ts";
 import type { EventBus } from "../../events/bus.ts";
+import {
+  lastAllocatedEventId,
+  runningTransactionIds,
+  waitForTransactionsToEnd,
+} from "../../events/horizon.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import type { Logger } from "../../shared/logger.ts";
 
@@ -18,13 +22,9 @@ type Listener = (event: StoredEvent) => void;
  * Event ids come from a sequence and are allocated before commit, so a transaction can commit
  * id 7 after id 8 is already visible. Delivering 8 at once would make "resume after 8" skip 7
  * for ever. The feed therefore only moves its `position` (the committed high-water mark) to a
- * `cutoff` once no transaction can still commit an id at or below it:
- *   1. cutoff := the sequence's last allocated value. Every transaction holding an id at or
- *      below it had an xid before this read (recordEvent makes sure the xid comes first).
- *   2. list the xids of this database's sessions after step 1: such transactions are finished
- *      or in that list.
- *   3. wait until none of those xids is still running.
- *   4. read the events in (position, cutoff] in id order, hand them out, position := cutoff.
+ * `cutoff` once no transaction can still commit an id at or below it (the committed horizon,
+ * src/events/horizon.ts: read the sequence, list the running xids, wait for them to end), then
+ * reads the events in (position, cutoff] in id order, hands them out, position := cutoff.
  * Ids that never show up were rolled back. Bus notices only wake the loop, so a duplicate,
  * late or lost notice cannot cause a duplicate or a gap, and nothing is ever delivered for a
  * rolled-back transaction (its row is never visible).
@@ -122,37 +122,16 @@ export class EventFeed {
     this.position = cutoff;
   }
 
-  private async lastAllocatedId(): Promise<bigint> {
-    const rows = await this.db.$queryRawUnsafe<{ last: bigint | number | string | null }[]>(
-      `SELECT pg_sequence_last_value('"Event_id_seq"'::regclass) AS last`,
-    );
-    const last = rows[0]?.last;
-    return last === null || last === undefined ? 0n : BigInt(last);
+  private lastAllocatedId(): Promise<bigint> {
+    return lastAllocatedEventId(this.db);
   }
 
-  /**
-   * Waits until every transaction of this database that had an xid when this was called has
-   * ended. Read from pg_stat_activity (the live xid of each session), not from a snapshot:
-   * a snapshot's running list stops below its xmax, which omits the newest running xids.
-   * Only this database's sessions count, so a long transaction elsewhere cannot stall us.
-   */
+  /** Waits until every transaction of this database that had an xid when this was called has ended. */
   private async settle() {
-    const [row] = await this.db.$queryRawUnsafe<{ xids: string[] }[]>(
-      `SELECT array(SELECT backend_xid::text FROM pg_stat_activity
-                     WHERE datname = current_database() AND backend_xid IS NOT NULL) AS xids`,
-    );
-    const running = row?.xids ?? [];
+    const running = await runningTransactionIds(this.db);
     this.holdingBack = running.length > 0;
     try {
-      for (let delay = 1; running.length > 0; delay = Math.min(delay * 2, 50)) {
-        await sleep(delay);
-        const [still] = await this.db.$queryRawUnsafe<{ n: number }[]>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE datname = current_database() AND backend_xid::text = ANY($1::text[])`,
-          running,
-        );
-        if (!still || still.n === 0) return;
-      }
+      await waitForTransactionsToEnd(this.db, running);
     } finally {
       this.holdingBack = false;
     }
