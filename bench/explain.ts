@@ -8,6 +8,7 @@ export async function explainHotQueries(db: PrismaClient): Promise<Record<string
   const userId = bench?.id ?? null;
   const page25 = { offset: 0, limit: 25 };
   const page50 = { offset: 0, limit: 50 };
+  const day30 = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
   const dashboard = {
     sort: { field: "CREATED_AT" as const, direction: "DESC" as const },
     favoritesFirst: true,
@@ -21,20 +22,24 @@ export async function explainHotQueries(db: PrismaClient): Promise<Record<string
       { ...dashboard, filter: { tag: { operator: "INCLUDE", values: [{ type: "team", value: "search" }] } } },
       page25,
     ).page,
-    "event search: feature=IS:flag-04242 (page)": eventSearchQuery(
+    "event search: feature=IS:flag-04242": eventSearchQuery(
       { feature: { operator: "IS", values: ["flag-04242"] } },
       page50,
-    ).page,
-    "event search: feature=IS:flag-04242 (count)": eventSearchQuery(
-      { feature: { operator: "IS", values: ["flag-04242"] } },
-      page50,
-    ).count,
-    "event search: type=IS:feature-strategy-update (count)": eventSearchQuery(
+    ),
+    "event search: type=IS:feature-strategy-update": eventSearchQuery(
       { type: { operator: "IS", values: ["feature-strategy-update"] } },
       page50,
-    ).count,
-    "event search: query=flag-04242 (page)": eventSearchQuery({ query: "flag-04242" }, page50).page,
-    "event search: query=flag-04242 (count)": eventSearchQuery({ query: "flag-04242" }, page50).count,
+    ),
+    "event search: from/to one day": eventSearchQuery({ from: day30, to: day30 }, page50),
+    "event search: project=IS:project-07&type=IS:feature-updated (no rollup)": eventSearchQuery(
+      {
+        project: { operator: "IS", values: ["project-07"] },
+        type: { operator: "IS", values: ["feature-updated"] },
+      },
+      page50,
+    ),
+    "event search: query=flag-04242": eventSearchQuery({ query: "flag-04242" }, page50),
+    "event search: query=growth": eventSearchQuery({ query: "growth" }, page50),
   };
   const plans: Record<string, string> = {};
   for (const [name, statement] of Object.entries(statements)) {

@@ -6,6 +6,7 @@ import { applyMigrations, assertMigrated, MigrationError } from "./db/migrate.ts
 import { createEventBus } from "./events/bus.ts";
 import { listen } from "./http-server.ts";
 import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
+import { startEventCountRollup } from "./jobs/event-counts.ts";
 import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
 import { createLogger } from "./shared/logger.ts";
@@ -60,6 +61,7 @@ async function main() {
   const running = await listen(app, deps, config.host, config.port);
   const stopChangeRequestScheduler = startChangeRequestScheduler(deps);
   const stopStaleMarker = startPotentiallyStaleMarker(deps);
+  const stopEventCountRollup = startEventCountRollup(deps);
   const worker = startDeliveryWorker(deps);
   logger.info("Vexil listening", {
     url: running.url,
@@ -78,6 +80,7 @@ async function main() {
     logger.info("shutting down", { signal });
     stopChangeRequestScheduler();
     stopStaleMarker();
+    stopEventCountRollup();
     await running.close(config.shutdownGraceMs);
     await worker.stop();
     await bus.close();

@@ -1,4 +1,3 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../../builder.ts";
 import { type Connection, pageWindow } from "../../shared/pagination.ts";
 import { EventRef } from "../events/events.schema.ts";
@@ -53,10 +52,9 @@ builder.queryField("eventSearch", (t) =>
       after: t.arg.string({ description: "Cursor of the last event of the previous page." }),
       offset: t.arg.int({ description: "Events to skip (alternative to `after`)." }),
     },
-    resolve: async (_root, args, ctx, info) => {
+    resolve: async (_root, args, ctx) => {
       const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000, minLimit: 1 });
-      const select = queryFromInfo({ context: ctx, info, typeName: "Event", path: ["edges", "node"] });
-      return eventConnection(ctx.db, select, args.filter ?? {}, window);
+      return eventConnection(ctx.db, args.filter ?? {}, window);
     },
   }),
 );

@@ -1,0 +1,113 @@
+import type { Db } from "../../db/database.ts";
+import {
+  lastAllocatedEventId,
+  runningTransactionIds,
+  waitForTransactionsToEnd,
+} from "../../events/horizon.ts";
+import type { EventSearchFilter } from "./event-search.ts";
+import { type Sql, sql } from "./feature-search.sql.ts";
+
+/**
+ * Exact event totals without counting every matching row.
+ *
+ * `EventCount` holds the number of events per (dimension, value) among the events with an id up
+ * to `EventCountCursor.throughId`; the rollup only ever moves `throughId` to an id below which
+ * no transaction can still commit (the committed horizon, src/events/horizon.ts), so no event
+ * committed late is ever left out. Event search adds the rolled-up count to a live count of the
+ * events above `throughId` (a short range of the `(column, id)` indexes), both read by one
+ * statement, i.e. from one snapshot. Events are never updated or deleted, so a rolled-up count
+ * never goes stale.
+ */
+
+/** Any constant works: it names this job's lock among the database's advisory locks. */
+const LOCK_KEY = 7_402_119;
+/** Events aggregated per transaction by default (keeps each rollup transaction short). */
+const CHUNK = 100_000;
+
+/** The event columns a single-dimension filter narrows by, as rolled up. */
+const DIMENSIONS = {
+  feature: sql`e."featureName"`,
+  project: sql`e.project`,
+  type: sql`e.type`,
+  environment: sql`e.environment`,
+  createdBy: sql`e."createdByUserId"::text`,
+} as const;
+type Dimension = keyof typeof DIMENSIONS;
+const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
+
+/** The id up to which `EventCount` is exact (0 before the first rollup). */
+export const ROLLED_UP_THROUGH = sql`coalesce((SELECT c."throughId" FROM "EventCountCursor" c WHERE c.id = 1), 0)`;
+
+/**
+ * The rolled-up count of the events with id <= ROLLED_UP_THROUGH that match `filter`, or null
+ * when the filter has no rollup: free text, `maxId`, or more than one dimension (from/to
+ * together count as one, the day).
+ */
+export function rolledUpCount(filter: EventSearchFilter): Sql | null {
+  if (filter.query?.trim() || (filter.maxId !== undefined && filter.maxId !== null)) return null;
+  const given = DIMENSION_NAMES.filter((d) => filter[d]);
+  const days = Boolean(filter.from || filter.to);
+  if (given.length + (days ? 1 : 0) > 1) return null;
+  const sum = (where: Sql) => sql`(SELECT coalesce(sum(c.count), 0) FROM "EventCount" c WHERE ${where})`;
+  const [dimension] = given;
+  if (dimension) {
+    const values = filter[dimension]?.values ?? [];
+    // Distinct: an event has one value per dimension, so the counts of distinct values add up.
+    const keys = [...new Set(dimension === "createdBy" ? values.map((v) => String(Number(v))) : values)];
+    return sum(sql`c.dimension = ${dimension} AND c.value = ANY(${keys}::text[])`);
+  }
+  if (days) {
+    const from = filter.from ? sql`c.value >= ${filter.from}` : sql`TRUE`;
+    const to = filter.to ? sql`c.value <= ${filter.to}` : sql`TRUE`;
+    return sum(sql`c.dimension = 'day' AND ${from} AND ${to}`);
+  }
+  return sum(sql`c.dimension = 'all' AND c.value = ''`);
+}
+
+/**
+ * One rollup pass: moves `throughId` to the committed horizon, aggregating the new events in
+ * chunks (one short transaction each). Waits at most `maxWaitMs` for the transactions running
+ * now to end; if some still run, rolls up nothing and returns null (the next pass retries).
+ * Another node holding the lock also makes it return null. Returns the new `throughId`.
+ */
+export async function rollUpEventCounts(
+  db: Db,
+  options: { maxWaitMs?: number; chunk?: number } = {},
+): Promise<bigint | null> {
+  const cutoff = await lastAllocatedEventId(db);
+  const running = await runningTransactionIds(db);
+  if (!(await waitForTransactionsToEnd(db, running, options.maxWaitMs ?? 5_000))) return null;
+  for (;;) {
+    const through = await rollUpChunk(db, cutoff, BigInt(options.chunk ?? CHUNK));
+    if (through === null || through >= cutoff) return through;
+  }
+}
+
+/** Aggregates the events in (throughId, min(throughId + chunk, cutoff)]; null if another node rolls up. */
+async function rollUpChunk(db: Db, cutoff: bigint, chunk: bigint): Promise<bigint | null> {
+  return db.$transaction(
+    async (tx) => {
+      const [lock] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
+        `SELECT pg_try_advisory_xact_lock(${LOCK_KEY}) AS locked`,
+      );
+      if (!lock?.locked) return null;
+      const [row] = await tx.$queryRaw<{ through: bigint }[]>`SELECT ${ROLLED_UP_THROUGH}::bigint AS through`;
+      const from = BigInt(row?.through ?? 0);
+      if (from >= cutoff) return from;
+      const to = from + chunk < cutoff ? from + chunk : cutoff;
+      await tx.$executeRaw`INSERT INTO "EventCount"(dimension, value, count)
+        SELECT d.dimension, d.value, count(*) FROM "Event" e
+          CROSS JOIN LATERAL (VALUES ('all', ''), ('feature', ${DIMENSIONS.feature}),
+            ('project', ${DIMENSIONS.project}), ('type', ${DIMENSIONS.type}),
+            ('environment', ${DIMENSIONS.environment}), ('createdBy', ${DIMENSIONS.createdBy}),
+            ('day', to_char(e."createdAt", 'YYYY-MM-DD'))) AS d(dimension, value)
+          WHERE e.id > ${from} AND e.id <= ${to} AND d.value IS NOT NULL
+          GROUP BY d.dimension, d.value
+        ON CONFLICT (dimension, value) DO UPDATE SET count = "EventCount".count + excluded.count`;
+      await tx.$executeRaw`INSERT INTO "EventCountCursor"(id, "throughId") VALUES (1, ${to})
+        ON CONFLICT (id) DO UPDATE SET "throughId" = excluded."throughId"`;
+      return to;
+    },
+    { maxWait: 10_000, timeout: 60_000 },
+  );
+}

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVENT_FIELDS } from "../../rest/fragments.ts";
+import { recordEvent } from "../../src/events/record.ts";
+import { rollUpEventCounts } from "../../src/modules/search/event-counts.ts";
+import { runWrite } from "../../src/shared/write.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createSqlCounter } from "../helpers/sql-counter.ts";
+
+/**
+ * Event-search totals come from a rollup (EventCount, up to a committed horizon) plus a live
+ * count of newer events. These tests pin that every total stays exact before, between and
+ * after rollups, and when a transaction commits an older event id after newer ones.
+ */
+const counter = createSqlCounter();
+let t: TestApp;
+
+type Seeded = {
+  type: string;
+  project: string;
+  featureName: string | null;
+  environment: string | null;
+  createdByUserId: number;
+  createdAt: Date;
+};
+const seeded: Seeded[] = [];
+
+/** `n` events spread over types, projects, flags, environments, creators and three days. */
+async function seed(n: number) {
+  const rows = Array.from({ length: n }, (_, k) => {
+    const i = seeded.length + k;
+    return {
+      type: ["feature-created", "feature-updated", "feature-archived"][i % 3]!,
+      project: ["p1", "p2"][i % 2]!,
+      featureName: [null, "f1", "f2", "f3"][i % 4]!,
+      environment: [null, "development", "production"][i % 3]!,
+      createdByUserId: [1, 2, -42][i % 3]!,
+      createdAt: new Date(Date.UTC(2026, 0, 1 + (i % 3), i % 24)),
+    };
+  });
+  await t.database.prisma.event.createMany({
+    data: rows.map((r) => ({ ...r, createdBy: "seed", tags: [], data: { i: r.type } })),
+  });
+  seeded.push(...rows);
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+/** REST query → the events it must count. */
+const CASES: [string, (e: Seeded) => boolean][] = [
+  ["", () => true],
+  ["feature=IS:f1", (e) => e.featureName === "f1"],
+  ["feature=IS_ANY_OF:f1,f2,f1", (e) => e.featureName === "f1" || e.featureName === "f2"],
+  ["project=IS:p2", (e) => e.project === "p2"],
+  ["type=IS_ANY_OF:feature-created,feature-archived", (e) => e.type !== "feature-updated"],
+  ["environment=IS:production", (e) => e.environment === "production"],
+  ["createdBy=IS:1", (e) => e.createdByUserId === 1],
+  ["createdBy=IS_ANY_OF:01,-42", (e) => e.createdByUserId === 1 || e.createdByUserId === -42],
+  ["from=IS:2026-01-02", (e) => day(e.createdAt) >= "2026-01-02"],
+  ["to=IS:2026-01-02", (e) => day(e.createdAt) <= "2026-01-02"],
+  ["from=IS:2026-01-02&to=IS:2026-01-02", (e) => day(e.createdAt) === "2026-01-02"],
+  ["project=IS:p1&type=IS:feature-updated", (e) => e.project === "p1" && e.type === "feature-updated"],
+  ["feature=IS:f3&from=IS:2026-01-03", (e) => e.featureName === "f3" && day(e.createdAt) >= "2026-01-03"],
+];
+
+async function expectExactTotals() {
+  for (const [query, matches] of CASES) {
+    const res = await t.rest("GET", `/api/admin/search/events?limit=5&${query}`);
+    expect(res.status, query).toBe(200);
+    const expected = seeded.filter(matches).length;
+    expect(res.body.total, query).toBe(expected);
+    expect(res.body.events, query).toHaveLength(Math.min(5, expected));
+  }
+  const all = await t.gql<{ events: { totalCount: number } }>("{ events(first: 1) { totalCount } }");
+  expect(all.data?.events.totalCount).toBe(seeded.length);
+}
+
+beforeAll(async () => {
+  t = await createTestApp({}, { wrapAdapter: counter.wrap });
+});
+afterAll(() => t.close());
+
+describe("event-search totals over the rollup", () => {
+  it("stay exact before the first rollup, after it (in chunks), and after more events", async () => {
+    await seed(40);
+    await expectExactTotals();
+    expect(await rollUpEventCounts(t.database.prisma, { chunk: 7 })).not.toBeNull();
+    await expectExactTotals();
+    await seed(25);
+    await expectExactTotals();
+    await rollUpEventCounts(t.database.prisma);
+    await expectExactTotals();
+    await rollUpEventCounts(t.database.prisma); // nothing new: a no-op
+    await expectExactTotals();
+  });
+
+  it("answer a REST search in one statement after authentication, items included", async () => {
+    await t.rest("GET", "/api/admin/search/events?limit=1"); // first use of the token records seenAt
+    const { result, statements } = await counter.during(() =>
+      t.rest("GET", "/api/admin/search/events?type=IS:feature-created&limit=3"),
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.events).toHaveLength(3);
+    expect(statements).toHaveLength(2);
+  });
+
+  it("return the same items as the per-flag listing (spec 4.8)", async () => {
+    const res = await t.gql<{ eventSearch: { edges: { node: unknown }[] } }>(
+      `{ eventSearch(filter: { feature: { operator: IS, values: ["f2"] } }, first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,
+    );
+    const listing = await t.rest("GET", "/api/admin/events/f2");
+    expect(res.data?.eventSearch.edges.map((e) => e.node)).toEqual(listing.body.events);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "count an event whose transaction took its id before newer events and committed after the rollup",
+    async () => {
+      const db = t.database.prisma;
+      const ctx = { db, bus: t.deps.bus, principal: null, config: t.config, now: () => new Date() };
+      let release = () => {};
+      let recorded = () => {};
+      const olderRecorded = new Promise<void>((resolve) => {
+        recorded = resolve;
+      });
+      const older = runWrite(ctx, async (w) => {
+        await recordEvent(w, { type: "feature-created", project: "p1", featureName: "late" });
+        recorded();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      });
+      await olderRecorded;
+      // A newer id, committed first.
+      await db.event.create({ data: { type: "feature-updated", createdBy: "seed", featureName: "late" } });
+      const total = async (query: string) =>
+        (await t.rest("GET", `/api/admin/search/events?${query}`)).body.total as number;
+      expect(await total("feature=IS:late")).toBe(1);
+      // The older transaction still runs: a rollup now must not move past its id, or the
+      // event it commits below the rollup's horizon would never be counted.
+      await rollUpEventCounts(db, { maxWaitMs: 0 });
+      release();
+      await older;
+      expect(await total("feature=IS:late")).toBe(2);
+      expect(await rollUpEventCounts(db)).not.toBeNull();
+      expect(await total("feature=IS:late")).toBe(2);
+      expect(await total("project=IS:p1")).toBe(seeded.filter((e) => e.project === "p1").length + 1);
+      expect(await total("")).toBe(seeded.length + 2);
+    },
+  );
+});
