@@ -59,6 +59,10 @@ const CASES: [string, (e: Seeded) => boolean][] = [
   ["from=IS:2026-01-02&to=IS:2026-01-02", (e) => day(e.createdAt) === "2026-01-02"],
   ["project=IS:p1&type=IS:feature-updated", (e) => e.project === "p1" && e.type === "feature-updated"],
   ["feature=IS:f3&from=IS:2026-01-03", (e) => e.featureName === "f3" && day(e.createdAt) >= "2026-01-03"],
+  // Free text: counted once, then remembered up to the rollup's horizon plus newer matches.
+  ["query=ARCHIVED", (e) => e.type === "feature-archived"],
+  ["query=feature-", () => true],
+  ["query=archived&project=IS:p1", (e) => e.type === "feature-archived" && e.project === "p1"],
 ];
 
 async function expectExactTotals() {
@@ -121,7 +125,12 @@ describe("event-search totals over the rollup", () => {
         recorded = resolve;
       });
       const older = runWrite(ctx, async (w) => {
-        await recordEvent(w, { type: "feature-created", project: "p1", featureName: "late" });
+        await recordEvent(w, {
+          type: "feature-created",
+          project: "p1",
+          featureName: "late",
+          data: { note: "late-note" },
+        });
         recorded();
         await new Promise<void>((resolve) => {
           release = resolve;
@@ -129,18 +138,28 @@ describe("event-search totals over the rollup", () => {
       });
       await olderRecorded;
       // A newer id, committed first.
-      await db.event.create({ data: { type: "feature-updated", createdBy: "seed", featureName: "late" } });
+      await db.event.create({
+        data: {
+          type: "feature-updated",
+          createdBy: "seed",
+          featureName: "late",
+          data: { note: "late-note" },
+        },
+      });
       const total = async (query: string) =>
         (await t.rest("GET", `/api/admin/search/events?${query}`)).body.total as number;
       expect(await total("feature=IS:late")).toBe(1);
+      expect(await total("query=late-note")).toBe(1);
       // The older transaction still runs: a rollup now must not move past its id, or the
       // event it commits below the rollup's horizon would never be counted.
       await rollUpEventCounts(db, { maxWaitMs: 0 });
       release();
       await older;
       expect(await total("feature=IS:late")).toBe(2);
+      expect(await total("query=late-note")).toBe(2);
       expect(await rollUpEventCounts(db)).not.toBeNull();
       expect(await total("feature=IS:late")).toBe(2);
+      expect(await total("query=late-note")).toBe(2);
       expect(await total("project=IS:p1")).toBe(seeded.filter((e) => e.project === "p1").length + 1);
       expect(await total("")).toBe(seeded.length + 2);
     },

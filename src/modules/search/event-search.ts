@@ -31,14 +31,33 @@ const PAYLOAD_TEXT = sql`(coalesce(e."data"::text, '') || ' ' || coalesce(e."pre
 const DAY_MS = 86_400_000;
 
 /**
+ * The count of a free-text term's matches among the events with id <= `through`, a committed
+ * horizon (the rollup's, event-counts.ts). Events are never updated or deleted, so it stays
+ * true for ever; a later search of the term only counts the events above `through`.
+ */
+export type TextCount = { through: bigint; count: bigint };
+/** Terms remembered per database (most recently used last). */
+const textCounts = new WeakMap<Db, Map<string, TextCount>>();
+const REMEMBERED_TERMS = 1000;
+
+type SearchRow = StoredEvent & { total: bigint; upto: bigint | null; horizon: bigint | null };
+
+/**
  * Event search (spec 4.4 and the legacy 4.13): one page of matching events, newest first (id
  * descending: ids increase with time), and the number of all matches, read by one statement.
  */
 export async function searchEvents(db: Db, filter: EventSearchFilter, window: PageWindow) {
-  const rows = await db.$queryRaw<(StoredEvent & { total: bigint })[]>(eventSearchQuery(filter, window));
+  const term = rememberableTerm(filter);
+  const remembered = term === null ? undefined : textCountsOf(db).get(term);
+  const rows = await db.$queryRaw<SearchRow[]>(eventSearchQuery(filter, window, remembered));
   const events: StoredEvent[] = [];
-  for (const { total: _total, ...event } of rows) if (event.id !== null) events.push(event);
-  return { events, total: Number(rows[0]?.total ?? 0) };
+  for (const { total: _t, upto: _u, horizon: _h, ...event } of rows)
+    if (event.id !== null) events.push(event);
+  const first = rows[0];
+  if (term !== null && first?.horizon && first.upto !== null) {
+    remember(db, term, { through: BigInt(first.horizon), count: BigInt(first.upto) });
+  }
+  return { events, total: Number(first?.total ?? 0) };
 }
 
 /**
@@ -55,26 +74,78 @@ export async function eventConnection(db: Db, filter: EventSearchFilter, window:
  * The statement event search runs (exported for the benchmark's EXPLAIN ANALYZE): the total as
  * one row, joined to the page's events (none when the page is past the end: one row of nulls).
  *
- * - Free text: the matching ids are found once (a MATERIALIZED CTE) and both counted and
- *   paged, so the trigram index is scanned once, not once for the page and once for the total.
+ * - Free text, first time: the matching ids are found once (a MATERIALIZED CTE) and both
+ *   counted and paged, so the trigram index is scanned once, not once for the page and once
+ *   for the total. The count up to the rollup's horizon comes back too, to be remembered.
+ * - Free text, remembered (`known`): the remembered count plus the matches above its horizon
+ *   (a short primary-key range); the page reads the newest events and stops after the page.
  * - Otherwise the page reads an `(column, id)` index backwards and stops after the page, and
  *   the total comes from the rollup plus a live count of the newer events when the filter has
  *   a rollup (event-counts.ts), else from counting.
  */
-export function eventSearchQuery(filter: EventSearchFilter, window: PageWindow): Sql {
+export function eventSearchQuery(filter: EventSearchFilter, window: PageWindow, known?: TextCount): Sql {
   const where = whereOf(filter);
   const page = sql`ORDER BY e.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`;
-  if (filter.query?.trim()) {
-    return sql`WITH matching AS MATERIALIZED (SELECT e.id FROM "Event" e WHERE ${where})
-      SELECT p.*, t.total FROM (SELECT count(*) AS total FROM matching) t
-      LEFT JOIN LATERAL (SELECT e.* FROM "Event" e
-        WHERE e.id IN (SELECT m.id FROM matching m ORDER BY m.id DESC LIMIT ${window.limit} OFFSET ${window.offset})
-        ORDER BY e.id DESC) p ON TRUE
-      ORDER BY p.id DESC`;
-  }
-  return sql`SELECT p.*, t.total FROM (SELECT ${totalOf(filter, where)} AS total) t
-    LEFT JOIN LATERAL (SELECT e.* FROM "Event" e WHERE ${where} ${page}) p ON TRUE
+  const withPage = (counted: Sql, pageRows: Sql) => sql`${counted}
+    LEFT JOIN LATERAL (${pageRows}) p ON TRUE
     ORDER BY p.id DESC`;
+  if (!filter.query?.trim()) {
+    return withPage(
+      sql`SELECT p.*, t.total, NULL::bigint AS upto, NULL::bigint AS horizon FROM (SELECT ${totalOf(filter, where)} AS total) t`,
+      sql`SELECT e.* FROM "Event" e WHERE ${where} ${page}`,
+    );
+  }
+  const horizon = sql`(SELECT ${ROLLED_UP_THROUGH}::bigint AS id)`;
+  if (known) {
+    return withPage(
+      sql`WITH newer AS MATERIALIZED (SELECT e.id FROM "Event" e WHERE e.id > ${known.through} AND ${where}),
+        horizon AS ${horizon}
+        SELECT p.*, t.* FROM (SELECT ${known.count}::bigint + (SELECT count(*) FROM newer) AS total,
+          ${known.count}::bigint + (SELECT count(*) FROM newer n WHERE n.id <= (SELECT id FROM horizon)) AS upto,
+          (SELECT id FROM horizon) AS horizon) t`,
+      sql`SELECT e.* FROM "Event" e WHERE ${where} ${page}`,
+    );
+  }
+  return withPage(
+    sql`WITH matching AS MATERIALIZED (SELECT e.id FROM "Event" e WHERE ${where}),
+      horizon AS ${horizon}
+      SELECT p.*, t.* FROM (SELECT (SELECT count(*) FROM matching) AS total,
+        (SELECT count(*) FROM matching m WHERE m.id <= (SELECT id FROM horizon)) AS upto,
+        (SELECT id FROM horizon) AS horizon) t`,
+    sql`SELECT e.* FROM "Event" e
+      WHERE e.id IN (SELECT m.id FROM matching m ORDER BY m.id DESC LIMIT ${window.limit} OFFSET ${window.offset})
+      ORDER BY e.id DESC`,
+  );
+}
+
+/**
+ * The term whose count can be remembered: a free-text search of the payload (immutable, unlike
+ * the user names the TYPE_ACTOR_DATA scope reads) with no other filter. Null otherwise.
+ */
+function rememberableTerm(filter: EventSearchFilter): string | null {
+  const term = filter.query?.trim();
+  if (!term || (filter.queryScope ?? "PAYLOAD") !== "PAYLOAD") return null;
+  const { query: _q, queryScope: _s, ...others } = filter;
+  return Object.values(others).every((v) => v === undefined || v === null) ? term : null;
+}
+
+function textCountsOf(db: Db): Map<string, TextCount> {
+  let counts = textCounts.get(db);
+  if (!counts) {
+    counts = new Map();
+    textCounts.set(db, counts);
+  }
+  return counts;
+}
+
+function remember(db: Db, term: string, count: TextCount) {
+  if (count.through === 0n) return; // no rollup yet: nothing worth remembering
+  const counts = textCountsOf(db);
+  const previous = counts.get(term);
+  if (previous && previous.through > count.through) return;
+  counts.delete(term);
+  counts.set(term, count);
+  if (counts.size > REMEMBERED_TERMS) counts.delete(counts.keys().next().value as string);
 }
 
 function totalOf(filter: EventSearchFilter, where: Sql): Sql {
