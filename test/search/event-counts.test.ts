@@ -106,6 +106,17 @@ describe("event-search totals over the rollup", () => {
     expect(statements).toHaveLength(2);
   });
 
+  it("count a free-text term searched concurrently for the first time once", async () => {
+    await seed(3);
+    await rollUpEventCounts(t.database.prisma);
+    const expected = seeded.filter((e) => e.type === "feature-updated").length;
+    const { result, statements } = await counter.during(() =>
+      Promise.all([1, 2, 3].map(() => t.rest("GET", "/api/admin/search/events?query=feature-updated"))),
+    );
+    expect(result.map((r) => r.body.total)).toEqual([expected, expected, expected]);
+    expect(statements.filter((s) => s.includes("matching AS MATERIALIZED"))).toHaveLength(1);
+  });
+
   it("return the same items as the per-flag listing (spec 4.8)", async () => {
     const res = await t.gql<{ eventSearch: { edges: { node: unknown }[] } }>(
       `{ eventSearch(filter: { feature: { operator: IS, values: ["f2"] } }, first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,

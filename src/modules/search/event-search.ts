@@ -36,8 +36,9 @@ const DAY_MS = 86_400_000;
  * true for ever; a later search of the term only counts the events above `through`.
  */
 export type TextCount = { through: bigint; count: bigint };
-/** Terms remembered per database (most recently used last). */
-const textCounts = new WeakMap<Db, Map<string, TextCount>>();
+/** Per database: the remembered terms (most recently used last) and the first counts running. */
+type TextMemory = { counts: Map<string, TextCount>; counting: Map<string, Promise<unknown>> };
+const textMemories = new WeakMap<Db, TextMemory>();
 const REMEMBERED_TERMS = 1000;
 
 type SearchRow = StoredEvent & { total: bigint; upto: bigint | null; horizon: bigint | null };
@@ -48,13 +49,37 @@ type SearchRow = StoredEvent & { total: bigint; upto: bigint | null; horizon: bi
  */
 export async function searchEvents(db: Db, filter: EventSearchFilter, window: PageWindow) {
   const term = rememberableTerm(filter);
-  const remembered = term === null ? undefined : textCountsOf(db).get(term);
-  const rows = await db.$queryRaw<SearchRow[]>(eventSearchQuery(filter, window, remembered));
+  if (term === null) return runSearch(db, filter, window);
+  const memory = textMemoryOf(db);
+  // A term being counted for the first time is counted once: concurrent searches of it wait
+  // for that count, then use it.
+  const counting = memory.counting.get(term);
+  if (counting) await counting.catch(() => {});
+  const known = memory.counts.get(term);
+  if (known) return runSearch(db, filter, window, term, known);
+  const search = runSearch(db, filter, window, term);
+  memory.counting.set(term, search);
+  try {
+    return await search;
+  } finally {
+    if (memory.counting.get(term) === search) memory.counting.delete(term);
+  }
+}
+
+async function runSearch(
+  db: Db,
+  filter: EventSearchFilter,
+  window: PageWindow,
+  term?: string,
+  known?: TextCount,
+) {
+  const rows = await db.$queryRaw<SearchRow[]>(eventSearchQuery(filter, window, known));
   const events: StoredEvent[] = [];
-  for (const { total: _t, upto: _u, horizon: _h, ...event } of rows)
+  for (const { total: _t, upto: _u, horizon: _h, ...event } of rows) {
     if (event.id !== null) events.push(event);
+  }
   const first = rows[0];
-  if (term !== null && first?.horizon && first.upto !== null) {
+  if (term !== undefined && first?.horizon && first.upto !== null) {
     remember(db, term, { through: BigInt(first.horizon), count: BigInt(first.upto) });
   }
   return { events, total: Number(first?.total ?? 0) };
@@ -129,18 +154,18 @@ function rememberableTerm(filter: EventSearchFilter): string | null {
   return Object.values(others).every((v) => v === undefined || v === null) ? term : null;
 }
 
-function textCountsOf(db: Db): Map<string, TextCount> {
-  let counts = textCounts.get(db);
-  if (!counts) {
-    counts = new Map();
-    textCounts.set(db, counts);
+function textMemoryOf(db: Db): TextMemory {
+  let memory = textMemories.get(db);
+  if (!memory) {
+    memory = { counts: new Map(), counting: new Map() };
+    textMemories.set(db, memory);
   }
-  return counts;
+  return memory;
 }
 
 function remember(db: Db, term: string, count: TextCount) {
   if (count.through === 0n) return; // no rollup yet: nothing worth remembering
-  const counts = textCountsOf(db);
+  const { counts } = textMemoryOf(db);
   const previous = counts.get(term);
   if (previous && previous.through > count.through) return;
   counts.delete(term);
