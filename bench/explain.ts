@@ -41,6 +41,7 @@ export async function explainHotQueries(db: PrismaClient): Promise<Record<string
       page50,
     ),
     "event search: query=flag-04242": eventSearchQuery({ query: "flag-04242" }, page50),
+    "event search: query=Change 123456": eventSearchQuery({ query: "Change 123456" }, page50),
     "event search: query=growth (first time)": eventSearchQuery({ query: "growth" }, page50),
     // The plan of a remembered term (the remembered count is a literal; its value does not matter here).
     "event search: query=growth (remembered)": eventSearchQuery({ query: "growth" }, page50, {

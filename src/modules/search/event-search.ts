@@ -56,7 +56,8 @@ export async function searchEvents(db: Db, filter: EventSearchFilter, window: Pa
   const counting = memory.counting.get(term);
   if (counting) await counting.catch(() => {});
   const known = memory.counts.get(term);
-  if (known) return runSearch(db, filter, window, term, known);
+  // A selective term is cheaper to search afresh (the page needs all its matches anyway).
+  if (known && known.count > NARROWING_CAP) return runSearch(db, filter, window, term, known);
   const search = runSearch(db, filter, window, term);
   memory.counting.set(term, search);
   try {
@@ -132,7 +133,7 @@ export function eventSearchQuery(filter: EventSearchFilter, window: PageWindow, 
     );
   }
   return withPage(
-    sql`WITH matching AS MATERIALIZED (SELECT e.id FROM "Event" e WHERE ${where}),
+    sql`WITH ${matchingIds(filter, where)},
       horizon AS ${horizon}
       SELECT p.*, t.* FROM (SELECT (SELECT count(*) FROM matching) AS total,
         (SELECT count(*) FROM matching m WHERE m.id <= (SELECT id FROM horizon)) AS upto,
@@ -141,6 +142,46 @@ export function eventSearchQuery(filter: EventSearchFilter, window: PageWindow, 
       WHERE e.id IN (SELECT m.id FROM matching m ORDER BY m.id DESC LIMIT ${window.limit} OFFSET ${window.offset})
       ORDER BY e.id DESC`,
   );
+}
+
+/**
+ * The CTE `matching`: the ids of all events matching a free-text filter.
+ *
+ * The trigram index reads the whole posting list of every trigram of the pattern, and a list
+ * as long as the log (a word in nearly every event, such as "flag" or "change") costs ~1,500
+ * index pages: most of the time of a selective search like `flag-04242`. So when the term
+ * holds a distinctive word (narrowingWord), the index is asked for that word alone, and the
+ * few candidates are checked against the whole term. If the word turns out common (more than
+ * NARROWING_CAP candidates), the whole term goes through the index as before. Either way the
+ * result is exactly the events the whole term matches: every one of them contains the word.
+ */
+function matchingIds(filter: EventSearchFilter, where: Sql): Sql {
+  const term = filter.query?.trim() ?? "";
+  const word = (filter.queryScope ?? "PAYLOAD") === "PAYLOAD" ? narrowingWord(term) : null;
+  if (!word) return sql`matching AS MATERIALIZED (SELECT e.id FROM "Event" e WHERE ${where})`;
+  const others = whereOf({ ...filter, query: null });
+  return sql`candidates AS MATERIALIZED (
+      SELECT e.id, ${PAYLOAD_TEXT} ILIKE ${containsPattern(term)} AS hit FROM "Event" e
+      WHERE ${PAYLOAD_TEXT} ILIKE ${containsPattern(word)} AND ${others} LIMIT ${NARROWING_CAP + 1}),
+    matching AS MATERIALIZED (
+      SELECT c.id FROM candidates c WHERE c.hit AND (SELECT count(*) FROM candidates) <= ${NARROWING_CAP}
+      UNION ALL
+      SELECT e.id FROM "Event" e WHERE ${where} AND (SELECT count(*) FROM candidates) > ${NARROWING_CAP})`;
+}
+
+/** Candidates of a narrowing word worth checking one by one against the whole term. */
+const NARROWING_CAP = 2000;
+
+/**
+ * The word of a several-word term most likely to be rare: ASCII letters and digits only (so
+ * case-insensitive containment of the term implies that of the word), at least 3 characters
+ * (one trigram), preferring words with digits (ids, numbers), then the longest. Null for a
+ * one-word term (nothing to narrow).
+ */
+export function narrowingWord(term: string): string | null {
+  const words = (term.match(/[A-Za-z0-9]{3,}/g) ?? []).filter((w) => w.length < term.length);
+  const score = (w: string) => (/\d/.test(w) ? 1000 : 0) + w.length;
+  return words.reduce<string | null>((best, w) => (best === null || score(w) > score(best) ? w : best), null);
 }
 
 /**
