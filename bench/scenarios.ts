@@ -73,6 +73,7 @@ export function scenarios(): Scenario[] {
     es("query=<flag name> (free text)", `query=${flag(4242)}`, 150),
     es("query=Change 123456 (free text)", "query=Change%20123456", 150),
     es("query=growth (free text, common)", "query=growth", 150),
+    es("query=Change 12 for (free text, only common words)", "query=Change%2012%20for", 150),
     {
       name: "events of a flag (4.8, all 100)",
       group: "event search",
