@@ -2,6 +2,7 @@ import type { Db } from "../../db/database.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import { type PageWindow, toConnection } from "../../shared/pagination.ts";
 import { ROLLED_UP_THROUGH, rolledUpCount } from "./event-counts.ts";
+import { matchingIds, PAYLOAD_TEXT, type TextCount, withTextCount } from "./event-text.ts";
 import { and, containsPattern, type Sql, sql } from "./feature-search.sql.ts";
 import { dayStart, invalid } from "./feature-search.ts";
 
@@ -22,24 +23,7 @@ export type EventSearchFilter = {
   maxId?: bigint | null;
 };
 
-/**
- * The text `query` searches by default: data, preData and tags as JSON text. Written exactly
- * as in the trigram index `Event_search_text_trgm_idx` (migration search_indexes), so the
- * planner can use it.
- */
-const PAYLOAD_TEXT = sql`(coalesce(e."data"::text, '') || ' ' || coalesce(e."preData"::text, '') || ' ' || e."tags"::text)`;
 const DAY_MS = 86_400_000;
-
-/**
- * The count of a free-text term's matches among the events with id <= `through`, a committed
- * horizon (the rollup's, event-counts.ts). Events are never updated or deleted, so it stays
- * true for ever; a later search of the term only counts the events above `through`.
- */
-export type TextCount = { through: bigint; count: bigint };
-/** Per database: the remembered terms (most recently used last) and the first counts running. */
-type TextMemory = { counts: Map<string, TextCount>; counting: Map<string, Promise<unknown>> };
-const textMemories = new WeakMap<Db, TextMemory>();
-const REMEMBERED_TERMS = 1000;
 
 type SearchRow = StoredEvent & { total: bigint; upto: bigint | null; horizon: bigint | null };
 
@@ -47,43 +31,22 @@ type SearchRow = StoredEvent & { total: bigint; upto: bigint | null; horizon: bi
  * Event search (spec 4.4 and the legacy 4.13): one page of matching events, newest first (id
  * descending: ids increase with time), and the number of all matches, read by one statement.
  */
-export async function searchEvents(db: Db, filter: EventSearchFilter, window: PageWindow) {
-  const term = rememberableTerm(filter);
-  if (term === null) return runSearch(db, filter, window);
-  const memory = textMemoryOf(db);
-  // A term being counted for the first time is counted once: concurrent searches of it wait
-  // for that count, then use it.
-  const counting = memory.counting.get(term);
-  if (counting) await counting.catch(() => {});
-  const known = memory.counts.get(term);
-  // A selective term is cheaper to search afresh (the page needs all its matches anyway).
-  if (known && known.count > NARROWING_CAP) return runSearch(db, filter, window, term, known);
-  const search = runSearch(db, filter, window, term);
-  memory.counting.set(term, search);
-  try {
-    return await search;
-  } finally {
-    if (memory.counting.get(term) === search) memory.counting.delete(term);
-  }
+function searchEvents(db: Db, filter: EventSearchFilter, window: PageWindow) {
+  return withTextCount(db, filter, (known) => runSearch(db, filter, window, known));
 }
 
-async function runSearch(
-  db: Db,
-  filter: EventSearchFilter,
-  window: PageWindow,
-  term?: string,
-  known?: TextCount,
-) {
+async function runSearch(db: Db, filter: EventSearchFilter, window: PageWindow, known?: TextCount) {
   const rows = await db.$queryRaw<SearchRow[]>(eventSearchQuery(filter, window, known));
   const events: StoredEvent[] = [];
   for (const { total: _t, upto: _u, horizon: _h, ...event } of rows) {
     if (event.id !== null) events.push(event);
   }
   const first = rows[0];
-  if (term !== undefined && first?.horizon && first.upto !== null) {
-    remember(db, term, { through: BigInt(first.horizon), count: BigInt(first.upto) });
-  }
-  return { events, total: Number(first?.total ?? 0) };
+  const counted =
+    first && first.horizon !== null && first.upto !== null
+      ? { through: BigInt(first.horizon), count: BigInt(first.upto) }
+      : null;
+  return { events, total: Number(first?.total ?? 0), counted };
 }
 
 /**
@@ -133,7 +96,7 @@ export function eventSearchQuery(filter: EventSearchFilter, window: PageWindow, 
     );
   }
   return withPage(
-    sql`WITH ${matchingIds(filter, where)},
+    sql`WITH ${matchingIds(filter, where, whereOf({ ...filter, query: null }))},
       horizon AS ${horizon}
       SELECT p.*, t.* FROM (SELECT (SELECT count(*) FROM matching) AS total,
         (SELECT count(*) FROM matching m WHERE m.id <= (SELECT id FROM horizon)) AS upto,
@@ -142,76 +105,6 @@ export function eventSearchQuery(filter: EventSearchFilter, window: PageWindow, 
       WHERE e.id IN (SELECT m.id FROM matching m ORDER BY m.id DESC LIMIT ${window.limit} OFFSET ${window.offset})
       ORDER BY e.id DESC`,
   );
-}
-
-/**
- * The CTE `matching`: the ids of all events matching a free-text filter.
- *
- * The trigram index reads the whole posting list of every trigram of the pattern, and a list
- * as long as the log (a word in nearly every event, such as "flag" or "change") costs ~1,500
- * index pages: most of the time of a selective search like `flag-04242`. So when the term
- * holds a distinctive word (narrowingWord), the index is asked for that word alone, and the
- * few candidates are checked against the whole term. If the word turns out common (more than
- * NARROWING_CAP candidates), the whole term goes through the index as before. Either way the
- * result is exactly the events the whole term matches: every one of them contains the word.
- */
-function matchingIds(filter: EventSearchFilter, where: Sql): Sql {
-  const term = filter.query?.trim() ?? "";
-  const word = (filter.queryScope ?? "PAYLOAD") === "PAYLOAD" ? narrowingWord(term) : null;
-  if (!word) return sql`matching AS MATERIALIZED (SELECT e.id FROM "Event" e WHERE ${where})`;
-  const others = whereOf({ ...filter, query: null });
-  return sql`candidates AS MATERIALIZED (
-      SELECT e.id, ${PAYLOAD_TEXT} ILIKE ${containsPattern(term)} AS hit FROM "Event" e
-      WHERE ${PAYLOAD_TEXT} ILIKE ${containsPattern(word)} AND ${others} LIMIT ${NARROWING_CAP + 1}),
-    matching AS MATERIALIZED (
-      SELECT c.id FROM candidates c WHERE c.hit AND (SELECT count(*) FROM candidates) <= ${NARROWING_CAP}
-      UNION ALL
-      SELECT e.id FROM "Event" e WHERE ${where} AND (SELECT count(*) FROM candidates) > ${NARROWING_CAP})`;
-}
-
-/** Candidates of a narrowing word worth checking one by one against the whole term. */
-const NARROWING_CAP = 2000;
-
-/**
- * The word of a several-word term most likely to be rare: ASCII letters and digits only (so
- * case-insensitive containment of the term implies that of the word), at least 3 characters
- * (one trigram), preferring words with digits (ids, numbers), then the longest. Null for a
- * one-word term (nothing to narrow).
- */
-export function narrowingWord(term: string): string | null {
-  const words = (term.match(/[A-Za-z0-9]{3,}/g) ?? []).filter((w) => w.length < term.length);
-  const score = (w: string) => (/\d/.test(w) ? 1000 : 0) + w.length;
-  return words.reduce<string | null>((best, w) => (best === null || score(w) > score(best) ? w : best), null);
-}
-
-/**
- * The term whose count can be remembered: a free-text search of the payload (immutable, unlike
- * the user names the TYPE_ACTOR_DATA scope reads) with no other filter. Null otherwise.
- */
-function rememberableTerm(filter: EventSearchFilter): string | null {
-  const term = filter.query?.trim();
-  if (!term || (filter.queryScope ?? "PAYLOAD") !== "PAYLOAD") return null;
-  const { query: _q, queryScope: _s, ...others } = filter;
-  return Object.values(others).every((v) => v === undefined || v === null) ? term : null;
-}
-
-function textMemoryOf(db: Db): TextMemory {
-  let memory = textMemories.get(db);
-  if (!memory) {
-    memory = { counts: new Map(), counting: new Map() };
-    textMemories.set(db, memory);
-  }
-  return memory;
-}
-
-function remember(db: Db, term: string, count: TextCount) {
-  if (count.through === 0n) return; // no rollup yet: nothing worth remembering
-  const { counts } = textMemoryOf(db);
-  const previous = counts.get(term);
-  if (previous && previous.through > count.through) return;
-  counts.delete(term);
-  counts.set(term, count);
-  if (counts.size > REMEMBERED_TERMS) counts.delete(counts.keys().next().value as string);
 }
 
 function totalOf(filter: EventSearchFilter, where: Sql): Sql {
