@@ -22,7 +22,7 @@ import { type Sql, sql } from "./feature-search.sql.ts";
 /** Any constant works: it names this job's lock among the database's advisory locks. */
 const LOCK_KEY = 7_402_119;
 /** Events aggregated per transaction by default (keeps each rollup transaction short). */
-const CHUNK = 100_000;
+const CHUNK = 20_000;
 
 /** The event columns a single-dimension filter narrows by, as rolled up. */
 const DIMENSIONS = {
