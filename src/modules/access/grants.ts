@@ -16,42 +16,34 @@ export function userDisplayName(user: { id: number; username: string | null; ema
 
 /**
  * Loads everything a user may do: the permissions of their root role (every project and
- * environment) and of each project role they hold (that project; environment as the role
- * row says). Two queries, once per request.
+ * environment) and of each project role they hold in an active project (that project;
+ * environment as the role row says). One statement, since it runs on every request.
  */
 export async function userGrants(db: Db, user: UserRow): Promise<Grant[]> {
-  const [root, memberships] = await Promise.all([
-    db.role.findUnique({
-      where: { name: user.rootRole },
-      select: { permissions: { select: { permissionName: true, environmentName: true } } },
-    }),
-    db.projectMember.findMany({
-      where: { userId: user.id, project: { archivedAt: null } },
-      select: {
-        projectId: true,
-        role: { select: { permissions: { select: { permissionName: true, environmentName: true } } } },
-      },
-    }),
-  ]);
+  const rows = await db.$queryRaw<GrantRow[]>`
+    SELECT rp."permissionName", rp."environmentName", NULL::text AS "projectId"
+      FROM "Role" r JOIN "RolePermission" rp ON rp."roleId" = r.id
+      WHERE r.name = ${user.rootRole}
+    UNION ALL
+    SELECT rp."permissionName", rp."environmentName", pm."projectId"
+      FROM "ProjectMember" pm
+      JOIN "Project" p ON p.id = pm."projectId" AND p."archivedAt" IS NULL
+      JOIN "RolePermission" rp ON rp."roleId" = pm."roleId"
+      WHERE pm."userId" = ${user.id}`;
   const grants: Grant[] = [];
-  for (const p of root?.permissions ?? []) {
-    if (isPermission(p.permissionName)) {
-      grants.push({ permission: p.permissionName, project: null, environment: p.environmentName || null });
-    }
-  }
-  for (const m of memberships) {
-    for (const p of m.role.permissions) {
-      if (isPermission(p.permissionName)) {
-        grants.push({
-          permission: p.permissionName,
-          project: m.projectId,
-          environment: p.environmentName || null,
-        });
-      }
+  for (const row of rows) {
+    if (isPermission(row.permissionName)) {
+      grants.push({
+        permission: row.permissionName,
+        project: row.projectId,
+        environment: row.environmentName || null,
+      });
     }
   }
   return grants;
 }
+
+type GrantRow = { permissionName: string; environmentName: string | null; projectId: string | null };
 
 export async function userPrincipal(db: Db, user: UserRow, via: Principal["via"]): Promise<Principal> {
   return {

@@ -41,7 +41,7 @@ export async function resolveSession(
   request: { method: string; csrfHeader: string | null },
   now: Date,
 ): Promise<SessionAuth> {
-  const session = await db.userSession.findUnique({
+  const session = await db.userSession.findFirst({
     where: { id: hashSecret(secret) },
     include: { user: true },
   });

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/database.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import type { PageWindow } from "../../shared/pagination.ts";
 import {
@@ -35,30 +36,49 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * Flag search (spec 4.2): the names of one page of matching flags, in order, and the number
- * of all matches. Filters only decide which flags match; every EXISTS/scalar subquery is
- * per flag, so pages are cut on distinct flags and never skip or repeat one.
+ * of all matches, in one statement. Filters only decide which flags match; every EXISTS/scalar
+ * subquery is per flag, so pages are cut on distinct flags and never skip or repeat one.
  */
 export async function searchFeatures(
   db: Db,
   args: FeatureSearchArgs,
   window: PageWindow,
 ): Promise<SearchPage> {
-  const query = featureSearchQuery(args, window);
-  const rows = await db.$queryRaw<{ name: string; total: bigint }[]>(query.page);
-  if (rows.length > 0) return { names: rows.map((r) => r.name), total: Number(rows[0]?.total) };
-  if (window.offset === 0) return { names: [], total: 0 };
-  const [count] = await db.$queryRaw<{ total: bigint }[]>(query.count);
-  return { names: [], total: Number(count?.total ?? 0) };
+  const [row] = await db.$queryRaw<{ names: string[]; total: bigint }[]>(featureSearchQuery(args, window));
+  return { names: row?.names ?? [], total: Number(row?.total ?? 0) };
 }
 
-/** The statements flag search runs (exported for the benchmark's EXPLAIN ANALYZE). */
-export function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): { page: Sql; count: Sql } {
+/**
+ * The statement flag search runs (exported for the benchmark's EXPLAIN ANALYZE). The count and
+ * the page are separate subqueries so each gets its own plan: the page can walk an index in
+ * sort order and stop after `offset + limit` rows instead of sorting every match.
+ */
+export function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
   const where = whereOf(args.filter ?? {});
-  return {
-    page: sql`SELECT f.name, count(*) OVER () AS total FROM "Feature" f
-      WHERE ${where} ORDER BY ${orderOf(args)} LIMIT ${window.limit} OFFSET ${window.offset}`,
-    count: sql`SELECT count(*) AS total FROM "Feature" f WHERE ${where}`,
-  };
+  return sql`SELECT (SELECT count(*) FROM "Feature" f WHERE ${where}) AS total,
+    ARRAY(${pageOf(args, where, window)}) AS names`;
+}
+
+/**
+ * Names of one page. Favourites first is a UNION of the caller's matching favourites (few) and
+ * the first `offset + limit` other matches, so the ranking never needs a sort of all matches.
+ */
+function pageOf(args: FeatureSearchArgs, where: Sql, window: PageWindow): Sql {
+  const keys = sortKeysOf(args);
+  const ordered = Prisma.join(keys.map((k) => sql`${k.expression} ${k.direction}`));
+  if (!args.favoritesFirst || args.userId === null) {
+    return sql`SELECT f.name FROM "Feature" f WHERE ${where}
+      ORDER BY ${ordered} LIMIT ${window.limit} OFFSET ${window.offset}`;
+  }
+  const columns = Prisma.join(keys.map((k, i) => sql`${k.expression} AS ${Prisma.raw(`k${i}`)}`));
+  const outer = Prisma.join(keys.map((k, i) => sql`${Prisma.raw(`k${i}`)} ${k.direction}`));
+  const favorite = favoriteOf(args.userId);
+  return sql`SELECT k.name FROM (
+      (SELECT 0 AS rank, f.name, ${columns} FROM "Feature" f WHERE ${where} AND ${favorite})
+      UNION ALL
+      (SELECT 1, f.name, ${columns} FROM "Feature" f WHERE ${where} AND NOT ${favorite}
+        ORDER BY ${ordered} LIMIT ${window.offset + window.limit})
+    ) k ORDER BY k.rank, ${outer} LIMIT ${window.limit} OFFSET ${window.offset}`;
 }
 
 function whereOf(filter: FeatureSearchFilter): Sql {
@@ -161,21 +181,25 @@ function statusCondition(entries: { environment: string; enabled: boolean }[]): 
   return sql`EXISTS (SELECT 1 FROM "FeatureEnvironment" fe WHERE fe."featureName" = f.name AND ${or(each)})`;
 }
 
-function orderOf(args: FeatureSearchArgs): Sql {
+type SortKey = { expression: Sql; direction: Sql };
+
+/** The sort keys, the last being the unique name, so every order is total and pages are stable. */
+function sortKeysOf(args: FeatureSearchArgs): SortKey[] {
   const sort = args.sort ?? { field: "CREATED_AT" as const };
   const dir = sort.direction === "DESC" ? sql`DESC` : sql`ASC`;
-  const keys: Sql[] = [];
-  if (args.favoritesFirst && args.userId !== null) keys.push(sql`${favoriteOf(args.userId)} DESC`);
+  const dirNullsLast = sql`${dir} NULLS LAST`;
+  const createdAtAsc = { expression: sql`f."createdAt"`, direction: sql`ASC` };
+  const keys: SortKey[] = [];
   switch (sort.field) {
     case "CREATED_AT":
-      keys.push(sql`f."createdAt" ${dir}`);
+      keys.push({ expression: sql`f."createdAt"`, direction: dir });
       break;
     case "LAST_SEEN_AT":
-      keys.push(sql`${LAST_SEEN} ${dir} NULLS LAST`, sql`f."createdAt" ASC`);
+      keys.push({ expression: LAST_SEEN, direction: dirNullsLast }, createdAtAsc);
       break;
     case "ENVIRONMENT": {
       if (!sort.environment) throw invalid("sortBy", "sorting by environment needs the environment name");
-      keys.push(sql`${enabledIn(sort.environment)} ${dir} NULLS LAST`, sql`f."createdAt" ASC`);
+      keys.push({ expression: enabledIn(sort.environment), direction: dirNullsLast }, createdAtAsc);
       break;
     }
     default: {
@@ -185,15 +209,11 @@ function orderOf(args: FeatureSearchArgs): Sql {
         STALE: sql`f.stale`,
         PROJECT: sql`f."projectId"`,
       }[sort.field];
-      keys.push(sql`${column} ${dir}`, sql`f."createdAt" ASC`);
+      keys.push({ expression: column, direction: dir }, createdAtAsc);
     }
   }
-  keys.push(sql`f.name ASC`);
-  return sql`${joinSql(keys)}`;
-}
-
-function joinSql(parts: Sql[]): Sql {
-  return parts.reduce((acc, part, i) => (i === 0 ? part : sql`${acc}, ${part}`));
+  keys.push({ expression: sql`f.name`, direction: sql`ASC` });
+  return keys;
 }
 
 function checked(field: string, values: string[], allowed: string[]): string[] {
