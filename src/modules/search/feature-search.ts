@@ -4,18 +4,18 @@ import { ValidationError } from "../../shared/errors.ts";
 import type { PageWindow } from "../../shared/pagination.ts";
 import {
   and,
-  CURRENT_STAGE,
   containsPattern,
+  currentStageIn,
   enabledIn,
   favoriteOf,
-  flagsWithSegments,
-  flagsWithTags,
   LAST_SEEN,
   listCondition,
   or,
   type Sql,
+  segmentMatch,
   setCondition,
   sql,
+  tagMatch,
 } from "./feature-search.sql.ts";
 import type { FeatureSearchFilter, FeatureSearchSort, ListOperator } from "./search.inputs.ts";
 
@@ -100,11 +100,11 @@ function whereOf(filter: FeatureSearchFilter): Sql {
   }
   if (filter.tag) {
     const tags = [...new Map(filter.tag.values.map((t) => [`${t.type}:${t.value}`, t])).values()];
-    parts.push(setCondition(filter.tag.operator, flagsWithTags(tags), tags.length));
+    parts.push(setCondition(filter.tag.operator, tagMatch(tags), tags.length));
   }
   if (filter.segment) {
     const names = [...new Set(filter.segment.values)];
-    parts.push(setCondition(filter.segment.operator, flagsWithSegments(names), names.length));
+    parts.push(setCondition(filter.segment.operator, segmentMatch(names), names.length));
   }
   if (filter.status) parts.push(statusCondition(filter.status));
   if (filter.createdAt) {
@@ -166,9 +166,7 @@ function stateCondition(operator: ListOperator, values: string[]): Sql {
 /** archived ⇒ the flag is archived; other stages compare with the current stage of active flags. */
 function lifecycleCondition(operator: ListOperator, values: string[]): Sql {
   const active = values.filter((v) => v !== "archived");
-  const parts = [
-    sql`(f."archivedAt" IS NULL AND COALESCE(${CURRENT_STAGE} = ANY(${active}::text[]), FALSE))`,
-  ];
+  const parts = [sql`(f."archivedAt" IS NULL AND ${currentStageIn(active)})`];
   if (values.includes("archived")) parts.push(sql`f."archivedAt" IS NOT NULL`);
   const any = or(parts);
   return isPositive(operator) ? any : sql`NOT ${any}`;
