@@ -99,23 +99,27 @@ describe("paging and total", () => {
     expect(seen).toEqual(["p0", "p1", "p2", "p3", "p4", "p5", "p6"]);
   });
 
-  it("favourites first ranks across pages: favourites, then the rest, each in sort order", async () => {
-    const db = t.database.prisma;
-    await db.favoriteFeature.createMany({
-      data: ["p2", "p5"].map((featureName) => ({ userId: alice.id, featureName })),
-    });
-    const seen: string[] = [];
-    for (const offset of [0, 2, 4, 6]) {
-      const page = await search(
-        `project=IS:page&sortBy=createdAt&sortOrder=desc&favoritesFirst=true&limit=2&offset=${offset}`,
-        alice.token,
-      );
-      expect(page.total).toBe(7);
-      seen.push(...page.features.map((f) => f.name));
-    }
-    expect(seen).toEqual(["p5", "p2", "p6", "p4", "p3", "p1", "p0"]);
-    await db.favoriteFeature.deleteMany({ where: { userId: alice.id, featureName: { in: ["p2", "p5"] } } });
-  });
+  // with a column filter, and with a tag filter (matches are computed once, then paged)
+  it.each([["project=IS:page"], ["project=IS:page&tag=INCLUDE:simple:x"]])(
+    "favourites first ranks across pages (%s)",
+    async (filter) => {
+      const db = t.database.prisma;
+      await db.favoriteFeature.createMany({
+        data: ["p2", "p5"].map((featureName) => ({ userId: alice.id, featureName })),
+      });
+      const seen: string[] = [];
+      for (const offset of [0, 2, 4, 6]) {
+        const page = await search(
+          `${filter}&sortBy=createdAt&sortOrder=desc&favoritesFirst=true&limit=2&offset=${offset}`,
+          alice.token,
+        );
+        expect(page.total).toBe(7);
+        seen.push(...page.features.map((f) => f.name));
+      }
+      expect(seen).toEqual(["p5", "p2", "p6", "p4", "p3", "p1", "p0"]);
+      await db.favoriteFeature.deleteMany({ where: { userId: alice.id, featureName: { in: ["p2", "p5"] } } });
+    },
+  );
 
   it("counts every match on a page past the end", async () => {
     expect(await search("project=IS:page&offset=100&limit=5")).toEqual({ features: [], total: 7 });

@@ -51,12 +51,20 @@ export async function searchFeatures(
 /**
  * The statement flag search runs (exported for the benchmark's EXPLAIN ANALYZE). The count and
  * the page are separate subqueries so each gets its own plan: the page can walk an index in
- * sort order and stop after `offset + limit` rows instead of sorting every match.
+ * sort order and stop after `offset + limit` rows instead of sorting every match. Filters that
+ * cost a lookup per flag (text, tags, segments, lifecycle, status) are evaluated once, into a
+ * materialised set of names both subqueries read.
  */
 export function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
-  const where = whereOf(args.filter ?? {});
-  return sql`SELECT (SELECT count(*) FROM "Feature" f WHERE ${where}) AS total,
-    ARRAY(${pageOf(args, where, window)}) AS names`;
+  const filter = args.filter ?? {};
+  const where = whereOf(filter);
+  if (!(filter.query?.trim() || filter.tag || filter.segment || filter.lifecycle || filter.status)) {
+    return sql`SELECT (SELECT count(*) FROM "Feature" f WHERE ${where}) AS total,
+      ARRAY(${pageOf(args, where, window)}) AS names`;
+  }
+  const matched = sql`f.name IN (SELECT m.name FROM matches m)`;
+  return sql`WITH matches AS MATERIALIZED (SELECT f.name FROM "Feature" f WHERE ${where})
+    SELECT (SELECT count(*) FROM matches) AS total, ARRAY(${pageOf(args, matched, window)}) AS names`;
 }
 
 /**
