@@ -73,8 +73,19 @@ describe("sorting (reference-behaviours §1.8 example)", () => {
       ),
     ).toEqual(["b", "c", "a"]);
     expect(await names("project=IS:sort&favoritesFirst=false", alice.token)).toEqual(["a", "c", "b"]);
-    // an admin API token has no user: nothing is a favourite
+    // an admin API token has favourites of its own (the shared admin-token user), not alice's
     expect(await names("project=IS:sort&sortBy=createdAt&favoritesFirst=true")).toEqual(["a", "c", "b"]);
+  });
+
+  it("an admin token's favourites rank first and show as favourite, like a user's", async () => {
+    expect((await t.rest("POST", "/api/admin/projects/sort/features/c/favorites")).status).toBe(200);
+    const page = await search("project=IS:sort&sortBy=name&favoritesFirst=true");
+    expect(page.features.map((f) => [f.name, f.favorite])).toEqual([
+      ["c", true],
+      ["a", false],
+      ["b", false],
+    ]);
+    expect((await t.rest("DELETE", "/api/admin/projects/sort/features/c/favorites")).status).toBe(200);
   });
 
   it("refuses unknown sort fields and orders", async () => {

@@ -1,6 +1,7 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../../builder.ts";
 import { type Connection, pageWindow, toConnection } from "../../shared/pagination.ts";
+import { actorOf } from "../access/principal.ts";
 import { FeatureEnvironmentRef, FeatureRef } from "../features/feature.schema.ts";
 import { searchFeatures } from "./feature-search.ts";
 import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search.inputs.ts";
@@ -81,7 +82,7 @@ builder.queryField("featureSearch", (t) =>
     },
     resolve: async (_root, args, ctx, info) => {
       const window = pageWindow(args, FEATURE_SEARCH_LIMITS);
-      const page = await searchFeatures(ctx.db, { ...args, userId: ctx.principal?.userId ?? null }, window);
+      const page = await searchFeatures(ctx.db, { ...args, userId: actorOf(ctx.principal).userId }, window);
       const rows = await ctx.db.feature.findMany({
         ...(queryFromInfo({ context: ctx, info, typeName: "Feature", path: ["edges", "node"] }) as object),
         where: { name: { in: page.names } },

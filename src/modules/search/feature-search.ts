@@ -23,7 +23,7 @@ export type FeatureSearchArgs = {
   filter?: FeatureSearchFilter | null;
   sort?: FeatureSearchSort | null;
   favoritesFirst?: boolean | null;
-  /** The calling user (favourites); null for API tokens. */
+  /** Whose favourites rank first: the acting user (the shared admin-token user for API tokens); null: nobody's. */
   userId: number | null;
 };
 
