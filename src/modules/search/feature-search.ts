@@ -27,7 +27,10 @@ export type FeatureSearchArgs = {
   userId: number | null;
 };
 
-export type SearchPage = { names: string[]; total: number };
+export type SearchPage = { names: string[]; total: number; extras: unknown };
+
+/** More columns for the page, computed in the same statement from `names` (the page's text[]). */
+export type PageExtrasOf = (names: Sql) => Sql;
 
 const STATES = ["active", "stale", "potentially-stale"];
 const ACTIVE_STAGES = ["initial", "pre-live", "live", "completed"];
@@ -43,9 +46,12 @@ export async function searchFeatures(
   db: Db,
   args: FeatureSearchArgs,
   window: PageWindow,
+  extrasOf: PageExtrasOf = () => sql`NULL`,
 ): Promise<SearchPage> {
-  const [row] = await db.$queryRaw<{ names: string[]; total: bigint }[]>(featureSearchQuery(args, window));
-  return { names: row?.names ?? [], total: Number(row?.total ?? 0) };
+  const [row] = await db.$queryRaw<{ names: string[]; total: bigint; extras: unknown }[]>(
+    sql`SELECT s.names, s.total, ${extrasOf(sql`s.names`)} AS extras FROM (${featureSearchQuery(args, window)}) s`,
+  );
+  return { names: row?.names ?? [], total: Number(row?.total ?? 0), extras: row?.extras ?? null };
 }
 
 /**
