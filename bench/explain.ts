@@ -17,13 +17,15 @@ export async function explainHotQueries(db: PrismaClient): Promise<Record<string
     userId,
   };
   const statements: Record<string, Prisma.Sql> = {
-    "flag search: dashboard default": featureSearchQuery(dashboard, page25).page,
-    "flag search: query=flag-004": featureSearchQuery({ ...dashboard, filter: { query: "flag-004" } }, page25)
-      .page,
+    "flag search: dashboard default": featureSearchQuery(dashboard, page25),
+    "flag search: query=flag-004": featureSearchQuery(
+      { ...dashboard, filter: { query: "flag-004" } },
+      page25,
+    ),
     "flag search: tag=INCLUDE:team:search": featureSearchQuery(
       { ...dashboard, filter: { tag: { operator: "INCLUDE", values: [{ type: "team", value: "search" }] } } },
       page25,
-    ).page,
+    ),
     "event search: feature=IS:flag-04242": eventSearchQuery(
       { feature: { operator: "IS", values: ["flag-04242"] } },
       page50,

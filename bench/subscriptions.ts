@@ -9,6 +9,7 @@
 // minus when the writer *sent* the mutation (so it includes the write itself: an upper bound
 // of commit-to-delivery). Prints p50/p99/max of deliveries and of the writes, and how many
 // deliveries had still not arrived 60 s after the last write (there must be none).
+// BENCH_SERVER_NODE_ARGS adds Node flags to the server process (e.g. `--cpu-prof`).
 
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -24,9 +25,11 @@ const SUBSCRIBERS = Number(env.BENCH_SUBSCRIBERS ?? 1000);
 const RATE = Number(env.BENCH_WRITES_PER_SEC ?? 20);
 const SECONDS = Number(env.BENCH_SECONDS ?? 20);
 const TOKEN = "*:*.bench-live-secret-0123456789abcdef";
+/** Extra Node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const SERVER_NODE_ARGS = env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 
 async function startServer(extraEnv: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, "--import", "tsx", "src/server.ts"], {
     cwd: new URL("../", import.meta.url).pathname,
     env: {
       ...env,

@@ -5,6 +5,7 @@ import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
 import { type Credentials, createContext } from "./context.ts";
 import { CSRF_HEADER } from "./modules/access/sessions.ts";
+import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { schema } from "./schema.ts";
 import { DomainError } from "./shared/errors.ts";
 
@@ -22,7 +23,7 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     logging: false,
     context: (initial) => createContext(deps, credentialsOf(initial)),
     maskedErrors: { maskError: (error, message) => toGraphQLError(error, message, deps) },
-    plugins: [healthPlugin(deps), authPlugin(deps), restPlugin(deps)],
+    plugins: [healthPlugin(deps), authPlugin(deps), restPlugin(deps), useSharedSubscriptionResults()],
   });
 }
 

@@ -1,5 +1,6 @@
 import DataLoader from "dataloader";
 import type { Db } from "./db/database.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 import { actorOf, type Principal } from "./modules/access/principal.ts";
 import { toUserSummary, type UserSummary } from "./modules/features/feature.schema.ts";
 
@@ -13,11 +14,9 @@ export function createLoaders(db: Db, principal: Principal | null) {
   const actorId = actorOf(principal).userId;
   return {
     isFavoriteFeatureOfActor: new DataLoader<string, boolean>(async (names) => {
-      if (actorId === null) return names.map(() => false);
-      const rows = await db.favoriteFeature.findMany({
-        where: { userId: actorId, featureName: { in: [...names] } },
-        select: { featureName: true },
-      });
+      const rows = await db.$queryRaw<{ featureName: string }[]>(
+        favoriteFeaturesSql(actorId, Prisma.sql`${[...names]}::text[]`),
+      );
       const favourites = new Set(rows.map((r) => r.featureName));
       return names.map((n) => favourites.has(n));
     }),
@@ -51,3 +50,12 @@ export function createLoaders(db: Db, principal: Principal | null) {
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;
+
+/**
+ * The flags among `names` (a text[] expression) that `userId` favourited (none for null). Raw SQL: search pages
+ * ask it for 25-100 flags, and a Prisma model query costs several times the statement's CPU.
+ */
+export function favoriteFeaturesSql(userId: number | null, names: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT "featureName" FROM "FavoriteFeature"
+    WHERE "userId" = ${userId} AND "featureName" = ANY(${names})`;
+}

@@ -79,3 +79,17 @@ describe("reading flags costs a constant number of SQL statements", () => {
     expect(large.statements.length).toBeLessThanOrEqual(25);
   });
 });
+
+describe("a flag search page costs three SQL statements, whatever its size", () => {
+  it("credential, the search with the page's favourites, counts and change requests, the rows", async () => {
+    const path = (limit: number) => `/api/admin/search/features?limit=${limit}&favoritesFirst=true`;
+    const small = await counter.during(() => t.rest("GET", path(5)));
+    const large = await counter.during(() => t.rest("GET", path(100)));
+    expect(small.result.status).toBe(200);
+    const body = large.result.body as { features: { environments: { yes: number }[] }[]; total: number };
+    expect(body.features).toHaveLength(100);
+    expect(body.features[0]?.environments[0]?.yes).toBe(0);
+    expect(small.statements).toHaveLength(3);
+    expect(large.statements).toHaveLength(3);
+  });
+});

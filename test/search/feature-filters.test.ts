@@ -202,6 +202,9 @@ describe("lifecycle and archived", () => {
     ["archived=false", ["lc-initial", "lc-live"]],
     ["archived=IS:false", ["lc-initial", "lc-live"]],
     ["lifecycle=IS:live", ["lc-live"]],
+    // the current stage counts, not every stage the flag went through
+    ["lifecycle=IS:initial", ["lc-initial"]],
+    ["lifecycle=IS:pre-live", []],
     ["lifecycle=IS:archived", ["lc-archived"]],
     ["lifecycle=IS_ANY_OF:live,archived", ["lc-archived", "lc-live"]],
     ["lifecycle=IS_NONE_OF:archived", ["lc-initial", "lc-live"]],

@@ -73,8 +73,19 @@ describe("sorting (reference-behaviours §1.8 example)", () => {
       ),
     ).toEqual(["b", "c", "a"]);
     expect(await names("project=IS:sort&favoritesFirst=false", alice.token)).toEqual(["a", "c", "b"]);
-    // an admin API token has no user: nothing is a favourite
+    // an admin API token has favourites of its own (the shared admin-token user), not alice's
     expect(await names("project=IS:sort&sortBy=createdAt&favoritesFirst=true")).toEqual(["a", "c", "b"]);
+  });
+
+  it("an admin token's favourites rank first and show as favourite, like a user's", async () => {
+    expect((await t.rest("POST", "/api/admin/projects/sort/features/c/favorites")).status).toBe(200);
+    const page = await search("project=IS:sort&sortBy=name&favoritesFirst=true");
+    expect(page.features.map((f) => [f.name, f.favorite])).toEqual([
+      ["c", true],
+      ["a", false],
+      ["b", false],
+    ]);
+    expect((await t.rest("DELETE", "/api/admin/projects/sort/features/c/favorites")).status).toBe(200);
   });
 
   it("refuses unknown sort fields and orders", async () => {
@@ -98,6 +109,28 @@ describe("paging and total", () => {
     }
     expect(seen).toEqual(["p0", "p1", "p2", "p3", "p4", "p5", "p6"]);
   });
+
+  // with a column filter, and with a tag filter (matches are computed once, then paged)
+  it.each([["project=IS:page"], ["project=IS:page&tag=INCLUDE:simple:x"]])(
+    "favourites first ranks across pages (%s)",
+    async (filter) => {
+      const db = t.database.prisma;
+      await db.favoriteFeature.createMany({
+        data: ["p2", "p5"].map((featureName) => ({ userId: alice.id, featureName })),
+      });
+      const seen: string[] = [];
+      for (const offset of [0, 2, 4, 6]) {
+        const page = await search(
+          `${filter}&sortBy=createdAt&sortOrder=desc&favoritesFirst=true&limit=2&offset=${offset}`,
+          alice.token,
+        );
+        expect(page.total).toBe(7);
+        seen.push(...page.features.map((f) => f.name));
+      }
+      expect(seen).toEqual(["p5", "p2", "p6", "p4", "p3", "p1", "p0"]);
+      await db.favoriteFeature.deleteMany({ where: { userId: alice.id, featureName: { in: ["p2", "p5"] } } });
+    },
+  );
 
   it("counts every match on a page past the end", async () => {
     expect(await search("project=IS:page&offset=100&limit=5")).toEqual({ features: [], total: 7 });

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/database.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 import { isPermission } from "./permissions.ts";
 import type { Grant, Principal } from "./principal.ts";
 
@@ -14,46 +14,37 @@ export function userDisplayName(user: { id: number; username: string | null; ema
   return user.username ?? user.email ?? `user-${user.id}`;
 }
 
-/**
- * Loads everything a user may do: the permissions of their root role (every project and
- * environment) and of each project role they hold (that project; environment as the role
- * row says). Two queries, once per request.
- */
-export async function userGrants(db: Db, user: UserRow): Promise<Grant[]> {
-  const [root, memberships] = await Promise.all([
-    db.role.findUnique({
-      where: { name: user.rootRole },
-      select: { permissions: { select: { permissionName: true, environmentName: true } } },
-    }),
-    db.projectMember.findMany({
-      where: { userId: user.id, project: { archivedAt: null } },
-      select: {
-        projectId: true,
-        role: { select: { permissions: { select: { permissionName: true, environmentName: true } } } },
-      },
-    }),
-  ]);
-  const grants: Grant[] = [];
-  for (const p of root?.permissions ?? []) {
-    if (isPermission(p.permissionName)) {
-      grants.push({ permission: p.permissionName, project: null, environment: p.environmentName || null });
-    }
-  }
-  for (const m of memberships) {
-    for (const p of m.role.permissions) {
-      if (isPermission(p.permissionName)) {
-        grants.push({
-          permission: p.permissionName,
-          project: m.projectId,
-          environment: p.environmentName || null,
-        });
-      }
-    }
-  }
-  return grants;
-}
+/** A user row as credentials resolve it, with everything the user may do. */
+export type UserWithGrants = UserRow & {
+  deletedAt: Date | null;
+  seenAt: Date | null;
+  grants: { permission: string; project: string | null; environment: string | null }[];
+};
 
-export async function userPrincipal(db: Db, user: UserRow, via: Principal["via"]): Promise<Principal> {
+/**
+ * The columns of the user `u` plus `grants`: the permissions of their root role (every project
+ * and environment) and of each project role they hold in an active project (that project;
+ * environment as the role row says). A fragment, so a credential lookup is one statement with
+ * it: it runs on every request.
+ */
+export const USER_WITH_GRANTS = Prisma.sql`u.id, u.username, u.email, u."rootRole", u."deletedAt", u."seenAt",
+  (SELECT COALESCE(json_agg(g), '[]'::json) FROM (
+    SELECT rp."permissionName" AS permission, NULL::text AS project,
+           NULLIF(rp."environmentName", '') AS environment
+      FROM "Role" r JOIN "RolePermission" rp ON rp."roleId" = r.id
+      WHERE r.name = u."rootRole"
+    UNION ALL
+    SELECT rp."permissionName", pm."projectId", NULLIF(rp."environmentName", '')
+      FROM "ProjectMember" pm
+      JOIN "Project" p ON p.id = pm."projectId" AND p."archivedAt" IS NULL
+      JOIN "RolePermission" rp ON rp."roleId" = pm."roleId"
+      WHERE pm."userId" = u.id) g) AS grants`;
+
+export function userPrincipal(user: UserWithGrants, via: Principal["via"]): Principal {
+  const grants: Grant[] = [];
+  for (const g of user.grants) {
+    if (isPermission(g.permission)) grants.push({ ...g, permission: g.permission });
+  }
   return {
     kind: "user",
     via,
@@ -62,6 +53,6 @@ export async function userPrincipal(db: Db, user: UserRow, via: Principal["via"]
     rootRole: user.rootRole,
     projects: ["*"],
     environment: "*",
-    grants: await userGrants(db, user),
+    grants,
   };
 }

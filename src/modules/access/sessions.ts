@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/database.ts";
 import { ForbiddenOperation } from "../../shared/errors.ts";
 import { hashSecret, isStale } from "./credentials.ts";
-import { userPrincipal } from "./grants.ts";
+import { USER_WITH_GRANTS, type UserWithGrants, userPrincipal } from "./grants.ts";
 import type { Principal } from "./principal.ts";
 
 /** HttpOnly cookie holding the session secret (the database keeps only its hash). */
@@ -41,11 +41,10 @@ export async function resolveSession(
   request: { method: string; csrfHeader: string | null },
   now: Date,
 ): Promise<SessionAuth> {
-  const session = await db.userSession.findUnique({
-    where: { id: hashSecret(secret) },
-    include: { user: true },
-  });
-  if (!session || session.expiresAt <= now || session.user.deletedAt) return { principal: null };
+  const [session] = await db.$queryRaw<(UserWithGrants & { sessionExpiresAt: Date; csrfToken: string })[]>`
+    SELECT s."expiresAt" AS "sessionExpiresAt", s."csrfToken", ${USER_WITH_GRANTS}
+    FROM "UserSession" s JOIN "User" u ON u.id = s."userId" WHERE s.id = ${hashSecret(secret)}`;
+  if (!session || session.sessionExpiresAt <= now || session.deletedAt) return { principal: null };
   if (!SAFE_METHODS.has(request.method.toUpperCase()) && request.csrfHeader !== session.csrfToken) {
     return {
       principal: null,
@@ -54,10 +53,10 @@ export async function resolveSession(
       ),
     };
   }
-  if (isStale(session.user.seenAt, now)) {
-    await db.user.update({ where: { id: session.userId }, data: { seenAt: now } });
+  if (isStale(session.seenAt, now)) {
+    await db.user.update({ where: { id: session.id }, data: { seenAt: now } });
   }
-  return { principal: await userPrincipal(db, session.user, "session") };
+  return { principal: userPrincipal(session, "session") };
 }
 
 /** Reads one cookie from a `Cookie` header. */

@@ -7,6 +7,7 @@ import { EventFilterInput, EventRef, eventWhere, matchesFilter } from "../events
 import { FeatureRef } from "../features/feature.schema.ts";
 import { feedFor } from "./feed.ts";
 import { followEvents, withCurrentFirst } from "./follow.ts";
+import { shareResultsAmong } from "./shared-results.ts";
 import { eventVisibility } from "./visibility.ts";
 
 builder.subscriptionField("events", (t) =>
@@ -18,6 +19,9 @@ builder.subscriptionField("events", (t) =>
       "read are delivered (project-scoped credentials: events of their projects). A subscriber that falls too " +
       "far behind is ended with an error naming the last id it got, to resubscribe from there.",
     authScopes: { authenticated: true },
+    // An event's fields depend on the event only; subscribers that may read the same events
+    // and ask the same thing share one execution per event.
+    extensions: shareResultsAmong((ctx) => eventVisibility(principalOf(ctx)).audience),
     args: {
       filter: t.arg({ type: EventFilterInput, description: "What to deliver." }),
       afterId: t.arg({ type: "Long", description: "Replay the stored events after this id first." }),

@@ -10,15 +10,22 @@ import type { Principal } from "../access/principal.ts";
 export type EventVisibility = {
   accept(event: Pick<StoredEvent, "project">): boolean;
   where: Prisma.EventWhereInput;
+  /** Equal for principals that may read the same events (subscribers sharing results). */
+  audience: string;
 };
 
 export function eventVisibility(principal: Principal): EventVisibility {
   const allProjects = principal.projects.includes("*");
-  if (principal.rootRole === "Admin" && allProjects) return { accept: () => true, where: {} };
-  if (allProjects) return { accept: (e) => e.project !== null, where: { project: { not: null } } };
+  if (principal.rootRole === "Admin" && allProjects) {
+    return { accept: () => true, where: {}, audience: "all" };
+  }
+  if (allProjects) {
+    return { accept: (e) => e.project !== null, where: { project: { not: null } }, audience: "projects:*" };
+  }
   const projects = new Set(principal.projects);
   return {
     accept: (e) => e.project !== null && projects.has(e.project),
     where: { project: { in: [...projects] } },
+    audience: `projects:${JSON.stringify([...projects].sort())}`,
   };
 }

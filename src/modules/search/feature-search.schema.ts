@@ -1,10 +1,12 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../../builder.ts";
+import type { Context } from "../../context.ts";
 import { type Connection, pageWindow, toConnection } from "../../shared/pagination.ts";
+import { actorOf } from "../access/principal.ts";
 import { FeatureEnvironmentRef, FeatureRef } from "../features/feature.schema.ts";
 import { searchFeatures } from "./feature-search.ts";
 import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search.inputs.ts";
-import { searchLoaders } from "./search.loaders.ts";
+import { type PageExtras, pageExtrasSql, primePageExtras, searchLoaders } from "./search.loaders.ts";
 
 /** Flag search pages: the dashboard asks for 25, Unleash caps at 100. */
 export const FEATURE_SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 100, minLimit: 1 };
@@ -24,34 +26,24 @@ builder.prismaObjectFields(FeatureRef, (t) => ({
   }),
 }));
 
+const NO_EVALUATIONS = { yes: 0, no: 0 };
+
+const lastHourCounts = async (fe: { featureName: string; environmentName: string }, ctx: Context) =>
+  (await searchLoaders(ctx).lastHourCounts.load(fe.featureName)).get(fe.environmentName) ?? NO_EVALUATIONS;
+
 builder.prismaObjectFields(FeatureEnvironmentRef, (t) => ({
   yes: t.int({
     description: "Evaluations to true in the last complete hour.",
-    resolve: async (fe, _args, ctx) =>
-      (
-        await searchLoaders(ctx).lastHourCounts.load({
-          featureName: fe.featureName,
-          environment: fe.environmentName,
-        })
-      ).yes,
+    resolve: async (fe, _args, ctx) => (await lastHourCounts(fe, ctx)).yes,
   }),
   no: t.int({
     description: "Evaluations to false in the last complete hour.",
-    resolve: async (fe, _args, ctx) =>
-      (
-        await searchLoaders(ctx).lastHourCounts.load({
-          featureName: fe.featureName,
-          environment: fe.environmentName,
-        })
-      ).no,
+    resolve: async (fe, _args, ctx) => (await lastHourCounts(fe, ctx)).no,
   }),
   changeRequestIds: t.intList({
     description: "Change requests not yet applied, cancelled or rejected that touch the flag here.",
-    resolve: (fe, _args, ctx) =>
-      searchLoaders(ctx).openChangeRequestIds.load({
-        featureName: fe.featureName,
-        environment: fe.environmentName,
-      }),
+    resolve: async (fe, _args, ctx) =>
+      (await searchLoaders(ctx).openChangeRequestIds.load(fe.featureName)).get(fe.environmentName) ?? [],
   }),
 }));
 
@@ -81,7 +73,9 @@ builder.queryField("featureSearch", (t) =>
     },
     resolve: async (_root, args, ctx, info) => {
       const window = pageWindow(args, FEATURE_SEARCH_LIMITS);
-      const page = await searchFeatures(ctx.db, { ...args, userId: ctx.principal?.userId ?? null }, window);
+      const search = { ...args, userId: actorOf(ctx.principal).userId };
+      const page = await searchFeatures(ctx.db, search, window, (names) => pageExtrasSql(ctx, names));
+      primePageExtras(ctx, page.names, page.extras as PageExtras);
       const rows = await ctx.db.feature.findMany({
         ...(queryFromInfo({ context: ctx, info, typeName: "Feature", path: ["edges", "node"] }) as object),
         where: { name: { in: page.names } },

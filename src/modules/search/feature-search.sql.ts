@@ -29,51 +29,64 @@ export function listCondition(column: Sql, operator: ListOperator, values: Sql):
 }
 
 /**
- * The six set operators of reference-behaviours §1.3 over `flagsHaving(needed)`, the flags that
- * have at least `needed` of the listed items: a hashed semi-join, not a subquery per flag.
+ * How a flag relates to a list of tags or segments: `any` is a per-flag EXISTS (a semi-join the
+ * planner estimates well), `all` the names of flags having every listed item.
  */
-export function setCondition(
-  operator: SetOperator,
-  flagsHaving: (needed: number) => Sql,
-  listed: number,
-): Sql {
+export type SetMatch = { any: Sql; all: (listed: number) => Sql };
+
+/** The six set operators of reference-behaviours §1.3. */
+export function setCondition(operator: SetOperator, match: SetMatch, listed: number): Sql {
+  const hasAll = listed === 1 ? match.any : sql`f.name IN (${match.all(listed)})`;
   switch (operator) {
     case "INCLUDE":
     case "INCLUDE_ANY_OF":
-      return sql`f.name IN (${flagsHaving(1)})`;
+      return match.any;
     case "DO_NOT_INCLUDE":
     case "EXCLUDE_IF_ANY_OF":
-      return sql`f.name NOT IN (${flagsHaving(1)})`;
+      return sql`NOT ${match.any}`;
     case "INCLUDE_ALL_OF":
-      return sql`f.name IN (${flagsHaving(listed)})`;
+      return hasAll;
     case "EXCLUDE_ALL":
-      return sql`f.name NOT IN (${flagsHaving(listed)})`;
+      return sql`NOT ${hasAll}`;
   }
 }
 
-/** Flags having at least `needed` of the `type:value` tags (found through the tag index). */
-export function flagsWithTags(tags: { type: string; value: string }[]) {
-  const keys = tags.map((t) => `${t.type}:${t.value}`);
-  return (needed: number) => sql`SELECT t."featureName" FROM "FeatureTag" t
-    WHERE t."tagType" = ANY(${tags.map((t) => t.type)}::text[]) AND t."tagValue" = ANY(${tags.map((t) => t.value)}::text[])
-      AND t."tagType" || ':' || t."tagValue" = ANY(${keys}::text[])
-    GROUP BY t."featureName" HAVING count(*) >= ${needed}`;
+/** Flags carrying the `type:value` tags (pairs joined through the (tagType, tagValue) index). */
+export function tagMatch(tags: { type: string; value: string }[]): SetMatch {
+  const pairs = sql`unnest(${tags.map((t) => t.type)}::text[], ${tags.map((t) => t.value)}::text[]) AS k(type, value)`;
+  const join = sql`"FeatureTag" t JOIN ${pairs} ON t."tagType" = k.type AND t."tagValue" = k.value`;
+  return {
+    any: sql`EXISTS (SELECT 1 FROM ${join} WHERE t."featureName" = f.name)`,
+    all: (listed) => sql`SELECT t."featureName" FROM ${join}
+      GROUP BY t."featureName" HAVING count(*) >= ${listed}`,
+  };
 }
 
-/** Flags using at least `needed` of the named segments in any strategy (any environment). */
-export function flagsWithSegments(names: string[]) {
-  return (needed: number) => sql`SELECT fs."featureName" FROM "FeatureStrategy" fs
+/** Flags using the named segments in any strategy (any environment). */
+export function segmentMatch(names: string[]): SetMatch {
+  const join = sql`"FeatureStrategy" fs
     JOIN "FeatureStrategySegment" fss ON fss."strategyId" = fs.id
-    JOIN "Segment" s ON s.id = fss."segmentId"
-    WHERE s.name = ANY(${names}::text[])
-    GROUP BY fs."featureName" HAVING count(DISTINCT s.id) >= ${needed}`;
+    JOIN "Segment" s ON s.id = fss."segmentId" AND s.name = ANY(${names}::text[])`;
+  return {
+    any: sql`EXISTS (SELECT 1 FROM ${join} WHERE fs."featureName" = f.name)`,
+    all: (listed) => sql`SELECT fs."featureName" FROM ${join}
+      GROUP BY fs."featureName" HAVING count(DISTINCT s.id) >= ${listed}`,
+  };
 }
 
-/** The flag's current lifecycle stage among the active ones (highest precedence entered). */
-export const CURRENT_STAGE = sql`(SELECT l.stage FROM "FeatureLifecycle" l
-  WHERE l."featureName" = f.name AND l.stage <> 'archived'
-  ORDER BY array_position(ARRAY['initial','pre-live','live','completed']::text[], l.stage) DESC NULLS LAST
-  LIMIT 1)`;
+const STAGE_PRECEDENCE = sql`ARRAY['initial','pre-live','live','completed']::text[]`;
+
+/**
+ * The flag's current active stage (the highest-precedence one it entered; archived aside) is
+ * one of `stages`: it has such a stage and no later one. Set-based, so it is two hashed joins
+ * rather than a sorted subquery per flag.
+ */
+export function currentStageIn(stages: string[]): Sql {
+  return sql`EXISTS (SELECT 1 FROM "FeatureLifecycle" l
+    WHERE l."featureName" = f.name AND l.stage = ANY(${stages}::text[])
+      AND NOT EXISTS (SELECT 1 FROM "FeatureLifecycle" h WHERE h."featureName" = l."featureName"
+        AND array_position(${STAGE_PRECEDENCE}, h.stage) > array_position(${STAGE_PRECEDENCE}, l.stage)))`;
+}
 
 /** Latest metrics seen for the flag in any environment, else the flag-level value. */
 export const LAST_SEEN = sql`COALESCE((SELECT max(fe."lastSeenAt") FROM "FeatureEnvironment" fe

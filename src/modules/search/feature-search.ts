@@ -1,20 +1,21 @@
 import type { Db } from "../../db/database.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import type { PageWindow } from "../../shared/pagination.ts";
 import {
   and,
-  CURRENT_STAGE,
   containsPattern,
+  currentStageIn,
   enabledIn,
   favoriteOf,
-  flagsWithSegments,
-  flagsWithTags,
   LAST_SEEN,
   listCondition,
   or,
   type Sql,
+  segmentMatch,
   setCondition,
   sql,
+  tagMatch,
 } from "./feature-search.sql.ts";
 import type { FeatureSearchFilter, FeatureSearchSort, ListOperator } from "./search.inputs.ts";
 
@@ -22,11 +23,14 @@ export type FeatureSearchArgs = {
   filter?: FeatureSearchFilter | null;
   sort?: FeatureSearchSort | null;
   favoritesFirst?: boolean | null;
-  /** The calling user (favourites); null for API tokens. */
+  /** Whose favourites rank first: the acting user (the shared admin-token user for API tokens); null: nobody's. */
   userId: number | null;
 };
 
-export type SearchPage = { names: string[]; total: number };
+export type SearchPage = { names: string[]; total: number; extras: unknown };
+
+/** More columns for the page, computed in the same statement from `names` (the page's text[]). */
+export type PageExtrasOf = (names: Sql) => Sql;
 
 const STATES = ["active", "stale", "potentially-stale"];
 const ACTIVE_STAGES = ["initial", "pre-live", "live", "completed"];
@@ -35,30 +39,60 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * Flag search (spec 4.2): the names of one page of matching flags, in order, and the number
- * of all matches. Filters only decide which flags match; every EXISTS/scalar subquery is
- * per flag, so pages are cut on distinct flags and never skip or repeat one.
+ * of all matches, in one statement. Filters only decide which flags match; every EXISTS/scalar
+ * subquery is per flag, so pages are cut on distinct flags and never skip or repeat one.
  */
 export async function searchFeatures(
   db: Db,
   args: FeatureSearchArgs,
   window: PageWindow,
+  extrasOf: PageExtrasOf = () => sql`NULL`,
 ): Promise<SearchPage> {
-  const query = featureSearchQuery(args, window);
-  const rows = await db.$queryRaw<{ name: string; total: bigint }[]>(query.page);
-  if (rows.length > 0) return { names: rows.map((r) => r.name), total: Number(rows[0]?.total) };
-  if (window.offset === 0) return { names: [], total: 0 };
-  const [count] = await db.$queryRaw<{ total: bigint }[]>(query.count);
-  return { names: [], total: Number(count?.total ?? 0) };
+  const [row] = await db.$queryRaw<{ names: string[]; total: bigint; extras: unknown }[]>(
+    sql`SELECT s.names, s.total, ${extrasOf(sql`s.names`)} AS extras FROM (${featureSearchQuery(args, window)}) s`,
+  );
+  return { names: row?.names ?? [], total: Number(row?.total ?? 0), extras: row?.extras ?? null };
 }
 
-/** The statements flag search runs (exported for the benchmark's EXPLAIN ANALYZE). */
-export function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): { page: Sql; count: Sql } {
-  const where = whereOf(args.filter ?? {});
-  return {
-    page: sql`SELECT f.name, count(*) OVER () AS total FROM "Feature" f
-      WHERE ${where} ORDER BY ${orderOf(args)} LIMIT ${window.limit} OFFSET ${window.offset}`,
-    count: sql`SELECT count(*) AS total FROM "Feature" f WHERE ${where}`,
-  };
+/**
+ * The statement flag search runs (exported for the benchmark's EXPLAIN ANALYZE). The count and
+ * the page are separate subqueries so each gets its own plan: the page can walk an index in
+ * sort order and stop after `offset + limit` rows instead of sorting every match. Filters that
+ * cost a lookup per flag (text, tags, segments, lifecycle, status) are evaluated once, into a
+ * materialised set of names both subqueries read.
+ */
+export function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
+  const filter = args.filter ?? {};
+  const where = whereOf(filter);
+  if (!(filter.query?.trim() || filter.tag || filter.segment || filter.lifecycle || filter.status)) {
+    return sql`SELECT (SELECT count(*) FROM "Feature" f WHERE ${where}) AS total,
+      ARRAY(${pageOf(args, where, window)}) AS names`;
+  }
+  const matched = sql`f.name IN (SELECT m.name FROM matches m)`;
+  return sql`WITH matches AS MATERIALIZED (SELECT f.name FROM "Feature" f WHERE ${where})
+    SELECT (SELECT count(*) FROM matches) AS total, ARRAY(${pageOf(args, matched, window)}) AS names`;
+}
+
+/**
+ * Names of one page. Favourites first is a UNION of the caller's matching favourites (few) and
+ * the first `offset + limit` other matches, so the ranking never needs a sort of all matches.
+ */
+function pageOf(args: FeatureSearchArgs, where: Sql, window: PageWindow): Sql {
+  const keys = sortKeysOf(args);
+  const ordered = Prisma.join(keys.map((k) => sql`${k.expression} ${k.direction}`));
+  if (!args.favoritesFirst || args.userId === null) {
+    return sql`SELECT f.name FROM "Feature" f WHERE ${where}
+      ORDER BY ${ordered} LIMIT ${window.limit} OFFSET ${window.offset}`;
+  }
+  const columns = Prisma.join(keys.map((k, i) => sql`${k.expression} AS ${Prisma.raw(`k${i}`)}`));
+  const outer = Prisma.join(keys.map((k, i) => sql`${Prisma.raw(`k${i}`)} ${k.direction}`));
+  const favorite = favoriteOf(args.userId);
+  return sql`SELECT k.name FROM (
+      (SELECT 0 AS rank, f.name, ${columns} FROM "Feature" f WHERE ${where} AND ${favorite})
+      UNION ALL
+      (SELECT 1, f.name, ${columns} FROM "Feature" f WHERE ${where} AND NOT ${favorite}
+        ORDER BY ${ordered} LIMIT ${window.offset + window.limit})
+    ) k ORDER BY k.rank, ${outer} LIMIT ${window.limit} OFFSET ${window.offset}`;
 }
 
 function whereOf(filter: FeatureSearchFilter): Sql {
@@ -80,11 +114,11 @@ function whereOf(filter: FeatureSearchFilter): Sql {
   }
   if (filter.tag) {
     const tags = [...new Map(filter.tag.values.map((t) => [`${t.type}:${t.value}`, t])).values()];
-    parts.push(setCondition(filter.tag.operator, flagsWithTags(tags), tags.length));
+    parts.push(setCondition(filter.tag.operator, tagMatch(tags), tags.length));
   }
   if (filter.segment) {
     const names = [...new Set(filter.segment.values)];
-    parts.push(setCondition(filter.segment.operator, flagsWithSegments(names), names.length));
+    parts.push(setCondition(filter.segment.operator, segmentMatch(names), names.length));
   }
   if (filter.status) parts.push(statusCondition(filter.status));
   if (filter.createdAt) {
@@ -146,9 +180,7 @@ function stateCondition(operator: ListOperator, values: string[]): Sql {
 /** archived ⇒ the flag is archived; other stages compare with the current stage of active flags. */
 function lifecycleCondition(operator: ListOperator, values: string[]): Sql {
   const active = values.filter((v) => v !== "archived");
-  const parts = [
-    sql`(f."archivedAt" IS NULL AND COALESCE(${CURRENT_STAGE} = ANY(${active}::text[]), FALSE))`,
-  ];
+  const parts = [sql`(f."archivedAt" IS NULL AND ${currentStageIn(active)})`];
   if (values.includes("archived")) parts.push(sql`f."archivedAt" IS NOT NULL`);
   const any = or(parts);
   return isPositive(operator) ? any : sql`NOT ${any}`;
@@ -161,21 +193,25 @@ function statusCondition(entries: { environment: string; enabled: boolean }[]): 
   return sql`EXISTS (SELECT 1 FROM "FeatureEnvironment" fe WHERE fe."featureName" = f.name AND ${or(each)})`;
 }
 
-function orderOf(args: FeatureSearchArgs): Sql {
+type SortKey = { expression: Sql; direction: Sql };
+
+/** The sort keys, the last being the unique name, so every order is total and pages are stable. */
+function sortKeysOf(args: FeatureSearchArgs): SortKey[] {
   const sort = args.sort ?? { field: "CREATED_AT" as const };
   const dir = sort.direction === "DESC" ? sql`DESC` : sql`ASC`;
-  const keys: Sql[] = [];
-  if (args.favoritesFirst && args.userId !== null) keys.push(sql`${favoriteOf(args.userId)} DESC`);
+  const dirNullsLast = sql`${dir} NULLS LAST`;
+  const createdAtAsc = { expression: sql`f."createdAt"`, direction: sql`ASC` };
+  const keys: SortKey[] = [];
   switch (sort.field) {
     case "CREATED_AT":
-      keys.push(sql`f."createdAt" ${dir}`);
+      keys.push({ expression: sql`f."createdAt"`, direction: dir });
       break;
     case "LAST_SEEN_AT":
-      keys.push(sql`${LAST_SEEN} ${dir} NULLS LAST`, sql`f."createdAt" ASC`);
+      keys.push({ expression: LAST_SEEN, direction: dirNullsLast }, createdAtAsc);
       break;
     case "ENVIRONMENT": {
       if (!sort.environment) throw invalid("sortBy", "sorting by environment needs the environment name");
-      keys.push(sql`${enabledIn(sort.environment)} ${dir} NULLS LAST`, sql`f."createdAt" ASC`);
+      keys.push({ expression: enabledIn(sort.environment), direction: dirNullsLast }, createdAtAsc);
       break;
     }
     default: {
@@ -185,15 +221,11 @@ function orderOf(args: FeatureSearchArgs): Sql {
         STALE: sql`f.stale`,
         PROJECT: sql`f."projectId"`,
       }[sort.field];
-      keys.push(sql`${column} ${dir}`, sql`f."createdAt" ASC`);
+      keys.push({ expression: column, direction: dir }, createdAtAsc);
     }
   }
-  keys.push(sql`f.name ASC`);
-  return sql`${joinSql(keys)}`;
-}
-
-function joinSql(parts: Sql[]): Sql {
-  return parts.reduce((acc, part, i) => (i === 0 ? part : sql`${acc}, ${part}`));
+  keys.push({ expression: sql`f.name`, direction: sql`ASC` });
+  return keys;
 }
 
 function checked(field: string, values: string[], allowed: string[]): string[] {
