@@ -26,6 +26,7 @@ export async function explainHotQueries(db: PrismaClient): Promise<Record<string
       { ...dashboard, filter: { tag: { operator: "INCLUDE", values: [{ type: "team", value: "search" }] } } },
       page25,
     ),
+    "event search: no filter": eventSearchQuery({}, page50),
     "event search: feature=IS:flag-04242": eventSearchQuery(
       { feature: { operator: "IS", values: ["flag-04242"] } },
       page50,

@@ -65,6 +65,7 @@ export function scenarios(): Scenario[] {
     fs("archived=true", "archived=true"),
     fs("sortBy=environment:production", "sortBy=environment:production"),
     fs("sortBy=lastSeenAt", "sortBy=lastSeenAt"),
+    es("no filter (the event log)", "limit=50"),
     es("feature=IS:<flag>", `feature=IS:${flag(4242)}`),
     es("project=IS:project-07", "project=IS:project-07"),
     es("type=IS:feature-strategy-update", "type=IS:feature-strategy-update"),

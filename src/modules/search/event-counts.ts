@@ -39,6 +39,14 @@ const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
 export const ROLLED_UP_THROUGH = sql`coalesce((SELECT c."throughId" FROM "EventCountCursor" c WHERE c.id = 1), 0)`;
 
 /**
+ * The events not rolled up yet (alias `e`). The upper bound is always true; written as a
+ * sub-select it makes the planner see a bounded id range (a few thousand rows) instead of a
+ * third of the log, which it would otherwise count with parallel workers (~7–14 ms of start-up
+ * for an empty range).
+ */
+export const NEWER_THAN_ROLLUP = sql`e.id > ${ROLLED_UP_THROUGH} AND e.id <= (SELECT 9223372036854775807::bigint)`;
+
+/**
  * The rolled-up count of the events with id <= ROLLED_UP_THROUGH that match `filter`, or null
  * when the filter has no rollup: free text, `maxId`, or more than one dimension (from/to
  * together count as one, the day).

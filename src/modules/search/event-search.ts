@@ -1,7 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import { type PageWindow, toConnection } from "../../shared/pagination.ts";
-import { ROLLED_UP_THROUGH, rolledUpCount } from "./event-counts.ts";
+import { NEWER_THAN_ROLLUP, ROLLED_UP_THROUGH, rolledUpCount } from "./event-counts.ts";
 import { matchingIds, PAYLOAD_TEXT, type TextCount, withTextCount } from "./event-text.ts";
 import { and, containsPattern, type Sql, sql } from "./feature-search.sql.ts";
 import { dayStart, invalid } from "./feature-search.ts";
@@ -110,7 +110,7 @@ export function eventSearchQuery(filter: EventSearchFilter, window: PageWindow, 
 function totalOf(filter: EventSearchFilter, where: Sql): Sql {
   const rolledUp = rolledUpCount(filter);
   if (!rolledUp) return sql`(SELECT count(*) FROM "Event" e WHERE ${where})`;
-  return sql`(${rolledUp} + (SELECT count(*) FROM "Event" e WHERE e.id > ${ROLLED_UP_THROUGH} AND ${where}))::bigint`;
+  return sql`(${rolledUp} + (SELECT count(*) FROM "Event" e WHERE ${NEWER_THAN_ROLLUP} AND ${where}))::bigint`;
 }
 
 function whereOf(filter: EventSearchFilter): Sql {
