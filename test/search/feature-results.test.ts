@@ -97,6 +97,26 @@ describe("sorting (reference-behaviours §1.8 example)", () => {
   });
 });
 
+describe("GraphQL items", () => {
+  it("carry the spec 2.9 fields, and the whole flag under `feature` when asked", async () => {
+    const res = await t.gql(`{ featureSearch(filter: { project: { operator: IS, values: ["sort"] } },
+        sort: { field: NAME }) {
+      edges { node { name archived tags { type value } environments { name enabled yes }
+        feature { name environments { name strategies { name } } } } } } }`);
+    expect(res.errors).toBeUndefined();
+    const nodes = (res.data as any).featureSearch.edges.map((e: any) => e.node);
+    expect(nodes.map((n: any) => n.name)).toEqual(["a", "b", "c"]);
+    const c = nodes[2];
+    expect(c.archived).toBe(false);
+    expect(c.environments.find((e: any) => e.name === "development")).toMatchObject({
+      enabled: true,
+      yes: 0,
+    });
+    expect(c.feature.name).toBe("c");
+    expect(c.feature.environments.map((e: any) => e.name)).toEqual(c.environments.map((e: any) => e.name));
+  });
+});
+
 describe("paging and total", () => {
   it("pages never repeat or skip a flag, whatever the joins", async () => {
     const seen: string[] = [];

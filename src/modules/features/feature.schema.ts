@@ -49,7 +49,7 @@ export const EnvironmentVariantRef = builder.objectRef<EnvironmentVariant>("Envi
   }),
 });
 
-const TagRef = builder.prismaObject("FeatureTag", {
+export const TagRef = builder.prismaObject("FeatureTag", {
   name: "Tag",
   description: "A tag on a flag (spec 2.1).",
   fields: (t) => ({
@@ -72,7 +72,7 @@ const DependencyRef = builder.prismaObject("FeatureDependency", {
   }),
 });
 
-const LifecycleRef = builder
+export const LifecycleRef = builder
   .objectRef<{ stage: string; status: string | null; enteredStageAt: Date }>("FeatureLifecycle")
   .implement({
     description: "The stage a flag is in (spec 3.3).",

@@ -1,12 +1,24 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
+import type { FeatureTag } from "../../generated/prisma/client.ts";
 import { type Connection, pageWindow, toConnection } from "../../shared/pagination.ts";
 import { actorOf } from "../access/principal.ts";
-import { FeatureEnvironmentRef, FeatureRef } from "../features/feature.schema.ts";
+import {
+  FeatureEnvironmentRef,
+  FeatureRef,
+  LifecycleRef,
+  TagRef,
+  UserSummaryRef,
+} from "../features/feature.schema.ts";
+import {
+  type SearchEnvironment,
+  type SearchItem,
+  searchItemsSql,
+  toSearchItems,
+} from "./feature-search.items.ts";
 import { searchFeatures } from "./feature-search.ts";
 import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search.inputs.ts";
-import { type PageExtras, pageExtrasSql, primePageExtras, searchLoaders } from "./search.loaders.ts";
+import { searchLoaders } from "./search.loaders.ts";
 
 /** Flag search pages: the dashboard asks for 25, Unleash caps at 100. */
 export const FEATURE_SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 100, minLimit: 1 };
@@ -47,8 +59,95 @@ builder.prismaObjectFields(FeatureEnvironmentRef, (t) => ({
   }),
 }));
 
+const SearchEnvironmentRef = builder.objectRef<SearchEnvironment>("FeatureSearchEnvironment").implement({
+  description: "A flag's state in one environment, as a search item shows it (spec 2.9).",
+  fields: (t) => ({
+    name: t.exposeString("name", { description: "Environment name." }),
+    environment: t.exposeString("name", { description: "Environment name (same as name)." }),
+    type: t.exposeString("type", { description: "Environment type." }),
+    sortOrder: t.exposeInt("sortOrder", { description: "Environment sort order." }),
+    enabled: t.exposeBoolean("enabled", { description: "Whether the flag is on here." }),
+    variantCount: t.exposeInt("variantCount", { description: "Number of variants." }),
+    lastSeenAt: t.expose("lastSeenAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "Last metrics seen.",
+    }),
+    hasStrategies: t.exposeBoolean("hasStrategies", { description: "At least one strategy exists." }),
+    hasEnabledStrategies: t.exposeBoolean("hasEnabledStrategies", {
+      description: "At least one strategy is not disabled.",
+    }),
+    yes: t.exposeInt("yes", { description: "Evaluations to true in the last complete hour." }),
+    no: t.exposeInt("no", { description: "Evaluations to false in the last complete hour." }),
+    changeRequestIds: t.exposeIntList("changeRequestIds", {
+      description: "Change requests not yet applied, cancelled or rejected that touch the flag here.",
+    }),
+  }),
+});
+
+const SearchItemRef = builder.objectRef<SearchItem>("FeatureSearchItem").implement({
+  description:
+    "A flag as the search lists it (spec 2.9), read in the search's own statement; `feature` has the rest.",
+  fields: (t) => ({
+    name: t.exposeID("name", { description: "Unique, URL-friendly flag name." }),
+    type: t.exposeString("type", {
+      description: "release, experiment, operational, kill-switch or permission.",
+    }),
+    description: t.exposeString("description", { nullable: true, description: "Free text." }),
+    project: t.exposeString("project", { description: "Id of the project the flag belongs to." }),
+    stale: t.exposeBoolean("stale", { description: "Marked stale by a user." }),
+    potentiallyStale: t.exposeBoolean("potentiallyStale", {
+      description: "Older than its type's expected lifetime.",
+    }),
+    archived: t.boolean({ description: "Whether archived.", resolve: (f) => f.archivedAt !== null }),
+    impressionData: t.exposeBoolean("impressionData", { description: "SDKs emit impression events." }),
+    favorite: t.exposeBoolean("favorite", {
+      description: "Whether the calling user (the shared admin-token user for API tokens) favourited it.",
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation time." }),
+    archivedAt: t.expose("archivedAt", { type: "DateTime", nullable: true, description: "When archived." }),
+    lastSeenAt: t.expose("lastSeenAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "Last metrics seen in any environment.",
+    }),
+    dependencyType: t.exposeString("dependencyType", {
+      nullable: true,
+      description:
+        "`parent` when other flags depend on this one, `child` when it depends on another, else null.",
+    }),
+    createdBy: t.expose("createdBy", { type: UserSummaryRef, description: "Who created the flag." }),
+    environments: t.expose("environments", {
+      type: [SearchEnvironmentRef],
+      description: "Per-environment state, by environment sortOrder then name.",
+    }),
+    segments: t.exposeStringList("segments", {
+      description: "Names of the segments used by any strategy of the flag, sorted.",
+    }),
+    tags: t.field({
+      type: [TagRef],
+      description: "Tags, by type then value.",
+      resolve: (f) => f.tags as unknown as FeatureTag[],
+    }),
+    lifecycle: t.field({
+      type: LifecycleRef,
+      nullable: true,
+      description: "Current stage (archived > completed > live > pre-live > initial).",
+      // enteredStageAt is already an RFC 3339 string, which the DateTime scalar passes through
+      resolve: (f) =>
+        f.lifecycle as unknown as { stage: string; status: string | null; enteredStageAt: Date },
+    }),
+    feature: t.prismaField({
+      type: "Feature",
+      description: "The whole flag (strategies, variants, dependencies...), read only when asked for.",
+      resolve: (query, item, _args, ctx) =>
+        ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: item.name } }),
+    }),
+  }),
+});
+
 const FeatureSearchConnection = builder.connectionObject({
-  type: FeatureRef,
+  type: SearchItemRef,
   name: "FeatureSearchConnection",
   fields: (t) => ({
     totalCount: t.int({
@@ -71,17 +170,11 @@ builder.queryField("featureSearch", (t) =>
       after: t.arg.string({ description: "Cursor of the last flag of the previous page." }),
       offset: t.arg.int({ description: "Flags to skip (alternative to `after`)." }),
     },
-    resolve: async (_root, args, ctx, info) => {
+    resolve: async (_root, args, ctx) => {
       const window = pageWindow(args, FEATURE_SEARCH_LIMITS);
       const search = { ...args, userId: actorOf(ctx.principal).userId };
-      const page = await searchFeatures(ctx.db, search, window, (names) => pageExtrasSql(ctx, names));
-      primePageExtras(ctx, page.names, page.extras as PageExtras);
-      const rows = await ctx.db.feature.findMany({
-        ...(queryFromInfo({ context: ctx, info, typeName: "Feature", path: ["edges", "node"] }) as object),
-        where: { name: { in: page.names } },
-      });
-      const byName = new Map(rows.map((r) => [r.name, r]));
-      const items = page.names.map((n) => byName.get(n)).filter((r) => r !== undefined);
+      const page = await searchFeatures(ctx.db, search, window, (names) => searchItemsSql(ctx, names));
+      const items = toSearchItems(page.details as Parameters<typeof toSearchItems>[0]);
       return toConnection(items, window, page.total);
     },
   }),

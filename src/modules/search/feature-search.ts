@@ -27,10 +27,10 @@ export type FeatureSearchArgs = {
   userId: number | null;
 };
 
-export type SearchPage = { names: string[]; total: number; extras: unknown };
+export type SearchPage = { names: string[]; total: number; details: unknown };
 
 /** More columns for the page, computed in the same statement from `names` (the page's text[]). */
-export type PageExtrasOf = (names: Sql) => Sql;
+export type PageDetailsOf = (names: Sql) => Sql;
 
 const STATES = ["active", "stale", "potentially-stale"];
 const ACTIVE_STAGES = ["initial", "pre-live", "live", "completed"];
@@ -46,12 +46,14 @@ export async function searchFeatures(
   db: Db,
   args: FeatureSearchArgs,
   window: PageWindow,
-  extrasOf: PageExtrasOf = () => sql`NULL`,
+  detailsOf: PageDetailsOf = () => sql`NULL`,
 ): Promise<SearchPage> {
-  const [row] = await db.$queryRaw<{ names: string[]; total: bigint; extras: unknown }[]>(
-    sql`SELECT s.names, s.total, ${extrasOf(sql`s.names`)} AS extras FROM (${featureSearchQuery(args, window)}) s`,
+  const [row] = await db.$queryRaw<{ names: string[]; total: bigint; details: unknown }[]>(
+    // MATERIALIZED: the details read the page's names several times; computed once.
+    sql`WITH s AS MATERIALIZED (${featureSearchQuery(args, window)})
+      SELECT s.names, s.total, ${detailsOf(sql`s.names`)} AS details FROM s`,
   );
-  return { names: row?.names ?? [], total: Number(row?.total ?? 0), extras: row?.extras ?? null };
+  return { names: row?.names ?? [], total: Number(row?.total ?? 0), details: row?.details ?? null };
 }
 
 /**

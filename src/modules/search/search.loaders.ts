@@ -80,7 +80,7 @@ export type PageExtras = { favorites: string[]; counts: CountsRow[]; changeReque
 /**
  * What a page of flags shows besides its rows (the caller's favourites, last hour's counts,
  * open change requests), as one JSON value over `names`: the search statement selects it for
- * its own page, saving three round trips, and `primePageExtras` hands it to the loaders.
+ * its own page, saving three round trips (see feature-search.items.ts).
  */
 export function pageExtrasSql(ctx: Context, names: Prisma.Sql): Prisma.Sql {
   const rows = (query: Prisma.Sql) =>
@@ -90,16 +90,4 @@ export function pageExtrasSql(ctx: Context, names: Prisma.Sql): Prisma.Sql {
                   FROM (${favoriteFeaturesSql(actorOf(ctx.principal).userId, names)}) x),
     'counts', ${rows(countsSql(ctx, names))},
     'changeRequests', ${rows(openChangeRequestsSql(names))})`;
-}
-
-export function primePageExtras(ctx: Context, names: string[], extras: PageExtras): void {
-  const favorites = new Set(extras.favorites);
-  const loaders = searchLoaders(ctx);
-  const counts = byFeature(names, extras.counts, countsOf);
-  const changeRequests = byFeature(names, extras.changeRequests, idsOf);
-  names.forEach((name, i) => {
-    ctx.loaders.isFavoriteFeatureOfActor.prime(name, favorites.has(name));
-    loaders.lastHourCounts.prime(name, counts[i] as ByEnvironment<EvaluationCounts>);
-    loaders.openChangeRequestIds.prime(name, changeRequests[i] as ByEnvironment<number[]>);
-  });
 }
