@@ -1,6 +1,8 @@
+import type { Context } from "../src/context.ts";
 import type { Prisma, PrismaClient } from "../src/generated/prisma/client.ts";
 import { eventSearchQuery } from "../src/modules/search/event-search.ts";
-import { featureSearchQuery } from "../src/modules/search/feature-search.ts";
+import { searchItemsSql } from "../src/modules/search/feature-search.items.ts";
+import { type FeatureSearchArgs, featureSearchStatement } from "../src/modules/search/feature-search.ts";
 
 /** EXPLAIN ANALYZE of the statements the hot searches run, built by the services themselves. */
 export async function explainHotQueries(db: PrismaClient): Promise<Record<string, string>> {
@@ -16,16 +18,17 @@ export async function explainHotQueries(db: PrismaClient): Promise<Record<string
     favoritesFirst: true,
     userId,
   };
+  // What the server runs for the benchmark user's REST call: page, total and the items.
+  const ctx = { now: () => new Date(), principal: { kind: "user", userId } } as unknown as Context;
+  const flagSearch = (args: FeatureSearchArgs) =>
+    featureSearchStatement(args, page25, (names) => searchItemsSql(ctx, names));
   const statements: Record<string, Prisma.Sql> = {
-    "flag search: dashboard default": featureSearchQuery(dashboard, page25),
-    "flag search: query=flag-004": featureSearchQuery(
-      { ...dashboard, filter: { query: "flag-004" } },
-      page25,
-    ),
-    "flag search: tag=INCLUDE:team:search": featureSearchQuery(
-      { ...dashboard, filter: { tag: { operator: "INCLUDE", values: [{ type: "team", value: "search" }] } } },
-      page25,
-    ),
+    "flag search: dashboard default": flagSearch(dashboard),
+    "flag search: query=flag-004": flagSearch({ ...dashboard, filter: { query: "flag-004" } }),
+    "flag search: tag=INCLUDE:team:search": flagSearch({
+      ...dashboard,
+      filter: { tag: { operator: "INCLUDE", values: [{ type: "team", value: "search" }] } },
+    }),
     "event search: no filter": eventSearchQuery({}, page50),
     "event search: feature=IS:flag-04242": eventSearchQuery(
       { feature: { operator: "IS", values: ["flag-04242"] } },

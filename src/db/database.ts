@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -84,8 +85,25 @@ export function openPglite(pglite: PGlite, wrap: AdapterWrapper = (f) => f): Dat
   };
 }
 
+/** Statements at least this long are prepared by name (see `statementName`). */
+const PREPARED_MIN_LENGTH = 1_000;
+
+/**
+ * Large statements (searches, nested reads) run as named prepared statements: each connection
+ * parses them once, and PostgreSQL may keep their plan, which for a search page costs about as
+ * much as running it. Named by a hash of the text, so the same text always has the same name;
+ * short statements stay unnamed, so the number of prepared statements per connection stays small.
+ */
+function statementName(query: { sql: string }): string {
+  if (query.sql.length < PREPARED_MIN_LENGTH) return undefined as unknown as string;
+  return `vexil_${createHash("sha256").update(query.sql).digest("base64url")}`;
+}
+
 export function openPostgres(url: string, wrap: AdapterWrapper = (f) => f): Database {
-  const adapterFactory = new PrismaPg({ connectionString: url, max: 10 });
+  const adapterFactory = new PrismaPg(
+    { connectionString: url, max: 10 },
+    { statementNameGenerator: statementName },
+  );
   const prisma = new PrismaClient({ adapter: wrap(adapterFactory) });
   return {
     kind: "postgres",

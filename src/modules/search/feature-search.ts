@@ -49,15 +49,24 @@ export async function searchFeatures(
   detailsOf: PageDetailsOf = () => sql`NULL`,
 ): Promise<SearchPage> {
   const [row] = await db.$queryRaw<{ names: string[]; total: bigint; details: unknown }[]>(
-    // MATERIALIZED: the details read the page's names several times; computed once.
-    sql`WITH s AS MATERIALIZED (${featureSearchQuery(args, window)})
-      SELECT s.names, s.total, ${detailsOf(sql`s.names`)} AS details FROM s`,
+    featureSearchStatement(args, window, detailsOf),
   );
   return { names: row?.names ?? [], total: Number(row?.total ?? 0), details: row?.details ?? null };
 }
 
+/** The whole statement: page, total and the page's details (exported for the benchmark's EXPLAIN). */
+export function featureSearchStatement(
+  args: FeatureSearchArgs,
+  window: PageWindow,
+  detailsOf: PageDetailsOf,
+): Sql {
+  // MATERIALIZED: the details read the page's names several times; computed once.
+  return sql`WITH s AS MATERIALIZED (${featureSearchQuery(args, window)})
+    SELECT s.names, s.total, ${detailsOf(sql`s.names`)} AS details FROM s`;
+}
+
 /**
- * The statement flag search runs (exported for the benchmark's EXPLAIN ANALYZE). The count and
+ * The page and the total. The count and
  * the page are separate subqueries so each gets its own plan: the page can walk an index in
  * sort order and stop after `offset + limit` rows instead of sorting every match. Filters that
  * cost a lookup per flag (text, tags, segments, lifecycle, status) are evaluated once, into a
