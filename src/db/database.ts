@@ -99,8 +99,38 @@ function statementName(query: { sql: string }): string {
   return `vexil_${createHash("sha256").update(query.sql).digest("base64url")}`;
 }
 
+/**
+ * @prisma/adapter-pg runs a migration script by splitting it on every `;`, which breaks a
+ * PL/pgSQL body or a `;` inside a string. Its adapters here send the script whole (PostgreSQL's
+ * simple protocol runs several statements, in one implicit transaction) and report errors the
+ * adapter's way, so the schema engine sees them as before.
+ */
+class WholeScriptPgFactory extends PrismaPg {
+  override async connect() {
+    return wholeScripts(await super.connect());
+  }
+  override async connectToShadowDb() {
+    return wholeScripts(await super.connectToShadowDb());
+  }
+}
+
+function wholeScripts<T extends SqlDriverAdapter>(adapter: T): T {
+  const pg = adapter as unknown as {
+    client: { query(sql: string): Promise<unknown> };
+    onError(e: unknown): never;
+  };
+  adapter.executeScript = async (script: string) => {
+    try {
+      await pg.client.query(script);
+    } catch (error) {
+      pg.onError(error);
+    }
+  };
+  return adapter;
+}
+
 export function openPostgres(url: string, wrap: AdapterWrapper = (f) => f): Database {
-  const adapterFactory = new PrismaPg(
+  const adapterFactory = new WholeScriptPgFactory(
     { connectionString: url, max: 10 },
     { statementNameGenerator: statementName },
   );

@@ -216,6 +216,17 @@ describe("lifecycle and archived", () => {
     expect(await sortedNames(`project=IS:life&${q}`)).toEqual(expected);
   });
 
+  it("follows stage changes made through the API (complete, uncomplete)", async () => {
+    const stage = async (q: string) => sortedNames(`project=IS:life&lifecycle=${q}`);
+    const path = "/api/admin/projects/life/features/lc-live/lifecycle";
+    expect((await t.rest("POST", `${path}/complete`, { status: "kept" })).status).toBe(200);
+    expect(await stage("IS:completed")).toEqual(["lc-live"]);
+    expect(await stage("IS:live")).toEqual([]);
+    expect((await t.rest("POST", `${path}/uncomplete`)).status).toBe(200);
+    expect(await stage("IS:completed")).toEqual([]);
+    expect(await stage("IS:live")).toEqual(["lc-live"]);
+  });
+
   it("refuses bad values", async () => {
     expect((await t.rest("GET", "/api/admin/search/features?archived=yes")).status).toBe(400);
     expect((await t.rest("GET", "/api/admin/search/features?lifecycle=IS:done")).status).toBe(400);

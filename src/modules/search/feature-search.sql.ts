@@ -74,20 +74,6 @@ export function segmentMatch(names: string[]): SetMatch {
   };
 }
 
-const STAGE_PRECEDENCE = sql`ARRAY['initial','pre-live','live','completed']::text[]`;
-
-/**
- * The flag's current active stage (the highest-precedence one it entered; archived aside) is
- * one of `stages`: it has such a stage and no later one. Set-based, so it is two hashed joins
- * rather than a sorted subquery per flag.
- */
-export function currentStageIn(stages: string[]): Sql {
-  return sql`EXISTS (SELECT 1 FROM "FeatureLifecycle" l
-    WHERE l."featureName" = f.name AND l.stage = ANY(${stages}::text[])
-      AND NOT EXISTS (SELECT 1 FROM "FeatureLifecycle" h WHERE h."featureName" = l."featureName"
-        AND array_position(${STAGE_PRECEDENCE}, h.stage) > array_position(${STAGE_PRECEDENCE}, l.stage)))`;
-}
-
 /** Latest metrics seen for the flag in any environment, else the flag-level value. */
 export const LAST_SEEN = sql`COALESCE((SELECT max(fe."lastSeenAt") FROM "FeatureEnvironment" fe
   WHERE fe."featureName" = f.name), f."lastSeenAt")`;

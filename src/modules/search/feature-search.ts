@@ -5,7 +5,6 @@ import type { PageWindow } from "../../shared/pagination.ts";
 import {
   and,
   containsPattern,
-  currentStageIn,
   enabledIn,
   favoriteOf,
   LAST_SEEN,
@@ -193,7 +192,9 @@ function stateCondition(operator: ListOperator, values: string[]): Sql {
 /** archived ⇒ the flag is archived; other stages compare with the current stage of active flags. */
 function lifecycleCondition(operator: ListOperator, values: string[]): Sql {
   const active = values.filter((v) => v !== "archived");
-  const parts = [sql`(f."archivedAt" IS NULL AND ${currentStageIn(active)})`];
+  // lifecycleStage is kept by a trigger (migration lifecycle_stage); NULL (no stage) matches no stage
+  const current = sql`COALESCE(f."lifecycleStage" = ANY(${active}::text[]), FALSE)`;
+  const parts = [sql`(f."archivedAt" IS NULL AND ${current})`];
   if (values.includes("archived")) parts.push(sql`f."archivedAt" IS NOT NULL`);
   const any = or(parts);
   return isPositive(operator) ? any : sql`NOT ${any}`;
