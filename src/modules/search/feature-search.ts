@@ -68,13 +68,13 @@ export function featureSearchStatement(
  * The page and the total. The count and
  * the page are separate subqueries so each gets its own plan: the page can walk an index in
  * sort order and stop after `offset + limit` rows instead of sorting every match. Filters that
- * cost a lookup per flag (text, tags, segments, lifecycle, status) are evaluated once, into a
+ * cost a lookup per flag (text, tags, segments, status) are evaluated once, into a
  * materialised set of names both subqueries read.
  */
 export function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
   const filter = args.filter ?? {};
   const where = whereOf(filter);
-  if (!(filter.query?.trim() || filter.tag || filter.segment || filter.lifecycle || filter.status)) {
+  if (!(filter.query?.trim() || filter.tag || filter.segment || filter.status)) {
     return sql`SELECT (SELECT count(*) FROM "Feature" f WHERE ${where}) AS total,
       ARRAY(${pageOf(args, where, window)}) AS names`;
   }
