@@ -1,7 +1,14 @@
 import type { Context } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { UserSummary } from "../features/feature.schema.ts";
-import { type PageExtras, pageExtrasSql } from "./search.loaders.ts";
+import {
+  byFeature,
+  countsOf,
+  idsOf,
+  NO_EVALUATIONS,
+  type PageExtras,
+  pageExtrasSql,
+} from "./search.loaders.ts";
 
 /**
  * Spec 2.9 search items built by the search statement itself, as JSON: a dashboard page is
@@ -51,8 +58,6 @@ type ItemRow = Omit<SearchItem, "favorite" | "environments"> & {
 /** A `timestamp(3)` (UTC by convention) as RFC 3339 with `Z`, as the DateTime scalar prints it. */
 const iso = (column: Prisma.Sql) => Prisma.sql`to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const STAGE_ORDER = Prisma.sql`array_position(ARRAY['initial','pre-live','live','completed']::text[], l.stage)`;
-
 /** The items of `names` (a text[] expression), in its order, as one JSON array. */
 export function searchItemsSql(ctx: Context, names: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`json_build_object('items', (SELECT COALESCE(json_agg(item ORDER BY n.ord), '[]'::json)
@@ -98,24 +103,22 @@ function itemJson(): Prisma.Sql {
           ${iso(Prisma.sql`f."archivedAt"`)}))
       ELSE (SELECT json_build_object('stage', l.stage, 'status', l.status,
           'enteredStageAt', ${iso(Prisma.sql`l."createdAt"`)})
-        FROM "FeatureLifecycle" l WHERE l."featureName" = f.name AND ${STAGE_ORDER} IS NOT NULL
-        ORDER BY ${STAGE_ORDER} DESC LIMIT 1) END)`;
+        FROM "FeatureLifecycle" l WHERE l."featureName" = f.name AND l.stage = f."lifecycleStage") END)`;
 }
 
 /** Items with the caller's favourites, last hour's counts and open change requests filled in. */
 export function toSearchItems(page: { items: ItemRow[]; extras: PageExtras }): SearchItem[] {
+  const names = page.items.map((item) => item.name);
   const favorites = new Set(page.extras.favorites);
-  const key = (feature: string, environment: string) => `${feature}\u0000${environment}`;
-  const counts = new Map(page.extras.counts.map((c) => [key(c.featureName, c.environmentName), c]));
-  const changes = new Map(page.extras.changeRequests.map((c) => [key(c.featureName, c.environmentName), c]));
-  return page.items.map((item) => ({
+  const counts = byFeature(names, page.extras.counts, countsOf);
+  const changes = byFeature(names, page.extras.changeRequests, idsOf);
+  return page.items.map((item, i) => ({
     ...item,
     favorite: favorites.has(item.name),
     environments: item.environments.map((e) => ({
       ...e,
-      yes: counts.get(key(item.name, e.name))?.yes ?? 0,
-      no: counts.get(key(item.name, e.name))?.no ?? 0,
-      changeRequestIds: changes.get(key(item.name, e.name))?.ids ?? [],
+      ...(counts[i]?.get(e.name) ?? NO_EVALUATIONS),
+      changeRequestIds: changes[i]?.get(e.name) ?? [],
     })),
   }));
 }

@@ -18,7 +18,7 @@ import {
 } from "./feature-search.items.ts";
 import { searchFeatures } from "./feature-search.ts";
 import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search.inputs.ts";
-import { searchLoaders } from "./search.loaders.ts";
+import { NO_EVALUATIONS, searchLoaders } from "./search.loaders.ts";
 
 /** Flag search pages: the dashboard asks for 25, Unleash caps at 100. */
 export const FEATURE_SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 100, minLimit: 1 };
@@ -37,8 +37,6 @@ builder.prismaObjectFields(FeatureRef, (t) => ({
     resolve: (f) => (f._count.children > 0 ? "parent" : f._count.parents > 0 ? "child" : null),
   }),
 }));
-
-const NO_EVALUATIONS = { yes: 0, no: 0 };
 
 const lastHourCounts = async (fe: { featureName: string; environmentName: string }, ctx: Context) =>
   (await searchLoaders(ctx).lastHourCounts.load(fe.featureName)).get(fe.environmentName) ?? NO_EVALUATIONS;

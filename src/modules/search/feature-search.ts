@@ -45,7 +45,7 @@ export async function searchFeatures(
   db: Db,
   args: FeatureSearchArgs,
   window: PageWindow,
-  detailsOf: PageDetailsOf = () => sql`NULL`,
+  detailsOf: PageDetailsOf,
 ): Promise<SearchPage> {
   const [row] = await db.$queryRaw<{ names: string[]; total: bigint; details: unknown }[]>(
     featureSearchStatement(args, window, detailsOf),
@@ -71,7 +71,7 @@ export function featureSearchStatement(
  * cost a lookup per flag (text, tags, segments, status) are evaluated once, into a
  * materialised set of names both subqueries read.
  */
-export function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
+function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
   const filter = args.filter ?? {};
   const where = whereOf(filter);
   if (!(filter.query?.trim() || filter.tag || filter.segment || filter.status)) {

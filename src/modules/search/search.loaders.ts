@@ -32,7 +32,8 @@ const openChangeRequestsSql = (names: Prisma.Sql) => Prisma.sql`
   WHERE c."featureName" = ANY(${names}) AND cr.state <> ALL(${OPEN_CHANGE_REQUEST_STATES_EXCLUDED}::text[])
   GROUP BY c."featureName", cr."environmentName"`;
 
-function byFeature<R extends { featureName: string; environmentName: string }, T>(
+/** Rows per flag of `names` (in its order), then per environment. */
+export function byFeature<R extends { featureName: string; environmentName: string }, T>(
   names: readonly string[],
   rows: R[],
   value: (row: R) => T,
@@ -42,8 +43,9 @@ function byFeature<R extends { featureName: string; environmentName: string }, T
   return names.map((n) => maps.get(n) as ByEnvironment<T>);
 }
 
-const countsOf = (r: CountsRow): EvaluationCounts => ({ yes: r.yes, no: r.no });
-const idsOf = (r: ChangeRequestsRow) => r.ids;
+export const NO_EVALUATIONS: EvaluationCounts = { yes: 0, no: 0 };
+export const countsOf = (r: CountsRow): EvaluationCounts => ({ yes: r.yes, no: r.no });
+export const idsOf = (r: ChangeRequestsRow) => r.ids;
 const boundNames = (names: readonly string[]) => Prisma.sql`${[...names]}::text[]`;
 
 function createSearchLoaders(ctx: Context) {
