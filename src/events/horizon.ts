@@ -10,33 +10,27 @@ import type { Db } from "../db/database.ts";
  * id 7 after id 8 is already visible. An id becomes final (committed, or rolled back for ever)
  * once every transaction that could hold it has ended:
  *   1. cutoff := the sequence's last allocated value. Every transaction holding an id at or
- *      below it had an xid before this read (recordEvent makes sure the xid comes first).
+ *      below it had an xid before this read (the ids' default, vexil_next_event_id(), takes
+ *      the xid before it draws the id).
  *   2. list the xids of this database's sessions after step 1: such transactions are finished
  *      or in that list.
  *   3. once none of those xids is still running, every id up to the cutoff is final.
  */
 
-/** Step 1: the last event id the sequence handed out (0 when none). */
-export async function lastAllocatedEventId(db: Db): Promise<bigint> {
-  const rows = await db.$queryRawUnsafe<{ last: bigint | number | string | null }[]>(
-    `SELECT pg_sequence_last_value('"Event_id_seq"'::regclass) AS last`,
-  );
-  const last = rows[0]?.last;
-  return last === null || last === undefined ? 0n : BigInt(last);
-}
-
-/**
- * Step 2: the xids of this database's running transactions. Read from pg_stat_activity (the
- * live xid of each session), not from a snapshot: a snapshot's running list stops below its
- * xmax, which omits the newest running xids. Only this database's sessions count, so a long
- * transaction elsewhere cannot stall us.
- */
-export async function runningTransactionIds(db: Db): Promise<string[]> {
-  const [row] = await db.$queryRawUnsafe<{ xids: string[] }[]>(
-    `SELECT array(SELECT backend_xid::text FROM pg_stat_activity
-                   WHERE datname = current_database() AND backend_xid IS NOT NULL) AS xids`,
-  );
-  return row?.xids ?? [];
+/** Steps 1 and 2 in one statement (a database function runs them in order). */
+export async function probeHorizon(db: Db): Promise<{ cutoff: bigint; running: string[] }> {
+  const [row] = await db.$queryRawUnsafe<
+    { lastId: bigint | number | string | null; runningXids: string[] }[]
+  >(`SELECT "lastId", "runningXids" FROM vexil_event_horizon()`);
+  const last = row?.lastId;
+  return {
+    // Step 1: the last event id the sequence handed out (0 when none).
+    cutoff: last === null || last === undefined ? 0n : BigInt(last),
+    // Step 2: read from pg_stat_activity (the live xid of each session), not from a snapshot:
+    // a snapshot's running list stops below its xmax, which omits the newest running xids.
+    // Only this database's sessions count, so a long transaction elsewhere cannot stall us.
+    running: row?.runningXids ?? [],
+  };
 }
 
 /**

@@ -30,7 +30,6 @@ export async function recordEvent(w: Write, input: EventInput): Promise<StoredEv
   ) {
     return null;
   }
-  if (w.recorded.length === 0) await ensureTransactionId(w);
   const tags = input.tags ?? (input.featureName ? await currentTags(w, input.featureName) : []);
   const base = {
     type: input.type,
@@ -56,15 +55,6 @@ export async function recordEvent(w: Write, input: EventInput): Promise<StoredEv
   await queueDeliveries(w, event);
   w.recorded.push(event);
   return event;
-}
-
-/**
- * The live feed (src/modules/live/feed.ts) trusts that a transaction holds an xid before it
- * draws an event id; PostgreSQL assigns the xid only at the first row written, which for an
- * event-only transaction would come after `nextval`. Asking for it first closes that gap.
- */
-async function ensureTransactionId(w: Write) {
-  await w.tx.$queryRawUnsafe("SELECT pg_current_xact_id()::text AS xid");
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_FIELDS } from "../../rest/fragments.ts";
+import { probeHorizon } from "../../src/events/horizon.ts";
 import { recordEvent } from "../../src/events/record.ts";
 import { rollUpEventCounts } from "../../src/modules/search/event-counts.ts";
 import { runWrite } from "../../src/shared/write.ts";
@@ -132,6 +133,30 @@ describe("event-search totals over the rollup", () => {
     );
     const listing = await t.rest("GET", "/api/admin/events/f2");
     expect(res.data?.eventSearch.edges.map((e) => e.node)).toEqual(listing.body.events);
+  });
+
+  it("draw an event id only after the transaction holds an xid, which the horizon then lists", async () => {
+    const db = t.database.prisma;
+    const [column] = await db.$queryRawUnsafe<{ d: string }[]>(
+      `SELECT column_default AS d FROM information_schema.columns WHERE table_name = 'Event' AND column_name = 'id'`,
+    );
+    expect(column?.d).toBe("vexil_next_event_id()");
+    const xidOf = async (tx: typeof db) =>
+      (
+        await tx.$queryRawUnsafe<{ x: string | null }[]>("SELECT pg_current_xact_id_if_assigned()::text AS x")
+      )[0]?.x;
+    await db.$transaction(async (tx) => {
+      expect(await xidOf(tx as typeof db)).toBeNull();
+      const [drawn] = await tx.$queryRawUnsafe<{ id: bigint }[]>("SELECT vexil_next_event_id() AS id");
+      const xid = await xidOf(tx as typeof db);
+      expect(xid).not.toBeNull();
+      // PGlite has one connection, held by this transaction: the outside view needs PostgreSQL.
+      if (process.env.TEST_DATABASE_URL) {
+        const horizon = await probeHorizon(db);
+        expect(horizon.cutoff).toBeGreaterThanOrEqual(BigInt(drawn!.id));
+        expect(horizon.running).toContain(xid);
+      }
+    });
   });
 
   it.skipIf(!process.env.TEST_DATABASE_URL)(

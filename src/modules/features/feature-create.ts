@@ -63,6 +63,7 @@ export async function createFeature(
       update: {},
     });
   }
+  // Flat inserts, not a nested create: Prisma would read the flag back once more.
   const feature = await w.tx.feature.create({
     data: {
       name: data.name,
@@ -72,22 +73,36 @@ export async function createFeature(
       impressionData: data.impressionData,
       createdAt: w.now,
       createdByUserId: w.actor.userId,
-      environments: { create: project.environments.map((e) => ({ environmentName: e.environmentName })) },
-      lifecycle: { create: { stage: "initial", createdAt: w.now } },
-      tags: {
-        create: data.tags.map((t) => ({
-          tagType: t.type,
-          tagValue: t.value,
-          createdByUserId: w.actor.userId,
-        })),
-      },
     },
   });
+  if (project.environments.length > 0) {
+    await w.tx.featureEnvironment.createMany({
+      data: project.environments.map((e) => ({
+        featureName: feature.name,
+        environmentName: e.environmentName,
+      })),
+    });
+  }
+  await w.tx.featureLifecycle.createMany({
+    data: [{ featureName: feature.name, stage: "initial", createdAt: w.now }],
+  });
+  if (data.tags.length > 0) {
+    await w.tx.featureTag.createMany({
+      data: data.tags.map((t) => ({
+        featureName: feature.name,
+        tagType: t.type,
+        tagValue: t.value,
+        createdByUserId: w.actor.userId,
+      })),
+    });
+  }
   await recordEvent(w, {
     type: "feature-created",
     project: projectId,
     featureName: feature.name,
     data: featureRecord(feature),
+    // Without initial tags there is nothing to read back (the recorder reads them in order).
+    ...(data.tags.length === 0 ? { tags: [] } : {}),
   });
   return feature;
 }

@@ -1,10 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import type { EventBus } from "../../events/bus.ts";
-import {
-  lastAllocatedEventId,
-  runningTransactionIds,
-  waitForTransactionsToEnd,
-} from "../../events/horizon.ts";
+import { probeHorizon, waitForTransactionsToEnd } from "../../events/horizon.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import type { Logger } from "../../shared/logger.ts";
 
@@ -78,8 +74,8 @@ export class EventFeed {
 
   private async start() {
     this.unlisten = this.bus.listen(() => this.wake());
-    const cutoff = await this.lastAllocatedId();
-    await this.settle();
+    const { cutoff, running } = await probeHorizon(this.db);
+    await this.settle(running);
     this.position = cutoff;
   }
 
@@ -104,9 +100,9 @@ export class EventFeed {
   }
 
   private async advance() {
-    const cutoff = await this.lastAllocatedId();
+    const { cutoff, running } = await probeHorizon(this.db);
     if (cutoff <= this.position) return;
-    await this.settle();
+    await this.settle(running);
     for (;;) {
       const rows = (await this.db.event.findMany({
         where: { id: { gt: this.position, lte: cutoff } },
@@ -122,13 +118,8 @@ export class EventFeed {
     this.position = cutoff;
   }
 
-  private lastAllocatedId(): Promise<bigint> {
-    return lastAllocatedEventId(this.db);
-  }
-
-  /** Waits until every transaction of this database that had an xid when this was called has ended. */
-  private async settle() {
-    const running = await runningTransactionIds(this.db);
+  /** Waits until the transactions that were running at the horizon probe have ended. */
+  private async settle(running: string[]) {
     this.holdingBack = running.length > 0;
     try {
       await waitForTransactionsToEnd(this.db, running);

@@ -1,9 +1,5 @@
 import type { Db } from "../../db/database.ts";
-import {
-  lastAllocatedEventId,
-  runningTransactionIds,
-  waitForTransactionsToEnd,
-} from "../../events/horizon.ts";
+import { probeHorizon, waitForTransactionsToEnd } from "../../events/horizon.ts";
 import type { EventSearchFilter } from "./event-search.ts";
 import { type Sql, sql } from "./feature-search.sql.ts";
 
@@ -82,8 +78,7 @@ export async function rollUpEventCounts(
   db: Db,
   options: { maxWaitMs?: number; chunk?: number } = {},
 ): Promise<bigint | null> {
-  const cutoff = await lastAllocatedEventId(db);
-  const running = await runningTransactionIds(db);
+  const { cutoff, running } = await probeHorizon(db);
   if (!(await waitForTransactionsToEnd(db, running, options.maxWaitMs ?? 5_000))) return null;
   for (;;) {
     const through = await rollUpChunk(db, cutoff, BigInt(options.chunk ?? CHUNK));
