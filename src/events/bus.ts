@@ -13,10 +13,15 @@ import type { StoredEvent } from "./types.ts";
 export type EventBus = {
   /** Called after commit (src/shared/write.ts) with each committed event; never blocks. */
   publish(event: StoredEvent): void;
-  /** Calls `listener` on every notice from any node; returns the unsubscribe function. */
-  listen(listener: (eventId: bigint) => void): () => void;
+  /**
+   * Calls `listener` on every notice from any node; returns the unsubscribe function. A notice
+   * of this node's own commit also carries the committed event.
+   */
+  listen(listener: Listener): () => void;
   close(): Promise<void>;
 };
+
+type Listener = (eventId: bigint, committedHere?: StoredEvent) => void;
 
 /** A notice with this id means "something may have been missed": re-read the log. */
 export const RESYNC = -1n;
@@ -26,9 +31,9 @@ export const CHANNEL = "vexil_events";
 
 /** One process: PGlite, or a single server. */
 export function createInProcessBus(): EventBus {
-  const listeners = new Set<(eventId: bigint) => void>();
+  const listeners = new Set<Listener>();
   return {
-    publish: (event) => notify(listeners, event.id),
+    publish: (event) => notify(listeners, event.id, event),
     listen(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -45,7 +50,7 @@ export function createInProcessBus(): EventBus {
  * then the notice goes out; this node hears its own NOTIFY back, which is a harmless repeat.
  */
 export async function createPostgresBus(url: string, logger: Logger): Promise<EventBus> {
-  const listeners = new Set<(eventId: bigint) => void>();
+  const listeners = new Set<Listener>();
   let client: pg.Client | null = null;
   let closed = false;
   let highest: bigint | null = null;
@@ -83,7 +88,7 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   await connect();
   return {
     publish(event) {
-      notify(listeners, event.id);
+      notify(listeners, event.id, event);
       if (highest === null) queueMicrotask(flush);
       if (highest === null || event.id > highest) highest = event.id;
     },
@@ -101,7 +106,7 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
 
 /** Several nodes sharing a Redis: notices travel on a pub/sub channel. */
 export async function createRedisBus(url: string, logger: Logger): Promise<EventBus> {
-  const listeners = new Set<(eventId: bigint) => void>();
+  const listeners = new Set<Listener>();
   const subscriber = new Redis(url, { lazyConnect: true });
   const publisher = new Redis(url, { lazyConnect: true });
   for (const connection of [subscriber, publisher]) {
@@ -114,7 +119,7 @@ export async function createRedisBus(url: string, logger: Logger): Promise<Event
   await subscriber.subscribe(CHANNEL);
   return {
     publish(event) {
-      notify(listeners, event.id);
+      notify(listeners, event.id, event);
       publisher.publish(CHANNEL, event.id.toString()).catch((error) => {
         logger.warn("event bus (redis) publish failed", { error: String(error) });
       });
@@ -141,8 +146,8 @@ export async function createEventBus(
   return createInProcessBus();
 }
 
-function notify(listeners: Set<(eventId: bigint) => void>, id: bigint) {
-  for (const listener of listeners) listener(id);
+function notify(listeners: Set<Listener>, id: bigint, committedHere?: StoredEvent) {
+  for (const listener of listeners) listener(id, committedHere);
 }
 
 function parseId(payload: string | undefined): bigint {

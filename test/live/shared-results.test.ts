@@ -141,4 +141,37 @@ describe("events subscription: shared execution", () => {
     expect(admin.got).toEqual(["vis-default", "vis-other"]);
     expect(otherOnly.got).toEqual(["vis-other"]);
   });
+
+  it("hands out this node's own commits without reading them back, and reads the log when another id is in between", async () => {
+    const from = await lastEventId(t);
+    const live = subscriber(ADMIN_TOKEN, { afterId: from, filter: { projects: ["default"] } });
+    await createFlag(t, "own-warm-up");
+    await live.received("own-warm-up");
+    const eventReads = (statements: string[]) =>
+      statements.filter((s) => s.startsWith("SELECT") && s.includes('FROM "public"."Event"'));
+
+    const own = await sql.during(async () => {
+      await createFlag(t, "own-0");
+      await live.received("own-0");
+    });
+    expect(eventReads(own.statements)).toEqual([]);
+
+    // An event this node did not publish (another node's, say) sits between the feed and the next commit.
+    await t.database.prisma.event.create({
+      data: {
+        type: "feature-updated",
+        createdBy: "elsewhere",
+        project: "default",
+        featureName: "other-node",
+      },
+    });
+    const mixed = await sql.during(async () => {
+      await createFlag(t, "own-1");
+      await live.received("own-1");
+    });
+    // One read of the log (or none, if the feed's periodic poll got there first); either way in id order.
+    expect(eventReads(mixed.statements).length).toBeLessThanOrEqual(1);
+    expect(live.got).toEqual(["own-warm-up", "own-0", "other-node", "own-1"]);
+    expect(live.errors).toEqual([]);
+  });
 });
