@@ -6,6 +6,7 @@ import { createLoaders, type Loaders } from "./loaders.ts";
 import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
 import type { Principal } from "./modules/access/principal.ts";
 import { cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.ts";
+import type { DirectNext } from "./modules/live/shared-results.ts";
 import type { DomainError } from "./shared/errors.ts";
 import type { Logger } from "./shared/logger.ts";
 
@@ -26,6 +27,8 @@ export type Context = AppDeps & {
   /** Why there is no principal when credentials were sent but refused (e.g. CSRF); default 401. */
   authProblem?: DomainError;
   loaders: Loaders;
+  /** Set for graphql-ws operations: sends a prebuilt `next` payload (see shared-results.ts). */
+  directNext?: DirectNext;
 };
 
 /** What a request carries that can identify the caller. */

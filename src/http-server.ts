@@ -1,11 +1,20 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ExecutionArgs } from "graphql";
+import { MessageType } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.ts";
 import type { AppDeps } from "./context.ts";
 import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
+import type { DirectNext } from "./modules/live/shared-results.ts";
+
+/**
+ * Bytes a WebSocket may have unsent before direct sends stop: later events then take
+ * graphql-ws's own path, which waits for each write, so a subscriber that does not read falls
+ * behind in its bounded buffer and is ended (src/modules/live/follow.ts).
+ */
+const DIRECT_SEND_BACKLOG = 64 * 1024;
 
 export type RunningServer = {
   server: Server;
@@ -32,8 +41,13 @@ export async function listen(app: App, deps: AppDeps, host: string, port: number
       },
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
-      onSubscribe: async (ctx, _id, params) => {
-        const enveloped = app.getEnveloped({ ...ctx, connectionParams: ctx.connectionParams, params });
+      onSubscribe: async (ctx, id, params) => {
+        const enveloped = app.getEnveloped({
+          ...ctx,
+          connectionParams: ctx.connectionParams,
+          params,
+          directNext: directNextTo(ctx.extra.socket, id),
+        });
         const document = enveloped.parse(params.query);
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors;
@@ -65,5 +79,21 @@ export async function listen(app: App, deps: AppDeps, host: string, port: number
       await closed;
       clearTimeout(timer);
     },
+  };
+}
+
+/**
+ * Sends subscription `id` a graphql-ws `next` message built around an already serialised
+ * payload: what graphql-ws would send, without its per-message promise chain and stringify.
+ */
+export function directNextTo(
+  socket: Pick<WebSocket, "readyState" | "OPEN" | "bufferedAmount" | "send">,
+  id: string,
+): DirectNext {
+  const head = `{"id":${JSON.stringify(id)},"type":"${MessageType.Next}","payload":`;
+  return (payloadJson) => {
+    if (socket.readyState !== socket.OPEN || socket.bufferedAmount > DIRECT_SEND_BACKLOG) return false;
+    socket.send(`${head}${payloadJson}}`);
+    return true;
   };
 }

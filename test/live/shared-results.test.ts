@@ -1,5 +1,6 @@
 import { defaultFieldResolver, type GraphQLObjectType } from "graphql";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { schema } from "../../src/schema.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
@@ -106,6 +107,14 @@ describe("events subscription: shared execution", () => {
     await Promise.all(all.map((s) => s.received("warm-up")));
 
     const executions = countExecutions("shared-");
+    // graphql-ws sends with a callback it awaits; a direct send has none.
+    const frames = { direct: 0, viaGraphqlWs: 0 };
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (this: WebSocket, ...args: Parameters<WebSocket["send"]>) {
+      if (String(args[0]).includes('"featureName":"shared-'))
+        frames[args.length > 1 ? "viaGraphqlWs" : "direct"]++;
+      return send.apply(this, args);
+    } as WebSocket["send"];
     try {
       const { statements } = await sql.during(async () => {
         for (const name of ["shared-0", "shared-1", "shared-2"]) await createFlag(t, name);
@@ -119,7 +128,10 @@ describe("events subscription: shared execution", () => {
       expect(Math.max(...repeats.values())).toBeLessThan(all.length);
     } finally {
       executions.restore();
+      WebSocket.prototype.send = send;
     }
+    // Every delivery of a shared result went straight to its socket.
+    expect(frames).toEqual({ direct: 3 * all.length, viaGraphqlWs: 0 });
     for (const s of all) {
       expect(s.got).toEqual(["warm-up", "shared-0", "shared-1", "shared-2"]);
       expect(s.errors).toEqual([]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/events/record.ts";
-import { listen, type RunningServer } from "../../src/http-server.ts";
+import { directNextTo, listen, type RunningServer } from "../../src/http-server.ts";
 import { hashSecret } from "../../src/modules/access/credentials.ts";
 import { feedFor } from "../../src/modules/live/feed.ts";
 import { followEvents } from "../../src/modules/live/follow.ts";
@@ -216,6 +216,66 @@ describe("events subscription", () => {
     })();
     expect(drained.length).toBeLessThan(5);
     expect(failure?.message).toMatch(/Subscriber too slow.*Resubscribe with afterId: \d+/);
+  });
+});
+
+describe("direct sends (graphql-ws over WebSocket)", () => {
+  it("hands live events to a direct sender while waiting, and returns the ones it declines", async () => {
+    const feed = feedFor(t.deps);
+    await feed.ready();
+    const from = BigInt(await lastEventId(t));
+    const stream = followEvents(t.deps.db, feed, { where: {}, accept: () => true, afterId: from });
+    const pushed: string[] = [];
+    let taking = true;
+    let tookTwo = () => {};
+    const twoTaken = new Promise<void>((resolve) => {
+      tookTwo = resolve;
+    });
+    const push = (event: { featureName: string | null }) => {
+      if (!taking) return false;
+      pushed.push(event.featureName as string);
+      if (pushed.length === 2) tookTwo();
+      return true;
+    };
+    let returned: string | null | undefined;
+    const waiting = stream.nextPushing(push).then((step) => {
+      returned = step.value?.featureName;
+    });
+    await createFlag(t, "push-0");
+    await createFlag(t, "push-1");
+    await twoTaken;
+    expect(pushed).toEqual(["push-0", "push-1"]);
+    expect(returned).toBeUndefined();
+    taking = false;
+    await createFlag(t, "push-2");
+    await waiting;
+    expect(returned).toBe("push-2");
+    const ended = stream.nextPushing(push);
+    await stream.return();
+    expect(await ended).toEqual({ value: undefined, done: true });
+  });
+
+  it("builds graphql-ws next messages around the serialised payload, and declines a closed or backlogged socket", () => {
+    const frames: string[] = [];
+    const socket = {
+      OPEN: 1 as const,
+      readyState: 1 as 0 | 1 | 2 | 3,
+      bufferedAmount: 0,
+      send: (f: string) => frames.push(f),
+    };
+    const send = directNextTo(socket as never, "op-1");
+    expect(send('{"data":{"events":{"id":1}}}')).toBe(true);
+    expect(JSON.parse(frames[0] as string)).toEqual({
+      id: "op-1",
+      type: "next",
+      payload: { data: { events: { id: 1 } } },
+    });
+    socket.bufferedAmount = 1 << 20;
+    expect(send("{}")).toBe(false);
+    socket.bufferedAmount = 0;
+    socket.readyState = 3;
+    expect(send("{}")).toBe(false);
+    expect(frames).toHaveLength(1);
   });
 });
 

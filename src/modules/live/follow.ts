@@ -9,6 +9,9 @@ export const MAX_PENDING = 1000;
 /** Stored events read per query while replaying. */
 const REPLAY_BATCH = 500;
 
+/** Delivers an event directly and returns true, or returns false to have it returned by next(). */
+export type Push = (event: StoredEvent) => boolean;
+
 export type FollowOptions = {
   /** Replay stored events after this id first; null/undefined: only events from now on. */
   afterId?: bigint | null;
@@ -54,14 +57,18 @@ export function withCurrentFirst(stream: LiveStream): AsyncIterableIterator<Stor
  * events wait in a bounded buffer between the feed (which never waits) and the connection:
  * a subscriber more than `maxPending` events behind is ended with an error naming the last id
  * it received, so it can resubscribe with `afterId` and lose nothing.
+ *
+ * `nextPushing(push)` is next() for a consumer that can also deliver an event itself, at once
+ * (src/modules/live/shared-results.ts writes a prebuilt frame to the subscriber's socket):
+ * while it waits, each event goes to `push` first and is returned only if push declines it.
  */
 export class LiveStream implements AsyncIterableIterator<StoredEvent> {
   private replay: AsyncGenerator<StoredEvent> | null = null;
   private live = false;
   private done = false;
   private readonly items: StoredEvent[] = [];
-  /** Callers of next() waiting for an event, oldest first. */
-  private readonly waiting: ((result: IteratorResult<StoredEvent>) => void)[] = [];
+  /** Callers of next() waiting for an event, oldest first, with what may take an event first. */
+  private readonly waiting: { resolve: (result: IteratorResult<StoredEvent>) => void; push?: Push }[] = [];
   private failure: Error | null = null;
   private lastSent: bigint | null;
   private detach: (() => void) | null = null;
@@ -78,7 +85,11 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
     return this;
   }
 
-  async next(): Promise<IteratorResult<StoredEvent>> {
+  next(): Promise<IteratorResult<StoredEvent>> {
+    return this.nextPushing();
+  }
+
+  async nextPushing(push?: Push): Promise<IteratorResult<StoredEvent>> {
     if (this.done) return { value: undefined, done: true };
     if (!this.live) {
       this.replay ??= this.replayThenAttach();
@@ -86,6 +97,9 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
       if (!step.done) return this.sent(step.value);
       this.live = true;
       if (this.done) return { value: undefined, done: true };
+    }
+    while (push && this.items.length > 0 && push(this.items[0] as StoredEvent)) {
+      this.sent(this.items.shift() as StoredEvent);
     }
     const item = this.items.shift();
     if (item) return this.sent(item);
@@ -95,7 +109,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
       throw failure;
     }
     return new Promise((resolve) => {
-      this.waiting.push(resolve);
+      this.waiting.push({ resolve, push });
     });
   }
 
@@ -104,7 +118,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
     this.detach?.();
     this.detach = null;
     this.items.length = 0;
-    for (const resolve of this.waiting.splice(0)) resolve({ value: undefined, done: true });
+    for (const { resolve } of this.waiting.splice(0)) resolve({ value: undefined, done: true });
     void this.replay?.return(undefined);
     return { value: undefined, done: true };
   }
@@ -146,9 +160,14 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
 
   private offer(event: StoredEvent) {
     if (this.failure || this.done) return;
-    const resolve = this.waiting.shift();
-    if (resolve) {
-      resolve(this.sent(event));
+    const waiter = this.waiting[0];
+    if (waiter?.push?.(event)) {
+      this.sent(event);
+      return;
+    }
+    if (waiter) {
+      this.waiting.shift();
+      waiter.resolve(this.sent(event));
       return;
     }
     if (this.items.length >= (this.options.maxPending ?? MAX_PENDING)) {

@@ -15,6 +15,8 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Context } from "../../context.ts";
+import type { StoredEvent } from "../../events/types.ts";
+import type { Push } from "./follow.ts";
 
 /**
  * Name of the field extension that makes a subscription field's results shareable. Its value
@@ -28,6 +30,14 @@ import type { Context } from "../../context.ts";
 const SHARED_RESULTS = "vexilSharedResults";
 
 type AudienceOf = (context: Context) => string;
+
+/**
+ * Set in the context by a transport that can send a subscriber one `next` message whose
+ * payload is already JSON (src/http-server.ts, graphql-ws over WebSocket). Returns false when
+ * it cannot now (socket closed, or too much still unsent): the result then takes the ordinary
+ * path, whose backpressure ends a subscriber that stays behind.
+ */
+export type DirectNext = (payloadJson: string) => boolean;
 type MaybePromise<T> = T | Promise<T>;
 
 /** Field `extensions` that let subscribers with the same `audienceOf(ctx)` share results. */
@@ -46,6 +56,7 @@ export function shareResultsAmong(audienceOf: AudienceOf) {
  */
 export function useSharedSubscriptionResults(): Plugin<Record<string, unknown>, Context> {
   const resultsByEvent = new WeakMap<object, Map<string, MaybePromise<ExecutionResult>>>();
+  const jsonByResult = new WeakMap<ExecutionResult, string>();
 
   const sharedResult = (args: ExecutionArgs, key: string, event: unknown) => {
     if (typeof event !== "object" || event === null) return execute({ ...args, rootValue: event });
@@ -62,6 +73,24 @@ export function useSharedSubscriptionResults(): Plugin<Record<string, unknown>, 
     return result;
   };
 
+  /**
+   * Sends a shared result as its JSON, serialised once for all who share it. Only a plain
+   * result goes this way: one still being computed, or with errors (which yoga masks), takes
+   * the ordinary path.
+   */
+  const pushVia =
+    (send: DirectNext, resultOf: (event: unknown) => MaybePromise<ExecutionResult>): Push =>
+    (event: StoredEvent) => {
+      const result = resultOf(event);
+      if (result instanceof Promise || result.errors) return false;
+      let json = jsonByResult.get(result);
+      if (json === undefined) {
+        json = JSON.stringify(result);
+        jsonByResult.set(result, json);
+      }
+      return send(json);
+    };
+
   return {
     onSubscribe({ args, setSubscribeFn }) {
       const shared = shareableOperation(args);
@@ -69,8 +98,11 @@ export function useSharedSubscriptionResults(): Plugin<Record<string, unknown>, 
       setSubscribeFn(async (subscribeArgs: ExecutionArgs) => {
         const source = await createSourceEventStream(subscribeArgs);
         if (!(Symbol.asyncIterator in source)) return source;
-        const key = `${shared.selection}\u0000${shared.audienceOf(subscribeArgs.contextValue as Context)}`;
-        return mapEvents(source, shared.operation, (event) => sharedResult(subscribeArgs, key, event));
+        const context = subscribeArgs.contextValue as Context;
+        const key = `${shared.selection}\u0000${shared.audienceOf(context)}`;
+        const resultOf = (event: unknown) => sharedResult(subscribeArgs, key, event);
+        const push = context.directNext ? pushVia(context.directNext, resultOf) : undefined;
+        return mapEvents(source, shared.operation, resultOf, push);
       });
     },
   };
@@ -119,17 +151,24 @@ function selectionOf(root: FieldNode, document: DocumentNode, variables: Record<
     (_key, value) => (typeof value === "bigint" ? `${value}n` : value),
   );
 }
+/** A source that can hand events to a direct sender while it waits (LiveStream). */
+type PushingSource = AsyncIterator<unknown> & { nextPushing(push?: Push): Promise<IteratorResult<unknown>> };
+
 /**
  * The source stream mapped to execution results. Hand-written so that `return()` reaches the
  * source at once (a disconnect detaches the subscriber immediately), and a failure of the
  * source is reported as graphql-tools does (located at the operation, original error kept).
+ * With `push`, a source that supports it delivers what it can directly while graphql-ws
+ * waits on next(); next() then returns only what push declined, the end, or a failure.
  */
 function mapEvents(
   events: AsyncIterable<unknown>,
   operation: OperationDefinitionNode,
   resultOf: (event: unknown) => MaybePromise<ExecutionResult>,
+  push?: Push,
 ): AsyncIterableIterator<ExecutionResult> {
   const source = events[Symbol.asyncIterator]();
+  const pushing = push && "nextPushing" in source ? (source as PushingSource) : null;
   return {
     [Symbol.asyncIterator]() {
       return this;
@@ -137,7 +176,7 @@ function mapEvents(
     async next() {
       let step: IteratorResult<unknown>;
       try {
-        step = await source.next();
+        step = pushing ? await pushing.nextPushing(push) : await source.next();
       } catch (error) {
         const original = error instanceof Error ? error : new Error(String(error));
         throw new GraphQLError(original.message, { originalError: original, nodes: [operation] });
