@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from "node:util";
-import { Prisma } from "../generated/prisma/client.ts";
 import type { Write } from "../shared/write.ts";
 import type { EventType } from "./catalogue.ts";
 import { eventLabel, eventSummary } from "./format.ts";
@@ -38,46 +37,51 @@ export async function recordEvent(w: Write, input: EventInput): Promise<StoredEv
     environment: input.environment ?? null,
     featureName: input.featureName ?? null,
   };
-  const row = await w.tx.event.create({
-    data: {
-      ...base,
-      createdByUserId: w.actor.userId,
-      data: toJson(input.data),
-      preData: toJson(input.preData),
-      tags,
-      label: eventLabel(input.type),
-      summary: eventSummary(base, w.publicUrl),
-      groupType: w.groupType,
-      groupId: w.groupId,
-    },
+  const event = await insertWithDeliveries(w, {
+    ...base,
+    createdByUserId: w.actor.userId,
+    data: jsonText(input.data),
+    preData: jsonText(input.preData),
+    tags: JSON.stringify(tags),
+    label: eventLabel(input.type),
+    summary: eventSummary(base, w.publicUrl),
   });
-  const event = row as StoredEvent;
-  await queueDeliveries(w, event);
   w.recorded.push(event);
   return event;
 }
 
-/**
- * Outbox rows for the enabled addons that react to this event (spec §6 rule 2, reference
- * §8.3): its type is listed, and its project and environment are in scope (an empty list or a
- * leading `*` means all; an event without a project or environment passes that filter).
- */
-async function queueDeliveries(w: Write, event: StoredEvent) {
-  const addons = await w.tx.addon.findMany({
-    where: { enabled: true, events: { has: event.type } },
-    select: { id: true, projects: true, environments: true },
-  });
-  const matching = addons.filter(
-    (a) => inScope(a.projects, event.project) && inScope(a.environments, event.environment),
-  );
-  if (matching.length === 0) return;
-  await w.tx.addonDelivery.createMany({
-    data: matching.map((a) => ({ addonId: a.id, eventId: event.id, nextAttemptAt: w.now })),
-  });
-}
+type EventValues = Pick<
+  StoredEvent,
+  "type" | "createdBy" | "createdByUserId" | "project" | "environment" | "featureName" | "label" | "summary"
+> & { data: string | null; preData: string | null; tags: string };
 
-function inScope(scope: string[], value: string | null): boolean {
-  return value === null || scope.length === 0 || scope[0] === "*" || scope.includes(value);
+/**
+ * Inserts the event and, in the same statement (one round trip per event), the outbox rows
+ * for the enabled addons that react to it (spec §6 rule 2, reference §8.3): its type is
+ * listed, and its project and environment are in scope (an empty list or a leading `*` means
+ * all; an event without a project or environment passes that filter).
+ */
+async function insertWithDeliveries(w: Write, v: EventValues): Promise<StoredEvent> {
+  const [event] = await w.tx.$queryRaw<StoredEvent[]>`
+    WITH event AS (
+      INSERT INTO "Event" ("type", "createdAt", "createdBy", "createdByUserId", "project", "environment",
+                           "featureName", "data", "preData", "tags", "label", "summary", "groupType", "groupId")
+      VALUES (${v.type}, ${new Date()}::timestamp(3), ${v.createdBy}, ${v.createdByUserId}, ${v.project},
+              ${v.environment}, ${v.featureName}, ${v.data}::jsonb, ${v.preData}::jsonb, ${v.tags}::jsonb,
+              ${v.label}, ${v.summary}, ${w.groupType}, ${w.groupId})
+      RETURNING *
+    ), deliveries AS (
+      INSERT INTO "AddonDelivery" ("addonId", "eventId", "nextAttemptAt")
+      SELECT a.id, event.id, ${w.now}::timestamp(3) FROM "Addon" a, event
+       WHERE a.enabled AND event.type = ANY (a.events)
+         AND (event.project IS NULL OR cardinality(a.projects) = 0 OR a.projects[1] = '*'
+              OR event.project = ANY (a.projects))
+         AND (event.environment IS NULL OR cardinality(a.environments) = 0 OR a.environments[1] = '*'
+              OR event.environment = ANY (a.environments))
+    )
+    SELECT * FROM event`;
+  if (!event) throw new Error("the event insert returned no row");
+  return event;
 }
 
 async function currentTags(w: Write, featureName: string) {
@@ -88,7 +92,7 @@ async function currentTags(w: Write, featureName: string) {
   return rows.map((t) => ({ type: t.tagType, value: t.tagValue }));
 }
 
-function toJson(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  if (value === undefined || value === null) return Prisma.DbNull;
-  return JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
+/** `value` as JSON text for a jsonb column; null for none. */
+function jsonText(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
 }

@@ -93,3 +93,14 @@ describe("a flag search page costs two SQL statements, whatever its size", () =>
     expect(large.statements).toHaveLength(2);
   });
 });
+
+describe("creating a flag costs a fixed number of SQL statements", () => {
+  it("the credential, one read of everything it checks, four inserts (the event with its outbox rows), the answer", async () => {
+    const mutation = `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`;
+    const { result, statements } = await counter.during(() => t.gql(mutation, { n: "counted-create" }));
+    expect(result.errors).toBeUndefined();
+    expect(statements).toHaveLength(7);
+    expect(statements.filter((s) => s.includes('INSERT INTO "AddonDelivery"'))).toHaveLength(1);
+    expect(statements.filter((s) => s.includes("pg_current_xact_id"))).toEqual([]);
+  });
+});

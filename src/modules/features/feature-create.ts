@@ -31,24 +31,20 @@ export async function createFeature(
   featureLimit: number,
 ) {
   const data = parseInput(createFeatureSchema, input);
-  const project = await w.tx.project.findUnique({
-    where: { id: projectId },
-    include: { environments: { select: { environmentName: true } } },
-  });
-  if (!project || project.archivedAt)
+  const checks = await creationChecks(w, projectId, data.name, data.type);
+  if (!checks.projectFound || checks.projectArchived)
     throw new NotFoundError(`Could not find project with id "${projectId}"`);
-  const existing = await w.tx.feature.findUnique({ where: { name: data.name }, select: { projectId: true } });
-  if (existing) {
+  if (checks.existingProject !== null) {
     throw new NameExistsError(
-      `A flag with the name "${data.name}" already exists (in project "${existing.projectId}").`,
+      `A flag with the name "${data.name}" already exists (in project "${checks.existingProject}").`,
     );
   }
-  if (!(await w.tx.featureType.findUnique({ where: { id: data.type } }))) {
+  if (!checks.typeExists) {
     throw new ValidationError(`type: "${data.type}" is not a flag type`, [
       { path: "type", message: "unknown flag type" },
     ]);
   }
-  if ((await w.tx.feature.count({ where: { archivedAt: null } })) >= featureLimit) {
+  if (checks.activeFlags >= featureLimit) {
     throw new LimitExceededError("feature flag", featureLimit);
   }
   for (const tag of data.tags) {
@@ -75,12 +71,9 @@ export async function createFeature(
       createdByUserId: w.actor.userId,
     },
   });
-  if (project.environments.length > 0) {
+  if (checks.environments.length > 0) {
     await w.tx.featureEnvironment.createMany({
-      data: project.environments.map((e) => ({
-        featureName: feature.name,
-        environmentName: e.environmentName,
-      })),
+      data: checks.environments.map((environmentName) => ({ featureName: feature.name, environmentName })),
     });
   }
   await w.tx.featureLifecycle.createMany({
@@ -105,6 +98,33 @@ export async function createFeature(
     ...(data.tags.length === 0 ? { tags: [] } : {}),
   });
   return feature;
+}
+
+/**
+ * What creating flag `name` in `projectId` depends on, read in one statement (a flag is
+ * created often, by scripts too): the project and its environments, a flag already holding
+ * the name, the type, and how many flags are active (the instance limit).
+ */
+async function creationChecks(w: Write, projectId: string, name: string, type: string) {
+  const [row] = await w.tx.$queryRaw<
+    {
+      projectFound: boolean;
+      projectArchived: boolean;
+      environments: string[];
+      existingProject: string | null;
+      typeExists: boolean;
+      activeFlags: number;
+    }[]
+  >`
+    SELECT p.id IS NOT NULL AS "projectFound", p."archivedAt" IS NOT NULL AS "projectArchived",
+           COALESCE((SELECT array_agg(e."environmentName" ORDER BY e."environmentName")
+                       FROM "ProjectEnvironment" e WHERE e."projectId" = p.id), '{}') AS "environments",
+           (SELECT f."projectId" FROM "Feature" f WHERE f.name = ${name}) AS "existingProject",
+           EXISTS (SELECT 1 FROM "FeatureType" t WHERE t.id = ${type}) AS "typeExists",
+           (SELECT count(*)::int FROM "Feature" f WHERE f."archivedAt" IS NULL) AS "activeFlags"
+      FROM (VALUES (1)) AS one LEFT JOIN "Project" p ON p.id = ${projectId}`;
+  if (!row) throw new Error("the creation checks returned no row");
+  return row;
 }
 
 /** The flag as stored, the shape used for `data`/`preData` of flag events. */
