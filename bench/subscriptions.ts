@@ -4,12 +4,16 @@
 // A real Vexil server runs as its own process (`src/server.ts`, PGlite in a temporary folder,
 // or a database `vexil_bench_live` created on the PostgreSQL server of BENCH_DATABASE_URL). This process
 // opens BENCH_SUBSCRIBERS graphql-ws connections (1000), each subscribed to `events`
-// (feature-created), then creates BENCH_WRITES_PER_SEC flags per second (20) for
-// BENCH_SECONDS (20) over HTTP. Latency of one delivery = when the subscriber got the event
-// minus when the writer *sent* the mutation (so it includes the write itself: an upper bound
-// of commit-to-delivery). Prints p50/p99/max of deliveries and of the writes, and how many
-// deliveries had still not arrived 60 s after the last write (there must be none).
-// BENCH_SERVER_NODE_ARGS adds Node flags to the server process (e.g. `--cpu-prof`).
+// (feature-created), then creates BENCH_WRITES_PER_SEC flags per second (20) over HTTP: first
+// for BENCH_WARMUP_SECONDS (3, not measured: JIT and connection warm-up), then for
+// BENCH_SECONDS (20). For each delivery it reports two latencies:
+// - delivery: when the subscriber got the event minus the event's `createdAt` (set when the
+//   event row is inserted, just before commit; both processes read the same clock);
+// - end to end: when the subscriber got it minus when the writer *sent* the mutation (so it
+//   also includes the write's own HTTP, auth and transaction).
+// Prints p50/p99/max of both, of the write round trip, the first and last delivery of each
+// event, and how many deliveries had still not arrived 60 s after the last write (there must
+// be none). BENCH_SERVER_NODE_ARGS adds Node flags to the server process (e.g. `--cpu-prof`).
 
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -24,6 +28,7 @@ const env = process.env;
 const SUBSCRIBERS = Number(env.BENCH_SUBSCRIBERS ?? 1000);
 const RATE = Number(env.BENCH_WRITES_PER_SEC ?? 20);
 const SECONDS = Number(env.BENCH_SECONDS ?? 20);
+const WARMUP_SECONDS = Number(env.BENCH_WARMUP_SECONDS ?? 3);
 const TOKEN = "*:*.bench-live-secret-0123456789abcdef";
 /** Extra Node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const SERVER_NODE_ARGS = env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
@@ -96,7 +101,8 @@ async function main() {
 
 async function run(serverUrl: string) {
   const sentAt = new Map<string, number>();
-  const latencies: number[] = [];
+  /** Per measured event: [end to end, delivery] of each delivery, in arrival order. */
+  const deliveries = new Map<string, { endToEnd: number[]; delivery: number[] }>();
   const received = new Map<string, number>();
   const waiters: (() => void)[] = [];
   const clients: ReturnType<typeof createClient>[] = [];
@@ -116,13 +122,20 @@ async function run(serverUrl: string) {
     await Promise.all(group);
   }
   function subscribe(client: ReturnType<typeof createClient>) {
-    client.subscribe<{ events: { featureName: string } }>(
-      { query: `subscription { events(filter: { types: ["feature-created"] }) { featureName } }` },
+    client.subscribe<{ events: { featureName: string; createdAt: string } }>(
+      {
+        query: `subscription { events(filter: { types: ["feature-created"] }) { featureName createdAt } }`,
+      },
       {
         next: (result) => {
-          const name = result.data?.events.featureName as string;
-          const sent = sentAt.get(name);
-          if (sent !== undefined && !name.startsWith("warmup")) latencies.push(performance.now() - sent);
+          const now = performance.now();
+          const event = result.data?.events as { featureName: string; createdAt: string };
+          const name = event.featureName;
+          const measured = deliveries.get(name);
+          if (measured) {
+            measured.endToEnd.push(now - (sentAt.get(name) as number));
+            measured.delivery.push(performance.timeOrigin + now - Date.parse(event.createdAt));
+          }
           received.set(name, (received.get(name) ?? 0) + 1);
           if (received.get(name) === SUBSCRIBERS) for (const wake of waiters.splice(0)) wake();
         },
@@ -145,9 +158,9 @@ async function run(serverUrl: string) {
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return performance.now() - (sentAt.get(name) as number);
   };
-  // Warm-up: repeat until every subscriber is live (all got the same event).
+  // Until every subscriber is live (all got the same event).
   for (let i = 0; ; i++) {
-    const name = `warmup-${i}`;
+    const name = `live-check-${i}`;
     const all = new Promise<void>((resolve) => waiters.push(resolve));
     await write(name);
     const done = await Promise.race([
@@ -156,43 +169,69 @@ async function run(serverUrl: string) {
     ]);
     if (done) break;
   }
-  console.log(`${SUBSCRIBERS} subscribers live; writing ${RATE}/s for ${SECONDS}s`);
-  const writeTimes: Promise<number>[] = [];
-  const names: string[] = [];
-  const started = performance.now();
-  for (let i = 0; i < RATE * SECONDS; i++) {
-    const due = started + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const name = `load-${i}`;
-    writeTimes.push(
-      write(name).then(
-        (ms) => {
-          names.push(name);
-          return ms;
-        },
-        (error) => {
-          console.error(`write ${name} failed: ${String(error)}`);
-          return Number.NaN;
-        },
-      ),
-    );
-  }
-  const writes = (await Promise.all(writeTimes)).filter((ms) => !Number.isNaN(ms));
+  console.log(
+    `${SUBSCRIBERS} subscribers live; warming up ${WARMUP_SECONDS}s, then writing ${RATE}/s for ${SECONDS}s`,
+  );
+  await writeSteadily("warmup", WARMUP_SECONDS, write);
+  const names = await writeSteadily("load", SECONDS, write, (name) => {
+    deliveries.set(name, { endToEnd: [], delivery: [] });
+  });
+  const writes = names.map((n) => n.ms);
   // Let the last deliveries arrive (bounded).
   const deadline = performance.now() + 60_000;
-  while (performance.now() < deadline && names.some((n) => (received.get(n) ?? 0) < SUBSCRIBERS)) {
+  while (performance.now() < deadline && names.some((n) => (received.get(n.name) ?? 0) < SUBSCRIBERS)) {
     await new Promise((r) => setTimeout(r, 50));
   }
-  const missing = names.reduce((sum, n) => sum + (SUBSCRIBERS - (received.get(n) ?? 0)), 0);
+  const missing = names.reduce((sum, n) => sum + (SUBSCRIBERS - (received.get(n.name) ?? 0)), 0);
+  const measured = names.map((n) => deliveries.get(n.name) as { endToEnd: number[]; delivery: number[] });
   console.log(
     `database: ${env.BENCH_DATABASE_URL ? "postgresql" : "pglite"}; subscribers: ${SUBSCRIBERS}; writes: ${names.length} of ${RATE * SECONDS} at ${RATE}/s`,
   );
-  console.log(`delivery latency (mutation sent -> subscriber got it): ${summary(latencies)}`);
-  console.log(`write latency (mutation round trip):                  ${summary(writes)}`);
+  console.log(
+    `delivery latency (event recorded -> subscriber got it): ${summary(measured.flatMap((m) => m.delivery))}`,
+  );
+  console.log(
+    `end to end (mutation sent -> subscriber got it):       ${summary(measured.flatMap((m) => m.endToEnd))}`,
+  );
+  console.log(`write latency (mutation round trip):                   ${summary(writes)}`);
+  console.log(
+    `first delivery of each event (end to end):             ${summary(measured.map((m) => m.endToEnd[0] ?? Number.NaN))}`,
+  );
+  console.log(
+    `last delivery of each event (end to end):              ${summary(measured.map((m) => m.endToEnd.at(-1) ?? Number.NaN))}`,
+  );
   console.log(`deliveries missing 60 s after the last write: ${missing}`);
   await Promise.all(clients.map((c) => c.dispose()));
   if (missing > 0) process.exitCode = 1;
+}
+
+/** Writes `prefix-<i>` at RATE per second for `seconds`; returns the writes that succeeded. */
+async function writeSteadily(
+  prefix: string,
+  seconds: number,
+  write: (name: string) => Promise<number>,
+  beforeWrite: (name: string) => void = () => {},
+) {
+  const done: { name: string; ms: number }[] = [];
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  for (let i = 0; i < RATE * seconds; i++) {
+    const due = started + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const name = `${prefix}-${i}`;
+    beforeWrite(name);
+    pending.push(
+      write(name).then(
+        (ms) => {
+          done.push({ name, ms });
+        },
+        (error) => console.error(`write ${name} failed: ${String(error)}`),
+      ),
+    );
+  }
+  await Promise.all(pending);
+  return done;
 }
 
 main().catch((error) => {
