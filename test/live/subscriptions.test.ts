@@ -255,6 +255,23 @@ describe("direct sends (graphql-ws over WebSocket)", () => {
     expect(await ended).toEqual({ value: undefined, done: true });
   });
 
+  it("treats a direct sender that throws as declining: the event is returned, the feed goes on", async () => {
+    const feed = feedFor(t.deps);
+    await feed.ready();
+    const from = BigInt(await lastEventId(t));
+    const everything = { where: {}, accept: () => true, afterId: from };
+    const broken = followEvents(t.deps.db, feed, everything);
+    const other = followEvents(t.deps.db, feed, everything);
+    const fromBroken = broken.nextPushing(() => {
+      throw new Error("socket exploded");
+    });
+    const fromOther = other.next();
+    await createFlag(t, "push-throws");
+    expect((await fromBroken).value?.featureName).toBe("push-throws");
+    expect((await fromOther).value?.featureName).toBe("push-throws");
+    await Promise.all([broken.return(), other.return()]);
+  });
+
   it("builds graphql-ws next messages around the serialised payload, and declines a closed or backlogged socket", () => {
     const frames: string[] = [];
     const socket = {

@@ -98,7 +98,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
       this.live = true;
       if (this.done) return { value: undefined, done: true };
     }
-    while (push && this.items.length > 0 && push(this.items[0] as StoredEvent)) {
+    while (push && this.items.length > 0 && pushed(push, this.items[0] as StoredEvent)) {
       this.sent(this.items.shift() as StoredEvent);
     }
     const item = this.items.shift();
@@ -161,7 +161,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
   private offer(event: StoredEvent) {
     if (this.failure || this.done) return;
     const waiter = this.waiting[0];
-    if (waiter?.push?.(event)) {
+    if (waiter?.push && pushed(waiter.push, event)) {
       this.sent(event);
       return;
     }
@@ -181,5 +181,17 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
       return;
     }
     this.items.push(event);
+  }
+}
+
+/**
+ * Offers `event` to `push`. A push that throws counts as declined: the event then takes the
+ * ordinary path, and the feed's loop over its listeners (this runs inside it) goes on.
+ */
+function pushed(push: Push, event: StoredEvent): boolean {
+  try {
+    return push(event);
+  } catch {
+    return false;
   }
 }
