@@ -71,6 +71,7 @@ export function scenarios(): Scenario[] {
     es("type=IS:feature-strategy-update", "type=IS:feature-strategy-update"),
     es("createdBy=IS:1007", "createdBy=IS:1007"),
     es("from/to one day", `from=IS:${daysAgo(30)}&to=IS:${daysAgo(30)}`),
+    es("project=IS:project-07&type=IS:feature-updated", "project=IS:project-07&type=IS:feature-updated"),
     es("query=<flag name> (free text)", `query=${flag(4242)}`, 150),
     es("query=Change 123456 (free text)", "query=Change%20123456", 150),
     es("query=growth (free text, common)", "query=growth", 150),

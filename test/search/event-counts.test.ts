@@ -61,6 +61,19 @@ const CASES: [string, (e: Seeded) => boolean][] = [
   ["to=IS:2026-01-02", (e) => day(e.createdAt) <= "2026-01-02"],
   ["from=IS:2026-01-02&to=IS:2026-01-02", (e) => day(e.createdAt) === "2026-01-02"],
   ["project=IS:p1&type=IS:feature-updated", (e) => e.project === "p1" && e.type === "feature-updated"],
+  [
+    "feature=IS_ANY_OF:f1,f2&type=IS_ANY_OF:feature-created,feature-archived",
+    (e) => (e.featureName === "f1" || e.featureName === "f2") && e.type !== "feature-updated",
+  ],
+  [
+    "environment=IS:production&createdBy=IS_ANY_OF:1,-42",
+    (e) => e.environment === "production" && (e.createdByUserId === 1 || e.createdByUserId === -42),
+  ],
+  ["feature=IS:f1&createdBy=IS:1", (e) => e.featureName === "f1" && e.createdByUserId === 1],
+  [
+    "project=IS:p1&type=IS:feature-updated&environment=IS:development",
+    (e) => e.project === "p1" && e.type === "feature-updated" && e.environment === "development",
+  ],
   ["feature=IS:f3&from=IS:2026-01-03", (e) => e.featureName === "f3" && day(e.createdAt) >= "2026-01-03"],
   // Free text: counted once, then remembered up to the rollup's horizon plus newer matches.
   ["query=ARCHIVED", (e) => e.type === "feature-archived"],
@@ -105,6 +118,18 @@ describe("event-search totals over the rollup", () => {
     await expectExactTotals();
     await rollUpEventCounts(t.database.prisma); // nothing new: a no-op
     await expectExactTotals();
+  });
+
+  it("take two-filter totals from the pair rollup, except flag with creator", async () => {
+    await rollUpEventCounts(t.database.prisma);
+    const usesRollup = async (query: string) => {
+      const { statements } = await counter.during(() => t.rest("GET", `/api/admin/search/events?${query}`));
+      return statements.some((s) => s.includes('"EventCount"'));
+    };
+    expect(await usesRollup("project=IS:p1&type=IS:feature-updated")).toBe(true);
+    expect(await usesRollup("type=IS:feature-created&createdBy=IS:1")).toBe(true);
+    expect(await usesRollup("feature=IS:f1&createdBy=IS:1")).toBe(false);
+    expect(await usesRollup("project=IS:p1&from=IS:2026-01-02")).toBe(false);
   });
 
   it("answer a REST search in one statement after authentication, items included", async () => {

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { probeHorizon, waitForTransactionsToEnd } from "../../events/horizon.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 import type { EventSearchFilter } from "./event-search.ts";
 import { type Sql, sql } from "./feature-search.sql.ts";
 
@@ -31,6 +32,27 @@ const DIMENSIONS = {
 type Dimension = keyof typeof DIMENSIONS;
 const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
 
+/**
+ * Pairs of dimensions rolled up too, so two-filter totals (project and type, the commonest)
+ * are as cheap as one: every pair but flag × creator, whose distinct combinations would be
+ * about as many as the events. A pair's value is both values joined by U+001F (no flag,
+ * project, type, environment or user id holds it); an event missing either value is in no pair.
+ * Named `a+b` in DIMENSION_NAMES order. Adding a pair needs a migration that empties
+ * `EventCount` and resets the cursor (as `event_count_pairs` does), or older events go uncounted.
+ */
+const PAIRS = DIMENSION_NAMES.flatMap((a, i) =>
+  DIMENSION_NAMES.slice(i + 1)
+    .filter((b) => !(a === "feature" && b === "createdBy"))
+    .map((b) => [a, b] as const),
+);
+const pairName = (a: Dimension, b: Dimension) => `${a}+${b}`;
+const PAIR_SEPARATOR = "\u001f";
+
+/** The VALUES rows of the pairs: `a || U+001F || b` is NULL when either is. */
+const PAIR_VALUES = Prisma.join(
+  PAIRS.map(([a, b]) => sql`(${pairName(a, b)}, ${DIMENSIONS[a]} || chr(31) || ${DIMENSIONS[b]})`),
+);
+
 /** The id up to which `EventCount` is exact (0 before the first rollup). */
 export const ROLLED_UP_THROUGH = sql`coalesce((SELECT c."throughId" FROM "EventCountCursor" c WHERE c.id = 1), 0)`;
 
@@ -44,21 +66,28 @@ export const NEWER_THAN_ROLLUP = sql`e.id > ${ROLLED_UP_THROUGH} AND e.id <= (SE
 
 /**
  * The rolled-up count of the events with id <= ROLLED_UP_THROUGH that match `filter`, or null
- * when the filter has no rollup: free text, `maxId`, or more than one dimension (from/to
- * together count as one, the day).
+ * when the filter has no rollup: free text, `maxId`, a day range with another filter, three
+ * dimensions, or flag and creator together.
  */
 export function rolledUpCount(filter: EventSearchFilter): Sql | null {
   if (filter.query?.trim() || (filter.maxId !== undefined && filter.maxId !== null)) return null;
   const given = DIMENSION_NAMES.filter((d) => filter[d]);
   const days = Boolean(filter.from || filter.to);
-  if (given.length + (days ? 1 : 0) > 1) return null;
+  if (given.length + (days ? 1 : 0) > 2 || (days && given.length > 0)) return null;
   const sum = (where: Sql) => sql`(SELECT coalesce(sum(c.count), 0) FROM "EventCount" c WHERE ${where})`;
-  const [dimension] = given;
+  // Distinct values: an event has one value per dimension, so the counts of distinct values add up.
+  const valuesOf = (d: Dimension) => {
+    const values = filter[d]?.values ?? [];
+    return [...new Set(d === "createdBy" ? values.map((v) => String(Number(v))) : values)];
+  };
+  const [dimension, other] = given;
+  if (dimension && other) {
+    if (!PAIRS.some(([a, b]) => a === dimension && b === other)) return null;
+    const keys = valuesOf(dimension).flatMap((a) => valuesOf(other).map((b) => `${a}${PAIR_SEPARATOR}${b}`));
+    return sum(sql`c.dimension = ${pairName(dimension, other)} AND c.value = ANY(${keys}::text[])`);
+  }
   if (dimension) {
-    const values = filter[dimension]?.values ?? [];
-    // Distinct: an event has one value per dimension, so the counts of distinct values add up.
-    const keys = [...new Set(dimension === "createdBy" ? values.map((v) => String(Number(v))) : values)];
-    return sum(sql`c.dimension = ${dimension} AND c.value = ANY(${keys}::text[])`);
+    return sum(sql`c.dimension = ${dimension} AND c.value = ANY(${valuesOf(dimension)}::text[])`);
   }
   if (days) {
     const from = filter.from ? sql`c.value >= ${filter.from}` : sql`TRUE`;
@@ -103,7 +132,7 @@ async function rollUpChunk(db: Db, cutoff: bigint, chunk: bigint): Promise<bigin
           CROSS JOIN LATERAL (VALUES ('all', ''), ('feature', ${DIMENSIONS.feature}),
             ('project', ${DIMENSIONS.project}), ('type', ${DIMENSIONS.type}),
             ('environment', ${DIMENSIONS.environment}), ('createdBy', ${DIMENSIONS.createdBy}),
-            ('day', to_char(e."createdAt", 'YYYY-MM-DD'))) AS d(dimension, value)
+            ('day', to_char(e."createdAt", 'YYYY-MM-DD')), ${PAIR_VALUES}) AS d(dimension, value)
           WHERE e.id > ${from} AND e.id <= ${to} AND d.value IS NOT NULL
           GROUP BY d.dimension, d.value
         ON CONFLICT (dimension, value) DO UPDATE SET count = "EventCount".count + excluded.count`;
