@@ -285,4 +285,20 @@ describe("status and createdAt", () => {
     );
     expect(wrong.errors?.[0]?.message).toContain("CONTAINS");
   });
+
+  it("an empty tag list matches no flag to include and excludes none", async () => {
+    const count = async (operator: string) => {
+      const res = await t.gql<{ featureSearch: { totalCount: number } }>(
+        `query($f: FeatureSearchFilter) { featureSearch(filter: $f) { totalCount } }`,
+        { f: { project: { operator: "IS", values: ["tags"] }, tag: { operator, values: [] } } },
+      );
+      expect(res.errors).toBeUndefined();
+      return res.data?.featureSearch.totalCount;
+    };
+    const all = await count("DO_NOT_INCLUDE");
+    expect(all).toBeGreaterThan(0);
+    expect(await count("INCLUDE")).toBe(0);
+    expect(await count("INCLUDE_ALL_OF")).toBe(0);
+    expect(await count("EXCLUDE_ALL")).toBe(all);
+  });
 });

@@ -78,29 +78,34 @@ function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
     return sql`SELECT (SELECT count(*) FROM "Feature" f WHERE ${where}) AS total,
       ARRAY(${pageOf(args, where, window)}) AS names`;
   }
-  const matched = sql`f.name IN (SELECT m.name FROM matches m)`;
-  return sql`WITH matches AS MATERIALIZED (SELECT f.name FROM "Feature" f WHERE ${where})
-    SELECT (SELECT count(*) FROM matches) AS total, ARRAY(${pageOf(args, matched, window)}) AS names`;
+  // The matches carry every column a sort key or the favourite test reads (sortKeysOf,
+  // favoriteOf), so the page sorts them alone instead of joining them to the flags again.
+  return sql`WITH matches AS MATERIALIZED (SELECT ${MATCH_COLUMNS} FROM "Feature" f WHERE ${where})
+    SELECT (SELECT count(*) FROM matches) AS total,
+      ARRAY(${pageOf(args, sql`TRUE`, window, sql`matches`)}) AS names`;
 }
+
+const MATCH_COLUMNS = sql`f.name, f."createdAt", f."lastSeenAt", f.type, f.stale, f."projectId"`;
 
 /**
  * Names of one page. Favourites first is a UNION of the caller's matching favourites (few) and
  * the first `offset + limit` other matches, so the ranking never needs a sort of all matches.
+ * `flags` is where the candidates come from: the flags, or the materialised matches.
  */
-function pageOf(args: FeatureSearchArgs, where: Sql, window: PageWindow): Sql {
+function pageOf(args: FeatureSearchArgs, where: Sql, window: PageWindow, flags = sql`"Feature"`): Sql {
   const keys = sortKeysOf(args);
   const ordered = Prisma.join(keys.map((k) => sql`${k.expression} ${k.direction}`));
   if (!args.favoritesFirst || args.userId === null) {
-    return sql`SELECT f.name FROM "Feature" f WHERE ${where}
+    return sql`SELECT f.name FROM ${flags} f WHERE ${where}
       ORDER BY ${ordered} LIMIT ${window.limit} OFFSET ${window.offset}`;
   }
   const columns = Prisma.join(keys.map((k, i) => sql`${k.expression} AS ${Prisma.raw(`k${i}`)}`));
   const outer = Prisma.join(keys.map((k, i) => sql`${Prisma.raw(`k${i}`)} ${k.direction}`));
   const favorite = favoriteOf(args.userId);
   return sql`SELECT k.name FROM (
-      (SELECT 0 AS rank, f.name, ${columns} FROM "Feature" f WHERE ${where} AND ${favorite})
+      (SELECT 0 AS rank, f.name, ${columns} FROM ${flags} f WHERE ${where} AND ${favorite})
       UNION ALL
-      (SELECT 1, f.name, ${columns} FROM "Feature" f WHERE ${where} AND NOT ${favorite}
+      (SELECT 1, f.name, ${columns} FROM ${flags} f WHERE ${where} AND NOT ${favorite}
         ORDER BY ${ordered} LIMIT ${window.offset + window.limit})
     ) k ORDER BY k.rank, ${outer} LIMIT ${window.limit} OFFSET ${window.offset}`;
 }
