@@ -68,13 +68,14 @@ export function featureSearchStatement(
  * The page and the total. The count and
  * the page are separate subqueries so each gets its own plan: the page can walk an index in
  * sort order and stop after `offset + limit` rows instead of sorting every match. Filters that
- * cost a lookup per flag (text, tags, segments, status) are evaluated once, into a
- * materialised set of names both subqueries read.
+ * cost a lookup per flag (text, tags, segments) are evaluated once, into a materialised set
+ * both subqueries read. Status stays a plain semi-join: one indexed table, which the total
+ * hashes and the page's walk checks for a few rows (6 ms against 7.7 ms materialised).
  */
 function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
   const filter = args.filter ?? {};
   const where = whereOf(filter);
-  if (!(filter.query?.trim() || filter.tag || filter.segment || filter.status)) {
+  if (!(filter.query?.trim() || filter.tag || filter.segment)) {
     return sql`SELECT (SELECT count(*) FROM "Feature" f WHERE ${where}) AS total,
       ARRAY(${pageOf(args, where, window)}) AS names`;
   }
