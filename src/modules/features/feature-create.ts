@@ -32,8 +32,7 @@ export async function createFeature(
 ) {
   const data = parseInput(createFeatureSchema, input);
   const checks = await creationChecks(w, projectId, data.name, data.type);
-  if (!checks.projectFound || checks.projectArchived)
-    throw new NotFoundError(`Could not find project with id "${projectId}"`);
+  if (!checks.projectActive) throw new NotFoundError(`Could not find project with id "${projectId}"`);
   if (checks.existingProject !== null) {
     throw new NameExistsError(
       `A flag with the name "${data.name}" already exists (in project "${checks.existingProject}").`,
@@ -108,15 +107,14 @@ export async function createFeature(
 async function creationChecks(w: Write, projectId: string, name: string, type: string) {
   const [row] = await w.tx.$queryRaw<
     {
-      projectFound: boolean;
-      projectArchived: boolean;
+      projectActive: boolean;
       environments: string[];
       existingProject: string | null;
       typeExists: boolean;
       activeFlags: number;
     }[]
   >`
-    SELECT p.id IS NOT NULL AS "projectFound", p."archivedAt" IS NOT NULL AS "projectArchived",
+    SELECT p.id IS NOT NULL AND p."archivedAt" IS NULL AS "projectActive",
            COALESCE((SELECT array_agg(e."environmentName" ORDER BY e."environmentName")
                        FROM "ProjectEnvironment" e WHERE e."projectId" = p.id), '{}') AS "environments",
            (SELECT f."projectId" FROM "Feature" f WHERE f.name = ${name}) AS "existingProject",
