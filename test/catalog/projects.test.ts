@@ -106,6 +106,13 @@ describe("projects over GraphQL", () => {
     expect(lists.active.map((p: { id: string }) => p.id)).not.toContain("check-out-2");
     expect(lists.archived).toEqual([{ id: "check-out-2" }]);
     await ok(t, `mutation { archiveProject(id: "check-out-2") { id } }`);
+    // An archived project takes no new flags.
+    expect(
+      await fails(
+        t,
+        `mutation { createFeature(project: "check-out-2", input: { name: "late-flag" }) { name } }`,
+      ),
+    ).toMatchObject({ code: "NOT_FOUND", message: 'Could not find project with id "check-out-2"' });
 
     const revived = await ok(t, `mutation { reviveProject(id: "check-out-2") { id archivedAt } }`);
     expect(revived.reviveProject).toEqual({ id: "check-out-2", archivedAt: null });
