@@ -157,6 +157,82 @@ describe("roles", () => {
   });
 });
 
+describe("project roles cannot escalate to root", () => {
+  it("refuses root permissions in a project role, and accepts them in a root-custom role", async () => {
+    const res = await t.rest("POST", "/api/admin/roles", {
+      name: "Sneaky owner",
+      permissions: [{ name: "CREATE_FEATURE" }, { name: "ADMIN" }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ name: "ValidationError" });
+    expect(res.body.message).toContain("permissions.1.name");
+    const update = await t.rest("POST", "/api/admin/roles", {
+      name: "Plain project role",
+      permissions: [{ name: "CREATE_FEATURE" }],
+    });
+    expect(update.status).toBe(201);
+    const withAdmin = await t.rest("PUT", `/api/admin/roles/${update.body.id}`, {
+      name: "Plain project role",
+      permissions: [{ name: "CREATE_FEATURE" }, { name: "CREATE_PROJECT" }],
+    });
+    expect(withAdmin.status).toBe(400);
+    const rootCustom = await t.rest("POST", "/api/admin/roles", {
+      name: "Project maker",
+      type: "root-custom",
+      permissions: [{ name: "CREATE_PROJECT" }],
+    });
+    expect(rootCustom.status).toBe(201);
+  });
+
+  it("a Viewer owning a project cannot use a project role holding ADMIN to become Admin", async () => {
+    const mallory = await userWithPat(t, "mallory", "Viewer");
+    await t.gql(`mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 4) }`, {
+      u: mallory.id,
+    });
+    // Such a role can no longer be made through the API; rows written before that rule (the
+    // migration removes them, but a restored backup may hold them) must still grant nothing.
+    const role = await t.database.prisma.role.create({
+      data: {
+        name: "Legacy everything",
+        type: "custom",
+        permissions: { create: [{ permissionName: "ADMIN" }, { permissionName: "CREATE_PROJECT" }] },
+      },
+    });
+    const given = await t.gql(
+      `mutation($u: Int!, $r: Int!) { addProjectMember(project: "default", userId: $u, roleId: $r) }`,
+      { u: mallory.id, r: role.id },
+      mallory.token,
+    );
+    expect(given.errors).toBeUndefined();
+    const token = await t.rest(
+      "POST",
+      "/api/admin/api-tokens",
+      { tokenName: "mine", type: "admin" },
+      mallory.token,
+    );
+    expect(token.status).toBe(403);
+    const promote = await t.rest(
+      "PUT",
+      `/api/admin/user-admin/${mallory.id}`,
+      { rootRole: "Admin" },
+      mallory.token,
+    );
+    expect(promote.status).toBe(403);
+    const project = await t.rest(
+      "POST",
+      "/api/admin/projects",
+      { id: "mallorys", name: "Mine" },
+      mallory.token,
+    );
+    expect(project.status).toBe(403);
+    // ...while the project permissions of the same role still work in its project
+    expect((await createFlag("default", "mallory-flag", mallory.token)).errors).toBeUndefined();
+    expect((await createFlag("other", "mallory-flag-2", mallory.token)).errors?.[0]?.extensions?.code).toBe(
+      "FORBIDDEN",
+    );
+  });
+});
+
 describe("can(): scoping by project and environment", () => {
   const principal = (grants: Principal["grants"]): Principal => ({
     kind: "user",
@@ -196,6 +272,14 @@ describe("can(): scoping by project and environment", () => {
     ).toBe(false);
     expect(can(envGrant, { permission: "UPDATE_FEATURE_ENVIRONMENT" })).toBe(false);
     expect(can(envGrant, { permission: "CREATE_FEATURE", project: "default" })).toBe(false);
+  });
+
+  it("a root permission held for one project covers nothing", () => {
+    const scopedAdmin = principal([{ permission: "ADMIN", project: "default", environment: null }]);
+    expect(can(scopedAdmin, { permission: "CREATE_FEATURE", project: "default" })).toBe(false);
+    expect(can(scopedAdmin, { permission: "ADMIN" })).toBe(false);
+    const scopedRoot = principal([{ permission: "CREATE_PROJECT", project: "default", environment: null }]);
+    expect(can(scopedRoot, { permission: "CREATE_PROJECT" })).toBe(false);
   });
 
   it("ADMIN passes everything; unscoped grants pass everywhere", () => {

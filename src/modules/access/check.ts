@@ -1,6 +1,6 @@
 import type { Context } from "../../context.ts";
 import { AuthenticationRequired, ForbiddenOperation, NoAccessError } from "../../shared/errors.ts";
-import type { PermissionCheck } from "./permissions.ts";
+import { type PermissionCheck, permissionType } from "./permissions.ts";
 import type { Grant, Principal } from "./principal.ts";
 
 const matches = (scope: string | null, wanted: string | null | undefined) =>
@@ -17,6 +17,9 @@ export function can(principal: Principal, check: PermissionCheck): boolean {
 }
 
 function grantCovers(grant: Grant, check: PermissionCheck): boolean {
+  // A root permission held through a project role would reach beyond that project (ADMIN
+  // passes everything): only an unscoped grant may carry one.
+  if (grant.project !== null && permissionType(grant.permission) === "root") return false;
   if (grant.permission === "ADMIN") return true;
   if (grant.permission !== check.permission) return false;
   return matches(grant.project, check.project) && matches(grant.environment, check.environment);

@@ -52,6 +52,12 @@ async function permissionRows(tx: Tx, input: ReturnType<typeof parseRole>) {
         `permissions.${i}.name: "${p.name}" applies to projects; use a custom (project) role`,
       );
     }
+    if (input.type === "custom" && type === "root") {
+      throw new ValidationError(
+        `permissions.${i}.name: "${p.name}" is a root permission and cannot be part of a project role; use a root-custom role`,
+        [{ message: "a root permission cannot be part of a project role", path: `permissions.${i}.name` }],
+      );
+    }
     if (p.environment) {
       if (type !== "environment") {
         throw new ValidationError(`permissions.${i}.environment: "${p.name}" is not scoped to environments`);
