@@ -239,6 +239,7 @@ describe("can(): scoping by project and environment", () => {
     via: "pat",
     name: "p",
     userId: 1,
+    tokenId: null,
     rootRole: "Viewer",
     projects: ["*"],
     environment: "*",

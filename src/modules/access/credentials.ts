@@ -64,6 +64,7 @@ export async function resolveToken(db: Db, secret: string, now = new Date()): Pr
     via: "api-token",
     name: token.tokenName,
     userId: null,
+    tokenId: token.id,
     rootRole: token.type === "admin" ? "Admin" : null,
     projects: token.projects,
     environment: token.environment,

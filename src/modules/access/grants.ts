@@ -50,6 +50,7 @@ export function userPrincipal(user: UserWithGrants, via: Principal["via"]): Prin
     via,
     name: userDisplayName(user),
     userId: user.id,
+    tokenId: null,
     rootRole: user.rootRole,
     projects: ["*"],
     environment: "*",

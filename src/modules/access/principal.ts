@@ -18,6 +18,8 @@ export type Principal = {
   /** Display name written to `createdBy` of events. */
   name: string;
   userId: number | null;
+  /** The API token behind the call (null for users, whatever their credential). */
+  tokenId: number | null;
   /** The root role (a predefined or root-custom role name); null for client/frontend tokens. */
   rootRole: string | null;
   /** Token scope: project ids, or ["*"] for every project. */
@@ -33,12 +35,16 @@ export const ADMIN_TOKEN_USER_ID = -42;
 /** Unleash writes -1337 for changes made by the system itself (schedulers, bootstrap). */
 export const SYSTEM_USER_ID = -1337;
 
-export type Actor = { userId: number | null; name: string };
+/**
+ * Who a write is done by. API tokens all write user -42 (as Unleash), so `tokenId` tells them
+ * apart where identity matters (the author of a change request cannot approve it).
+ */
+export type Actor = { userId: number | null; name: string; tokenId?: number | null };
 
 export function actorOf(principal: Principal | null): Actor {
   if (!principal) return { userId: SYSTEM_USER_ID, name: "system" };
   if (principal.kind === "user") return { userId: principal.userId, name: principal.name };
-  return { userId: ADMIN_TOKEN_USER_ID, name: principal.name };
+  return { userId: ADMIN_TOKEN_USER_ID, name: principal.name, tokenId: principal.tokenId };
 }
 
 export const SYSTEM_ACTOR: Actor = { userId: SYSTEM_USER_ID, name: "system" };

@@ -3,11 +3,12 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { pageWindow, toConnection } from "../../shared/pagination.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
+import { actorOf } from "../access/principal.ts";
 import { ChangeRequestConfigRef, ChangeRequestRef } from "./change-request.types.ts";
 import { proposeChanges } from "./propose.ts";
 import { principalOf, viewAfter } from "./resolve.ts";
 import { projectChangeRequestConfig, updateChangeRequestConfig } from "./settings.ts";
-import { ALL_STATES, OPEN_STATES } from "./store.ts";
+import { ALL_STATES, authorOf, OPEN_STATES } from "./store.ts";
 import { changeRequestView, changeRequestViews } from "./view.ts";
 
 const ChangeRequestConnection = builder.connectionObject({
@@ -103,7 +104,7 @@ builder.queryField("openChangeRequests", (t) =>
       const rows = await ctx.db.changeRequest.findMany({
         where: {
           projectId: args.project,
-          createdByUserId: principal.userId ?? -42,
+          ...authorOf(actorOf(principal)),
           state: { in: [...OPEN_STATES] },
         },
         select: { id: true },
@@ -131,7 +132,7 @@ builder.mutationField("updateChangeRequestConfig", (t) =>
   t.field({
     type: ChangeRequestConfigRef,
     description:
-      "Turns change requests on or off in an environment of a project, with the approvals needed (0 to 10). Event: change-request-configuration-updated.",
+      "Turns change requests on or off in an environment of a project, with the approvals needed (0 to 10). Lowering the protection of an environment that requires change requests (turning them off, or fewer approvals) needs an Admin. Event: change-request-configuration-updated.",
     args: {
       project: t.arg.string({ required: true, description: "Project id." }),
       environment: t.arg.string({ required: true, description: "Environment name." }),
@@ -143,7 +144,7 @@ builder.mutationField("updateChangeRequestConfig", (t) =>
     }),
     resolve: (_root, args, ctx) =>
       runWrite(ctx, (w) =>
-        updateChangeRequestConfig(w, args.project, args.environment, {
+        updateChangeRequestConfig(w, principalOf(ctx), args.project, args.environment, {
           changeRequestsEnabled: args.changeRequestsEnabled,
           requiredApprovals: args.requiredApprovals ?? undefined,
         }),

@@ -8,7 +8,7 @@ import type { Principal } from "../access/principal.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";
 import { checkChange, dryRun } from "./propose.ts";
 import { takeSnapshot } from "./snapshots.ts";
-import { type LockedChangeRequest, lockChangeRequest, recordChangeRequestEvent } from "./store.ts";
+import { isAuthor, type LockedChangeRequest, lockChangeRequest, recordChangeRequestEvent } from "./store.ts";
 
 const EDITABLE = new Set(["Draft", "In review", "Approved"]);
 
@@ -19,10 +19,10 @@ const EDITABLE = new Set(["Draft", "In review", "Approved"]);
 export function assertAuthor(
   w: Write,
   principal: Principal,
-  cr: { createdByUserId: number },
+  cr: { createdByUserId: number; createdByTokenId: number | null },
   adminToo = false,
 ) {
-  if (cr.createdByUserId === w.actor.userId) return;
+  if (isAuthor(cr, w.actor)) return;
   if (adminToo && can(principal, { permission: PERMISSIONS.ADMIN })) return;
   throw new ForbiddenOperation("Only the author of a change request may do this.");
 }

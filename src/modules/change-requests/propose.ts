@@ -15,7 +15,7 @@ import {
 } from "./change-request.inputs.ts";
 import { changeRequestSetting } from "./settings.ts";
 import { type ChangeTarget, takeSnapshot } from "./snapshots.ts";
-import { recordChangeRequestEvent } from "./store.ts";
+import { authorOf, recordChangeRequestEvent } from "./store.ts";
 
 export type ProposedChange = { action: ChangeAction; feature: string | null; payload: unknown };
 type Scope = { project: string; environment: string };
@@ -107,14 +107,9 @@ async function draftOf(w: Write, scope: Scope) {
       `Change requests are not enabled for the "${scope.environment}" environment of project "${scope.project}"`,
     );
   }
-  const userId = w.actor.userId ?? 0;
+  const author = authorOf(w.actor);
   const existing = await w.tx.changeRequest.findFirst({
-    where: {
-      projectId: scope.project,
-      environmentName: scope.environment,
-      createdByUserId: userId,
-      state: "Draft",
-    },
+    where: { projectId: scope.project, environmentName: scope.environment, ...author, state: "Draft" },
     orderBy: { id: "asc" },
   });
   if (existing) return existing;
@@ -124,7 +119,7 @@ async function draftOf(w: Write, scope: Scope) {
       environmentName: scope.environment,
       state: "Draft",
       minApprovals: setting.requiredApprovals,
-      createdByUserId: userId,
+      ...author,
       createdAt: w.now,
       updatedAt: w.now,
     },

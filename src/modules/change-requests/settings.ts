@@ -1,6 +1,6 @@
 import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
-import { DomainError, NotFoundError } from "../../shared/errors.ts";
+import { DomainError, NoAccessError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { can } from "../access/check.ts";
@@ -84,12 +84,30 @@ export async function projectChangeRequestConfig(tx: Tx, project: string): Promi
 }
 
 /**
+ * Lowering the protection of an environment (off, or fewer approvals) is itself a way around
+ * review: only an Admin may do it, so an Editor or Owner cannot switch review off, change the
+ * flag, and switch it back on.
+ */
+function assertMayLower(
+  principal: Principal,
+  before: { requiredApprovals: number } | null,
+  after: { changeRequestsEnabled: boolean; requiredApprovals: number },
+) {
+  if (!before) return;
+  const lowers = !after.changeRequestsEnabled || after.requiredApprovals < before.requiredApprovals;
+  if (lowers && !can(principal, { permission: PERMISSIONS.ADMIN })) {
+    throw new NoAccessError(PERMISSIONS.ADMIN);
+  }
+}
+
+/**
  * Turns change requests on or off for one environment of a project and sets the approvals
  * they need (0 to 10). Open change requests keep the minApprovals they were created with.
- * Event: change-request-configuration-updated (none when nothing changes).
+ * Lowering the protection needs ADMIN. Event: change-request-configuration-updated.
  */
 export async function updateChangeRequestConfig(
   w: Write,
+  principal: Principal,
   project: string,
   environment: string,
   input: unknown,
@@ -101,6 +119,7 @@ export async function updateChangeRequestConfig(
   });
   if (!link) throw new NotFoundError(`Environment "${environment}" is not enabled for project "${project}"`);
   const before = await changeRequestSetting(w.tx, project, environment);
+  assertMayLower(principal, before, data);
   const where = { projectId_environmentName: { projectId: project, environmentName: environment } };
   if (data.changeRequestsEnabled) {
     await w.tx.changeRequestSetting.upsert({

@@ -3,6 +3,7 @@ import type { EventType } from "../../events/catalogue.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
+import type { Actor } from "../access/principal.ts";
 
 export const OPEN_STATES = ["Draft", "In review", "Approved", "Scheduled"] as const;
 export const CLOSED_STATES = ["Applied", "Cancelled", "Rejected"] as const;
@@ -44,6 +45,24 @@ export function recordChangeRequestEvent(
     featureName: extra.featureName ?? null,
     data: { changeRequestId: cr.id, ...extra.data },
   });
+}
+
+/**
+ * The author's identity: the user, or for API tokens (which all write user -42) the token.
+ * A request made with one admin token is not another admin token's, nor a user's.
+ */
+export function authorOf(actor: Actor) {
+  return { createdByUserId: actor.userId ?? 0, createdByTokenId: actor.tokenId ?? null };
+}
+
+export function isAuthor(cr: { createdByUserId: number; createdByTokenId: number | null }, actor: Actor) {
+  const me = authorOf(actor);
+  return cr.createdByUserId === me.createdByUserId && cr.createdByTokenId === me.createdByTokenId;
+}
+
+/** Who approves, counted once per request: `user:<id>` or `token:<id>`. */
+export function approverKey(actor: Actor) {
+  return actor.tokenId != null ? `token:${actor.tokenId}` : `user:${actor.userId ?? 0}`;
 }
 
 /** Sets the state; `updatedAt` moves with it. */

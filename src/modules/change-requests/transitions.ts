@@ -13,7 +13,14 @@ import { PERMISSIONS, type Permission } from "../access/permissions.ts";
 import type { Principal } from "../access/principal.ts";
 import { applyChanges } from "./apply.ts";
 import { assertAuthor } from "./drafts.ts";
-import { type LockedChangeRequest, lockChangeRequest, recordChangeRequestEvent, setState } from "./store.ts";
+import {
+  approverKey,
+  isAuthor,
+  type LockedChangeRequest,
+  lockChangeRequest,
+  recordChangeRequestEvent,
+  setState,
+} from "./store.ts";
 
 /** What a state change asks for (REST `PUT .../state`, GraphQL `changeChangeRequestState`). */
 export const stateChangeSchema = z.object({
@@ -62,20 +69,24 @@ async function sendToReview({ w, principal }: Deps, cr: LockedChangeRequest) {
 
 /**
  * One approval by an approver (APPROVE_CHANGE_REQUEST in the environment) who is not the
- * author unless Admin; once per user. Approved when approvals reach minApprovals.
+ * author; once per approver. A root Admin user may approve their own request (reference
+ * §6.3); an API token never its own, since a script that proposes and approves is one actor.
+ * Approved when approvals reach minApprovals.
  */
 async function approve({ w, principal }: Deps, cr: LockedChangeRequest) {
   requireState(cr, ["In review"], "approved");
   requireInEnvironment(principal, PERMISSIONS.APPROVE_CHANGE_REQUEST, cr);
-  const isAdmin = can(principal, { permission: PERMISSIONS.ADMIN });
-  if (cr.createdByUserId === w.actor.userId && !isAdmin) {
+  const adminUser = principal.kind === "user" && can(principal, { permission: PERMISSIONS.ADMIN });
+  if (isAuthor(cr, w.actor) && !adminUser) {
     throw new ForbiddenOperation("The author of a change request cannot approve it.");
   }
-  const userId = w.actor.userId ?? 0;
-  if (cr.approvals.some((a) => a.userId === userId)) {
+  const key = approverKey(w.actor);
+  if (cr.approvals.some((a) => a.approverKey === key)) {
     throw new InvalidOperationError("You have already approved this change request.");
   }
-  await w.tx.changeRequestApproval.create({ data: { changeRequestId: cr.id, userId, createdAt: w.now } });
+  await w.tx.changeRequestApproval.create({
+    data: { changeRequestId: cr.id, userId: w.actor.userId ?? 0, approverKey: key, createdAt: w.now },
+  });
   await recordChangeRequestEvent(w, "change-request-approval-added", cr);
   if (cr.approvals.length + 1 >= cr.minApprovals) await markApproved(w, cr);
 }

@@ -1,6 +1,8 @@
 import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
+import type { Principal } from "../access/principal.ts";
+import { assertDirectChangeAllowed } from "../change-requests/settings.ts";
 import { findProject } from "./project-write.ts";
 
 /**
@@ -30,9 +32,16 @@ export async function enableProjectEnvironment(w: Write, projectId: string, envi
 /**
  * Disables an environment for a project: unlinks it and deletes the project's flags' state and
  * strategies there. A project keeps at least one environment (Unleash: 400/403 otherwise).
+ * Where the environment requires change requests, this wipes reviewed state without review,
+ * so it needs SKIP_CHANGE_REQUEST like any direct change there.
  * Records `project-environment-removed`. Throws NotFound (project, environment, not enabled).
  */
-export async function disableProjectEnvironment(w: Write, projectId: string, environment: string) {
+export async function disableProjectEnvironment(
+  w: Write,
+  principal: Principal | null,
+  projectId: string,
+  environment: string,
+) {
   await findProject(w.tx, projectId);
   await findEnvironment(w, environment);
   const link = { projectId_environmentName: { projectId, environmentName: environment } };
@@ -42,6 +51,7 @@ export async function disableProjectEnvironment(w: Write, projectId: string, env
   if ((await w.tx.projectEnvironment.count({ where: { projectId } })) <= 1) {
     throw new InvalidOperationError("A project must always have at least one environment enabled.");
   }
+  await assertDirectChangeAllowed(w.tx, principal, projectId, environment);
   const ofProjectHere = { feature: { projectId }, environmentName: environment };
   // Strategies would cascade from their feature environment; deleting them first says so.
   await w.tx.featureStrategy.deleteMany({ where: ofProjectHere });

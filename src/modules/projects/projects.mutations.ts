@@ -126,7 +126,7 @@ builder.mutationField("disableProjectEnvironment", (t) =>
       permission: { permission: PERMISSIONS.UPDATE_PROJECT, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => disableProjectEnvironment(w, args.project, args.environment));
+      await runWrite(ctx, (w) => disableProjectEnvironment(w, ctx.principal, args.project, args.environment));
       return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: args.project } });
     },
   }),
