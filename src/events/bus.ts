@@ -146,8 +146,17 @@ export async function createEventBus(
   return createInProcessBus();
 }
 
+/** Tells every listener, even when one throws; the first error is rethrown afterwards. */
 function notify(listeners: Set<Listener>, id: bigint, committedHere?: StoredEvent) {
-  for (const listener of listeners) listener(id, committedHere);
+  let failure: unknown;
+  for (const listener of listeners) {
+    try {
+      listener(id, committedHere);
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== undefined) throw failure;
 }
 
 function parseId(payload: string | undefined): bigint {

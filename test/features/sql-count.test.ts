@@ -95,12 +95,13 @@ describe("a flag search page costs two SQL statements, whatever its size", () =>
 });
 
 describe("creating a flag costs a fixed number of SQL statements", () => {
-  it("the credential, one read of everything it checks, four inserts (the event with its outbox rows), the answer", async () => {
+  it("the credential, the flag-limit lock, one read of everything it checks, four inserts (the event with its outbox rows), the answer", async () => {
     const mutation = `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`;
     const { result, statements } = await counter.during(() => t.gql(mutation, { n: "counted-create" }));
     expect(result.errors).toBeUndefined();
     // The PostgreSQL adapter sends COMMIT as a statement, PGlite's does not: leave it out.
-    expect(statements.filter((s) => !/^(BEGIN|COMMIT)\b/.test(s))).toHaveLength(7);
+    expect(statements.filter((s) => !/^(BEGIN|COMMIT)\b/.test(s))).toHaveLength(8);
+    expect(statements.filter((s) => s.includes("pg_advisory_xact_lock"))).toHaveLength(1);
     expect(statements.filter((s) => s.includes('INSERT INTO "AddonDelivery"'))).toHaveLength(1);
     expect(statements.filter((s) => s.includes("pg_current_xact_id"))).toEqual([]);
   });

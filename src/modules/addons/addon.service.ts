@@ -1,6 +1,7 @@
 import { recordEvent } from "../../events/record.ts";
 import type { Addon } from "../../generated/prisma/client.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { type AddonData, type AddonInput, addonInputSchema } from "./addon.inputs.ts";
@@ -20,6 +21,7 @@ export async function createAddon(w: Write, input: AddonInput, policy: OutboundP
  * show it) keeps the stored secret. Event: addon-config-updated. Throws NotFound, Validation.
  */
 export async function updateAddon(w: Write, id: number, input: AddonInput, policy: OutboundPolicy) {
+  await lockRow(w.tx, "Addon", id);
   const before = await existingAddon(w, id);
   const parsed = parseInput(addonInputSchema, input);
   const stored = (before.parameters ?? {}) as Record<string, unknown>;
@@ -44,6 +46,7 @@ export async function updateAddon(w: Write, id: number, input: AddonInput, polic
 
 /** Deletes an addon with its pending deliveries and log. Event: addon-config-deleted. Throws NotFound. */
 export async function deleteAddon(w: Write, id: number) {
+  await lockRow(w.tx, "Addon", id);
   const before = await existingAddon(w, id);
   await w.tx.addon.delete({ where: { id } });
   await recordEvent(w, { type: "addon-config-deleted", preData: withoutParameters(before) });

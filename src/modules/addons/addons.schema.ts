@@ -171,10 +171,10 @@ builder.mutationField("createAddon", (t) =>
     authScopes: { permission: { permission: PERMISSIONS.CREATE_ADDON } },
     args: { input: t.arg({ type: AddonInput, required: true, description: "The addon." }) },
     resolve: async (query, _root, args, ctx) => {
-      const created = await runWrite(ctx, (w) =>
-        createAddon(w, toInput(args.input), ctx.config.integrations),
-      );
-      return ctx.db.addon.findUniqueOrThrow({ ...query, where: { id: created.id } });
+      return runWrite(ctx, async (w) => {
+        const created = await createAddon(w, toInput(args.input), ctx.config.integrations);
+        return w.tx.addon.findUniqueOrThrow({ ...query, where: { id: created.id } });
+      });
     },
   }),
 );
@@ -189,8 +189,10 @@ builder.mutationField("updateAddon", (t) =>
       input: t.arg({ type: AddonInput, required: true, description: "The new configuration." }),
     },
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => updateAddon(w, args.id, toInput(args.input), ctx.config.integrations));
-      return ctx.db.addon.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      return runWrite(ctx, async (w) => {
+        await updateAddon(w, args.id, toInput(args.input), ctx.config.integrations);
+        return w.tx.addon.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      });
     },
   }),
 );

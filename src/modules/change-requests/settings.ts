@@ -1,6 +1,7 @@
 import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { DomainError, NoAccessError, NotFoundError } from "../../shared/errors.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { can } from "../access/check.ts";
@@ -112,6 +113,7 @@ export async function updateChangeRequestConfig(
   environment: string,
   input: unknown,
 ): Promise<ChangeRequestConfig> {
+  await lockRow(w.tx, "Project", project);
   const data = parseInput(configSchema, input);
   const link = await w.tx.projectEnvironment.findUnique({
     where: { projectId_environmentName: { projectId: project, environmentName: environment } },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { urlFriendlyName } from "../projects/project.inputs.ts";
@@ -96,6 +97,7 @@ export async function createContextField(w: Write, input: CreateContextFieldInpu
  * Records `context-field-updated` (nothing when unchanged). Throws NotFound, Validation.
  */
 export async function updateContextField(w: Write, name: string, input: UpdateContextFieldInput) {
+  await lockRow(w.tx, "ContextField", name);
   const data = parseInput(updateContextFieldSchema, input);
   const before = await findContextField(w.tx, name);
   const changes = {
@@ -118,6 +120,7 @@ export async function updateContextField(w: Write, name: string, input: UpdateCo
  * field as preData. Throws NotFound.
  */
 export async function deleteContextField(w: Write, name: string) {
+  await lockRow(w.tx, "ContextField", name);
   const field = await findContextField(w.tx, name);
   await w.tx.contextField.delete({ where: { name } });
   await recordEvent(w, { type: "context-field-deleted", preData: contextFieldRecord(field) });

@@ -100,15 +100,15 @@ builder.mutationField("createContextField", (t) =>
     authScopes: { permission: { permission: PERMISSIONS.CREATE_CONTEXT_FIELD } },
     resolve: async (query, _root, args, ctx) => {
       const { stickiness, sortOrder, legalValues, ...rest } = args.input;
-      const created = await runWrite(ctx, (w) =>
-        createContextField(w, {
+      return runWrite(ctx, async (w) => {
+        const created = await createContextField(w, {
           ...rest,
           stickiness: stickiness ?? undefined,
           sortOrder: sortOrder ?? undefined,
           legalValues: legalValues ?? undefined,
-        }),
-      );
-      return ctx.db.contextField.findUniqueOrThrow({ ...query, where: { name: created.name } });
+        });
+        return w.tx.contextField.findUniqueOrThrow({ ...query, where: { name: created.name } });
+      });
     },
   }),
 );
@@ -124,15 +124,15 @@ builder.mutationField("updateContextField", (t) =>
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_CONTEXT_FIELD } },
     resolve: async (query, _root, args, ctx) => {
       const { stickiness, sortOrder, legalValues, description } = args.input;
-      await runWrite(ctx, (w) =>
-        updateContextField(w, args.name, {
+      return runWrite(ctx, async (w) => {
+        await updateContextField(w, args.name, {
           description,
           stickiness: stickiness ?? undefined,
           sortOrder: sortOrder ?? undefined,
           legalValues: legalValues ?? undefined,
-        }),
-      );
-      return ctx.db.contextField.findUniqueOrThrow({ ...query, where: { name: args.name } });
+        });
+        return w.tx.contextField.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      });
     },
   }),
 );

@@ -30,14 +30,14 @@ builder.mutationField("addFeatureDependency", (t) =>
     },
     authScopes: (_root, args) => scope(args),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) =>
-        addDependency(w, args.project, args.feature, {
+      return runWrite(ctx, async (w) => {
+        await addDependency(w, args.project, args.feature, {
           feature: args.input.feature,
           enabled: args.input.enabled ?? undefined,
           variants: args.input.variants ?? undefined,
-        }),
-      );
-      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+        });
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+      });
     },
   }),
 );
@@ -55,12 +55,12 @@ builder.mutationField("removeFeatureDependency", (t) =>
     authScopes: (_root, args) => scope(args),
     resolve: async (query, _root, args, ctx) => {
       const parent = args.parent;
-      await runWrite(ctx, (w) =>
-        parent
+      return runWrite(ctx, async (w) => {
+        await (parent
           ? removeDependency(w, args.project, args.feature, parent)
-          : removeAllDependencies(w, args.project, args.feature),
-      );
-      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+          : removeAllDependencies(w, args.project, args.feature));
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+      });
     },
   }),
 );

@@ -4,7 +4,7 @@ import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { featureInProject } from "../features/feature.read.ts";
+import { checkFeature, lockFeature, lockFeatureRows } from "../features/feature.read.ts";
 
 export const addDependencySchema = z.object({
   feature: z.string().min(1),
@@ -22,8 +22,10 @@ export type AddDependencyInput = z.input<typeof addDependencySchema>;
  */
 export async function addDependency(w: Write, projectId: string, child: string, input: AddDependencyInput) {
   const data = parseInput(addDependencySchema, input);
-  const feature = await featureInProject(w.tx, projectId, child);
-  const parent = await w.tx.feature.findUnique({ where: { name: data.feature } });
+  // Both rows locked: two opposite links added at once would each pass the cycle check.
+  const locked = new Map((await lockFeatureRows(w.tx, [child, data.feature])).map((r) => [r.name, r]));
+  const feature = checkFeature(locked.get(child), child, projectId, false);
+  const parent = locked.get(data.feature);
   if (!parent) throw new NotFoundError(`Could not find parent feature flag "${data.feature}"`);
   if (parent.name === child) throw new InvalidOperationError("A feature flag cannot depend on itself.");
   if (parent.projectId !== projectId) {
@@ -78,7 +80,7 @@ function sameList(a: string[], b: string[]) {
  * `{feature: parent}`; no such link records nothing. Throws NotFound, ArchivedFeature.
  */
 export async function removeDependency(w: Write, projectId: string, child: string, parent: string) {
-  const feature = await featureInProject(w.tx, projectId, child);
+  const feature = await lockFeature(w.tx, projectId, child);
   const removed = await w.tx.featureDependency.deleteMany({
     where: { childName: child, parentName: parent },
   });
@@ -95,7 +97,7 @@ export async function removeDependency(w: Write, projectId: string, child: strin
 
 /** Removes every parent link of `child`: one `feature-dependencies-removed` if there was any. */
 export async function removeAllDependencies(w: Write, projectId: string, child: string) {
-  const feature = await featureInProject(w.tx, projectId, child);
+  const feature = await lockFeature(w.tx, projectId, child);
   const removed = await w.tx.featureDependency.deleteMany({ where: { childName: child } });
   if (removed.count > 0) {
     await recordEvent(w, { type: "feature-dependencies-removed", project: projectId, featureName: child });

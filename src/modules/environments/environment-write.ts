@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { LimitExceededError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
+import { lockLimitedResource } from "../../shared/limit-lock.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { urlFriendlyName } from "../projects/project.inputs.ts";
@@ -38,6 +40,7 @@ export async function createEnvironment(w: Write, input: CreateEnvironmentInput,
   if (await w.tx.environment.findUnique({ where: { name: data.name }, select: { name: true } })) {
     throw new NameExistsError(`An environment with the name "${data.name}" already exists.`);
   }
+  await lockLimitedResource(w.tx, "environment");
   if ((await w.tx.environment.count()) >= environmentLimit) {
     throw new LimitExceededError("environment", environmentLimit);
   }
@@ -52,6 +55,7 @@ export async function createEnvironment(w: Write, input: CreateEnvironmentInput,
 
 /** Changes type and/or sortOrder. Records `environment-updated` (nothing when unchanged). */
 export async function updateEnvironment(w: Write, name: string, input: UpdateEnvironmentInput) {
+  await lockRow(w.tx, "Environment", name);
   const data = parseInput(updateEnvironmentSchema, input);
   const before = await w.tx.environment.findUnique({ where: { name } });
   if (!before) throw new NotFoundError(`Could not find environment "${name}"`);

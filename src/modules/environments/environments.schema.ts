@@ -73,8 +73,8 @@ builder.mutationField("createEnvironment", (t) =>
     args: { input: t.arg({ type: CreateEnvironmentInput, required: true, description: "The environment." }) },
     authScopes: { permission: { permission: PERMISSIONS.CREATE_ENVIRONMENT } },
     resolve: async (query, _root, args, ctx) => {
-      const created = await runWrite(ctx, (w) =>
-        createEnvironment(
+      return runWrite(ctx, async (w) => {
+        const created = await createEnvironment(
           w,
           {
             name: args.input.name,
@@ -83,9 +83,9 @@ builder.mutationField("createEnvironment", (t) =>
             sortOrder: args.input.sortOrder ?? undefined,
           },
           ctx.config.limits.environments,
-        ),
-      );
-      return ctx.db.environment.findUniqueOrThrow({ ...query, where: { name: created.name } });
+        );
+        return w.tx.environment.findUniqueOrThrow({ ...query, where: { name: created.name } });
+      });
     },
   }),
 );
@@ -101,13 +101,13 @@ builder.mutationField("updateEnvironment", (t) =>
     },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_ENVIRONMENT } },
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) =>
-        updateEnvironment(w, args.name, {
+      return runWrite(ctx, async (w) => {
+        await updateEnvironment(w, args.name, {
           type: args.input.type ?? undefined,
           sortOrder: args.input.sortOrder ?? undefined,
-        }),
-      );
-      return ctx.db.environment.findUniqueOrThrow({ ...query, where: { name: args.name } });
+        });
+        return w.tx.environment.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      });
     },
   }),
 );

@@ -25,8 +25,10 @@ for (const [field, run, event] of [
       args: flagArgs(t),
       authScopes: { authenticated: true },
       resolve: async (query, _root, args, ctx) => {
-        await runWrite(ctx, (w) => run(w, args.project, args.feature));
-        return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+        return runWrite(ctx, async (w) => {
+          await run(w, args.project, args.feature);
+          return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+        });
       },
     }),
   );
@@ -43,8 +45,10 @@ for (const [field, run, event] of [
       args: { project: t.arg.string({ required: true, description: "Project id." }) },
       authScopes: { authenticated: true },
       resolve: async (query, _root, args, ctx) => {
-        await runWrite(ctx, (w) => run(w, args.project));
-        return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: args.project } });
+        return runWrite(ctx, async (w) => {
+          await run(w, args.project);
+          return w.tx.project.findUniqueOrThrow({ ...query, where: { id: args.project } });
+        });
       },
     }),
   );

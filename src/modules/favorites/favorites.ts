@@ -16,9 +16,12 @@ function ownerId(w: Write): number {
 export async function favoriteFeature(w: Write, projectId: string, name: string) {
   const feature = await featureInProject(w.tx, projectId, name);
   const userId = ownerId(w);
-  const key = { userId_featureName: { userId, featureName: name } };
-  if (!(await w.tx.favoriteFeature.findUnique({ where: key }))) {
-    await w.tx.favoriteFeature.create({ data: { userId, featureName: name, createdAt: w.now } });
+  // ON CONFLICT DO NOTHING: a second concurrent click is a no-op, not a 409.
+  const added = await w.tx.favoriteFeature.createMany({
+    data: [{ userId, featureName: name, createdAt: w.now }],
+    skipDuplicates: true,
+  });
+  if (added.count > 0) {
     await recordEvent(w, { type: "feature-favorited", featureName: name, data: { feature: name } });
   }
   return feature;
@@ -45,9 +48,11 @@ async function activeProject(w: Write, projectId: string) {
 export async function favoriteProject(w: Write, projectId: string) {
   const project = await activeProject(w, projectId);
   const userId = ownerId(w);
-  const key = { userId_projectId: { userId, projectId } };
-  if (!(await w.tx.favoriteProject.findUnique({ where: key }))) {
-    await w.tx.favoriteProject.create({ data: { userId, projectId, createdAt: w.now } });
+  const added = await w.tx.favoriteProject.createMany({
+    data: [{ userId, projectId, createdAt: w.now }],
+    skipDuplicates: true,
+  });
+  if (added.count > 0) {
     await recordEvent(w, { type: "project-favorited", project: projectId, data: { project: projectId } });
   }
   return project;

@@ -64,15 +64,15 @@ builder.mutationFields((t) => {
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
         await requireStrategyCreationWhenNone(ctx, args.project, args.feature, args.environment);
-        await runWrite(ctx, (w) =>
-          enableFeatureEnvironment(
+        return runWrite(ctx, async (w) => {
+          await enableFeatureEnvironment(
             w,
             target(args),
             { shouldActivateDisabledStrategies: args.shouldActivateDisabledStrategies ?? false },
             ctx.config.limits,
-          ),
-        );
-        return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+          );
+          return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+        });
       },
     }),
     disableFeatureEnvironment: t.prismaField({
@@ -82,8 +82,10 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        await runWrite(ctx, (w) => disableFeatureEnvironment(w, target(args)));
-        return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+        return runWrite(ctx, async (w) => {
+          await disableFeatureEnvironment(w, target(args));
+          return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+        });
       },
     }),
     addFeatureStrategy: t.prismaField({
@@ -96,10 +98,15 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.CREATE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        const created = await runWrite(ctx, (w) =>
-          addStrategy(w, target(args), args.input as NewStrategyInput, ctx.config.limits),
-        );
-        return ctx.db.featureStrategy.findUniqueOrThrow({ ...query, where: { id: created.id } });
+        return runWrite(ctx, async (w) => {
+          const created = await addStrategy(
+            w,
+            target(args),
+            args.input as NewStrategyInput,
+            ctx.config.limits,
+          );
+          return w.tx.featureStrategy.findUniqueOrThrow({ ...query, where: { id: created.id } });
+        });
       },
     }),
     updateFeatureStrategy: t.prismaField({
@@ -114,10 +121,10 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        await runWrite(ctx, (w) =>
-          updateStrategy(w, target(args), args.id, args.input as UpdateInput, ctx.config.limits),
-        );
-        return ctx.db.featureStrategy.findUniqueOrThrow({ ...query, where: { id: args.id } });
+        return runWrite(ctx, async (w) => {
+          await updateStrategy(w, target(args), args.id, args.input as UpdateInput, ctx.config.limits);
+          return w.tx.featureStrategy.findUniqueOrThrow({ ...query, where: { id: args.id } });
+        });
       },
     }),
     deleteFeatureStrategy: t.prismaField({
@@ -131,8 +138,10 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.DELETE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        await runWrite(ctx, (w) => deleteStrategy(w, target(args), args.id));
-        return ctx.db.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
+        return runWrite(ctx, async (w) => {
+          await deleteStrategy(w, target(args), args.id);
+          return w.tx.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
+        });
       },
     }),
     setFeatureStrategySortOrder: t.prismaField({
@@ -145,8 +154,10 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        await runWrite(ctx, (w) => reorderStrategies(w, target(args), args.order));
-        return ctx.db.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
+        return runWrite(ctx, async (w) => {
+          await reorderStrategies(w, target(args), args.order);
+          return w.tx.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
+        });
       },
     }),
     setFeatureEnvironmentVariants: t.prismaField({
@@ -160,8 +171,10 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT_VARIANTS),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        await runWrite(ctx, (w) => setEnvironmentVariants(w, target(args), args.variants));
-        return ctx.db.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
+        return runWrite(ctx, async (w) => {
+          await setEnvironmentVariants(w, target(args), args.variants);
+          return w.tx.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
+        });
       },
     }),
   };

@@ -2,7 +2,7 @@ import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
-import { featureInProject } from "./feature.read.ts";
+import { lockFeatureRows, lockFeatures } from "./feature.read.ts";
 import { featureRecord } from "./feature-create.ts";
 
 /**
@@ -34,8 +34,7 @@ export async function validateArchive(tx: Tx, names: string[]) {
  */
 export async function archiveFeatures(w: Write, projectId: string, names: string[]) {
   const unique = [...new Set(names)];
-  const features = [];
-  for (const name of unique) features.push(await featureInProject(w.tx, projectId, name));
+  const features = await lockFeatures(w.tx, projectId, unique);
   const activeChildren = await w.tx.featureDependency.findMany({
     where: { parentName: { in: unique }, childName: { notIn: unique }, child: { archivedAt: null } },
     select: { parentName: true },
@@ -70,7 +69,7 @@ export async function archiveFeatures(w: Write, projectId: string, names: string
 /** The archived flags of a project among `names`; an unknown name or one of another project is a 404. */
 async function archivedAmong(tx: Tx, projectId: string, names: string[]) {
   const unique = [...new Set(names)];
-  const rows = await tx.feature.findMany({ where: { name: { in: unique } } });
+  const rows = await lockFeatureRows(tx, unique);
   for (const name of unique) {
     const row = rows.find((r) => r.name === name);
     if (!row || row.projectId !== projectId) {

@@ -126,15 +126,15 @@ builder.mutationField("updateFeature", (t) =>
     }),
     resolve: async (query, _root, args, ctx) => {
       const { description, type, impressionData, stale } = args.input;
-      await runWrite(ctx, (w) =>
-        updateFeature(w, args.project, args.name, {
+      return runWrite(ctx, async (w) => {
+        await updateFeature(w, args.project, args.name, {
           description,
           type: type ?? undefined,
           impressionData: impressionData ?? undefined,
           stale: stale ?? undefined,
-        }),
-      );
-      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+        });
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      });
     },
   }),
 );
@@ -157,8 +157,10 @@ builder.mutationField("patchFeature", (t) =>
         ...(o.from == null ? {} : { from: o.from }),
         ...(o.value === undefined ? {} : { value: o.value }),
       }));
-      await runWrite(ctx, (w) => patchFeature(w, args.project, args.name, ops as never));
-      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      return runWrite(ctx, async (w) => {
+        await patchFeature(w, args.project, args.name, ops as never);
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      });
     },
   }),
 );
@@ -172,11 +174,13 @@ builder.mutationField("setFeaturesStale", (t) =>
       permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => setFeaturesStale(w, args.project, args.names, args.stale));
-      return ctx.db.feature.findMany({
-        ...query,
-        where: { name: { in: args.names } },
-        orderBy: { name: "asc" },
+      return runWrite(ctx, async (w) => {
+        await setFeaturesStale(w, args.project, args.names, args.stale);
+        return w.tx.feature.findMany({
+          ...query,
+          where: { name: { in: args.names } },
+          orderBy: { name: "asc" },
+        });
       });
     },
   }),
@@ -193,8 +197,10 @@ builder.mutationField("archiveFeatures", (t) =>
     }),
     resolve: async (query, _root, args, ctx) => {
       await assertDirectProjectChangeAllowed(ctx.db, ctx.principal, args.project);
-      const names = await runWrite(ctx, (w) => archiveFeatures(w, args.project, args.names));
-      return ctx.db.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
+      return runWrite(ctx, async (w) => {
+        const names = await archiveFeatures(w, args.project, args.names);
+        return w.tx.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
+      });
     },
   }),
 );
@@ -208,8 +214,10 @@ builder.mutationField("reviveFeatures", (t) =>
       permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      const names = await runWrite(ctx, (w) => reviveFeatures(w, args.project, args.names));
-      return ctx.db.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
+      return runWrite(ctx, async (w) => {
+        const names = await reviveFeatures(w, args.project, args.names);
+        return w.tx.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
+      });
     },
   }),
 );
@@ -238,10 +246,13 @@ builder.mutationField("completeFeature", (t) =>
       permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) =>
-        completeFeature(w, args.project, args.name, { status: args.status, statusValue: args.statusValue }),
-      );
-      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      return runWrite(ctx, async (w) => {
+        await completeFeature(w, args.project, args.name, {
+          status: args.status,
+          statusValue: args.statusValue,
+        });
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      });
     },
   }),
 );
@@ -255,8 +266,10 @@ builder.mutationField("uncompleteFeature", (t) =>
       permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => uncompleteFeature(w, args.project, args.name));
-      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      return runWrite(ctx, async (w) => {
+        await uncompleteFeature(w, args.project, args.name);
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      });
     },
   }),
 );

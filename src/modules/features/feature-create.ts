@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { LimitExceededError, NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { parseInput, URL_FRIENDLY } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { tagSchema } from "./tag.inputs.ts";
@@ -31,6 +32,7 @@ export async function createFeature(
   featureLimit: number,
 ) {
   const data = parseInput(createFeatureSchema, input);
+  await lockLimitedResource(w.tx, "feature");
   const checks = await creationChecks(w, projectId, data.name, data.type);
   if (!checks.projectActive) throw new NotFoundError(`Could not find project with id "${projectId}"`);
   if (checks.existingProject !== null) {

@@ -35,14 +35,18 @@ builder.mutationField("addFeatureTag", (t) =>
     },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
     resolve: async (query, _root, args, ctx) => {
-      const { tag } = await runWrite(ctx, (w) =>
-        addFeatureTag(w, args.feature, { type: args.type, value: args.value }),
-      );
-      return ctx.db.featureTag.findUniqueOrThrow({
-        ...query,
-        where: {
-          featureName_tagType_tagValue: { featureName: args.feature, tagType: tag.type, tagValue: tag.value },
-        },
+      return runWrite(ctx, async (w) => {
+        const { tag } = await addFeatureTag(w, args.feature, { type: args.type, value: args.value });
+        return w.tx.featureTag.findUniqueOrThrow({
+          ...query,
+          where: {
+            featureName_tagType_tagValue: {
+              featureName: args.feature,
+              tagType: tag.type,
+              tagValue: tag.value,
+            },
+          },
+        });
       });
     },
   }),
@@ -59,8 +63,10 @@ builder.mutationField("removeFeatureTag", (t) =>
     },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => removeFeatureTag(w, args.feature, { type: args.type, value: args.value }));
-      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+      return runWrite(ctx, async (w) => {
+        await removeFeatureTag(w, args.feature, { type: args.type, value: args.value });
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+      });
     },
   }),
 );

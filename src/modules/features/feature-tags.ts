@@ -2,7 +2,7 @@ import { recordEvent } from "../../events/record.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { featureByName } from "./feature.read.ts";
+import { lockFeature } from "./feature.read.ts";
 import { tagSchema } from "./tag.inputs.ts";
 
 type TagRef = { type: string; value: string };
@@ -14,26 +14,31 @@ type TagRef = { type: string; value: string };
  */
 export async function addFeatureTag(w: Write, featureName: string, input: TagRef) {
   const tag = parseInput(tagSchema, input);
-  const feature = await featureByName(w.tx, featureName);
+  const feature = await lockFeature(w.tx, null, featureName);
   if (!(await w.tx.tagType.findUnique({ where: { name: tag.type } }))) {
     throw new NotFoundError(`Could not find tag type "${tag.type}"`);
   }
-  const key = { type_value: { type: tag.type, value: tag.value } };
-  if (!(await w.tx.tag.findUnique({ where: key }))) {
-    await w.tx.tag.create({ data: { type: tag.type, value: tag.value, createdAt: w.now } });
+  // ON CONFLICT DO NOTHING: the same new tag may be added to other flags at this moment.
+  const newTag = await w.tx.tag.createMany({
+    data: [{ type: tag.type, value: tag.value, createdAt: w.now }],
+    skipDuplicates: true,
+  });
+  if (newTag.count > 0) {
     await recordEvent(w, { type: "tag-created", data: { type: tag.type, value: tag.value } });
   }
-  const where = { featureName_tagType_tagValue: { featureName, tagType: tag.type, tagValue: tag.value } };
-  if (!(await w.tx.featureTag.findUnique({ where }))) {
-    await w.tx.featureTag.create({
-      data: {
+  const tagged = await w.tx.featureTag.createMany({
+    data: [
+      {
         featureName,
         tagType: tag.type,
         tagValue: tag.value,
         createdAt: w.now,
         createdByUserId: w.actor.userId,
       },
-    });
+    ],
+    skipDuplicates: true,
+  });
+  if (tagged.count > 0) {
     await recordEvent(w, {
       type: "feature-tagged",
       project: feature.projectId,
@@ -50,7 +55,7 @@ export async function addFeatureTag(w: Write, featureName: string, input: TagRef
  * Throws NotFound, ArchivedFeature.
  */
 export async function removeFeatureTag(w: Write, featureName: string, tag: TagRef) {
-  const feature = await featureByName(w.tx, featureName);
+  const feature = await lockFeature(w.tx, null, featureName);
   const removed = await w.tx.featureTag.deleteMany({
     where: { featureName, tagType: tag.type, tagValue: tag.value },
   });

@@ -4,7 +4,7 @@ import { recordEvent } from "../../events/record.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { featureInProject } from "./feature.read.ts";
+import { lockFeature, lockFeatures } from "./feature.read.ts";
 import { featureRecord } from "./feature-create.ts";
 
 export const updateFeatureSchema = z.object({
@@ -23,7 +23,7 @@ export type UpdateFeatureInput = z.input<typeof updateFeatureSchema>;
  */
 export async function updateFeature(w: Write, projectId: string, name: string, input: UpdateFeatureInput) {
   const data = parseInput(updateFeatureSchema, input);
-  const before = await featureInProject(w.tx, projectId, name);
+  const before = await lockFeature(w.tx, projectId, name);
   if (data.type !== undefined && !(await w.tx.featureType.findUnique({ where: { id: data.type } }))) {
     throw new ValidationError(`type: "${data.type}" is not a flag type`, [
       { path: "type", message: "unknown flag type" },
@@ -71,7 +71,7 @@ export type PatchOperation = z.infer<typeof patchOperationSchema>;
  */
 export async function patchFeature(w: Write, projectId: string, name: string, operations: PatchOperation[]) {
   const ops = parseInput(z.array(patchOperationSchema), operations);
-  const current = await featureInProject(w.tx, projectId, name);
+  const current = await lockFeature(w.tx, projectId, name);
   ops.forEach((op, i) => {
     for (const path of [op.path, op.from].filter((p): p is string => p !== undefined)) {
       const field = path.split("/")[1];
@@ -113,8 +113,7 @@ export async function patchFeature(w: Write, projectId: string, name: string, op
  * unless every name is valid.
  */
 export async function setFeaturesStale(w: Write, projectId: string, names: string[], stale: boolean) {
-  const features = [];
-  for (const name of [...new Set(names)]) features.push(await featureInProject(w.tx, projectId, name));
+  const features = await lockFeatures(w.tx, projectId, names);
   const result = [];
   for (const feature of features) result.push(await applyStale(w, feature, stale));
   return result;

@@ -1,26 +1,76 @@
 import type { Tx } from "../../db/database.ts";
 import { ArchivedFeatureError, NotFoundError } from "../../shared/errors.ts";
 
+type FeatureRow = NonNullable<Awaited<ReturnType<Tx["feature"]["findUnique"]>>>;
+
 /**
- * Loads a flag for a change through a project path (`/projects/:p/features/:f`), with
- * Unleash's messages: unknown flag, or a flag that lives in another project, is a 404;
- * an archived flag is refused unless `allowArchived`.
+ * Unleash's answers for a flag reached through a project path (`/projects/:p/features/:f`):
+ * unknown flag, or a flag that lives in another project, is a 404; an archived flag is
+ * refused unless `allowArchived`.
  */
-export async function featureInProject(
-  tx: Tx,
-  projectId: string,
+export function checkFeature(
+  feature: FeatureRow | undefined | null,
   featureName: string,
-  allowArchived = false,
+  projectId: string | null,
+  allowArchived: boolean,
 ) {
-  const feature = await tx.feature.findUnique({ where: { name: featureName } });
   if (!feature) throw new NotFoundError(`Could not find feature flag "${featureName}"`);
-  if (feature.projectId !== projectId) {
+  if (projectId !== null && feature.projectId !== projectId) {
     throw new NotFoundError(
       `There's no feature named "${featureName}" in project "${projectId}", but there's a feature with that name in project "${feature.projectId}"`,
     );
   }
   if (feature.archivedAt && !allowArchived) throw new ArchivedFeatureError();
   return feature;
+}
+
+/** Loads a flag through a project path, for reading (see `checked` for the answers). */
+export async function featureInProject(
+  tx: Tx,
+  projectId: string,
+  featureName: string,
+  allowArchived = false,
+) {
+  return checkFeature(
+    await tx.feature.findUnique({ where: { name: featureName } }),
+    featureName,
+    projectId,
+    allowArchived,
+  );
+}
+
+/**
+ * Loads a flag for a change (`projectId` null: a path without a project) and keeps its row
+ * locked until the transaction ends. Every write to a flag starts here, so concurrent writes
+ * to one flag run one after the other at READ COMMITTED and each sees what the previous one
+ * committed (one default strategy for 50 concurrent "on", one enabled event). NO KEY UPDATE
+ * lets other transactions insert rows that reference the flag meanwhile.
+ */
+export async function lockFeature(
+  tx: Tx,
+  projectId: string | null,
+  featureName: string,
+  allowArchived = false,
+) {
+  const [feature] = await tx.$queryRaw<FeatureRow[]>`
+    SELECT * FROM "Feature" WHERE name = ${featureName} FOR NO KEY UPDATE`;
+  return checkFeature(feature, featureName, projectId, allowArchived);
+}
+
+/**
+ * The rows of several flags, locked as `lockFeature` does, in name order so that two writers
+ * locking overlapping sets cannot deadlock. Unknown names are simply absent.
+ */
+export function lockFeatureRows(tx: Tx, names: string[]) {
+  const sorted = [...new Set(names)].sort();
+  return tx.$queryRaw<FeatureRow[]>`
+    SELECT * FROM "Feature" WHERE name = ANY(${sorted}::text[]) ORDER BY name FOR NO KEY UPDATE`;
+}
+
+/** `lockFeature` for several flags of a project (each name once, in the order given). */
+export async function lockFeatures(tx: Tx, projectId: string, names: string[], allowArchived = false) {
+  const rows = new Map((await lockFeatureRows(tx, names)).map((row) => [row.name, row]));
+  return [...new Set(names)].map((name) => checkFeature(rows.get(name), name, projectId, allowArchived));
 }
 
 /** The flag's state in one environment, or 404 when the flag's project does not have it. */

@@ -92,8 +92,8 @@ builder.mutationField("createFeature", (t) =>
       permission: { permission: PERMISSIONS.CREATE_FEATURE, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      const created = await runWrite(ctx, (w) =>
-        createFeature(
+      return runWrite(ctx, async (w) => {
+        const created = await createFeature(
           w,
           args.project,
           {
@@ -104,9 +104,9 @@ builder.mutationField("createFeature", (t) =>
             tags: args.input.tags ?? undefined,
           },
           ctx.config.limits.featureFlags,
-        ),
-      );
-      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: created.name } });
+        );
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: created.name } });
+      });
     },
   }),
 );

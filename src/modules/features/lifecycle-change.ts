@@ -2,7 +2,7 @@ import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { featureInProject } from "./feature.read.ts";
+import { lockFeature } from "./feature.read.ts";
 
 export const completeFeatureSchema = z.object({
   status: z.enum(["kept", "discarded"]),
@@ -22,7 +22,7 @@ export async function completeFeature(
   input: CompleteFeatureInput,
 ) {
   const data = parseInput(completeFeatureSchema, input);
-  const feature = await featureInProject(w.tx, projectId, name);
+  const feature = await lockFeature(w.tx, projectId, name);
   const statusValue = data.statusValue ?? null;
   const key = { featureName_stage: { featureName: name, stage: "completed" } };
   const existing = await w.tx.featureLifecycle.findUnique({ where: key });
@@ -50,7 +50,7 @@ export async function completeFeature(
  * and records `feature-uncompleted`; a flag that is not completed records nothing.
  */
 export async function uncompleteFeature(w: Write, projectId: string, name: string) {
-  const feature = await featureInProject(w.tx, projectId, name);
+  const feature = await lockFeature(w.tx, projectId, name);
   const removed = await w.tx.featureLifecycle.deleteMany({
     where: { featureName: name, stage: "completed" },
   });

@@ -7,6 +7,8 @@ import {
   NotFoundError,
   ValidationError,
 } from "../../shared/errors.ts";
+import { lockLimitedResource } from "../../shared/limit-lock.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import {
@@ -58,6 +60,7 @@ export async function createProject(w: Write, input: CreateProjectInput, project
     throw new NameExistsError(`A project with the id "${id}" already exists.`);
   }
   const environments = await environmentsToLink(w.tx, data.environments ?? null);
+  await lockLimitedResource(w.tx, "project");
   if ((await w.tx.project.count({ where: { archivedAt: null } })) >= projectLimit) {
     throw new LimitExceededError("project", projectLimit);
   }
@@ -83,6 +86,7 @@ export async function createProject(w: Write, input: CreateProjectInput, project
 
 /** Updates name and description. Records `project-updated` (nothing when nothing changes). */
 export async function updateProject(w: Write, id: string, input: UpdateProjectInput) {
+  await lockRow(w.tx, "Project", id);
   const data = parseInput(updateProjectSchema, input);
   const before = await findProject(w.tx, id);
   const changes = {
@@ -106,6 +110,7 @@ export async function updateProject(w: Write, id: string, input: UpdateProjectIn
  * otherwise). Archiving an archived project changes nothing. Records `project-archived`.
  */
 export async function archiveProject(w: Write, id: string) {
+  await lockRow(w.tx, "Project", id);
   const project = await findProject(w.tx, id);
   if (project.archivedAt) return project;
   const activeFlags = await w.tx.feature.count({ where: { projectId: id, archivedAt: null } });
@@ -127,8 +132,10 @@ export async function archiveProject(w: Write, id: string) {
  * project changes nothing. Records `project-revived`.
  */
 export async function reviveProject(w: Write, id: string, projectLimit: number) {
+  await lockRow(w.tx, "Project", id);
   const project = await findProject(w.tx, id);
   if (!project.archivedAt) return project;
+  await lockLimitedResource(w.tx, "project");
   if ((await w.tx.project.count({ where: { archivedAt: null } })) >= projectLimit) {
     throw new LimitExceededError("project", projectLimit);
   }

@@ -33,8 +33,10 @@ builder.mutationField("createProject", (t) =>
     args: { input: t.arg({ type: CreateProjectInput, required: true, description: "The project." }) },
     authScopes: { permission: { permission: PERMISSIONS.CREATE_PROJECT } },
     resolve: async (query, _root, args, ctx) => {
-      const created = await runWrite(ctx, (w) => createProject(w, args.input, ctx.config.limits.projects));
-      return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: created.id } });
+      return runWrite(ctx, async (w) => {
+        const created = await createProject(w, args.input, ctx.config.limits.projects);
+        return w.tx.project.findUniqueOrThrow({ ...query, where: { id: created.id } });
+      });
     },
   }),
 );
@@ -73,8 +75,10 @@ builder.mutationField("archiveProject", (t) =>
       permission: { permission: PERMISSIONS.DELETE_PROJECT, project: args.id },
     }),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => archiveProject(w, args.id));
-      return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      return runWrite(ctx, async (w) => {
+        await archiveProject(w, args.id);
+        return w.tx.project.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      });
     },
   }),
 );
@@ -88,8 +92,10 @@ builder.mutationField("reviveProject", (t) =>
       permission: { permission: PERMISSIONS.DELETE_PROJECT, project: args.id },
     }),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => reviveProject(w, args.id, ctx.config.limits.projects));
-      return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      return runWrite(ctx, async (w) => {
+        await reviveProject(w, args.id, ctx.config.limits.projects);
+        return w.tx.project.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      });
     },
   }),
 );
@@ -107,8 +113,10 @@ builder.mutationField("enableProjectEnvironment", (t) =>
       permission: { permission: PERMISSIONS.UPDATE_PROJECT, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => enableProjectEnvironment(w, args.project, args.environment));
-      return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: args.project } });
+      return runWrite(ctx, async (w) => {
+        await enableProjectEnvironment(w, args.project, args.environment);
+        return w.tx.project.findUniqueOrThrow({ ...query, where: { id: args.project } });
+      });
     },
   }),
 );
@@ -126,8 +134,10 @@ builder.mutationField("disableProjectEnvironment", (t) =>
       permission: { permission: PERMISSIONS.UPDATE_PROJECT, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => disableProjectEnvironment(w, ctx.principal, args.project, args.environment));
-      return ctx.db.project.findUniqueOrThrow({ ...query, where: { id: args.project } });
+      return runWrite(ctx, async (w) => {
+        await disableProjectEnvironment(w, ctx.principal, args.project, args.environment);
+        return w.tx.project.findUniqueOrThrow({ ...query, where: { id: args.project } });
+      });
     },
   }),
 );

@@ -9,6 +9,8 @@ import {
   NotFoundError,
   ValidationError,
 } from "../../shared/errors.ts";
+import { lockLimitedResource } from "../../shared/limit-lock.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import {
@@ -49,6 +51,7 @@ export async function createSegment(w: Write, input: SegmentInput, limits: Resou
   const data = parseInput(segmentSchema, input);
   await checkName(w, data.name);
   if (data.project) await checkProject(w, data.project);
+  await lockLimitedResource(w.tx, "segment");
   if ((await w.tx.segment.count()) >= limits.segments)
     throw new LimitExceededError("segment", limits.segments);
   const constraints = await segmentConstraints(w, data.constraints, 0, limits.segmentValues);
@@ -72,6 +75,7 @@ export async function createSegment(w: Write, input: SegmentInput, limits: Resou
  * moved into one project.
  */
 export async function updateSegment(w: Write, id: number, input: SegmentInput, limits: ResourceLimits) {
+  await lockRow(w.tx, "Segment", id);
   const data = parseInput(segmentSchema, input);
   const before = await segmentById(w.tx, id);
   if (data.name !== before.name) await checkName(w, data.name);
@@ -101,6 +105,7 @@ export async function updateSegment(w: Write, id: number, input: SegmentInput, l
 
 /** Deletes a segment that no strategy uses (else 409 Conflict). Event: segment-deleted. */
 export async function deleteSegment(w: Write, id: number) {
+  await lockRow(w.tx, "Segment", id);
   const segment = await segmentById(w.tx, id);
   const uses = await w.tx.featureStrategySegment.findMany({
     where: { segmentId: id },

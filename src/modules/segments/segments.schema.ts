@@ -77,10 +77,10 @@ builder.mutationFields((t) => ({
       permission: { permission: PERMISSIONS.CREATE_SEGMENT, project: args.input.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      const created = await runWrite(ctx, (w) =>
-        createSegment(w, args.input as SegmentInput, ctx.config.limits),
-      );
-      return ctx.db.segment.findUniqueOrThrow({ ...query, where: { id: created.id } });
+      return runWrite(ctx, async (w) => {
+        const created = await createSegment(w, args.input as SegmentInput, ctx.config.limits);
+        return w.tx.segment.findUniqueOrThrow({ ...query, where: { id: created.id } });
+      });
     },
   }),
   updateSegment: t.prismaField({
@@ -94,8 +94,10 @@ builder.mutationFields((t) => ({
       permission: { permission: PERMISSIONS.UPDATE_SEGMENT, project: args.input.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => updateSegment(w, args.id, args.input as SegmentInput, ctx.config.limits));
-      return ctx.db.segment.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      return runWrite(ctx, async (w) => {
+        await updateSegment(w, args.id, args.input as SegmentInput, ctx.config.limits);
+        return w.tx.segment.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      });
     },
   }),
   deleteSegment: t.int({

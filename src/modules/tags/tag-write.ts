@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { tagSchema } from "../features/tag.inputs.ts";
@@ -54,6 +55,7 @@ export async function createTagType(w: Write, input: CreateTagTypeInput) {
 
 /** Changes description, icon or colour. Records `tag-type-updated` (nothing when unchanged). */
 export async function updateTagType(w: Write, name: string, input: UpdateTagTypeInput) {
+  await lockRow(w.tx, "TagType", name);
   const data = parseInput(updateTagTypeSchema, input);
   const before = await findTagType(w.tx, name);
   const changes = Object.fromEntries(
@@ -73,6 +75,7 @@ export async function updateTagType(w: Write, name: string, input: UpdateTagType
  * cascade). One `tag-type-deleted` event (preData: the type), no per-flag events.
  */
 export async function deleteTagType(w: Write, name: string) {
+  await lockRow(w.tx, "TagType", name);
   const tagType = await findTagType(w.tx, name);
   await w.tx.tagType.delete({ where: { name } });
   await recordEvent(w, { type: "tag-type-deleted", preData: tagTypeRecord(tagType) });

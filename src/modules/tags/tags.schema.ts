@@ -120,8 +120,10 @@ builder.mutationField("createTagType", (t) =>
     args: { input: t.arg({ type: CreateTagTypeInput, required: true, description: "The tag type." }) },
     authScopes: { permission: { permission: PERMISSIONS.CREATE_TAG_TYPE } },
     resolve: async (query, _root, args, ctx) => {
-      const created = await runWrite(ctx, (w) => createTagType(w, args.input));
-      return ctx.db.tagType.findUniqueOrThrow({ ...query, where: { name: created.name } });
+      return runWrite(ctx, async (w) => {
+        const created = await createTagType(w, args.input);
+        return w.tx.tagType.findUniqueOrThrow({ ...query, where: { name: created.name } });
+      });
     },
   }),
 );
@@ -136,8 +138,10 @@ builder.mutationField("updateTagType", (t) =>
     },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_TAG_TYPE } },
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => updateTagType(w, args.name, args.input));
-      return ctx.db.tagType.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      return runWrite(ctx, async (w) => {
+        await updateTagType(w, args.name, args.input);
+        return w.tx.tagType.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      });
     },
   }),
 );
@@ -165,10 +169,12 @@ builder.mutationField("createTag", (t) =>
     args: { input: t.arg({ type: CreateTagInput, required: true, description: "The tag." }) },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
     resolve: async (query, _root, args, ctx) => {
-      const tag = await runWrite(ctx, (w) => createTag(w, args.input));
-      return ctx.db.tag.findUniqueOrThrow({
-        ...query,
-        where: { type_value: { type: tag.type, value: tag.value } },
+      return runWrite(ctx, async (w) => {
+        const tag = await createTag(w, args.input);
+        return w.tx.tag.findUniqueOrThrow({
+          ...query,
+          where: { type_value: { type: tag.type, value: tag.value } },
+        });
       });
     },
   }),

@@ -1,5 +1,7 @@
 import { recordEvent } from "../../events/record.ts";
 import { LimitExceededError, NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { lockLimitedResource } from "../../shared/limit-lock.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { hashSecret, newApiTokenSecret } from "../access/credentials.ts";
@@ -54,6 +56,7 @@ export async function createApiToken(w: Write, raw: unknown, limit: number) {
   if (input.expiresAt && input.expiresAt <= w.now)
     throw new ValidationError("expiresAt: must be in the future");
   await assertScope(w, input.environment, input.projects);
+  await lockLimitedResource(w.tx, "api-token");
   if ((await w.tx.apiToken.count()) >= limit) throw new LimitExceededError("api token", limit);
   const projectPart = input.projects.length === 1 ? (input.projects[0] as string) : "[]";
   const secret = newApiTokenSecret(projectPart, input.environment);
@@ -87,6 +90,7 @@ export async function apiTokenById(w: Write, id: number) {
 
 /** Revokes an API token at once (records `api-token-deleted`). */
 export async function deleteApiToken(w: Write, id: number) {
+  await lockRow(w.tx, "ApiToken", id);
   const token = await apiTokenById(w, id);
   await w.tx.apiToken.delete({ where: { id } });
   await recordEvent(w, {

@@ -1,5 +1,6 @@
 import { recordEvent } from "../../events/record.ts";
 import { ForbiddenOperation, NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { hashSecret, newPersonalTokenSecret } from "../access/credentials.ts";
@@ -43,6 +44,7 @@ export async function createPersonalToken(w: Write, userId: number, raw: unknown
 
 /** Deletes one of the calling user's tokens (records `pat-deleted`); others' tokens are not found. */
 export async function deletePersonalToken(w: Write, userId: number, id: number) {
+  await lockRow(w.tx, "PersonalAccessToken", id);
   const token = await w.tx.personalAccessToken.findFirst({ where: { id, userId } });
   if (!token) throw new NotFoundError(`Could not find personal access token with id ${id}`);
   await w.tx.personalAccessToken.delete({ where: { id } });

@@ -19,9 +19,11 @@ async function projectRole(w: Write, project: string, roleId: number) {
 export async function addProjectMember(w: Write, project: string, userId: number, roleId: number) {
   const role = await projectRole(w, project, roleId);
   const user = await activeUser(w.tx, userId);
-  const key = { userId_projectId_roleId: { userId, projectId: project, roleId } };
-  if (await w.tx.projectMember.findUnique({ where: key })) return;
-  await w.tx.projectMember.create({ data: { userId, projectId: project, roleId, createdAt: w.now } });
+  const added = await w.tx.projectMember.createMany({
+    data: [{ userId, projectId: project, roleId, createdAt: w.now }],
+    skipDuplicates: true,
+  });
+  if (added.count === 0) return;
   await recordEvent(w, {
     type: "project-user-added",
     project,

@@ -85,8 +85,10 @@ builder.mutationField("createRole", (t) =>
     authScopes: ADMIN_ONLY,
     args: { input: t.arg({ type: RoleInput, required: true, description: "The role." }) },
     resolve: async (query, _root, args, ctx) => {
-      const role = await runWrite(ctx, (w) => createRole(w, args.input));
-      return ctx.db.role.findUniqueOrThrow({ ...query, where: { id: role.id } });
+      return runWrite(ctx, async (w) => {
+        const role = await createRole(w, args.input);
+        return w.tx.role.findUniqueOrThrow({ ...query, where: { id: role.id } });
+      });
     },
   }),
 );
@@ -101,8 +103,10 @@ builder.mutationField("updateRole", (t) =>
       input: t.arg({ type: RoleInput, required: true, description: "The new definition." }),
     },
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => updateRole(w, args.id, args.input));
-      return ctx.db.role.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      return runWrite(ctx, async (w) => {
+        await updateRole(w, args.id, args.input);
+        return w.tx.role.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      });
     },
   }),
 );

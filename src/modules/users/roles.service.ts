@@ -7,6 +7,7 @@ import {
   NotFoundError,
   ValidationError,
 } from "../../shared/errors.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { isPermission, PREDEFINED_ROLE_NAMES, permissionType } from "../access/permissions.ts";
@@ -108,6 +109,7 @@ export async function createRole(w: Write, raw: unknown) {
 
 /** Replaces a custom role's name, description and permissions (records `role-updated`). */
 export async function updateRole(w: Write, id: number, raw: unknown) {
+  await lockRow(w.tx, "Role", id);
   const before = await customRole(w.tx, id);
   const input = parseRole(raw);
   if (input.type !== before.type)
@@ -129,6 +131,7 @@ export async function updateRole(w: Write, id: number, raw: unknown) {
 
 /** Deletes a custom role nobody holds (records `role-deleted`); a role in use is a conflict. */
 export async function deleteRole(w: Write, id: number) {
+  await lockRow(w.tx, "Role", id);
   const before = await customRole(w.tx, id);
   const holders =
     (await w.tx.projectMember.count({ where: { roleId: id } })) +

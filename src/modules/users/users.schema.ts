@@ -103,8 +103,10 @@ builder.mutationField("createUser", (t) =>
     authScopes: ADMIN_ONLY,
     args: { input: t.arg({ type: CreateUserInput, required: true, description: "The user." }) },
     resolve: async (query, _root, args, ctx) => {
-      const user = await runWrite(ctx, (w) => createUser(w, args.input));
-      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+      return runWrite(ctx, async (w) => {
+        const user = await createUser(w, args.input);
+        return w.tx.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+      });
     },
   }),
 );
@@ -119,8 +121,10 @@ builder.mutationField("updateUser", (t) =>
       input: t.arg({ type: UpdateUserInput, required: true, description: "The changes." }),
     },
     resolve: async (query, _root, args, ctx) => {
-      await runWrite(ctx, (w) => updateUser(w, args.id, args.input));
-      return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      return runWrite(ctx, async (w) => {
+        await updateUser(w, args.id, args.input);
+        return w.tx.user.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      });
     },
   }),
 );

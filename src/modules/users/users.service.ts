@@ -1,6 +1,7 @@
 import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { hashPassword } from "../access/passwords.ts";
@@ -88,6 +89,7 @@ export async function createUser(w: Write, raw: CreateUserInput) {
 
 /** Changes a user's profile or root role (records `user-updated`; nothing when unchanged). */
 export async function updateUser(w: Write, id: number, raw: UpdateUserInput) {
+  await lockRow(w.tx, "User", id);
   const input = parseInput(updateUserInput, raw);
   const before = await activeUser(w.tx, id);
   if (input.rootRole) await assertRootRole(w.tx, input.rootRole);
@@ -110,6 +112,7 @@ export async function updateUser(w: Write, id: number, raw: UpdateUserInput) {
  * names and password are cleared and its sessions, tokens and project roles are removed.
  */
 export async function deleteUser(w: Write, id: number) {
+  await lockRow(w.tx, "User", id);
   const before = await activeUser(w.tx, id);
   await w.tx.userSession.deleteMany({ where: { userId: id } });
   await w.tx.personalAccessToken.deleteMany({ where: { userId: id } });

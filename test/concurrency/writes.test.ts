@@ -1,0 +1,279 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/**
+ * Every write family under concurrency. On PostgreSQL (TEST_DATABASE_URL, as CI's second pass)
+ * the requests really overlap at READ COMMITTED; PGlite runs one transaction at a time, so
+ * there these only check that the answers stay the same.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type Res = { status: number; body: any };
+const times = <T>(n: number, fn: (i: number) => Promise<T>) =>
+  Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
+
+function expectNoServerError(results: Res[]) {
+  const failed = results.filter((r) => r.status >= 500);
+  expect(failed, JSON.stringify(failed[0]?.body)).toEqual([]);
+}
+
+/** Exactly one request created it; the others were told it exists (409), nothing else. */
+function expectOneCreated(results: Res[], created = 201) {
+  expectNoServerError(results);
+  const statuses = results.map((r) => r.status).sort();
+  expect(statuses.filter((s) => s === created)).toHaveLength(1);
+  expect(statuses.filter((s) => s !== created).every((s) => s === 409)).toBe(true);
+  for (const r of results.filter((r) => r.status === 409)) {
+    expect(r.body).toMatchObject({ name: "NameExistsError" });
+  }
+}
+
+const events = async (type: string, where: Record<string, unknown> = {}) =>
+  t.database.prisma.event.findMany({ where: { type, ...where }, orderBy: { id: "asc" } });
+
+async function createFlag(name: string) {
+  const res = await t.rest("POST", "/api/admin/projects/default/features", { name });
+  expect(res.status).toBe(201);
+}
+
+const flagPath = (flag: string, env = "development") =>
+  `/api/admin/projects/default/features/${flag}/environments/${env}`;
+
+describe("a flag's state in an environment", () => {
+  it("50 concurrent 'on' add one default strategy and record one enabled event", async () => {
+    await createFlag("hot-toggle");
+    expectNoServerError(await times(50, () => t.rest("POST", `${flagPath("hot-toggle")}/on`)));
+    const strategies = await t.database.prisma.featureStrategy.count({
+      where: { featureName: "hot-toggle", environmentName: "development" },
+    });
+    expect(strategies).toBe(1);
+    expect(await events("feature-environment-enabled", { featureName: "hot-toggle" })).toHaveLength(1);
+    expect(await events("feature-strategy-add", { featureName: "hot-toggle" })).toHaveLength(1);
+  });
+
+  it("mixed on/off: enabled and disabled events alternate, and the last one is the state", async () => {
+    await createFlag("flapping");
+    expectNoServerError(
+      await times(40, (i) => t.rest("POST", `${flagPath("flapping")}/${i % 2 === 0 ? "on" : "off"}`)),
+    );
+    const log = await t.database.prisma.event.findMany({
+      where: {
+        featureName: "flapping",
+        type: { in: ["feature-environment-enabled", "feature-environment-disabled"] },
+      },
+      orderBy: { id: "asc" },
+    });
+    for (let i = 1; i < log.length; i++) expect(log[i]?.type).not.toBe(log[i - 1]?.type);
+    const state = await t.database.prisma.featureEnvironment.findUniqueOrThrow({
+      where: { featureName_environmentName: { featureName: "flapping", environmentName: "development" } },
+    });
+    expect(state.enabled).toBe(log.at(-1)?.type === "feature-environment-enabled");
+  });
+
+  it("the strategy limit holds against 40 concurrent additions", async () => {
+    await createFlag("crowded");
+    const strategy = { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default" } };
+    const results = await times(40, () => t.rest("POST", `${flagPath("crowded")}/strategies`, strategy));
+    expectNoServerError(results);
+    const limit = t.config.limits.featureEnvironmentStrategies;
+    expect(results.filter((r) => r.status === 200)).toHaveLength(limit);
+    expect(
+      await t.database.prisma.featureStrategy.count({
+        where: { featureName: "crowded", environmentName: "development" },
+      }),
+    ).toBe(limit);
+  });
+
+  it("the same variants set 10 times at once record one change", async () => {
+    await createFlag("varied");
+    const variants = [{ name: "a", weight: 1000, weightType: "variable", stickiness: "default" }];
+    const results = await times(10, () =>
+      t.rest(
+        "PUT",
+        `${flagPath("varied")}/variants`,
+        variants.map((v) => ({ ...v })),
+      ),
+    );
+    expectNoServerError(results);
+    expect(await events("feature-environment-variants-updated", { featureName: "varied" })).toHaveLength(1);
+  });
+});
+
+describe("flags as a whole", () => {
+  it("10 creations of one name: one flag, one event", async () => {
+    expectOneCreated(
+      await times(10, () => t.rest("POST", "/api/admin/projects/default/features", { name: "twin" })),
+    );
+    expect(await events("feature-created", { featureName: "twin" })).toHaveLength(1);
+  });
+
+  it("a new tag added to two flags by 20 requests at once: one tag-created, one feature-tagged per flag", async () => {
+    await createFlag("tagged-a");
+    await createFlag("tagged-b");
+    expect((await t.rest("POST", "/api/admin/tag-types", { name: "squad" })).status).toBe(201);
+    const results = await times(20, (i) =>
+      t.rest("POST", `/api/admin/features/tagged-${i % 2 === 0 ? "a" : "b"}/tags`, {
+        type: "squad",
+        value: "payments",
+      }),
+    );
+    expectNoServerError(results);
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    expect(
+      await events("tag-created", { data: { equals: { type: "squad", value: "payments" } } }),
+    ).toHaveLength(1);
+    expect(await events("feature-tagged", { featureName: "tagged-a" })).toHaveLength(1);
+    expect(await events("feature-tagged", { featureName: "tagged-b" })).toHaveLength(1);
+  });
+
+  it("stale, archive and revive each change once under 10 concurrent requests", async () => {
+    await createFlag("aging");
+    const stale = await times(10, () =>
+      t.rest("POST", "/api/admin/projects/default/stale", { features: ["aging"], stale: true }),
+    );
+    expectNoServerError(stale);
+    expect(await events("feature-stale-on", { featureName: "aging" })).toHaveLength(1);
+    const archived = await times(10, () => t.rest("DELETE", "/api/admin/projects/default/features/aging"));
+    expectNoServerError(archived);
+    expect(archived.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(await events("feature-archived", { featureName: "aging" })).toHaveLength(1);
+    const revived = await times(10, () =>
+      t.rest("POST", "/api/admin/projects/default/revive", { features: ["aging"] }),
+    );
+    expectNoServerError(revived);
+    expect(await events("feature-revived", { featureName: "aging" })).toHaveLength(1);
+  });
+
+  it("two opposite dependencies added at once: one wins, the other is refused as a cycle", async () => {
+    await createFlag("chicken");
+    await createFlag("egg");
+    const [a, b] = await Promise.all([
+      t.rest("POST", "/api/admin/projects/default/features/chicken/dependencies", { feature: "egg" }),
+      t.rest("POST", "/api/admin/projects/default/features/egg/dependencies", { feature: "chicken" }),
+    ]);
+    expectNoServerError([a as Res, b as Res]);
+    expect([a?.status, b?.status].sort()).toEqual([200, 403]);
+    expect(
+      await t.database.prisma.featureDependency.count({ where: { childName: { in: ["chicken", "egg"] } } }),
+    ).toBe(1);
+  });
+
+  it("favouriting a flag 10 times at once is one favourite", async () => {
+    await createFlag("loved");
+    const results = await times(10, () =>
+      t.rest("POST", "/api/admin/projects/default/features/loved/favorites"),
+    );
+    expectNoServerError(results);
+    expect(await events("feature-favorited", { featureName: "loved" })).toHaveLength(1);
+  });
+});
+
+describe("the catalogue: one name, one row, one event", () => {
+  const creations: [string, string, unknown, string][] = [
+    ["project", "/api/admin/projects", { id: "racing", name: "Racing" }, "project-created"],
+    ["tag type", "/api/admin/tag-types", { name: "racing" }, "tag-type-created"],
+    ["segment", "/api/admin/segments", { name: "racing", constraints: [] }, "segment-created"],
+    ["context field", "/api/admin/context", { name: "racing" }, "context-field-created"],
+    ["environment", "/api/admin/environments", { name: "racing", type: "test" }, "environment-created"],
+    ["role", "/api/admin/roles", { name: "Racing", permissions: [] }, "role-created"],
+    ["user", "/api/admin/user-admin", { email: "racer@example.com", rootRole: "Viewer" }, "user-created"],
+  ];
+  for (const [what, path, body, eventType] of creations) {
+    it(`10 concurrent creations of one ${what}`, async () => {
+      const before = (await events(eventType)).length;
+      const results = await times(10, () => t.rest("POST", path, body));
+      expectNoServerError(results);
+      const ok = results.filter((r) => r.status < 300);
+      expect(ok).toHaveLength(1);
+      expect(results.filter((r) => r.status >= 300).every((r) => r.status === 409)).toBe(true);
+      expect(await events(eventType)).toHaveLength(before + 1);
+    });
+  }
+
+  it("10 identical concurrent updates of one segment, context field, tag type and project record one event each", async () => {
+    const segment = (await t.database.prisma.segment.findFirstOrThrow({ where: { name: "racing" } })).id;
+    const updates: [string, string, unknown, string][] = [
+      [
+        "PUT",
+        `/api/admin/segments/${segment}`,
+        { name: "racing", description: "fast", constraints: [] },
+        "segment-updated",
+      ],
+      ["PUT", "/api/admin/context/racing", { description: "fast" }, "context-field-updated"],
+      ["PUT", "/api/admin/tag-types/racing", { description: "fast" }, "tag-type-updated"],
+      ["PUT", "/api/admin/projects/racing", { name: "Racing fast" }, "project-updated"],
+    ];
+    for (const [method, path, body, eventType] of updates) {
+      const results = await times(10, () => t.rest(method, path, body));
+      expectNoServerError(results);
+      expect(
+        results.every((r) => r.status < 300),
+        `${path}: ${JSON.stringify(results.map((r) => r.status))}`,
+      ).toBe(true);
+      expect(await events(eventType), eventType).toHaveLength(1);
+    }
+  });
+
+  it("10 concurrent deletions of one row: one deletes, the others find nothing", async () => {
+    const deletions: [string, string][] = [
+      ["/api/admin/tag-types/racing", "tag-type-deleted"],
+      ["/api/admin/context/racing", "context-field-deleted"],
+    ];
+    for (const [path, eventType] of deletions) {
+      const results = await times(10, () => t.rest("DELETE", path));
+      expectNoServerError(results);
+      expect(results.filter((r) => r.status < 300)).toHaveLength(1);
+      expect(results.filter((r) => r.status >= 300).every((r) => r.status === 404)).toBe(true);
+      expect(await events(eventType)).toHaveLength(1);
+    }
+  });
+});
+
+describe("change requests", () => {
+  it("five concurrent applies of one approved request apply it once", async () => {
+    await createFlag("reviewed-race");
+    const config = await t.rest(
+      "PUT",
+      "/api/admin/projects/default/environments/production/change-requests/config",
+      { changeRequestsEnabled: true, requiredApprovals: 0 },
+    );
+    expect(config.status).toBe(204);
+    const draft = await t.rest(
+      "POST",
+      "/api/admin/projects/default/environments/production/change-requests",
+      {
+        action: "updateEnabled",
+        feature: "reviewed-race",
+        payload: { enabled: true },
+      },
+    );
+    const id = draft.body.id as number;
+    const state = (body: unknown) =>
+      t.rest("PUT", `/api/admin/projects/default/change-requests/${id}/state`, body);
+    expect((await state({ state: "In review" })).body.state).toBe("Approved");
+    const applies = await times(5, () => state({ state: "Applied" }));
+    expectNoServerError(applies);
+    expect(applies.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(await events("change-request-applied")).toHaveLength(1);
+    expect(await events("feature-environment-enabled", { featureName: "reviewed-race" })).toHaveLength(1);
+  });
+});
+
+describe("a 500 means not applied", () => {
+  it("a live listener failing after commit does not turn the committed write into an error", async () => {
+    const stop = t.deps.bus.listen(() => {
+      throw new Error("listener broke");
+    });
+    try {
+      const res = await t.rest("POST", "/api/admin/projects/default/features", { name: "committed-anyway" });
+      expect(res.status).toBe(201);
+    } finally {
+      stop();
+    }
+    expect(await events("feature-created", { featureName: "committed-anyway" })).toHaveLength(1);
+  });
+});
