@@ -126,7 +126,10 @@ const SORT_FIELDS: Record<string, string> = {
   lastSeenAt: "LAST_SEEN_AT",
 };
 
-/** `sortBy` (name, type, stale, project, createdAt, lastSeenAt, environment:<env>) + `sortOrder`. */
+/**
+ * `sortBy` (name, type, stale, project, createdAt, lastSeenAt, environment:<env>; anything else:
+ * createdAt) + `sortOrder`.
+ */
 export function featureSort(query: URLSearchParams) {
   const by = single(query, "sortBy");
   const order = single(query, "sortOrder");
@@ -137,8 +140,6 @@ export function featureSort(query: URLSearchParams) {
   if (by.startsWith("environment:") && by.length > "environment:".length) {
     return { field: "ENVIRONMENT", direction, environment: by.slice("environment:".length) };
   }
-  const field = SORT_FIELDS[by];
-  if (!field)
-    throw bad("sortBy", by, "name, type, stale, project, createdAt, lastSeenAt or environment:<name>");
-  return { field, direction };
+  // An unknown column falls back to the default order, as Unleash does.
+  return { field: SORT_FIELDS[by] ?? "CREATED_AT", direction };
 }

@@ -61,8 +61,9 @@ export const featureRoutes = defineRoutes([
     path: FEATURE_PATH,
     tag: "Features",
     summary: "Get a flag (spec 2.8 record)",
+    description: "An archived flag is 404, as Unleash answers.",
     document: `query ProjectFeature($project: String!, $name: String!) {
-      projectFeature(project: $project, name: $name) { ${FEATURE_FIELDS} } }`,
+      projectFeature(project: $project, name: $name, includeArchived: false) { ${FEATURE_FIELDS} } }`,
     variables: (req) => ({ project: req.params.projectId, name: req.params.featureName }),
     respond: feature,
     schemas: { response: featureResponse },

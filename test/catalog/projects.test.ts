@@ -240,10 +240,10 @@ describe("projects over REST", () => {
   });
 
   it("GET /api/admin/projects/:p answers the overview; 404 for an unknown project", async () => {
-    await ok(t, `mutation { createTagType(input: { name: "simple" }) { name } }`);
+    await ok(t, `mutation { createTagType(input: { name: "plain" }) { name } }`);
     await ok(
       t,
-      `mutation { createFeature(project: "checkout", input: { name: "pay-later", type: "experiment", tags: [{ type: "simple", value: "beta" }] }) { name } }`,
+      `mutation { createFeature(project: "checkout", input: { name: "pay-later", type: "experiment", tags: [{ type: "plain", value: "beta" }] }) { name } }`,
     );
     const res = await t.rest("GET", "/api/admin/projects/checkout");
     expect(res.status).toBe(200);
@@ -270,7 +270,7 @@ describe("projects over REST", () => {
       project: "checkout",
       stale: false,
       archivedAt: null,
-      tags: [{ type: "simple", value: "beta" }],
+      tags: [{ type: "plain", value: "beta" }],
       environments: [
         { name: "development", enabled: false, type: "development", hasStrategies: false },
         { name: "production", enabled: false, type: "production", hasStrategies: false },

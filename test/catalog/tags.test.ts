@@ -134,10 +134,10 @@ describe("tags over GraphQL", () => {
 
 describe("tag types and tags over REST", () => {
   it("GET /api/admin/tag-types answers {version, tagTypes}; POST 201/409/400; GET one; PUT; DELETE", async () => {
-    const created = await t.rest("POST", "/api/admin/tag-types", { name: "simple", description: "Plain" });
+    const created = await t.rest("POST", "/api/admin/tag-types", { name: "plain", description: "Plain" });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ name: "simple", description: "Plain", icon: null, color: null });
-    expect((await t.rest("POST", "/api/admin/tag-types", { name: "simple" })).status).toBe(409);
+    expect(created.body).toEqual({ name: "plain", description: "Plain", icon: null, color: null });
+    expect((await t.rest("POST", "/api/admin/tag-types", { name: "plain" })).status).toBe(409);
     const bad = await t.rest("POST", "/api/admin/tag-types", { description: "no name" });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/name/);
@@ -146,53 +146,54 @@ describe("tag types and tags over REST", () => {
       version: 1,
       tagTypes: [
         { name: "area", description: null, icon: null, color: null },
-        { name: "simple", description: "Plain", icon: null, color: null },
+        { name: "plain", description: "Plain", icon: null, color: null },
+        { name: "simple", description: "Used to simplify filtering of features", icon: "#", color: null },
       ],
     });
-    expect((await t.rest("GET", "/api/admin/tag-types/simple")).body).toMatchObject({
+    expect((await t.rest("GET", "/api/admin/tag-types/plain")).body).toMatchObject({
       version: 1,
-      tagType: { name: "simple" },
+      tagType: { name: "plain" },
     });
     expect((await t.rest("GET", "/api/admin/tag-types/nope")).status).toBe(404);
-    const updated = await t.rest("PUT", "/api/admin/tag-types/simple", { icon: "label", name: "ignored" });
+    const updated = await t.rest("PUT", "/api/admin/tag-types/plain", { icon: "label", name: "ignored" });
     expect(updated).toMatchObject({ status: 200, body: undefined });
-    expect((await t.rest("GET", "/api/admin/tag-types/simple")).body.tagType).toMatchObject({
+    expect((await t.rest("GET", "/api/admin/tag-types/plain")).body.tagType).toMatchObject({
       icon: "label",
     });
     expect((await t.rest("PUT", "/api/admin/tag-types/nope", { icon: "x" })).status).toBe(404);
   });
 
   it("tags: POST 201 {version, tag}, 404 unknown type, 409 existing, 400 short value; GET lists; DELETE", async () => {
-    const created = await t.rest("POST", "/api/admin/tags", { type: "simple", value: "beta" });
+    const created = await t.rest("POST", "/api/admin/tags", { type: "plain", value: "beta" });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ version: 1, tag: { type: "simple", value: "beta" } });
+    expect(created.body).toEqual({ version: 1, tag: { type: "plain", value: "beta" } });
     expect((await t.rest("POST", "/api/admin/tags", { type: "nope", value: "beta" })).status).toBe(404);
-    expect((await t.rest("POST", "/api/admin/tags", { type: "simple", value: "beta" })).status).toBe(409);
-    const short = await t.rest("POST", "/api/admin/tags", { type: "simple", value: "b" });
+    expect((await t.rest("POST", "/api/admin/tags", { type: "plain", value: "beta" })).status).toBe(409);
+    const short = await t.rest("POST", "/api/admin/tags", { type: "plain", value: "b" });
     expect(short.status).toBe(400);
     expect(short.body.details[0].path).toBe("value");
     expect((await t.rest("GET", "/api/admin/tags")).body).toEqual({
       version: 1,
       tags: [
         { type: "area", value: "web" },
-        { type: "simple", value: "beta" },
+        { type: "plain", value: "beta" },
       ],
     });
-    expect((await t.rest("GET", "/api/admin/tags/simple")).body).toEqual({
+    expect((await t.rest("GET", "/api/admin/tags/plain")).body).toEqual({
       version: 1,
-      tags: [{ type: "simple", value: "beta" }],
+      tags: [{ type: "plain", value: "beta" }],
     });
-    expect((await t.rest("GET", "/api/admin/tags/simple/beta")).body).toEqual({
+    expect((await t.rest("GET", "/api/admin/tags/plain/beta")).body).toEqual({
       version: 1,
-      tag: { type: "simple", value: "beta" },
+      tag: { type: "plain", value: "beta" },
     });
-    expect((await t.rest("GET", "/api/admin/tags/simple/nope")).status).toBe(404);
-    expect(await t.rest("DELETE", "/api/admin/tags/simple/beta")).toMatchObject({
+    expect((await t.rest("GET", "/api/admin/tags/plain/nope")).status).toBe(404);
+    expect(await t.rest("DELETE", "/api/admin/tags/plain/beta")).toMatchObject({
       status: 200,
       body: undefined,
     });
-    expect((await t.rest("DELETE", "/api/admin/tags/simple/beta")).status).toBe(404);
-    expect((await t.rest("DELETE", "/api/admin/tag-types/simple")).status).toBe(200);
-    expect((await t.rest("DELETE", "/api/admin/tag-types/simple")).status).toBe(404);
+    expect((await t.rest("DELETE", "/api/admin/tags/plain/beta")).status).toBe(404);
+    expect((await t.rest("DELETE", "/api/admin/tag-types/plain")).status).toBe(200);
+    expect((await t.rest("DELETE", "/api/admin/tag-types/plain")).status).toBe(404);
   });
 });

@@ -59,9 +59,16 @@ builder.queryField("projectFeature", (t) =>
     args: {
       project: t.arg.string({ required: true, description: "Project id." }),
       name: t.arg.string({ required: true, description: "Flag name." }),
+      includeArchived: t.arg.boolean({
+        defaultValue: true,
+        description: "false: an archived flag is NOT_FOUND, as Unleash's REST read answers.",
+      }),
     },
     resolve: async (query, _root, args, ctx) => {
-      await featureInProject(ctx.db, args.project, args.name, true);
+      const feature = await featureInProject(ctx.db, args.project, args.name, true);
+      if (feature.archivedAt && !args.includeArchived) {
+        throw new NotFoundError(`Could not find feature flag "${args.name}" (it is archived)`);
+      }
       return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
     },
   }),

@@ -42,8 +42,10 @@ export class PasswordPreviouslyUsedError extends ValidationError {
  * user within a minute: RateLimitError. Only the token's hash is stored.
  */
 export async function createResetLink(w: Write, raw: unknown): Promise<{ resetPasswordUrl: string }> {
-  const { id: email } = parseInput(resetLinkInput, raw);
-  const user = await w.tx.user.findFirst({ where: { email, deletedAt: null, isService: false } });
+  const { id } = parseInput(resetLinkInput, raw);
+  const user = await w.tx.user.findFirst({
+    where: { OR: [{ email: id.toLowerCase() }, { username: id }], deletedAt: null, isService: false },
+  });
   if (!user) throw new NotFoundError("No user found");
   const recent = await w.tx.resetToken.findFirst({
     where: { userId: user.id, createdAt: { gt: new Date(w.now.getTime() - REQUEST_INTERVAL_MS) } },

@@ -30,8 +30,9 @@ export const updateUserInput = z.object({
   rootRole: z.string().min(1).nullish(),
 });
 
+/** The user asking for a reset link: their email, or (as Unleash accepts) their username. */
 export const resetLinkInput = z.object({
-  id: z.string().trim().toLowerCase().email("must be an email address"),
+  id: z.string().trim().min(1).max(255),
 });
 
 export const roleInput = z.object({
