@@ -3,8 +3,11 @@ import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { restPlugin } from "../rest/plugin.ts";
 import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
-import { type Credentials, createContext } from "./context.ts";
-import { CSRF_HEADER } from "./modules/access/sessions.ts";
+import { type Credentials, callerOfRequest, createContext } from "./context.ts";
+import { corsPolicy } from "./http/cors.ts";
+import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
+import { useGraphQLLimits } from "./http/graphql-limits.ts";
+import { guardOnRequest } from "./http/guard.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { schema } from "./schema.ts";
 import { DomainError } from "./shared/errors.ts";
@@ -23,7 +26,18 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     logging: false,
     context: (initial) => createContext(deps, credentialsOf(initial)),
     maskedErrors: { maskError: (error, message) => toGraphQLError(error, message, deps) },
-    plugins: [healthPlugin(deps), authPlugin(deps), restPlugin(deps), useSharedSubscriptionResults()],
+    cors: corsPolicy(deps.config),
+    maxRequestBodySize: deps.config.http.maxBodyBytes,
+    multipart: false,
+    plugins: [
+      guardOnRequest(healthPlugin(deps), deps.logger),
+      guardOnRequest(authPlugin(deps), deps.logger),
+      guardOnRequest(restPlugin(deps), deps.logger),
+      useGraphQLGate((request) => callerOfRequest(deps, request)),
+      useGraphQLLimits(),
+      useTextInputCheck(),
+      useSharedSubscriptionResults(),
+    ],
   });
 }
 
@@ -64,17 +78,11 @@ export function toGraphQLError(
 function credentialsOf(initial: {
   request?: Request;
   connectionParams?: Record<string, unknown>;
-}): Credentials {
+}): Credentials | { request: Request } {
   const params = initial.connectionParams;
   const fromParams = params?.Authorization ?? params?.authorization;
   if (typeof fromParams === "string") return { authorization: fromParams };
-  const headers = initial.request?.headers;
-  return {
-    authorization: headers?.get?.("authorization") ?? null,
-    cookie: headers?.get?.("cookie") ?? null,
-    method: initial.request?.method ?? "GET",
-    csrfHeader: headers?.get?.(CSRF_HEADER) ?? null,
-  };
+  return initial.request?.headers ? { request: initial.request } : {};
 }
 
 function healthPlugin(deps: AppDeps & { ready?: () => Promise<void> }): Plugin {
