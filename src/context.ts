@@ -81,7 +81,9 @@ export async function createContext(
       ? await callerOfRequest(deps, credentials.request)
       : await resolvePrincipal(
           deps,
-          typeof credentials === "object" && credentials !== null ? credentials : { authorization: credentials },
+          typeof credentials === "object" && credentials !== null
+            ? credentials
+            : { authorization: credentials },
         );
   return {
     ...deps,

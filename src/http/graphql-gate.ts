@@ -30,7 +30,8 @@ export function useGraphQLGate(callerOf: CallerOf): Plugin {
       const problem = paramsProblem(params);
       if (problem) return setResult({ errors: [limitError(problem)] });
       const caller = await callerOf(request);
-      if (!caller.principal) setResult({ errors: [asGraphQLError(caller.problem ?? new AuthenticationRequired())] });
+      if (!caller.principal)
+        setResult({ errors: [asGraphQLError(caller.problem ?? new AuthenticationRequired())] });
     },
   };
 }
