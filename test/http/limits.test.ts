@@ -22,7 +22,10 @@ afterAll(async () => {
   await t.close();
 });
 
-type GraphQLAnswer = { status: number; body: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } };
+type GraphQLAnswer = {
+  status: number;
+  body: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
+};
 
 async function post(body: unknown, token: string | null = ADMIN_TOKEN): Promise<GraphQLAnswer> {
   const res = await t.app.fetch("http://vexil.test/graphql", {
@@ -49,7 +52,9 @@ describe("GraphQL operation limits", () => {
     expect(codeOf(answer)).toBe("UNAUTHENTICATED");
     expect(answer.body.data).toBeUndefined();
     // Introspection, like every field, needs a credential.
-    expect(codeOf(await post({ query: "{ __schema { queryType { name } } }" }, null))).toBe("UNAUTHENTICATED");
+    expect(codeOf(await post({ query: "{ __schema { queryType { name } } }" }, null))).toBe(
+      "UNAUTHENTICATED",
+    );
     expect(codeOf(await post({ query: "{ __schema { queryType { name } } }" }, "*:*.not-a-token"))).toBe(
       "UNAUTHENTICATED",
     );
@@ -63,7 +68,9 @@ describe("GraphQL operation limits", () => {
   });
 
   it("accepts an operation within every limit", async () => {
-    const aliases = Array.from({ length: GRAPHQL_LIMITS.aliases }, (_, i) => `p${i}: projects { id }`).join(" ");
+    const aliases = Array.from({ length: GRAPHQL_LIMITS.aliases }, (_, i) => `p${i}: projects { id }`).join(
+      " ",
+    );
     const answer = await post({ query: `{ ${aliases} __schema { queryType { name } } }` });
     expect(answer.status).toBe(200);
     expect(answer.body.errors).toBeUndefined();
@@ -122,7 +129,10 @@ describe("GraphQL operation limits", () => {
 
   it("refuses an operation over the cost limit (400)", async () => {
     const fields = "id type project environment featureName createdBy createdAt data preData label summary";
-    const pages = Array.from({ length: 5 }, (_, i) => `e${i}: events(first: 1000) { edges { node { ${fields} } } }`);
+    const pages = Array.from(
+      { length: 5 },
+      (_, i) => `e${i}: events(first: 1000) { edges { node { ${fields} } } }`,
+    );
     const answer = await post({ query: `{ ${pages.join(" ")} }` });
     expect(answer.status).toBe(400);
     expect(codeOf(answer)).toBe("QUERY_TOO_COMPLEX");

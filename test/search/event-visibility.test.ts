@@ -24,9 +24,12 @@ async function countInDb(where: { withProject?: boolean; type?: string } = {}) {
 }
 
 async function makeEvents(suffix: string) {
-  const flag = await t.gql(`mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`, {
-    n: `visible-${suffix}`,
-  });
+  const flag = await t.gql(
+    `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
+    {
+      n: `visible-${suffix}`,
+    },
+  );
   expect(flag.errors).toBeUndefined();
   const user = await t.rest("POST", "/api/admin/user-admin", {
     email: `hidden-${suffix}@example.com`,
@@ -57,11 +60,9 @@ const GQL_SEARCH = `query($filter: EventSearchFilter) {
 }`;
 
 async function gqlSearch(token: string, filter: Record<string, unknown> = {}) {
-  const res = await t.gql<{ eventSearch: { totalCount: number; edges: { node: { type: string; project: string | null } }[] } }>(
-    GQL_SEARCH,
-    { filter },
-    token,
-  );
+  const res = await t.gql<{
+    eventSearch: { totalCount: number; edges: { node: { type: string; project: string | null } }[] };
+  }>(GQL_SEARCH, { filter }, token);
   expect(res.errors).toBeUndefined();
   const page = res.data!.eventSearch;
   return { total: page.totalCount, events: page.edges.map((e) => e.node) };
@@ -125,7 +126,9 @@ describe("event visibility", () => {
     for (const token of [ADMIN_TOKEN, adminUser]) {
       expect((await gqlSearch(token)).total).toBe(all);
       expect((await restSearch(token)).total).toBe(all);
-      expect((await restSearch(token, "&type=IS:user-created")).total).toBe(await countInDb({ type: "user-created" }));
+      expect((await restSearch(token, "&type=IS:user-created")).total).toBe(
+        await countInDb({ type: "user-created" }),
+      );
       expect((await restSearch(token, "&query=hidden-one%40example.com")).total).toBeGreaterThan(0);
     }
   });
