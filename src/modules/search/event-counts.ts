@@ -81,8 +81,7 @@ export function rolledUpCount(filter: EventSearchFilter): Sql | null {
     return [...new Set(d === "createdBy" ? values.map((v) => String(Number(v))) : values)];
   };
   const [dimension, other] = given;
-  if (filter.withProject && !filter.project)
-    return withProjectCount(filter, dimension, other, days, sum, valuesOf);
+  if (filter.withProject && !filter.project) return withProjectCount(dimension, other, days, sum, valuesOf);
   if (dimension && other) {
     if (!PAIRS.some(([a, b]) => a === dimension && b === other)) return null;
     const keys = valuesOf(dimension).flatMap((a) => valuesOf(other).map((b) => `${a}${PAIR_SEPARATOR}${b}`));
@@ -106,7 +105,6 @@ export function rolledUpCount(filter: EventSearchFilter): Sql | null {
  * with a project and the other value (matched on its half of the pair value). Null otherwise.
  */
 function withProjectCount(
-  filter: EventSearchFilter,
   dimension: Dimension | undefined,
   other: Dimension | undefined,
   days: boolean,
