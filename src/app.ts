@@ -58,7 +58,17 @@ export function toGraphQLError(
       extensions: { code: original.code, details: original.details, ...original.extra },
     });
   }
-  if (error instanceof GraphQLError && !error.originalError) return error;
+  // GraphQL's own request errors (a variable of the wrong type, a missing required one) come
+  // without a code: the request was malformed.
+  if (error instanceof GraphQLError && !error.originalError) {
+    return error.extensions.code
+      ? error
+      : new GraphQLError(error.message, {
+          nodes: error.nodes,
+          path: error.path,
+          extensions: { ...error.extensions, code: "VALIDATION" },
+        });
+  }
   // A variable that fails coercion arrives wrapped (originalError is GraphQL's own error):
   // the request was malformed, and the outer message names the field.
   if (error instanceof GraphQLError && original instanceof GraphQLError) {
