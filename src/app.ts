@@ -29,15 +29,17 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     cors: corsPolicy(deps.config),
     maxRequestBodySize: deps.config.http.maxBodyBytes,
     multipart: false,
+    // Every plugin's onRequest is guarded: what it throws is answered in the error body, never
+    // by the HTTP adapter's plain-text stack trace.
     plugins: [
-      guardOnRequest(healthPlugin(deps), deps.logger),
-      guardOnRequest(authPlugin(deps), deps.logger),
-      guardOnRequest(restPlugin(deps), deps.logger),
+      healthPlugin(deps),
+      authPlugin(deps),
+      restPlugin(deps),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),
       useSharedSubscriptionResults(),
-    ],
+    ].map((plugin) => guardOnRequest(plugin, deps.logger)),
   });
 }
 

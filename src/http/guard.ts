@@ -10,7 +10,7 @@ import type { Logger } from "../shared/logger.ts";
  * and answered 500 with the spec's error body and no detail.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any plugin context; only onRequest is wrapped
-export function guardOnRequest<T extends Plugin<any>>(plugin: T, logger: Logger): T {
+export function guardOnRequest<T extends Plugin<any, any>>(plugin: T, logger: Logger): T {
   const onRequest = plugin.onRequest;
   if (!onRequest) return plugin;
   return {

@@ -1,5 +1,7 @@
 import { request as httpRequest } from "node:http";
+import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { loadConfig } from "../../src/config.ts";
 import { GRAPHQL_LIMITS } from "../../src/http/graphql-limits.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
@@ -137,6 +139,31 @@ describe("GraphQL operation limits", () => {
     expect(answer.status).toBe(400);
     expect(codeOf(answer)).toBe("QUERY_TOO_COMPLEX");
     expect(answer.body.errors?.[0]?.message).toMatch(/Cost limit of 200000/);
+  });
+});
+
+describe("limits over graphql-ws", () => {
+  it("answers an operation over the limits with an error for it, and the socket stays open", async () => {
+    const client = createClient({
+      url: `${server.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { Authorization: ADMIN_TOKEN },
+    });
+    const run = (query: string) =>
+      new Promise<unknown>((resolve) => {
+        client.subscribe({ query }, { next: resolve, error: resolve, complete: () => {} });
+      });
+    try {
+      const deep = `{ events(filter: { types: ${"[".repeat(50)}"x"${"]".repeat(50)} }) { totalCount } }`;
+      const refused = (await run(deep)) as { message: string; extensions?: { code?: string } }[];
+      expect(refused[0]?.extensions?.code).toBe("QUERY_TOO_COMPLEX");
+      const aliases = `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: __typename`).join(" ")} x: viewer { kind } }`;
+      expect(await run(aliases)).toEqual({ data: expect.objectContaining({ x: { kind: "admin-token" } }) });
+      expect(await run("{ viewer { kind } }")).toEqual({ data: { viewer: { kind: "admin-token" } } });
+    } finally {
+      await client.dispose();
+    }
   });
 });
 
