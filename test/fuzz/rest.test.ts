@@ -40,7 +40,13 @@ const authRoutes = [
   { method: "POST", path: "/auth/reset/password", bodyKeys: ["token", "password"], queryKeys: [] },
 ];
 
-type Target = { method: string; path: string; bodyKeys: string[]; queryKeys: string[] };
+type Target = {
+  method: string;
+  path: string;
+  bodyKeys: string[];
+  queryKeys: string[];
+  body?: fc.Arbitrary<unknown>;
+};
 
 function targetOf(route: Route): Target {
   const body = route.schemas?.body as { shape?: Record<string, unknown> } | undefined;
@@ -49,7 +55,59 @@ function targetOf(route: Route): Target {
     path: route.path,
     bodyKeys: Object.keys(body?.shape ?? {}),
     queryKeys: Object.keys(route.schemas?.query?.shape ?? {}),
+    body: route.schemas?.body ? fromZod(route.schemas.body) : undefined,
   };
+}
+
+type ZodDef = {
+  type: string;
+  shape?: Record<string, { _zod: { def: ZodDef } }>;
+  innerType?: { _zod: { def: ZodDef } };
+  element?: { _zod: { def: ZodDef } };
+  options?: { _zod: { def: ZodDef } }[];
+  valueType?: { _zod: { def: ZodDef } };
+  entries?: Record<string, string>;
+};
+
+/**
+ * A body shaped like the route's declared (OpenAPI) schema: the right keys with values of the
+ * right kind, drawn from the fuzz generators, so most cases get past validation into the
+ * services. Unknown kinds fall back to any JSON value.
+ */
+function fromZod(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
+  const def = (schema as { _zod?: { def: ZodDef } })?._zod?.def;
+  if (!def || depth > 4) return jsonValue;
+  const inner = (s: { _zod: { def: ZodDef } } | undefined) => fromZod(s, depth + 1);
+  switch (def.type) {
+    case "optional":
+    case "default":
+      return fc.option(inner(def.innerType), { nil: undefined, freq: 4 });
+    case "nullable":
+      return fc.option(inner(def.innerType), { nil: null, freq: 4 });
+    case "string":
+      return text;
+    case "number":
+      return fc.oneof(fc.integer({ min: -2, max: 1500 }), fc.double(), fc.constant(1e20));
+    case "boolean":
+      return fc.boolean();
+    case "enum":
+      return fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...Object.values(def.entries ?? { x: "x" })) },
+        { weight: 1, arbitrary: text },
+      );
+    case "array":
+      return fc.array(inner(def.element), { maxLength: 3 });
+    case "record":
+      return fc.dictionary(text, inner(def.valueType), { maxKeys: 3 });
+    case "union":
+      return fc.oneof(...(def.options ?? []).map((o) => inner(o)));
+    case "object":
+      return fc.record(Object.fromEntries(Object.entries(def.shape ?? {}).map(([k, v]) => [k, inner(v)])), {
+        requiredKeys: [],
+      });
+    default:
+      return jsonValue;
+  }
 }
 
 const statusCounts = new Map<number, number>();
@@ -78,7 +136,8 @@ function requestArbitrary(target: Target): fc.Arbitrary<FuzzRequest> {
       { maxLength: 4 },
     ),
     body: fc.oneof(
-      { weight: 6, arbitrary: shapedBody.map((b) => JSON.stringify(b)) },
+      { weight: 8, arbitrary: (target.body ?? shapedBody).map((b) => JSON.stringify(b) ?? "") },
+      { weight: 2, arbitrary: shapedBody.map((b) => JSON.stringify(b)) },
       { weight: 1, arbitrary: jsonValue.map((v) => JSON.stringify(v) ?? "") },
       { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
     ),
