@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guardOnRequest } from "../../src/http/guard.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/shared/logger.ts";
-import { login, PASSWORD } from "../access/principals.ts";
+import { login, PASSWORD, withSession } from "../access/principals.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
 
 /*
@@ -111,6 +111,18 @@ describe("NUL in any text", () => {
     const error = JSON.parse(variable.text).errors[0];
     expect(error.extensions.code).toBe("VALIDATION");
     expect(error.message).toMatch(/"input\.description" contains the NUL character/);
+  });
+});
+
+describe("out-of-range values", () => {
+  it("a timestamp past year 9999 (valid in JS, refused by PostgreSQL): 400, not 500", async () => {
+    const { session } = await login(t, "nora");
+    const answer = await withSession(t, session, "POST", "/api/admin/user/tokens", {
+      description: "far future",
+      expiresAt: "+275760-09-12T23:59:59.948Z",
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ name: "ValidationError", message: expect.stringMatching(/9999/) });
   });
 });
 
