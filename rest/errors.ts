@@ -14,6 +14,7 @@ const BY_CODE: Record<ErrorCode | "INTERNAL", { status: number; name: string }> 
   ARCHIVED: { status: 400, name: "ArchivedFeatureError" },
   INVALID_OPERATION: { status: 403, name: "InvalidOperationError" },
   RATE_LIMITED: { status: 429, name: "RateLimitError" },
+  PAYLOAD_TOO_LARGE: { status: 413, name: "PayloadTooLargeError" },
   INTERNAL: { status: 500, name: "InternalError" },
 };
 

@@ -21,6 +21,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: "Valid credentials, insufficient permission (NoAccessError).",
   404: "The resource does not exist (NotFoundError).",
   409: "The name is taken or the object changed (NameExistsError / ConflictError).",
+  413: "The request body is larger than VEXIL_MAX_BODY_BYTES (PayloadTooLargeError).",
   429: "Too many requests (RateLimitError).",
 };
 
@@ -57,7 +58,12 @@ export function openApiDocument(routes: Route[], deps: Pick<AppDeps, "config">) 
               },
             },
           };
-    const errorStatuses = [401, ...(route.errors ?? [400, 403, 404])].sort();
+    // Every route can meet malformed input (broken %-encoding, NUL in a value): 400; a route
+    // with a body, one over VEXIL_MAX_BODY_BYTES: 413.
+    const hasBody = route.method !== "GET" && route.method !== "DELETE";
+    const errorStatuses = [
+      ...new Set([400, 401, ...(route.errors ?? [400, 403, 404]), ...(hasBody ? [413] : [])]),
+    ].sort();
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       summary: route.summary,

@@ -3,6 +3,7 @@ import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { match } from "path-to-regexp";
 import type { AppDeps, Context } from "../src/context.ts";
 import { DomainError } from "../src/shared/errors.ts";
+import { parseJsonBody, readBodyText } from "../src/shared/http-body.ts";
 import { errorResponse, responseForGraphQLError } from "./errors.ts";
 import { openApiDocument, renderDocsPage } from "./openapi.ts";
 import type { RestRequest, Route } from "./route.ts";
@@ -37,6 +38,11 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         );
       }
       if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return;
+      if (!isDecodable(url.pathname)) {
+        return endResponse(
+          errorResponse(400, "ValidationError", "The path is not valid percent-encoding (UTF-8)."),
+        );
+      }
       const pathMatches = compiled
         .map((route) => ({ route, m: route.matcher(url.pathname) }))
         .filter((x) => x.m !== false);
@@ -57,8 +63,7 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
           ),
         );
       }
-      const body = await readJsonBody(request);
-      if (body instanceof Response) return endResponse(body);
+      const body = await readJsonBody(request, deps.config.http.maxBodyBytes);
       const req: RestRequest = { params: flatParams(hit.m.params), query: url.searchParams, body };
       endResponse(await runRoute(hit.route, req, request, serverContext));
     },
@@ -117,14 +122,21 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
   }
 }
 
-async function readJsonBody(request: Request): Promise<unknown> {
+/** The JSON body (undefined when empty), read within the size limit (413 past it). */
+async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   if (request.method === "GET" || request.method === "DELETE" || request.method === "HEAD") return undefined;
-  const text = await request.text();
+  const text = await readBodyText(request, limit);
   if (!text.trim()) return undefined;
+  return parseJsonBody(text);
+}
+
+/** Path parameters are percent-decoded; a path that cannot be is a bad request, not a URIError. */
+function isDecodable(path: string): boolean {
   try {
-    return JSON.parse(text);
+    decodeURIComponent(path);
+    return true;
   } catch {
-    return errorResponse(400, "ValidationError", "The request body is not valid JSON.");
+    return false;
   }
 }
 

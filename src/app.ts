@@ -3,8 +3,11 @@ import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { restPlugin } from "../rest/plugin.ts";
 import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
-import { type Credentials, createContext } from "./context.ts";
-import { CSRF_HEADER } from "./modules/access/sessions.ts";
+import { type Credentials, callerOfRequest, createContext } from "./context.ts";
+import { corsPolicy } from "./http/cors.ts";
+import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
+import { useGraphQLLimits } from "./http/graphql-limits.ts";
+import { guardOnRequest } from "./http/guard.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { schema } from "./schema.ts";
 import { DomainError } from "./shared/errors.ts";
@@ -23,7 +26,20 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     logging: false,
     context: (initial) => createContext(deps, credentialsOf(initial)),
     maskedErrors: { maskError: (error, message) => toGraphQLError(error, message, deps) },
-    plugins: [healthPlugin(deps), authPlugin(deps), restPlugin(deps), useSharedSubscriptionResults()],
+    cors: corsPolicy(deps.config),
+    maxRequestBodySize: deps.config.http.maxBodyBytes,
+    multipart: false,
+    // Every plugin's onRequest is guarded: what it throws is answered in the error body, never
+    // by the HTTP adapter's plain-text stack trace.
+    plugins: [
+      healthPlugin(deps),
+      authPlugin(deps),
+      restPlugin(deps),
+      useGraphQLGate((request) => callerOfRequest(deps, request)),
+      useGraphQLLimits(),
+      useTextInputCheck(),
+      useSharedSubscriptionResults(),
+    ].map((plugin) => guardOnRequest(plugin, deps.logger)),
   });
 }
 
@@ -44,7 +60,17 @@ export function toGraphQLError(
       extensions: { code: original.code, details: original.details, ...original.extra },
     });
   }
-  if (error instanceof GraphQLError && !error.originalError) return error;
+  // GraphQL's own request errors (a variable of the wrong type, a missing required one) come
+  // without a code: the request was malformed.
+  if (error instanceof GraphQLError && !error.originalError) {
+    return error.extensions.code
+      ? error
+      : new GraphQLError(error.message, {
+          nodes: error.nodes,
+          path: error.path,
+          extensions: { ...error.extensions, code: "VALIDATION" },
+        });
+  }
   // A variable that fails coercion arrives wrapped (originalError is GraphQL's own error):
   // the request was malformed, and the outer message names the field.
   if (error instanceof GraphQLError && original instanceof GraphQLError) {
@@ -64,17 +90,11 @@ export function toGraphQLError(
 function credentialsOf(initial: {
   request?: Request;
   connectionParams?: Record<string, unknown>;
-}): Credentials {
+}): Credentials | { request: Request } {
   const params = initial.connectionParams;
   const fromParams = params?.Authorization ?? params?.authorization;
   if (typeof fromParams === "string") return { authorization: fromParams };
-  const headers = initial.request?.headers;
-  return {
-    authorization: headers?.get?.("authorization") ?? null,
-    cookie: headers?.get?.("cookie") ?? null,
-    method: initial.request?.method ?? "GET",
-    csrfHeader: headers?.get?.(CSRF_HEADER) ?? null,
-  };
+  return initial.request?.headers ? { request: initial.request } : {};
 }
 
 function healthPlugin(deps: AppDeps & { ready?: () => Promise<void> }): Plugin {

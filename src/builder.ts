@@ -64,6 +64,9 @@ builder.scalarType("DateTime", {
     if (typeof value !== "string" || Number.isNaN(date.getTime())) {
       throw new GraphQLError("DateTime must be an RFC 3339 timestamp string");
     }
+    // RFC 3339 years have four digits; PostgreSQL refuses the extended ones JS can hold.
+    const year = date.getUTCFullYear();
+    if (year < 1 || year > 9999) throw new GraphQLError("DateTime must be between the years 0001 and 9999");
     return date;
   },
 });

@@ -27,6 +27,13 @@ const envSchema = z.object({
   VEXIL_DISABLE_PASSWORD_AUTH: z.enum(["true", "false"]).default("false"),
   /** Comma-separated origins the front-end API accepts (ui-config `frontendApiOrigins`). */
   FRONTEND_API_ORIGINS: z.string().default("*"),
+  /**
+   * Comma-separated origins (scheme://host[:port]) whose browser pages may call the admin API,
+   * GraphQL and /auth with credentials (CORS). Empty: none but the server's own origin.
+   */
+  VEXIL_CORS_ORIGINS: z.string().default(""),
+  /** Largest request body accepted on /graphql, /api/admin and /auth (bytes); larger is 413. */
+  VEXIL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
   /** Failed login attempts accepted per username per minute (then 429 until the minute ends). */
@@ -93,6 +100,13 @@ export type Config = {
   };
   redisUrl?: string;
   integrations: IntegrationConfig;
+  http: HttpConfig;
+};
+
+export type HttpConfig = {
+  /** Origins allowed to make credentialed cross-origin calls (besides the server's own). */
+  corsOrigins: string[];
+  maxBodyBytes: number;
 };
 
 export type IntegrationConfig = {
@@ -139,6 +153,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     },
     redisUrl: e.REDIS_URL,
+    http: {
+      corsOrigins: e.VEXIL_CORS_ORIGINS.split(",")
+        .map((o) => o.trim().replace(/\/$/, ""))
+        .filter(Boolean),
+      maxBodyBytes: e.VEXIL_MAX_BODY_BYTES,
+    },
     integrations: {
       allowLinkLocal: e.VEXIL_WEBHOOK_ALLOW_LINK_LOCAL === "true",
       timeoutMs: e.VEXIL_WEBHOOK_TIMEOUT_MS,

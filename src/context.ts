@@ -5,7 +5,7 @@ import type { EventBus } from "./events/bus.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
 import type { Principal } from "./modules/access/principal.ts";
-import { cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.ts";
+import { CSRF_HEADER, cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.ts";
 import type { DirectNext } from "./modules/live/shared-results.ts";
 import type { DomainError } from "./shared/errors.ts";
 import type { Logger } from "./shared/logger.ts";
@@ -39,18 +39,52 @@ export type Credentials = {
   csrfHeader?: string | null;
 };
 
+type Caller = { principal: Principal | null; problem?: DomainError };
+const callerByRequest = new WeakMap<Request, Promise<Caller>>();
+
+/**
+ * Who sends this HTTP request, resolved once however often it is asked (the GraphQL gate asks
+ * before parsing, the context after validation).
+ */
+export function callerOfRequest(deps: AppDeps, request: Request): Promise<Caller> {
+  let caller = callerByRequest.get(request);
+  if (!caller) {
+    caller = resolvePrincipal(deps, credentialsOfRequest(request));
+    callerByRequest.set(request, caller);
+  }
+  return caller;
+}
+
+/** The Authorization header, or the session cookie plus the CSRF header. */
+export function credentialsOfRequest(request: Request): Credentials {
+  const headers = request.headers;
+  return {
+    authorization: headers.get("authorization"),
+    cookie: headers.get("cookie"),
+    method: request.method,
+    csrfHeader: headers.get(CSRF_HEADER),
+  };
+}
+
 /**
  * Builds the context. The `Authorization` header (API token or PAT) wins; without it, a
  * session cookie from `POST /auth/simple/login` is used. Invalid credentials yield no principal.
- * A plain string is taken as the Authorization value (graphql-ws connection params).
+ * A plain string is taken as the Authorization value (graphql-ws connection params); an HTTP
+ * request's caller is resolved once (callerOfRequest).
  */
 export async function createContext(
   deps: AppDeps,
-  credentials: Credentials | string | null | undefined,
+  credentials: Credentials | { request: Request } | string | null | undefined,
 ): Promise<Context> {
-  const creds =
-    typeof credentials === "object" && credentials !== null ? credentials : { authorization: credentials };
-  const { principal, problem } = await resolvePrincipal(deps, creds);
+  const { principal, problem } =
+    typeof credentials === "object" && credentials !== null && "request" in credentials
+      ? await callerOfRequest(deps, credentials.request)
+      : await resolvePrincipal(
+          deps,
+          typeof credentials === "object" && credentials !== null
+            ? credentials
+            : { authorization: credentials },
+        );
   return {
     ...deps,
     requestId: randomUUID(),

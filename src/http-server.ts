@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ExecutionArgs } from "graphql";
+import { type ExecutionArgs, GraphQLError } from "graphql";
 import { MessageType } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
@@ -48,7 +48,15 @@ export async function listen(app: App, deps: AppDeps, host: string, port: number
           params,
           directNext: directNextTo(ctx.extra.socket, id),
         });
-        const document = enveloped.parse(params.query);
+        // A query over the limits is refused by parse (src/http/graphql-limits.ts): an error
+        // for this operation, not a closed socket.
+        let document: ReturnType<typeof enveloped.parse>;
+        try {
+          document = enveloped.parse(params.query);
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors;
         const args: ExecutionArgs = {

@@ -15,6 +15,8 @@ import {
   RateLimitError,
   ValidationError,
 } from "../../src/shared/errors.ts";
+import { parseJsonBody, readBodyText } from "../../src/shared/http-body.ts";
+import { assertNoNul } from "../../src/shared/text-input.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { errorResponse, STATUS_NAMES } from "../errors.ts";
 
@@ -50,7 +52,7 @@ export function authPlugin(deps: AppDeps): Plugin {
 
   async function login(request: Request): Promise<Response> {
     if (deps.config.auth.disablePasswordAuth) throw new InvalidOperationError("Password login is disabled.");
-    const body = await jsonObject(request);
+    const body = await jsonObject(request, deps.config.http.maxBodyBytes);
     const { username, password } = body;
     if (typeof username !== "string" || typeof password !== "string" || !username) {
       throw new ValidationError('"username" and "password" are required strings.');
@@ -96,11 +98,13 @@ export function authPlugin(deps: AppDeps): Plugin {
   }
 
   async function validate(url: URL): Promise<Response> {
-    return Response.json(await validateResetToken(deps.db, url.searchParams.get("token") ?? "", deps.now()));
+    const token = url.searchParams.get("token") ?? "";
+    assertNoNul(token, "token");
+    return Response.json(await validateResetToken(deps.db, token, deps.now()));
   }
 
   async function reset(request: Request): Promise<Response> {
-    const { token, password } = await jsonObject(request);
+    const { token, password } = await jsonObject(request, deps.config.http.maxBodyBytes);
     if (typeof token !== "string" || typeof password !== "string") {
       throw new ValidationError('"token" and "password" are required strings.');
     }
@@ -138,12 +142,18 @@ export function authPlugin(deps: AppDeps): Plugin {
   };
 }
 
-async function jsonObject(request: Request): Promise<Record<string, unknown>> {
+/** The body as a JSON object, within the size limit and without NUL in any text. */
+async function jsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, limit);
+  let body: unknown;
   try {
-    const body = JSON.parse(await request.text());
-    if (typeof body === "object" && body !== null && !Array.isArray(body)) return body;
+    body = parseJsonBody(text);
   } catch {
-    // fall through: not JSON
+    body = undefined;
   }
-  throw new ValidationError("The request body must be a JSON object.");
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ValidationError("The request body must be a JSON object.");
+  }
+  assertNoNul(body);
+  return body as Record<string, unknown>;
 }

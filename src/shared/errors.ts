@@ -13,7 +13,8 @@ export type ErrorCode =
   | "LIMIT_EXCEEDED"
   | "ARCHIVED"
   | "INVALID_OPERATION"
-  | "RATE_LIMITED";
+  | "RATE_LIMITED"
+  | "PAYLOAD_TOO_LARGE";
 
 export type ErrorDetail = { message: string; path?: string };
 
@@ -110,5 +111,12 @@ export class InvalidOperationError extends DomainError {
 export class RateLimitError extends DomainError {
   constructor(message: string) {
     super("RATE_LIMITED", message);
+  }
+}
+
+/** A request body over the configured size (VEXIL_MAX_BODY_BYTES); refused before parsing. */
+export class PayloadTooLargeError extends DomainError {
+  constructor(limit: number) {
+    super("PAYLOAD_TOO_LARGE", `The request body is larger than the limit of ${limit} bytes.`);
   }
 }

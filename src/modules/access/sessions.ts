@@ -59,11 +59,22 @@ export async function resolveSession(
   return { principal: userPrincipal(session, "session") };
 }
 
-/** Reads one cookie from a `Cookie` header. */
+/**
+ * Reads one cookie from a `Cookie` header. A value that is not valid percent-encoding is
+ * no cookie: a caller sending a mangled session cookie is simply not logged in.
+ */
 export function cookieValue(header: string | null | undefined, name: string): string | null {
   for (const part of (header ?? "").split(";")) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
+    if (key === name) return safeDecode(rest.join("="));
   }
   return null;
+}
+
+function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
 }

@@ -3,6 +3,7 @@ import type { StoredEvent } from "../../events/types.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { type Connection, pageWindow } from "../../shared/pagination.ts";
 import { type EventSearchFilter, eventConnection } from "../search/event-search.ts";
+import { visibilityOf } from "./visibility.ts";
 
 const EventTagRef = builder.objectRef<{ type: string; value: string }>("EventTag").implement({
   description: "A tag of the flag an event is about, as it was when the event happened.",
@@ -118,7 +119,7 @@ builder.queryField("events", (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000 });
-      return eventConnection(ctx.db, searchFilterOf(args.filter), window);
+      return eventConnection(ctx.db, searchFilterOf(args.filter), window, visibilityOf(ctx));
     },
   }),
 );

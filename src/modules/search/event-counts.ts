@@ -81,6 +81,7 @@ export function rolledUpCount(filter: EventSearchFilter): Sql | null {
     return [...new Set(d === "createdBy" ? values.map((v) => String(Number(v))) : values)];
   };
   const [dimension, other] = given;
+  if (filter.withProject && !filter.project) return withProjectCount(dimension, other, days, sum, valuesOf);
   if (dimension && other) {
     if (!PAIRS.some(([a, b]) => a === dimension && b === other)) return null;
     const keys = valuesOf(dimension).flatMap((a) => valuesOf(other).map((b) => `${a}${PAIR_SEPARATOR}${b}`));
@@ -95,6 +96,30 @@ export function rolledUpCount(filter: EventSearchFilter): Sql | null {
     return sum(sql`c.dimension = 'day' AND ${from} AND ${to}`);
   }
   return sum(sql`c.dimension = 'all' AND c.value = ''`);
+}
+
+/**
+ * The rolled-up count of the events that have a project (`withProject`, the visibility of
+ * non-admins) and match at most one more dimension: rollups count only non-null values, so
+ * the `project` rows add up to the events with a project, and a pair with `project` to those
+ * with a project and the other value (matched on its half of the pair value). Null otherwise.
+ */
+function withProjectCount(
+  dimension: Dimension | undefined,
+  other: Dimension | undefined,
+  days: boolean,
+  sum: (where: Sql) => Sql,
+  valuesOf: (d: Dimension) => string[],
+): Sql | null {
+  if (other || days) return null;
+  if (!dimension) return sum(sql`c.dimension = 'project'`);
+  const [a, b] =
+    dimension === "feature" ? (["feature", "project"] as const) : (["project", dimension] as const);
+  if (!PAIRS.some(([x, y]) => x === a && y === b)) return null;
+  const part = dimension === "feature" ? 1 : 2;
+  return sum(
+    sql`c.dimension = ${pairName(a, b)} AND split_part(c.value, chr(31), ${part}::int) = ANY(${valuesOf(dimension)}::text[])`,
+  );
 }
 
 /**

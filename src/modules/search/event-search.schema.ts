@@ -1,6 +1,7 @@
 import { builder } from "../../builder.ts";
 import { type Connection, pageWindow } from "../../shared/pagination.ts";
 import { EventRef } from "../events/events.schema.ts";
+import { visibilityOf } from "../events/visibility.ts";
 import { eventConnection } from "./event-search.ts";
 import { EqualityFilterInput } from "./search.inputs.ts";
 
@@ -54,7 +55,7 @@ builder.queryField("eventSearch", (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000, minLimit: 1 });
-      return eventConnection(ctx.db, args.filter ?? {}, window);
+      return eventConnection(ctx.db, args.filter ?? {}, window, visibilityOf(ctx));
     },
   }),
 );
@@ -66,6 +67,10 @@ builder.queryField("featureEvents", (t) =>
     authScopes: { authenticated: true },
     args: { feature: t.arg.string({ required: true, description: "Flag name." }) },
     resolve: (query, _root, args, ctx) =>
-      ctx.db.event.findMany({ ...query, where: { featureName: args.feature }, orderBy: { id: "desc" } }),
+      ctx.db.event.findMany({
+        ...query,
+        where: { AND: [{ featureName: args.feature }, visibilityOf(ctx).where] },
+        orderBy: { id: "desc" },
+      }),
   }),
 );

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import { type PageWindow, toConnection } from "../../shared/pagination.ts";
+import type { EventVisibility } from "../events/visibility.ts";
 import { NEWER_THAN_ROLLUP, ROLLED_UP_THROUGH, rolledUpCount } from "./event-counts.ts";
 import { matchingIds, PAYLOAD_TEXT, type TextCount, withTextCount } from "./event-text.ts";
 import { and, containsPattern, type Sql, sql } from "./feature-search.sql.ts";
@@ -21,6 +22,8 @@ export type EventSearchFilter = {
   from?: string | null;
   to?: string | null;
   maxId?: bigint | null;
+  /** Only events that have a project (set by visibleTo, never by callers). */
+  withProject?: boolean;
 };
 
 const DAY_MS = 86_400_000;
@@ -51,12 +54,31 @@ async function runSearch(db: Db, filter: EventSearchFilter, window: PageWindow, 
 
 /**
  * One page of the audit log as a Relay connection, the one listing used by `events` and
- * `eventSearch`. The page's rows come whole from the search statement (an event has no
- * relations, so the GraphQL selection never needs a second statement).
+ * `eventSearch`, holding only the events `visibility` lets the caller read. The page's rows
+ * come whole from the search statement (an event has no relations, so the GraphQL selection
+ * never needs a second statement).
  */
-export async function eventConnection(db: Db, filter: EventSearchFilter, window: PageWindow) {
-  const page = await searchEvents(db, filter, window);
+export async function eventConnection(
+  db: Db,
+  filter: EventSearchFilter,
+  window: PageWindow,
+  visibility: EventVisibility,
+) {
+  const page = await searchEvents(db, visibleTo(filter, visibility), window);
   return toConnection(page.events, window, page.total);
+}
+
+/**
+ * The filter narrowed to the events `visibility` allows, written as filters the search (and
+ * its rollups) already know: the readable projects become (or narrow) the project filter;
+ * "every event with a project" is `withProject`, implied by any project filter.
+ */
+export function visibleTo(filter: EventSearchFilter, visibility: EventVisibility): EventSearchFilter {
+  const { projects } = visibility;
+  if (projects === null) return filter;
+  if (projects === "*") return filter.project ? filter : { ...filter, withProject: true };
+  const values = filter.project ? filter.project.values.filter((p) => projects.includes(p)) : projects;
+  return { ...filter, project: { operator: "IS_ANY_OF", values } };
 }
 
 /**
@@ -119,6 +141,7 @@ function whereOf(filter: EventSearchFilter): Sql {
   if (term) parts.push(textCondition(containsPattern(term), filter.queryScope ?? "PAYLOAD"));
   if (filter.feature) parts.push(sql`e."featureName" = ANY(${filter.feature.values}::text[])`);
   if (filter.project) parts.push(sql`e.project = ANY(${filter.project.values}::text[])`);
+  if (filter.withProject) parts.push(sql`e.project IS NOT NULL`);
   if (filter.type) parts.push(sql`e.type = ANY(${filter.type.values}::text[])`);
   if (filter.environment) parts.push(sql`e.environment = ANY(${filter.environment.values}::text[])`);
   if (filter.createdBy) {

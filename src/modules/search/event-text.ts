@@ -95,14 +95,16 @@ function narrowingWord(term: string): string | null {
 }
 
 /**
- * The term whose count can be remembered: a free-text search of the payload (immutable, unlike
- * the user names the TYPE_ACTOR_DATA scope reads) with no other filter. Null otherwise.
+ * The key of a count that can be remembered: a free-text search of the payload (immutable,
+ * unlike the user names the TYPE_ACTOR_DATA scope reads) with no other filter but, maybe,
+ * `withProject` (an event's project never changes either). Null otherwise.
  */
 function rememberableTerm(filter: EventSearchFilter): string | null {
   const term = filter.query?.trim();
   if (!term || (filter.queryScope ?? "PAYLOAD") !== "PAYLOAD") return null;
-  const { query: _q, queryScope: _s, ...others } = filter;
-  return Object.values(others).every((v) => v === undefined || v === null) ? term : null;
+  const { query: _q, queryScope: _s, withProject, ...others } = filter;
+  if (!Object.values(others).every((v) => v === undefined || v === null)) return null;
+  return withProject ? `with-project\u0000${term}` : term;
 }
 
 function textMemoryOf(db: Db): TextMemory {

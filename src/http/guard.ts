@@ -1,0 +1,50 @@
+import type { Plugin } from "graphql-yoga";
+import { errorResponse, STATUS_NAMES } from "../../rest/errors.ts";
+import { DomainError } from "../shared/errors.ts";
+import type { Logger } from "../shared/logger.ts";
+
+/**
+ * An error thrown from a plugin's `onRequest` (REST, /auth, probes) escapes yoga's own error
+ * handling and would reach the HTTP adapter, which answers it with a plain-text stack trace.
+ * This wraps such a hook: a domain error becomes its REST error body, anything else is logged
+ * and answered 500 with the spec's error body and no detail.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any plugin context; only onRequest is wrapped
+export function guardOnRequest<T extends Plugin<any, any>>(plugin: T, logger: Logger): T {
+  const onRequest = plugin.onRequest;
+  if (!onRequest) return plugin;
+  return {
+    ...plugin,
+    async onRequest(payload) {
+      try {
+        await onRequest(payload);
+      } catch (error) {
+        payload.endResponse(responseForThrown(error, logger, payload.request));
+      }
+    },
+  };
+}
+
+export function responseForThrown(error: unknown, logger: Logger, request: Request): Response {
+  if (error instanceof DomainError) {
+    const { status } = STATUS_NAMES[error.code];
+    const response = errorResponse(status, error.name, error.message, { details: error.details });
+    // The rest of an oversized body is not worth reading: close the connection after answering.
+    if (error.code === "PAYLOAD_TOO_LARGE") response.headers.set("connection", "close");
+    return response;
+  }
+  logger.error("unexpected error", {
+    method: request.method,
+    path: safePath(request.url),
+    error: String((error as Error)?.stack ?? error),
+  });
+  return errorResponse(500, "InternalError", "Unexpected error.");
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return "?";
+  }
+}

@@ -1,0 +1,61 @@
+import { PayloadTooLargeError, ValidationError } from "./errors.ts";
+
+/**
+ * Reads a request body as text, refusing it as soon as it is larger than `limit` bytes: a
+ * declared `Content-Length` over the limit is refused before anything is read, and an
+ * undeclared (chunked) body is read chunk by chunk and abandoned at the first byte past the
+ * limit, so a 100 MB body never sits in memory.
+ */
+export async function readBodyText(request: Request, limit: number): Promise<string> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null) {
+    if (!/^\d+$/.test(declared)) throw new ValidationError("The Content-Length header is invalid.");
+    if (Number(declared) > limit) throw new PayloadTooLargeError(limit);
+  }
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** Nesting of a parsed JSON value, counted without recursion (depth of `{}` or `[]` is 1). */
+export function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    const here = depth + 1;
+    if (here > max) max = here;
+    for (const child of Object.values(item)) stack.push([child, here]);
+  }
+  return max;
+}
+
+/** Deepest JSON nesting a request body or GraphQL variables may have. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Parses a JSON body, refusing one nested deeper than MAX_JSON_DEPTH (400, not a stack overflow later). */
+export function parseJsonBody(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ValidationError("The request body is not valid JSON.");
+  }
+  if (jsonDepth(value) > MAX_JSON_DEPTH) {
+    throw new ValidationError(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
+  return value;
+}

@@ -1,0 +1,116 @@
+import fc from "fast-check";
+import { expect } from "vitest";
+import { bootstrap } from "../../src/bootstrap.ts";
+import { createLogger } from "../../src/shared/logger.ts";
+import { ADMIN_TOKEN, type TestApp } from "../helpers/app.ts";
+
+/*
+ * Shared pieces of the fuzz suite (issue 12, "Proof"): value generators biased towards what
+ * breaks servers (NUL, broken %-encoding, lone surrogates, long text, wrong types, names that
+ * exist), the fixed seed, and the assertions every answer must pass.
+ */
+
+/** One seed per run, printed by fast-check with the counterexample on failure; FUZZ_SEED overrides. */
+export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 12_012);
+
+/** Cases per file per run (both files together make the issue's 10,000); FUZZ_RUNS overrides. */
+export const FUZZ_CASES_PER_FILE = Number(process.env.FUZZ_RUNS ?? 5_200);
+
+/** Names that exist in the seeded app, so generated calls get past "not found" sometimes. */
+export const KNOWN_NAMES = [
+  "default",
+  "development",
+  "production",
+  "fuzz-flag",
+  "fuzz-segment",
+  "fuzz-field",
+  "simple",
+  "flexibleRollout",
+  "admin",
+  "1",
+  "*",
+];
+
+/** Text that tends to break things, plus ordinary and existing names. */
+export const text: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...KNOWN_NAMES) },
+  { weight: 3, arbitrary: fc.string({ maxLength: 20 }) },
+  { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 20 }) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 10 }).map((s) => `${s}\u0000${s}`) },
+  { weight: 1, arbitrary: fc.constantFrom("%", "%ff", "%E0%A4%A", "\ud800", "'; --", "\\", "../..", "") },
+  { weight: 1, arbitrary: fc.integer({ min: 3000, max: 9000 }).map((n) => "x".repeat(n)) },
+  { weight: 1, arbitrary: fc.constantFrom("IS:default", "IS_ANY_OF:a,b", "IS:", "2026-01-01", "true", "-1") },
+);
+
+/** Any JSON value, shallow. */
+export const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: text },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+  { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)) },
+  { weight: 1, arbitrary: fc.array(text, { maxLength: 4 }) },
+);
+
+/** A path segment: usually an encoded value, sometimes a raw broken one. */
+export const pathSegment: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: text.map((s) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x"))) },
+  { weight: 1, arbitrary: fc.constantFrom("%ff", "%E0%A4%A", "%00", "%", "a%2Fb", "..") },
+);
+
+/** The credential of one case: mostly the admin token (to get deep), else weaker or none. */
+export const credential = fc.oneof(
+  { weight: 14, arbitrary: fc.constant("admin" as const) },
+  { weight: 3, arbitrary: fc.constant("viewer" as const) },
+  { weight: 2, arbitrary: fc.constantFrom("none" as const, "garbage" as const) },
+);
+
+export type FuzzAnswer = { status: number; contentType: string; text: string; request: string };
+
+const STACK = /\n\s+at |node_modules\/|\.ts:\d+:\d+/;
+
+/** A REST (or /auth) answer: never 5xx, errors in the spec's body, no stack trace. */
+export function checkRestAnswer(answer: FuzzAnswer): void {
+  expect(answer.status, `${answer.request} -> ${answer.text.slice(0, 500)}`).toBeLessThan(500);
+  expect(answer.text, answer.request).not.toMatch(STACK);
+  if (answer.status < 400) return;
+  expect(answer.contentType, `${answer.request}: ${answer.text.slice(0, 200)}`).toMatch(/^application\/json/);
+  const body = JSON.parse(answer.text);
+  expect(body, `${answer.request}: ${answer.text.slice(0, 300)}`).toMatchObject({
+    id: expect.any(String),
+    name: expect.any(String),
+    message: expect.any(String),
+  });
+}
+
+/** A GraphQL answer: never 5xx, every error typed (extensions.code) and not INTERNAL. */
+export function checkGraphQLAnswer(answer: FuzzAnswer): void {
+  expect(answer.status, `${answer.request} -> ${answer.text.slice(0, 500)}`).toBeLessThan(500);
+  expect(answer.text, answer.request).not.toMatch(STACK);
+  const body = JSON.parse(answer.text) as { errors?: { message: string; extensions?: { code?: unknown } }[] };
+  for (const error of body.errors ?? []) {
+    const where = `${answer.request} -> ${error.message}`;
+    expect(typeof error.extensions?.code, where).toBe("string");
+    expect(error.extensions?.code, where).not.toBe("INTERNAL");
+  }
+}
+
+/**
+ * Fuzzed admin calls may delete the admin token (its id is a small integer): bootstrap again
+ * puts INIT_ADMIN_API_TOKENS back, as a restart would, so later cases keep their reach.
+ */
+export async function restoreAdminToken(t: TestApp): Promise<void> {
+  const res = await t.app.fetch("http://vexil.test/api/admin/projects", {
+    headers: { authorization: ADMIN_TOKEN },
+  });
+  await res.text();
+  if (res.status === 401) await bootstrap(t.database.prisma, t.config, createLogger("silent"));
+}
+
+/** Flags, a segment and a context field the generated names can hit. */
+export async function seedFuzzTargets(t: TestApp): Promise<void> {
+  const ok = (res: { status: number; body: unknown }) => {
+    if (res.status >= 300) throw new Error(JSON.stringify(res.body));
+  };
+  ok(await t.rest("POST", "/api/admin/projects/default/features", { name: "fuzz-flag" }));
+  ok(await t.rest("POST", "/api/admin/context", { name: "fuzz-field" }));
+  ok(await t.rest("POST", "/api/admin/segments", { name: "fuzz-segment", constraints: [] }));
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import { login, PASSWORD } from "../access/principals.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/*
+ * Issue 12 item 5 (and the CORS half of issue 14): credentialed cross-origin answers only for
+ * configured origins, per path prefix.
+ */
+const UI = "https://flags-ui.example";
+const SHOP = "https://shop.example";
+const EVIL = "https://evil.example";
+let t: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    VEXIL_URL: "https://vexil.example",
+    VEXIL_CORS_ORIGINS: `${UI}, https://other-ui.example/`,
+    FRONTEND_API_ORIGINS: SHOP,
+  });
+  const created = await t.rest("POST", "/api/admin/user-admin", {
+    username: "carol",
+    email: "carol@example.com",
+    rootRole: "Admin",
+    password: PASSWORD,
+  });
+  expect(created.status).toBe(201);
+  const loggedIn = await login(t, "carol");
+  expect(loggedIn.status, JSON.stringify(loggedIn.body)).toBe(200);
+  cookie = loggedIn.session.cookie;
+});
+afterAll(() => t.close());
+
+async function fromOrigin(origin: string, path: string, init: RequestInit = {}) {
+  const res = await t.app.fetch(`http://vexil.test${path}`, {
+    ...init,
+    headers: { origin, cookie, ...(init.headers as Record<string, string>) },
+  });
+  return {
+    status: res.status,
+    allowOrigin: res.headers.get("access-control-allow-origin"),
+    allowCredentials: res.headers.get("access-control-allow-credentials"),
+    body: await res.text(),
+  };
+}
+
+const TOKENS_QUERY = `/graphql?query=${encodeURIComponent("{ apiTokens { tokenName } }")}`;
+
+describe("CORS", () => {
+  it("defaults to no cross-origin caller at all (only the server's own origin)", () => {
+    expect(loadConfig({}).http.corsOrigins).toEqual([]);
+  });
+
+  it("gives a foreign origin no CORS header on GraphQL, /api/admin and /auth, cookie or not", async () => {
+    for (const path of [TOKENS_QUERY, "/api/admin/api-tokens", "/auth/reset/validate?token=x"]) {
+      const answer = await fromOrigin(EVIL, path);
+      expect(answer.allowOrigin).toBeNull();
+      expect(answer.allowCredentials).toBeNull();
+    }
+  });
+
+  it("refuses a foreign preflight the same way", async () => {
+    const answer = await fromOrigin(EVIL, "/graphql", {
+      method: "OPTIONS",
+      headers: { "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
+    expect(answer.allowOrigin).toBeNull();
+    expect(answer.allowCredentials).toBeNull();
+  });
+
+  it("lets a configured origin call with credentials (the cookie-authenticated token list)", async () => {
+    const answer = await fromOrigin(UI, TOKENS_QUERY);
+    expect(answer.status).toBe(200);
+    expect(answer.allowOrigin).toBe(UI);
+    expect(answer.allowCredentials).toBe("true");
+    expect(JSON.parse(answer.body).data.apiTokens).toBeInstanceOf(Array);
+    const preflight = await fromOrigin("https://other-ui.example", "/api/admin/projects", {
+      method: "OPTIONS",
+      headers: { "access-control-request-method": "POST" },
+    });
+    expect(preflight.allowOrigin).toBe("https://other-ui.example");
+    expect(preflight.allowCredentials).toBe("true");
+  });
+
+  it("treats the server's own origin (VEXIL_URL, or the request's) as allowed", async () => {
+    for (const origin of ["https://vexil.example", "http://vexil.test"]) {
+      const answer = await fromOrigin(origin, "/api/admin/projects");
+      expect(answer.allowOrigin).toBe(origin);
+    }
+  });
+
+  it("keeps the frontend API's own origin list (FRONTEND_API_ORIGINS), without credentials", async () => {
+    const shop = await fromOrigin(SHOP, "/api/frontend", { method: "OPTIONS" });
+    expect(shop.allowOrigin).toBe(SHOP);
+    expect(shop.allowCredentials).toBeNull();
+    expect((await fromOrigin(UI, "/api/frontend/features", { method: "OPTIONS" })).allowOrigin).toBeNull();
+    // ...and the admin list does not open the frontend list's origins to the admin API.
+    expect((await fromOrigin(SHOP, "/api/admin/projects")).allowOrigin).toBeNull();
+  });
+});
