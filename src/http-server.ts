@@ -74,6 +74,9 @@ export async function listen(app: App, deps: AppDeps, host: string, port: number
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // A keep-alive connection whose response ends from now on (an in-flight request, an SSE
+      // stream the shutdown ended) closes at once instead of idling for keepAliveTimeout (5 s).
+      server.keepAliveTimeout = 1;
       await ws.dispose();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;

@@ -9,6 +9,7 @@ import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startEventCountRollup } from "./jobs/event-counts.ts";
 import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
+import { feedFor } from "./modules/live/feed.ts";
 import { createLogger } from "./shared/logger.ts";
 
 /** The only process entry: config, database, migrations, bootstrap, listen, shutdown. */
@@ -81,6 +82,9 @@ async function main() {
     stopChangeRequestScheduler();
     stopStaleMarker();
     stopEventCountRollup();
+    // Live subscriptions never finish by themselves: end them now, so that SSE responses
+    // complete and only ordinary in-flight requests use the grace period.
+    feedFor(deps).close();
     await running.close(config.shutdownGraceMs);
     await worker.stop();
     await bus.close();
