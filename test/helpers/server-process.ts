@@ -53,3 +53,23 @@ export async function startServerProcess(
     },
   };
 }
+
+/**
+ * Runs `src/server.ts` with `env` until it exits by itself (a start that must fail); resolves
+ * with its exit code and every line it wrote.
+ */
+export async function runServerToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; lines: string[] }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATABASE_URL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream! }).on("line", (line) => lines.push(line));
+  }
+  const [code] = await once(child, "close");
+  return { code: code as number | null, lines };
+}
