@@ -51,7 +51,7 @@ const envSchema = z.object({
   FRONTEND_API_ORIGINS: z.string().default("*"),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
-  /** Failed login attempts accepted per username per minute (then 429 until the minute ends). */
+  /** Login attempts per account from one client address per minute (then 429); a success clears them. */
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** redis:// URL: live events travel between nodes over Redis pub/sub instead of NOTIFY. */
   REDIS_URL: z
@@ -60,6 +60,10 @@ const envSchema = z.object({
     .refine((v) => !v || urlWithProtocol(v, ["redis:", "rediss:"]), {
       message: "must be a redis:// or rediss:// URL",
     }),
+  /** Login attempts from one client address per minute, over all accounts (then 429). */
+  LOGIN_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** `true`: the client address is the last X-Forwarded-For entry (set by your proxy). */
+  VEXIL_TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   /** Most connections this process opens to PostgreSQL (its pool; the bus adds one). */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
   /** Let integrations call link-local / cloud metadata addresses (169.254.0.0/16, fd00:ec2::254...). */
@@ -147,6 +151,9 @@ export type Config = {
     frontendApiOrigins: string[];
     sessionTtlMs: number;
     loginRateLimitPerMinute: number;
+    loginAddressRateLimitPerMinute: number;
+    /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
+    trustProxy: boolean;
   };
   redisUrl?: string;
   integrations: IntegrationConfig;
@@ -193,6 +200,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .filter(Boolean),
       sessionTtlMs: e.VEXIL_SESSION_TTL_HOURS * 3_600_000,
       loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+      loginAddressRateLimitPerMinute: e.LOGIN_ADDRESS_RATE_LIMIT_PER_MINUTE,
+      trustProxy: e.VEXIL_TRUST_PROXY === "true",
     },
     redisUrl: e.REDIS_URL,
     integrations: {

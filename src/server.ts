@@ -9,6 +9,7 @@ import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startEventCountRollup } from "./jobs/event-counts.ts";
 import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
+import { createLoginLimiter, type LoginLimitStore } from "./modules/access/login-limits.ts";
 import { feedFor } from "./modules/live/feed.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 
@@ -61,7 +62,11 @@ async function main() {
     },
     logger,
   );
-  const deps = { config, db: database.prisma, bus, logger, now: () => new Date() };
+  const loginLimiter = createLoginLimiter(loginLimitStore(config, database), {
+    perAccountAndAddress: config.auth.loginRateLimitPerMinute,
+    perAddress: config.auth.loginAddressRateLimitPerMinute,
+  });
+  const deps = { config, db: database.prisma, bus, logger, now: () => new Date(), loginLimiter };
   const app = createApp({
     ...deps,
     ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
@@ -96,10 +101,18 @@ async function main() {
     await running.close(config.shutdownGraceMs);
     await worker.stop();
     await bus.close();
+    await loginLimiter.close();
     await database.close();
     logger.info("stopped");
     process.exit(0);
   };
+}
+
+/** Where login attempts are counted so that every node sees them (login-limits.ts). */
+function loginLimitStore(config: Config, database: Database): LoginLimitStore {
+  if (config.redisUrl) return { kind: "redis", url: config.redisUrl };
+  if (database.pool) return { kind: "postgres", pool: database.pool };
+  return { kind: "memory" };
 }
 
 function configOrExit(): Config {

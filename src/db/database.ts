@@ -6,6 +6,7 @@ import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { Config } from "../config.ts";
 import { PrismaClient } from "../generated/prisma/client.ts";
@@ -21,6 +22,8 @@ export type Database = {
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   /** The PGlite instance in embedded mode (tests clone it). */
   pglite?: PGlite;
+  /** The pg pool in server mode: Prisma's connections, shared with the login rate limiter. */
+  pool?: pg.Pool;
   /** Runs a trivial query: the readiness probe. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -170,20 +173,25 @@ export function openPostgres(
   wrap: AdapterWrapper = (f) => f,
   options: { poolMax?: number } = {},
 ): Database {
-  const adapterFactory = new WholeScriptPgFactory(
-    { connectionString: url, max: options.poolMax ?? 10 },
-    { statementNameGenerator: statementName },
-  );
+  // One pool for Prisma (and every adapter the migrations open) and the other users of the
+  // database: its size is the process's limit.
+  const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 10 });
+  // An idle connection that breaks is dropped by the pool and replaced on the next query; the
+  // error must not crash the process (Prisma's adapter handles it the same way).
+  pool.on("error", () => undefined);
+  const adapterFactory = new WholeScriptPgFactory(pool, { statementNameGenerator: statementName });
   const prisma = new PrismaClient({ adapter: wrap(adapterFactory) });
   return {
     kind: "postgres",
     prisma,
     adapterFactory,
+    pool,
     async ping() {
       await prisma.$queryRawUnsafe("select 1");
     },
     async close() {
       await prisma.$disconnect();
+      if (!pool.ended) await pool.end();
     },
   };
 }
