@@ -160,7 +160,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the limits hold across nodes", 
         const deps = { ...t.deps, loginLimiter };
         const node = await listen(createApp(deps), deps, "127.0.0.1", 0);
         nodes.push(node);
-        extraNodes.push({ close: async () => (await node.close(0), await loginLimiter.close()) });
+        extraNodes.push({
+          async close() {
+            await node.close(0);
+            await loginLimiter.close();
+          },
+        });
       }
       // Addresses not used above (counters in Redis outlive a test run by up to a minute).
       const address = `127.0.${1 + (randomBytes(1)[0]! % 200)}.${10 + (randomBytes(1)[0]! % 200)}`;
