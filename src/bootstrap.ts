@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Config } from "./config.ts";
 import type { Db, Tx } from "./db/database.ts";
 import { hashSecret, newApiTokenSecret } from "./modules/access/credentials.ts";
@@ -70,6 +70,29 @@ async function seedRoles(tx: Tx): Promise<void> {
   }
 }
 
+/** Setting holding the fingerprint of the catalogue the last full bootstrap wrote. */
+const SEED_SETTING = "seed";
+
+/**
+ * Fingerprint of what every start keeps in step with the code (flag types, permissions,
+ * predefined roles): when the database holds the same one, that work is skipped.
+ */
+function seedHash(): string {
+  return createHash("sha256")
+    .update(
+      JSON.stringify([FEATURE_TYPES, PERMISSIONS, PREDEFINED_ROLES, ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID]),
+    )
+    .digest("hex");
+}
+
+/** True when a configured admin token is not stored yet, or no token exists and one must be made. */
+async function tokensToCreate(db: Db, config: Config): Promise<boolean> {
+  const wanted = config.initAdmin.apiTokens.map(hashSecret);
+  if (wanted.length === 0) return (await db.apiToken.count()) === 0;
+  const stored = await db.apiToken.count({ where: { secretHash: { in: wanted } } });
+  return stored < new Set(wanted).size;
+}
+
 export type BootstrapResult = {
   /** Shown once on the console; never stored in clear. */
   generatedAdminPassword?: string;
@@ -83,8 +106,12 @@ export type BootstrapResult = {
  */
 export async function bootstrap(db: Db, config: Config, logger: Logger): Promise<BootstrapResult> {
   const result: BootstrapResult = {};
+  const settings = await db.setting.findMany({ where: { name: { in: ["bootstrapped", SEED_SETTING] } } });
+  const needsAdmin = !settings.some((s) => s.name === "bootstrapped");
+  const seed = settings.find((s) => s.name === SEED_SETTING)?.content as { hash?: string } | undefined;
+  // A restart of the same build on a seeded database: only the configured tokens may be new.
+  if (!needsAdmin && seed?.hash === seedHash() && !(await tokensToCreate(db, config))) return result;
   // Hashing is deliberately slow: do it before the transaction, only if an admin may be needed.
-  const needsAdmin = !(await db.setting.findUnique({ where: { name: "bootstrapped" } }));
   const password = needsAdmin ? (config.initAdmin.password ?? generatePassword()) : null;
   const passwordHash = password ? await hashPassword(password) : null;
   await db.$transaction(
@@ -179,6 +206,11 @@ export async function bootstrap(db: Db, config: Config, logger: Logger): Promise
         });
         result.generatedAdminToken = secret;
       }
+      await tx.setting.upsert({
+        where: { name: SEED_SETTING },
+        create: { name: SEED_SETTING, content: { hash: seedHash() } },
+        update: { content: { hash: seedHash() } },
+      });
     },
     { timeout: 30_000 },
   );

@@ -8,16 +8,38 @@ const envSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4242),
   /** postgres:// URL of a PostgreSQL server; when absent, the embedded PGlite database is used. */
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || urlWithProtocol(v, ["postgres:", "postgresql:"]), {
+      message: "must be a postgresql://user@host:port/database URL",
+    }),
   /** Folder of the embedded PGlite database. */
   VEXIL_DATA_DIR: z.string().default("./data"),
   /** Public URL of this instance: used in links (reset-password, event summaries, ui-config). */
-  VEXIL_URL: z.string().url().default("http://localhost:4242"),
+  VEXIL_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || urlWithProtocol(v, ["http:", "https:"]), {
+      message: "must be an http:// or https:// URL",
+    }),
   BASE_URI_PATH: z.string().default(""),
   INIT_ADMIN_USERNAME: z.string().default("admin"),
   INIT_ADMIN_PASSWORD: z.string().optional(),
   /** Comma-separated admin API tokens accepted from the first request, e.g. `*:*.some-secret`. */
-  INIT_ADMIN_API_TOKENS: z.string().optional(),
+  INIT_ADMIN_API_TOKENS: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      for (const [i, token] of splitList(v ?? "").entries()) {
+        if (!TOKEN_FORM.test(token)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `entry ${i + 1} ("${token.slice(0, 4)}…") is not in project:environment.secret form, e.g. *:*.some-secret`,
+          });
+        }
+      }
+    }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Milliseconds to wait for in-flight requests on shutdown before closing connections. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
@@ -36,10 +58,21 @@ const envSchema = z.object({
   VEXIL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
-  /** Failed login attempts accepted per username per minute (then 429 until the minute ends). */
+  /** Login attempts per account from one client address per minute (then 429); a success clears them. */
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** redis:// URL: live events travel between nodes over Redis pub/sub instead of NOTIFY. */
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || urlWithProtocol(v, ["redis:", "rediss:"]), {
+      message: "must be a redis:// or rediss:// URL",
+    }),
+  /** Login attempts from one client address per minute, over all accounts (then 429). */
+  LOGIN_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** `true`: the client address is the last X-Forwarded-For entry (set by your proxy). */
+  VEXIL_TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /** Most connections this process opens to PostgreSQL (its pool; the bus adds one). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
   /** Let integrations call link-local / cloud metadata addresses (169.254.0.0/16, fd00:ec2::254...). */
   VEXIL_WEBHOOK_ALLOW_LINK_LOCAL: z.enum(["true", "false"]).default("false"),
   /** Milliseconds an integration request may take before it counts as failed. */
@@ -61,6 +94,34 @@ const envSchema = z.object({
   UNLEASH_PROJECTS_LIMIT: z.coerce.number().int().min(1).default(500),
   UNLEASH_ENVIRONMENTS_LIMIT: z.coerce.number().int().min(1).default(50),
 });
+
+/** An admin token as Unleash writes it: `<project>:<environment>.<secret>`. */
+const TOKEN_FORM = /^[^\s:.]+:[^\s:.]+\.\S+$/;
+
+function urlWithProtocol(value: string, protocols: string[]): boolean {
+  try {
+    const url = new URL(value);
+    // A database or Redis URL may name a Unix socket instead of a host; a public URL may not.
+    const needsHost = url.protocol === "http:" || url.protocol === "https:";
+    return protocols.includes(url.protocol) && (url.host !== "" || !needsHost);
+  } catch {
+    return false;
+  }
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+/** The environment does not make a usable configuration: each problem names its variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; reason: string }[]) {
+    super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.reason}`).join("; ")}`);
+  }
+}
 
 export type ResourceLimits = {
   featureFlags: number;
@@ -84,7 +145,7 @@ export type ResourceLimits = {
 export type Config = {
   host: string;
   port: number;
-  database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+  database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string; poolMax: number };
   publicUrl: string;
   baseUriPath: string;
   initAdmin: { username: string; password?: string; apiTokens: string[] };
@@ -97,6 +158,9 @@ export type Config = {
     frontendApiOrigins: string[];
     sessionTtlMs: number;
     loginRateLimitPerMinute: number;
+    loginAddressRateLimitPerMinute: number;
+    /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
+    trustProxy: boolean;
   };
   redisUrl?: string;
   integrations: IntegrationConfig;
@@ -117,29 +181,28 @@ export type IntegrationConfig = {
   pollMs: number;
 };
 
-/** Parses `env` (default: process.env) into a Config; throws with every problem listed. */
+/** Parses `env` (default: process.env) into a Config; throws a ConfigError listing every problem. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid configuration: ${problems}`);
+    throw new ConfigError(
+      parsed.error.issues.map((i) => ({ variable: i.path.join("."), reason: i.message })),
+    );
   }
   const e = parsed.data;
   return {
     host: e.HOST,
     port: e.PORT,
     database: e.DATABASE_URL
-      ? { kind: "postgres", url: e.DATABASE_URL }
+      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }
       : { kind: "pglite", dataDir: e.VEXIL_DATA_DIR },
-    publicUrl: e.VEXIL_URL.replace(/\/$/, ""),
+    // Unset: where this process listens, as seen from this machine.
+    publicUrl: (e.VEXIL_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     baseUriPath: e.BASE_URI_PATH,
     initAdmin: {
       username: e.INIT_ADMIN_USERNAME,
       password: e.INIT_ADMIN_PASSWORD,
-      apiTokens: (e.INIT_ADMIN_API_TOKENS ?? "")
-        .split(",")
-        .map((t) => t.trim())
-        .filter(Boolean),
+      apiTokens: splitList(e.INIT_ADMIN_API_TOKENS ?? ""),
     },
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
@@ -151,6 +214,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .filter(Boolean),
       sessionTtlMs: e.VEXIL_SESSION_TTL_HOURS * 3_600_000,
       loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+      loginAddressRateLimitPerMinute: e.LOGIN_ADDRESS_RATE_LIMIT_PER_MINUTE,
+      trustProxy: e.VEXIL_TRUST_PROXY === "true",
     },
     redisUrl: e.REDIS_URL,
     http: {

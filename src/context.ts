@@ -4,6 +4,7 @@ import type { Db } from "./db/database.ts";
 import type { EventBus } from "./events/bus.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
+import type { LoginLimiter } from "./modules/access/login-limits.ts";
 import type { Principal } from "./modules/access/principal.ts";
 import { CSRF_HEADER, cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.ts";
 import type { DirectNext } from "./modules/live/shared-results.ts";
@@ -18,6 +19,8 @@ export type AppDeps = {
   logger: Logger;
   /** Injectable clock, so tests can control time (schedules, expiry). */
   now: () => Date;
+  /** Password-login throttle shared by the nodes (default: this process's memory). */
+  loginLimiter?: LoginLimiter;
 };
 
 /** Per-request (or per-WebSocket-operation) context: who is calling, and request-scoped loaders. */

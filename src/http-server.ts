@@ -26,11 +26,41 @@ export type RunningServer = {
 type Enveloped = ReturnType<App["getEnveloped"]>;
 
 /**
- * Serves `app` over HTTP and graphql-ws (WebSocket) on the same port and path. A WebSocket
- * whose `connectionParams.Authorization` is missing or invalid is refused at connect (4403).
+ * Binds `host:port` and answers every request 503 (`/health` 200) until `listen` serves the app
+ * on it. The process entry binds first, so that a port in use stops the start before anything
+ * is created or printed.
  */
-export async function listen(app: App, deps: AppDeps, host: string, port: number): Promise<RunningServer> {
-  const server = createServer(app);
+export async function bindPort(host: string, port: number): Promise<Server> {
+  const server = createServer((request, response) => {
+    const health = request.url === "/health";
+    response.writeHead(health ? 200 : 503, { "content-type": "application/json" });
+    response.end(health ? '{"health":"GOOD"}' : '{"ready":false}');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
+/**
+ * Serves `app` over HTTP and graphql-ws (WebSocket) on the same port and path: on `bound`
+ * (from bindPort) or on a new server listening on `host:port`. A WebSocket whose
+ * `connectionParams.Authorization` is missing or invalid is refused at connect (4403).
+ */
+export async function listen(
+  app: App,
+  deps: AppDeps,
+  host: string,
+  port: number,
+  bound?: Server,
+): Promise<RunningServer> {
+  const server = bound ?? createServer();
+  server.removeAllListeners("request");
+  server.on("request", app);
   const wss = new WebSocketServer({ server, path: app.graphqlEndpoint });
   const ws = useServer<Record<string, unknown>>(
     {
@@ -73,7 +103,7 @@ export async function listen(app: App, deps: AppDeps, host: string, port: number
     wss,
     12_000,
   );
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  if (!server.listening) await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address() as AddressInfo;
   const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
   return {
@@ -82,6 +112,9 @@ export async function listen(app: App, deps: AppDeps, host: string, port: number
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // A keep-alive connection whose response ends from now on (an in-flight request, an SSE
+      // stream the shutdown ended) closes at once instead of idling for keepAliveTimeout (5 s).
+      server.keepAliveTimeout = 1;
       await ws.dispose();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;

@@ -1,6 +1,7 @@
 import type { Plugin } from "graphql-yoga";
 import type { AppDeps } from "../../src/context.ts";
 import { checkPassword } from "../../src/modules/access/login.ts";
+import { createLoginLimiter, LoginRateLimited } from "../../src/modules/access/login-limits.ts";
 import {
   CSRF_COOKIE,
   cookieValue,
@@ -9,12 +10,7 @@ import {
   SESSION_COOKIE,
 } from "../../src/modules/access/sessions.ts";
 import { resetPassword, validateResetToken } from "../../src/modules/users/password-reset.ts";
-import {
-  DomainError,
-  InvalidOperationError,
-  RateLimitError,
-  ValidationError,
-} from "../../src/shared/errors.ts";
+import { DomainError, InvalidOperationError, ValidationError } from "../../src/shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../src/shared/http-body.ts";
 import { assertNoNul } from "../../src/shared/text-input.ts";
 import { runWrite } from "../../src/shared/write.ts";
@@ -26,46 +22,39 @@ import { errorResponse, STATUS_NAMES } from "../errors.ts";
  * set cookies, which GraphQL operations cannot, so they call the services directly.
  *
  * - `POST /auth/simple/login` `{username, password}` → 200 user; sets the HttpOnly session
- *   cookie and the readable CSRF cookie. After LOGIN_RATE_LIMIT_PER_MINUTE failed attempts
- *   for a username within a minute, further attempts get 429 until the minute is over.
+ *   cookie and the readable CSRF cookie. Attempts are counted before the password is checked,
+ *   per client address and per account from that address (login-limits.ts); past a limit the
+ *   answer is 429 with Retry-After.
  * - `POST /auth/logout` → 200; ends the session and clears both cookies.
  * - `GET /auth/reset/validate?token=` → 200 `{id, email, name, role, createdBy}`; 401/403.
  * - `POST /auth/reset/password` `{token, password}` → 200; 400 weak or reused password.
  */
 export function authPlugin(deps: AppDeps): Plugin {
-  const attempts = new Map<string, { windowStart: number; count: number }>();
-
-  /** Failed attempts per username in the current one-minute window (per process). */
-  function failuresOf(login: string) {
-    const now = deps.now().getTime();
-    const key = login.trim().toLowerCase();
-    let entry = attempts.get(key);
-    if (!entry || now - entry.windowStart >= 60_000) {
-      entry = { windowStart: now, count: 0 };
-      attempts.set(key, entry);
-    }
-    return entry;
-  }
+  const limiter =
+    deps.loginLimiter ??
+    createLoginLimiter(
+      { kind: "memory" },
+      {
+        perAccountAndAddress: deps.config.auth.loginRateLimitPerMinute,
+        perAddress: deps.config.auth.loginAddressRateLimitPerMinute,
+      },
+    );
 
   const cookiePath = deps.config.baseUriPath || "/";
   const secure = deps.config.publicUrl.startsWith("https:") ? "; Secure" : "";
 
-  async function login(request: Request): Promise<Response> {
+  async function login(request: Request, _url: URL, address: string): Promise<Response> {
     if (deps.config.auth.disablePasswordAuth) throw new InvalidOperationError("Password login is disabled.");
     const body = await jsonObject(request, deps.config.http.maxBodyBytes);
     const { username, password } = body;
     if (typeof username !== "string" || typeof password !== "string" || !username) {
       throw new ValidationError('"username" and "password" are required strings.');
     }
-    const failures = failuresOf(username);
-    if (failures.count >= deps.config.auth.loginRateLimitPerMinute) {
-      throw new RateLimitError("Too many failed login attempts; try again in a minute.");
-    }
+    // Counted before the (deliberately slow) hash: concurrent guesses cannot all get through.
+    await limiter.take(address, username);
     const now = deps.now();
-    const user = await checkPassword(deps.db, username, password, now).catch((error: unknown) => {
-      failures.count += 1;
-      throw error;
-    });
+    const user = await checkPassword(deps.db, username, password, now);
+    await limiter.succeeded(address, username);
     const session = await createSession(deps.db, user.id, now, deps.config.auth.sessionTtlMs);
     const maxAge = Math.floor(deps.config.auth.sessionTtlMs / 1000);
     const response = Response.json({
@@ -112,7 +101,7 @@ export function authPlugin(deps: AppDeps): Plugin {
     return Response.json({});
   }
 
-  const handlers: Record<string, (request: Request, url: URL) => Promise<Response>> = {
+  const handlers: Record<string, (request: Request, url: URL, address: string) => Promise<Response>> = {
     "POST /auth/simple/login": login,
     "POST /auth/logout": logout,
     "GET /auth/reset/validate": (_request, url) => validate(url),
@@ -120,7 +109,7 @@ export function authPlugin(deps: AppDeps): Plugin {
   };
 
   return {
-    async onRequest({ request, url, endResponse }) {
+    async onRequest({ request, url, endResponse, serverContext }) {
       if (!url.pathname.startsWith("/auth/")) return;
       const handler = handlers[`${request.method} ${url.pathname}`];
       if (!handler) {
@@ -129,17 +118,35 @@ export function authPlugin(deps: AppDeps): Plugin {
         );
       }
       try {
-        endResponse(await handler(request, url));
+        endResponse(
+          await handler(request, url, clientAddress(request, serverContext, deps.config.auth.trustProxy)),
+        );
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        endResponse(
-          errorResponse(STATUS_NAMES[error.code].status, error.name, error.message, {
-            details: error.details,
-          }),
-        );
+        const response = errorResponse(STATUS_NAMES[error.code].status, error.name, error.message, {
+          details: error.details,
+        });
+        if (error instanceof LoginRateLimited)
+          response.headers.set("retry-after", String(error.retryAfterSeconds));
+        endResponse(response);
       }
     },
   };
+}
+
+/**
+ * The address the request came from: the TCP peer, or behind a trusted reverse proxy the last
+ * X-Forwarded-For entry (the one the proxy added; earlier entries are the client's to forge).
+ * In-process requests (tests through `app.fetch`) have none.
+ */
+function clientAddress(request: Request, serverContext: unknown, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
+    if (forwarded) return forwarded;
+  }
+  const socket = (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req
+    ?.socket;
+  return socket?.remoteAddress ?? "in-process";
 }
 
 /** The body as a JSON object, within the size limit and without NUL in any text. */

@@ -1,12 +1,16 @@
 import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { cp, mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { Config } from "../config.ts";
 import { PrismaClient } from "../generated/prisma/client.ts";
+import { projectRoot } from "../shared/project-root.ts";
 
 export type Db = PrismaClient;
 /** The client handed to services inside a transaction. */
@@ -18,16 +22,51 @@ export type Database = {
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
   /** The PGlite instance in embedded mode (tests clone it). */
   pglite?: PGlite;
+  /** The pg pool in server mode: Prisma's connections, shared with the login rate limiter. */
+  pool?: pg.Pool;
   /** Runs a trivial query: the readiness probe. */
   ping(): Promise<void>;
   close(): Promise<void>;
 };
 
-/** Opens the database the configuration names: a PGlite folder, or a PostgreSQL server. */
-export async function openDatabase(config: Config["database"]): Promise<Database> {
-  if (config.kind === "postgres") return openPostgres(config.url);
-  if (!config.dataDir.startsWith("memory://")) await mkdir(config.dataDir, { recursive: true });
+/**
+ * A migrated, empty PGlite data folder made by the build (scripts/build.mjs). Creating a new
+ * PGlite folder runs initdb in WebAssembly, several seconds of CPU; copying this is a fraction
+ * of a second, and its migrations are already applied.
+ */
+export const PGLITE_TEMPLATE_DIR = join(projectRoot(), "dist", "pglite-template");
+
+/**
+ * Opens the database the configuration names: a PGlite folder, or a PostgreSQL server. With
+ * `pgliteTemplate`, a PGlite folder that does not exist yet (or is empty) starts as a copy of
+ * that template when there is one.
+ */
+export async function openDatabase(
+  config: Config["database"],
+  options: { pgliteTemplate?: string } = {},
+): Promise<Database> {
+  if (config.kind === "postgres") return openPostgres(config.url, undefined, { poolMax: config.poolMax });
+  if (!config.dataDir.startsWith("memory://")) {
+    if (options.pgliteTemplate) await copyTemplateInto(config.dataDir, options.pgliteTemplate);
+    await mkdir(config.dataDir, { recursive: true });
+  }
   return openPglite(await createPglite(config.dataDir));
+}
+
+/**
+ * Copies `template` to `dataDir` when `dataDir` is missing or empty. The copy is made beside
+ * it and renamed into place, so a start interrupted mid-copy leaves no half data folder.
+ */
+async function copyTemplateInto(dataDir: string, template: string): Promise<void> {
+  if (!existsSync(join(template, "PG_VERSION"))) return;
+  const entries = await readdir(dataDir).catch(() => null);
+  if (entries && entries.length > 0) return;
+  await mkdir(dirname(dataDir), { recursive: true });
+  const staging = `${dataDir.replace(/\/+$/, "")}.copy-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await cp(template, staging, { recursive: true });
+  if (entries) await rmdir(dataDir);
+  await rename(staging, dataDir);
 }
 
 /**
@@ -129,21 +168,30 @@ function wholeScripts<T extends SqlDriverAdapter>(adapter: T): T {
   return adapter;
 }
 
-export function openPostgres(url: string, wrap: AdapterWrapper = (f) => f): Database {
-  const adapterFactory = new WholeScriptPgFactory(
-    { connectionString: url, max: 10 },
-    { statementNameGenerator: statementName },
-  );
+export function openPostgres(
+  url: string,
+  wrap: AdapterWrapper = (f) => f,
+  options: { poolMax?: number } = {},
+): Database {
+  // One pool for Prisma (and every adapter the migrations open) and the other users of the
+  // database: its size is the process's limit.
+  const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 10 });
+  // An idle connection that breaks is dropped by the pool and replaced on the next query; the
+  // error must not crash the process (Prisma's adapter handles it the same way).
+  pool.on("error", () => undefined);
+  const adapterFactory = new WholeScriptPgFactory(pool, { statementNameGenerator: statementName });
   const prisma = new PrismaClient({ adapter: wrap(adapterFactory) });
   return {
     kind: "postgres",
     prisma,
     adapterFactory,
+    pool,
     async ping() {
       await prisma.$queryRawUnsafe("select 1");
     },
     async close() {
       await prisma.$disconnect();
+      if (!pool.ended) await pool.end();
     },
   };
 }

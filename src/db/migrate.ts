@@ -1,10 +1,12 @@
+import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationDirectory, MigrationList } from "@prisma/schema-engine-wasm";
+import { projectRoot } from "../shared/project-root.ts";
 import { withSchemaEngine } from "./schema-engine.ts";
 
-export const PRISMA_DIR = new URL("../../prisma/", import.meta.url).pathname;
+export const PRISMA_DIR = join(projectRoot(), "prisma");
 export const MIGRATIONS_DIR = join(PRISMA_DIR, "migrations");
 const SCHEMA_PATH = join(PRISMA_DIR, "schema.prisma");
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
@@ -53,8 +55,10 @@ export async function applyMigrations(
   options: { dir?: string; log?: (message: string) => void } = {},
 ): Promise<string[]> {
   const log = options.log ?? (() => {});
+  const local = await readMigrations(options.dir);
+  if (await isCurrent(adapterFactory, local)) return [];
   return withSchemaEngine(adapterFactory, await readPrismaSchema(), async (engine) => {
-    const migrationsList = await readMigrations(options.dir);
+    const migrationsList = local;
     const diagnosis = await engine.diagnoseMigrationHistory({
       migrationsList,
       optInToShadowDatabase: false,
@@ -90,6 +94,40 @@ export async function applyMigrations(
     if (error instanceof MigrationError) throw error;
     throw new MigrationError(`Database migration failed: ${describe(error)}`);
   });
+}
+
+/**
+ * True when the database holds exactly this build's migrations, each finished and unchanged
+ * (Prisma's checksum: SHA-256 of migration.sql), and nothing failed or was rolled back. Then
+ * the schema engine, a WASM module that costs about a second of CPU to load, is not needed at
+ * start; anything else (a new, failed, edited or unknown migration) goes to the engine, which
+ * applies or explains it.
+ */
+async function isCurrent(factory: SqlMigrationAwareDriverAdapterFactory, local: MigrationList) {
+  const expected = new Map<string, string>();
+  for (const dir of local.migrationDirectories) {
+    if (dir.migrationFile.content.tag !== "ok") return false;
+    expected.set(dir.path, createHash("sha256").update(dir.migrationFile.content.value).digest("hex"));
+  }
+  const adapter = await factory.connect();
+  try {
+    const result = await adapter.queryRaw({
+      sql: `SELECT migration_name, checksum, finished_at IS NOT NULL AND rolled_back_at IS NULL AS done
+            FROM _prisma_migrations`,
+      args: [],
+      argTypes: [],
+    });
+    const rows = result.rows as [string, string, boolean][];
+    return (
+      rows.length === expected.size &&
+      rows.every(([name, checksum, done]) => done && expected.get(name) === checksum)
+    );
+  } catch {
+    // No _prisma_migrations table yet: a new database.
+    return false;
+  } finally {
+    await adapter.dispose();
+  }
 }
 
 function describe(error: unknown): string {

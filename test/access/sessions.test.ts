@@ -72,15 +72,11 @@ describe("password login sessions", () => {
     expect((await login(t, "nobody", PASSWORD)).body.message).toBe("Wrong password, try again.");
   });
 
-  it("rate-limits login attempts per username (429) and forgets them after a minute", async () => {
-    t.setNow(new Date("2030-01-01T00:00:00Z"));
+  it("rate-limits login attempts per account (429); see login-limits.test.ts for addresses", async () => {
     for (let i = 0; i < 4; i++) expect((await login(t, "limited", "x")).status).toBe(401);
     const limited = await login(t, "limited", "x");
     expect(limited.status).toBe(429);
     expect(limited.body.name).toBe("RateLimitError");
-    t.setNow(new Date("2030-01-01T00:01:00Z"));
-    expect((await login(t, "limited", "x")).status).toBe(401);
-    t.setNow(null);
   });
 
   it("a malformed login body is 400", async () => {

@@ -5,6 +5,7 @@ import type { AppDeps } from "../../src/context.ts";
 import type { AdapterWrapper, Database } from "../../src/db/database.ts";
 import { assertMigrated } from "../../src/db/migrate.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
+import { createLoginLimiter } from "../../src/modules/access/login-limits.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { createTestDatabase } from "./database.ts";
 
@@ -51,6 +52,14 @@ export async function createTestApp(
     bus: createInProcessBus(),
     logger,
     now: () => fixedNow ?? new Date(),
+    // On PostgreSQL, login attempts are counted in the database, as on a server node.
+    loginLimiter: createLoginLimiter(
+      database.pool ? { kind: "postgres", pool: database.pool } : { kind: "memory" },
+      {
+        perAccountAndAddress: config.auth.loginRateLimitPerMinute,
+        perAddress: config.auth.loginAddressRateLimitPerMinute,
+      },
+    ),
   };
   const app = createApp({
     ...deps,

@@ -13,11 +13,18 @@ export type ServerProcess = {
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
- * Starts `src/server.ts` as `npm start` does (tsx), on a free port, and resolves when it
- * logs that it listens. Rejects with its output if it exits first.
+ * Starts `src/server.ts` with tsx (or, with `npm: true`, runs `npm start` itself: the child is
+ * then npm), on a free port, and resolves when it logs that it listens. Rejects with its
+ * output if it exits first.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { npm?: boolean } = {},
+): Promise<ServerProcess> {
+  const [command, args] = options.npm
+    ? ["npm", ["start", "--silent"]]
+    : [process.execPath, ["--import", "tsx", "src/server.ts"]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -45,4 +52,24 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       return code as number | null;
     },
   };
+}
+
+/**
+ * Runs `src/server.ts` with `env` until it exits by itself (a start that must fail); resolves
+ * with its exit code and every line it wrote.
+ */
+export async function runServerToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; lines: string[] }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATABASE_URL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream! }).on("line", (line) => lines.push(line));
+  }
+  const [code] = await once(child, "close");
+  return { code: code as number | null, lines };
 }

@@ -11,6 +11,9 @@ const BATCH = 1000;
 
 type Listener = (event: StoredEvent) => void;
 
+/** A live subscription the feed can end (LiveStream). */
+export type Endable = { end(): void };
+
 /**
  * This node's view of the audit log as one stream in id order, shared by every live
  * subscriber of the node.
@@ -43,6 +46,9 @@ export class EventFeed {
   private dirty = false;
   private timer: NodeJS.Timeout | null = null;
   private unlisten: (() => void) | null = null;
+  /** Every open subscription of this node, attached or still replaying. */
+  private readonly streams = new Set<Endable>();
+  private closed = false;
 
   constructor(
     private readonly db: Db,
@@ -72,8 +78,28 @@ export class EventFeed {
     };
   }
 
-  /** Stops polling and listening (the app is shutting down). */
-  stop() {
+  /**
+   * Registers an open subscription so that `close()` can end it; returns the unregister
+   * function. After `close()`, a new subscription is ended at once.
+   */
+  track(stream: Endable): () => void {
+    if (this.closed) {
+      stream.end();
+      return () => undefined;
+    }
+    this.streams.add(stream);
+    return () => this.streams.delete(stream);
+  }
+
+  /**
+   * The node is shutting down: every open subscription ends now, cleanly (SSE streams send
+   * `complete`, graphql-ws sends `complete`), instead of holding its connection open until the
+   * grace period runs out; then the feed stops polling and listening.
+   */
+  close() {
+    this.closed = true;
+    for (const stream of [...this.streams]) stream.end();
+    this.streams.clear();
     this.unlisten?.();
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

@@ -72,6 +72,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
   private failure: Error | null = null;
   private lastSent: bigint | null;
   private detach: (() => void) | null = null;
+  private readonly untrack: () => void;
 
   constructor(
     private readonly db: Db,
@@ -79,6 +80,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
     private readonly options: FollowOptions,
   ) {
     this.lastSent = options.afterId ?? null;
+    this.untrack = feed.track(this);
   }
 
   [Symbol.asyncIterator]() {
@@ -114,13 +116,19 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
   }
 
   async return(): Promise<IteratorResult<StoredEvent>> {
+    this.end();
+    return { value: undefined, done: true };
+  }
+
+  /** Ends the stream from the server's side: a waiting next() returns done (shutdown). */
+  end(): void {
     this.done = true;
+    this.untrack?.();
     this.detach?.();
     this.detach = null;
     this.items.length = 0;
     for (const { resolve } of this.waiting.splice(0)) resolve({ value: undefined, done: true });
     void this.replay?.return(undefined);
-    return { value: undefined, done: true };
   }
 
   /** Starts listening now (no replay), before the first `next()`. */
