@@ -13,6 +13,8 @@ export default defineConfig({
     maxWorkers: 2,
     // Test files share a worker's module graph: each still gets its own database and app,
     // and importing the server's modules once per worker instead of once per file halves the run.
+    // A file that replaces a module with vi.mock (login-limits) needs its own graph: `npm test`
+    // runs it in a second, isolated pass (package.json).
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 180_000,
