@@ -51,10 +51,16 @@ export function responseForGraphQLError(error: GraphQLFormattedError): Response 
 
 /** GraphQL coercion messages name `$variables`; REST callers know only their fields. */
 function cleanMessage(message: string): string {
-  return message.replace(
-    /^Variable "\$\w+" got invalid value (.*?) at "\w+\.?([^"]*)"; /,
-    (_m, value, path) => (path ? `Invalid value ${value} for "${path}": ` : `Invalid value ${value}: `),
-  );
+  return message
+    .replace(
+      /^Variable "\$(\w+)" got invalid value (.*?)(?: at "\w+\.?([^"]*)")?; /,
+      (_m, variable, value, path) => `Invalid value ${value} for "${path || variable}": `,
+    )
+    .replace(
+      /^Variable "\$(\w+)" of required type "[^"]+" was not provided\./,
+      (_m, variable) => `"${variable}" is required.`,
+    )
+    .replace(/Expected non-nullable type "[^"]+" not to be null\./, "it is required.");
 }
 
 export const STATUS_NAMES = BY_CODE;

@@ -11,6 +11,7 @@ import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
 import { personalDashboardRoutes } from "./personal-dashboard.ts";
+import { playgroundRoutes } from "./playground.ts";
 import { projectRoutes } from "./projects.ts";
 import { searchRoutes } from "./search.ts";
 import { segmentRoutes } from "./segments.ts";
@@ -42,4 +43,5 @@ export const allRoutes: Route[] = [
   ...personalDashboardRoutes,
   ...changeRequestRoutes,
   ...addonRoutes,
+  ...playgroundRoutes,
 ];

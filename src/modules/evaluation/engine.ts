@@ -52,6 +52,7 @@ export type StrategyEvaluation = {
   id?: string;
   name: string;
   title?: string | null;
+  parameters: Record<string, string>;
   /** false: the strategy is disabled and was skipped. */
   active: boolean;
   result: boolean;
@@ -90,10 +91,12 @@ export type FlagEvaluation = {
 /**
  * `explain: false` skips building the per-constraint and per-strategy explanation (the
  * SDK-facing APIs need only the verdicts; the playground wants the why). Default: true.
+ * `everyStrategy: true` (with explain) also evaluates the strategies after the one that
+ * matched, for display; the verdict is still the first match's.
  */
-export type EngineOptions = Partial<StrategyOptions> & { explain?: boolean };
+export type EngineOptions = Partial<StrategyOptions> & { explain?: boolean; everyStrategy?: boolean };
 
-type Resolved = StrategyOptions & { explain: boolean };
+type Resolved = StrategyOptions & { explain: boolean; everyStrategy: boolean };
 
 const defaultRandom = () => String(Math.round(Math.random() * 10000) + 1);
 
@@ -102,6 +105,7 @@ function resolveOptions(options: EngineOptions): Resolved {
     random: options.random ?? defaultRandom,
     hostname: (options.hostname ?? "undefined").toLowerCase(),
     explain: options.explain ?? true,
+    everyStrategy: (options.explain ?? true) && Boolean(options.everyStrategy),
   };
 }
 
@@ -170,7 +174,13 @@ function evaluateStrategy(
   context: EvaluationContext,
   options: Resolved,
 ): StrategyEvaluation {
-  const base = { index: s.index, id: s.source.id, name: s.source.name, title: s.source.title };
+  const base = {
+    index: s.index,
+    id: s.source.id,
+    name: s.source.name,
+    title: s.source.title,
+    parameters: s.parameters,
+  };
   if (s.source.disabled) return { ...base, active: false, result: false, constraints: [], segments: [] };
   const own = checkConstraints(s.constraints, context, options.explain);
   const segments: SegmentResult[] = [];
@@ -230,18 +240,21 @@ function isEnabled(
   if (!feature.source.enabled) return { enabled: false, reason: { kind: "flag-disabled" } };
   if (feature.strategies.length === 0) return { enabled: true, reason: { kind: "no-strategies" } };
   const evaluated: StrategyEvaluation[] = [];
+  let matched: { strategy: CompiledStrategy; evaluation: StrategyEvaluation } | undefined;
   for (const s of feature.strategies) {
     const evaluation = evaluateStrategy(compiled, s, context, options);
     if (options.explain) evaluated.push(evaluation);
-    if (evaluation.result) {
-      return {
-        enabled: true,
-        strategy: s,
-        reason: { kind: "strategy-matched", strategy: evaluation, evaluated },
-      };
+    if (evaluation.result && !matched) {
+      matched = { strategy: s, evaluation };
+      if (!options.everyStrategy) break;
     }
   }
-  return { enabled: false, reason: { kind: "no-strategy-matched", evaluated } };
+  if (!matched) return { enabled: false, reason: { kind: "no-strategy-matched", evaluated } };
+  return {
+    enabled: true,
+    strategy: matched.strategy,
+    reason: { kind: "strategy-matched", strategy: matched.evaluation, evaluated },
+  };
 }
 
 const DISABLED_VARIANT = { name: "disabled", enabled: false } as const;
@@ -318,4 +331,21 @@ export function evaluateAll(
 ): FlagEvaluation[] {
   const resolved = resolveOptions(options);
   return [...compiled.features.values()].map((feature) => evaluate(compiled, feature, context, resolved));
+}
+
+/**
+ * Every strategy of a flag for one context, explained, whatever the flag's toggle and
+ * dependencies say: what the flag would do if it were on (the playground shows this for
+ * flags that are off in the environment).
+ */
+export function explainStrategies(
+  compiled: CompiledState,
+  name: string,
+  context: EvaluationContext,
+  options: EngineOptions = {},
+): StrategyEvaluation[] {
+  const feature = compiled.features.get(name);
+  if (!feature) return [];
+  const resolved = resolveOptions({ ...options, explain: true });
+  return feature.strategies.map((s) => evaluateStrategy(compiled, s, context, resolved));
 }

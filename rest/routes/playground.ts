@@ -1,0 +1,282 @@
+import { z } from "zod";
+import { ENV_VARIANT_FIELDS } from "../fragments.ts";
+import { defineRoutes, type RestRequest } from "../route.ts";
+
+const CONSTRAINT = "contextName operator values value inverted caseInsensitive result";
+const FLAG_EVALUATION_FIELDS = /* GraphQL */ `
+  name project enabled onInEnvironment reason
+  variant { name enabled featureEnabled payload { type value } }
+  strategies {
+    id name title disabled known result parameters
+    constraints { ${CONSTRAINT} }
+    segments { id name result constraints { ${CONSTRAINT} } }
+  }
+  variants { ${ENV_VARIANT_FIELDS} }
+`;
+
+type Constraint = { values: string[]; value: string | null } & Record<string, unknown>;
+type Strategy = {
+  id: string | null;
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  known: boolean;
+  result: boolean;
+  parameters: Record<string, string>;
+  constraints: Constraint[];
+  segments: { id: number; name: string | null; result: boolean; constraints: Constraint[] }[];
+};
+type Evaluation = {
+  name: string;
+  project: string | null;
+  enabled: boolean;
+  onInEnvironment: boolean;
+  reason: string;
+  variant: { name: string; enabled: boolean; featureEnabled: boolean; payload: unknown };
+  strategies: Strategy[];
+  variants: unknown[];
+};
+
+/** Unleash's context: the SDK fields, `properties`, and any other field as a property. */
+const SDK_FIELDS = ["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"];
+
+type FlatContext = Record<string, string>;
+
+function contextOf(body: Record<string, unknown>): Record<string, unknown> {
+  const context = body.context;
+  if (typeof context !== "object" || context === null || Array.isArray(context)) {
+    throw new Error("context must be an object");
+  }
+  return context as Record<string, unknown>;
+}
+
+/** Flattens Unleash's context (properties and unknown fields at the top) to strings. */
+function flatContext(context: Record<string, unknown>): FlatContext {
+  const { properties, ...rest } = context;
+  const extra = typeof properties === "object" && properties !== null ? properties : {};
+  const flat: FlatContext = {};
+  for (const [key, value] of Object.entries({ ...rest, ...extra })) {
+    if (value === null || value === undefined) continue;
+    if (typeof value === "object") throw new Error(`context.${key} must be a string`);
+    flat[key] = String(value);
+  }
+  return flat;
+}
+
+/** A flat context as the GraphQL input: SDK fields by name, the rest as properties. */
+function contextInput(flat: FlatContext): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const properties: Record<string, string> = {};
+  for (const [key, value] of Object.entries(flat)) {
+    if (SDK_FIELDS.includes(key)) input[key] = value;
+    else properties[key] = value;
+  }
+  return { ...input, properties };
+}
+
+function projectsOf(body: Record<string, unknown>): string[] | null {
+  const projects = body.projects;
+  if (projects === undefined || projects === "*") return null;
+  if (Array.isArray(projects) && projects.every((p) => typeof p === "string")) {
+    return projects.includes("*") ? null : projects;
+  }
+  throw new Error('projects must be a list of project ids or "*"');
+}
+
+function bodyOf(req: RestRequest): Record<string, unknown> {
+  const body = req.body;
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new Error("The body must be an object");
+  return body as Record<string, unknown>;
+}
+
+/**
+ * The advanced playground's contexts: each value holding commas is a list, and every
+ * combination of the lists is one context (Unleash's rule).
+ */
+function contextCombinations(flat: FlatContext): FlatContext[] {
+  let combinations: FlatContext[] = [{}];
+  for (const [key, value] of Object.entries(flat)) {
+    const values = value
+      .split(",")
+      .map((v) => v.trim())
+      .filter((v) => v !== "");
+    const options = values.length > 0 ? values : [value];
+    combinations = combinations.flatMap((c) => options.map((v) => ({ ...c, [key]: v })));
+    if (combinations.length > MAX_CONTEXTS) {
+      throw new Error(`The context's lists make more than ${MAX_CONTEXTS} combinations`);
+    }
+  }
+  return combinations;
+}
+
+const MAX_CONTEXTS = 100;
+
+const stripConstraint = ({ values, value, ...rest }: Constraint) => ({
+  ...rest,
+  ...(values.length > 0 ? { values } : {}),
+  ...(value !== null ? { value } : {}),
+});
+
+function strategyResult(s: Strategy, matched: boolean, variant: Evaluation["variant"]) {
+  if (s.disabled) return { evaluationStatus: "unevaluated", enabled: false };
+  const reachedRule = s.constraints.every((c) => c.result) && s.segments.every((g) => g.result);
+  if (!s.known && reachedRule) return { evaluationStatus: "incomplete", enabled: "unknown" };
+  return {
+    evaluationStatus: "complete",
+    enabled: s.result,
+    ...(matched && variant.enabled ? { variant: unleashVariant(variant) } : {}),
+  };
+}
+
+function unleashVariant(v: Evaluation["variant"]) {
+  return {
+    name: v.name,
+    enabled: v.enabled,
+    ...(v.payload ? { payload: v.payload } : {}),
+    feature_enabled: v.featureEnabled,
+    featureEnabled: v.featureEnabled,
+  };
+}
+
+/** One evaluated flag in Unleash's playgroundFeatureSchema. */
+function unleashFeature(e: Evaluation, environment: string) {
+  const matchedIndex = e.strategies.findIndex((s) => s.result);
+  const data = e.strategies.map((s, i) => ({
+    name: s.name,
+    ...(s.title ? { title: s.title } : {}),
+    id: s.id ?? "",
+    result: strategyResult(s, i === matchedIndex && e.enabled, e.variant),
+    disabled: s.disabled,
+    segments: s.segments.map((g) => ({
+      ...g,
+      name: g.name ?? "",
+      constraints: g.constraints.map(stripConstraint),
+    })),
+    constraints: s.constraints.map(stripConstraint),
+    parameters: s.parameters,
+    links: {
+      edit: `/projects/${e.project}/features/${encodeURIComponent(e.name)}/strategies/edit?environmentId=${encodeURIComponent(environment)}&strategyId=${s.id ?? ""}`,
+    },
+  }));
+  const unknown = data.some((s) => s.result.enabled === "unknown");
+  return {
+    name: e.name,
+    projectId: e.project ?? "",
+    strategies: {
+      result: data.some((s) => s.result.enabled === true) || (unknown ? "unknown" : false),
+      data,
+    },
+    hasUnsatisfiedDependency: e.reason === "DEPENDENCY_NOT_SATISFIED",
+    isEnabledInCurrentEnvironment: e.onInEnvironment,
+    isEnabled: e.enabled,
+    variant: unleashVariant(e.variant),
+    variants: e.variants,
+  };
+}
+
+const sdkContextSchema = z
+  .object({
+    appName: z.string().optional(),
+    userId: z.string().optional(),
+    sessionId: z.string().optional(),
+    remoteAddress: z.string().optional(),
+    environment: z.string().optional(),
+    currentTime: z.string().optional(),
+    properties: z.record(z.string(), z.string()).optional(),
+  })
+  .catchall(z.string());
+const projectsSchema = z.union([z.array(z.string()), z.literal("*")]).optional();
+
+export const playgroundRoutes = defineRoutes([
+  {
+    method: "POST",
+    path: "/api/admin/playground",
+    tag: "Playground",
+    summary: "Evaluate every flag of an environment for one context",
+    description:
+      "Unleash's playground: each flag's result, variant and each strategy's constraints and segments. Runs " +
+      "the GraphQL `evaluate` query.",
+    document: `query Playground($environment: String!, $context: EvaluationContextInput!, $projects: [String!]) {
+      evaluate(environment: $environment, context: $context, projects: $projects) { ${FLAG_EVALUATION_FIELDS} }
+    }`,
+    variables: (req) => {
+      const body = bodyOf(req);
+      return {
+        environment: body.environment,
+        context: contextInput(flatContext(contextOf(body))),
+        projects: projectsOf(body),
+      };
+    },
+    respond: (data, req) => {
+      const body = bodyOf(req);
+      const environment = String(body.environment);
+      return {
+        input: { environment, projects: body.projects ?? "*", context: contextOf(body) },
+        features: (data.evaluate as Evaluation[]).map((e) => unleashFeature(e, environment)),
+      };
+    },
+    schemas: {
+      body: z.object({ environment: z.string(), projects: projectsSchema, context: sdkContextSchema }),
+    },
+    errors: [400, 404],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/playground/advanced",
+    tag: "Playground",
+    summary: "Evaluate every flag in several environments for every combination of context values",
+    description:
+      "A context value with commas is a list; every combination of the lists is evaluated (at most " +
+      `${MAX_CONTEXTS}), in every environment given. Runs the GraphQL \`evaluateMany\` query.`,
+    document: `query AdvancedPlayground($environments: [String!]!, $contexts: [EvaluationContextInput!]!,
+      $projects: [String!]) {
+      evaluateMany(environments: $environments, contexts: $contexts, projects: $projects) {
+        environment contextIndex flags { ${FLAG_EVALUATION_FIELDS} }
+      }
+    }`,
+    variables: (req) => {
+      const body = bodyOf(req);
+      return {
+        environments: body.environments,
+        contexts: contextCombinations(flatContext(contextOf(body))).map(contextInput),
+        projects: projectsOf(body),
+      };
+    },
+    respond: (data, req) => {
+      const body = bodyOf(req);
+      const contexts = contextCombinations(flatContext(contextOf(body)));
+      const byFlag = new Map<
+        string,
+        { name: string; projectId: string; environments: Record<string, unknown[]> }
+      >();
+      type Row = { environment: string; contextIndex: number; flags: Evaluation[] };
+      for (const row of data.evaluateMany as Row[]) {
+        for (const e of row.flags) {
+          const entry = byFlag.get(e.name) ?? { name: e.name, projectId: e.project ?? "", environments: {} };
+          byFlag.set(e.name, entry);
+          const { hasUnsatisfiedDependency: _, ...feature } = unleashFeature(e, row.environment);
+          const inEnvironment = entry.environments[row.environment] ?? [];
+          entry.environments[row.environment] = inEnvironment;
+          inEnvironment.push({
+            ...feature,
+            environment: row.environment,
+            context: contexts[row.contextIndex],
+          });
+        }
+      }
+      return {
+        input: { environments: body.environments, projects: body.projects ?? "*", context: contextOf(body) },
+        features: [...byFlag.values()],
+      };
+    },
+    schemas: {
+      body: z.object({
+        environments: z.array(z.string()).min(1),
+        projects: projectsSchema,
+        context: sdkContextSchema,
+      }),
+    },
+    errors: [400, 404],
+  },
+]);
