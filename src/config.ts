@@ -56,6 +56,8 @@ const envSchema = z.object({
   VEXIL_CORS_ORIGINS: z.string().default(""),
   /** Largest request body accepted on /graphql, /api/admin and /auth (bytes); larger is 413. */
   VEXIL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** OFREP evaluations one API token may ask for per second on this node (then 429 with Retry-After). */
+  VEXIL_OFREP_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
   /** Login attempts per account from one client address per minute (then 429); a success clears them. */
@@ -171,6 +173,8 @@ export type HttpConfig = {
   /** Origins allowed to make credentialed cross-origin calls (besides the server's own). */
   corsOrigins: string[];
   maxBodyBytes: number;
+  /** OFREP requests per API token per second, per node. */
+  ofrepRatePerSecond: number;
 };
 
 export type IntegrationConfig = {
@@ -223,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .map((o) => o.trim().replace(/\/$/, ""))
         .filter(Boolean),
       maxBodyBytes: e.VEXIL_MAX_BODY_BYTES,
+      ofrepRatePerSecond: e.VEXIL_OFREP_RATE_LIMIT_PER_SECOND,
     },
     integrations: {
       allowLinkLocal: e.VEXIL_WEBHOOK_ALLOW_LINK_LOCAL === "true",
