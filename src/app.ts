@@ -10,6 +10,7 @@ import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { ofrepPlugin } from "./modules/ofrep/ofrep.plugin.ts";
+import { avatarPlugin } from "./modules/users/avatars.ts";
 import { schema } from "./schema.ts";
 import { DomainError } from "./shared/errors.ts";
 
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     // by the HTTP adapter's plain-text stack trace.
     plugins: [
       healthPlugin(deps),
+      avatarPlugin(),
       authPlugin(deps),
       restPlugin(deps),
       ofrepPlugin(deps),
