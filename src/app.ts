@@ -8,6 +8,7 @@ import { corsPolicy } from "./http/cors.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
+import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { ofrepPlugin } from "./modules/ofrep/ofrep.plugin.ts";
 import { avatarPlugin } from "./modules/users/avatars.ts";
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
       authPlugin(deps),
       restPlugin(deps),
       ofrepPlugin(deps),
+      sdkApiPlugin(deps),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),

@@ -23,9 +23,8 @@ export async function sdkCaller(
   const { principal } = await callerOfRequest(deps, withApiKeyHeader(request));
   if (!principal) throw new AuthenticationRequired();
   if (!accepted.includes(principal.kind as SdkKind)) {
-    throw new ForbiddenOperation(
-      `This endpoint takes ${accepted.map((k) => k.replace("-token", "")).join(" or ")} tokens.`,
-    );
+    const kinds = accepted.map((k) => k.replace("-token", "")).join(" or ");
+    throw new ForbiddenOperation(`invalid token: expected a ${kinds} token for this endpoint`);
   }
   const projects = principal.projects.includes("*") ? "*" : principal.projects;
   return { principal, scope: { environment: principal.environment, projects } };

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import type { Plugin } from "graphql-yoga";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { AppDeps } from "../../context.ts";
+import { etagOf, matchesEtag } from "../../http/etag.ts";
 import { DomainError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { clientFeaturesCache } from "../client-features/client-features.cache.ts";
@@ -36,7 +36,7 @@ async function answer(deps: AppDeps, limiter: RateLimiterMemory, request: Reques
   const compiled = snapshot.sdkCompiled();
   if (route.kind === "single") return Response.json(evaluateForOfrep(compiled, route.key, context));
   const body = JSON.stringify({ flags: evaluateEveryForOfrep(compiled, context) });
-  const etag = `W/"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  const etag = etagOf(body);
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers: { etag } });
   }
@@ -94,11 +94,6 @@ async function consume(limiter: RateLimiterMemory, caller: SdkCaller) {
       retryAfter,
     );
   }
-}
-
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*");
 }
 
 /** The protocol's error bodies: `{key?, errorCode, errorDetails}` (401/403/429: `{errorDetails}`). */
