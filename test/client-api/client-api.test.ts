@@ -251,3 +251,64 @@ describe("frontend API", () => {
     expect(preflight.headers.get("access-control-allow-credentials")).not.toBe("true");
   });
 });
+
+/** Server-sent events of a streaming response, one `{event, id, data}` at a time. */
+async function* sseEvents(res: Response) {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end = buffer.indexOf("\n\n");
+    while (end !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf("\n\n");
+      const fields = Object.fromEntries(
+        block
+          .split("\n")
+          .filter((line) => !line.startsWith(":"))
+          .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+      );
+      if (fields.event) yield { event: fields.event, id: fields.id, data: JSON.parse(fields.data) };
+    }
+  }
+}
+
+describe("GET /api/client/streaming", () => {
+  it("hydrates, sends only what changed, and ends when its token is deleted", async () => {
+    const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
+      `mutation { createApiToken(input: { tokenName: "streamer", type: "client", environment: "development", projects: ["default"] }) { secret token { id } } }`,
+    );
+    const res = await get("/api/client/streaming", created.createApiToken.secret);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const events = sseEvents(res);
+    const connected = (await events.next()).value;
+    expect(connected?.event).toBe("unleash-connected");
+    const [hydration] = connected?.data.events;
+    expect(hydration.type).toBe("hydration");
+    expect(hydration.features.map((f: { name: string }) => f.name)).toContain("checkout");
+    expect(hydration.features.map((f: { name: string }) => f.name)).not.toContain("other-flag");
+    await enable("newcomer");
+    const updated = (await events.next()).value;
+    expect(updated?.event).toBe("unleash-updated");
+    expect(Number(updated?.id)).toBeGreaterThan(Number(connected?.id));
+    expect(updated?.data.events).toEqual([
+      expect.objectContaining({
+        type: "feature-updated",
+        feature: expect.objectContaining({ name: "newcomer", enabled: true }),
+      }),
+    ]);
+    // A change in a project outside the token's scope sends nothing; the next one in scope does.
+    await enable("other-flag", "other", "production");
+    await ok(`mutation { archiveFeatures(project: "default", names: ["newcomer"]) { name } }`);
+    const removed = (await events.next()).value;
+    expect(removed?.data.events).toEqual([
+      { eventId: expect.any(Number), type: "feature-removed", featureName: "newcomer" },
+    ]);
+    await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
+    expect((await events.next()).done).toBe(true);
+  });
+});
