@@ -272,7 +272,7 @@ async function* sseEvents(res: Response) {
           .filter((line) => !line.startsWith(":"))
           .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
       );
-      if (fields.event) yield { event: fields.event, id: fields.id, data: JSON.parse(fields.data) };
+      if (fields.event) yield { event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? "null") };
     }
   }
 }
