@@ -156,7 +156,7 @@ describe("event-search totals over the rollup", () => {
     const res = await t.gql<{ eventSearch: { edges: { node: unknown }[] } }>(
       `{ eventSearch(filter: { feature: { operator: IS, values: ["f2"] } }, first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,
     );
-    const listing = await t.rest("GET", "/api/admin/events/f2");
+    const listing = await t.rest("GET", "/api/admin/events/f2?limit=1000");
     expect(res.data?.eventSearch.edges.map((e) => e.node)).toEqual(listing.body.events);
   });
 
