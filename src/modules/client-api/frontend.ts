@@ -1,10 +1,8 @@
 import { etagOf } from "../../http/etag.ts";
 import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
 import type { EvaluationContext } from "../evaluation/client-features.types.ts";
+import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.ts";
 import { evaluateAll, evaluateFlag, type FlagEvaluation } from "../evaluation/engine.ts";
-
-/** The SDK context fields Unleash's frontend SDK sends by name; everything else is a property. */
-const SDK_FIELDS = new Set(["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"]);
 
 /**
  * A frontend context from the query string (`userId=…&properties[plan]=pro`, as
@@ -18,7 +16,7 @@ export function frontendContext(source: URLSearchParams | unknown, address: stri
     if (value === null || value === undefined || typeof value === "object") return;
     const property = /^properties\[(.+)\]$/.exec(key)?.[1];
     if (property) properties[property] = String(value);
-    else if (SDK_FIELDS.has(key)) flat[key] = String(value);
+    else if (SDK_CONTEXT_FIELDS.has(key)) flat[key] = String(value);
     else properties[key] = String(value);
   };
   if (source instanceof URLSearchParams) {
