@@ -9,6 +9,7 @@ import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
 import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
+import { useCredentialRevocation } from "./modules/live/revocation.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { ofrepPlugin } from "./modules/ofrep/ofrep.plugin.ts";
 import { avatarPlugin } from "./modules/users/avatars.ts";
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
       useGraphQLLimits(),
       useTextInputCheck(),
       useSharedSubscriptionResults(),
+      useCredentialRevocation(deps),
     ].map((plugin) => guardOnRequest(plugin, deps.logger)),
   });
 }

@@ -32,6 +32,11 @@ export type Context = AppDeps & {
   loaders: Loaders;
   /** Set for graphql-ws operations: sends a prebuilt `next` payload (see shared-results.ts). */
   directNext?: DirectNext;
+  /**
+   * Whether the credential this context was made from still stands for the same caller
+   * (not deleted, revoked or expired since): asked again by long-lived operations.
+   */
+  credentialStillValid: () => Promise<boolean>;
 };
 
 /** What a request carries that can identify the caller. */
@@ -95,22 +100,32 @@ export async function createContext(
   deps: AppDeps,
   credentials: Credentials | { request: Request } | string | null | undefined,
 ): Promise<Context> {
+  const plain: Credentials =
+    typeof credentials === "object" && credentials !== null
+      ? "request" in credentials
+        ? credentialsOfRequest(credentials.request, deps.config)
+        : credentials
+      : { authorization: credentials };
   const { principal, problem } =
     typeof credentials === "object" && credentials !== null && "request" in credentials
       ? await callerOfRequest(deps, credentials.request)
-      : await resolvePrincipal(
-          deps,
-          typeof credentials === "object" && credentials !== null
-            ? credentials
-            : { authorization: credentials },
-        );
+      : await resolvePrincipal(deps, plain);
   return {
     ...deps,
     requestId: randomUUID(),
     principal,
     authProblem: problem,
     loaders: createLoaders(deps.db, principal),
+    credentialStillValid: async () => {
+      if (!principal) return false;
+      const now = (await resolvePrincipal(deps, plain)).principal;
+      return now !== null && sameCaller(now, principal);
+    },
   };
+}
+
+function sameCaller(a: Principal, b: Principal): boolean {
+  return a.kind === b.kind && a.userId === b.userId && a.tokenId === b.tokenId;
 }
 
 async function resolvePrincipal(

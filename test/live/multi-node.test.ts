@@ -137,4 +137,35 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
     );
     await changed;
   });
+
+  it("a token deleted through one node ends its subscription on the other", async () => {
+    const storage = await serverStorage();
+    cleanups.push(storage.drop);
+    const writer = await startNode(storage.url as string);
+    const reader = await startNode(storage.url as string);
+    cleanups.push(writer.close, reader.close);
+    const gql = async (query: string, variables?: Record<string, unknown>) => {
+      const res = await fetch(`${writer.server.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await res.json()) as { data?: any; errors?: unknown };
+      expect(body.errors).toBeUndefined();
+      return body.data;
+    };
+    const created = (
+      await gql(
+        `mutation { createApiToken(input: { tokenName: "watcher", type: "admin" }) { secret token { id } } }`,
+      )
+    ).createApiToken;
+    const client = wsClient(reader.server.url, created.secret);
+    const stream = client.iterate({
+      query: `subscription { featureChanged(project: "default", feature: "watched") { name } }`,
+    }) as AsyncIterableIterator<Result<unknown>>;
+    expect((await stream.next()).done).toBe(false);
+    await gql(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.token.id });
+    for (;;) if ((await stream.next()).done) break;
+    await client.dispose();
+  });
 });
