@@ -56,6 +56,13 @@ const envSchema = z.object({
   VEXIL_CORS_ORIGINS: z.string().default(""),
   /** Largest request body accepted on /graphql, /api/admin and /auth (bytes); larger is 413. */
   VEXIL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /**
+   * How long SDK metrics wait in memory before they are written in one batch (ms); 0 writes
+   * each request's batch before it is answered (see docs/decisions.md, "SDK metrics").
+   */
+  VEXIL_METRICS_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Flags one SDK metrics report may carry; more is refused whole with 400. */
+  VEXIL_METRICS_MAX_FLAGS: z.coerce.number().int().min(1).default(10_000),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
   /** Login attempts per account from one client address per minute (then 429); a success clears them. */
@@ -165,6 +172,14 @@ export type Config = {
   redisUrl?: string;
   integrations: IntegrationConfig;
   http: HttpConfig;
+  metrics: MetricsConfig;
+};
+
+export type MetricsConfig = {
+  /** Buffering window of SDK metrics (ms); 0 = stored before the 202. */
+  flushMs: number;
+  /** Most flags in one SDK metrics report. */
+  maxFlags: number;
 };
 
 export type HttpConfig = {
@@ -224,6 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .filter(Boolean),
       maxBodyBytes: e.VEXIL_MAX_BODY_BYTES,
     },
+    metrics: { flushMs: e.VEXIL_METRICS_FLUSH_MS, maxFlags: e.VEXIL_METRICS_MAX_FLAGS },
     integrations: {
       allowLinkLocal: e.VEXIL_WEBHOOK_ALLOW_LINK_LOCAL === "true",
       timeoutMs: e.VEXIL_WEBHOOK_TIMEOUT_MS,
