@@ -8,6 +8,7 @@ import { corsPolicy } from "./http/cors.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
+import { sdkMetricsPlugin } from "./modules/client-metrics/metrics-http.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { schema } from "./schema.ts";
 import { DomainError } from "./shared/errors.ts";
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
       healthPlugin(deps),
       authPlugin(deps),
       restPlugin(deps),
+      sdkMetricsPlugin(deps),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),

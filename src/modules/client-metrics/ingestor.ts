@@ -32,12 +32,12 @@ type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 const ingestors = new WeakMap<object, MetricsIngestor>();
 
-/** The one ingestor of an app (keyed on its database client). */
+/** The one ingestor of an app (keyed on its event bus, as each node has its own). */
 export function metricsIngestor(deps: AppDeps): MetricsIngestor {
-  let ingestor = ingestors.get(deps.db);
+  let ingestor = ingestors.get(deps.bus);
   if (!ingestor) {
     ingestor = createIngestor(deps);
-    ingestors.set(deps.db, ingestor);
+    ingestors.set(deps.bus, ingestor);
   }
   return ingestor;
 }
