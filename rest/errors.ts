@@ -15,6 +15,7 @@ const BY_CODE: Record<ErrorCode | "INTERNAL", { status: number; name: string }> 
   INVALID_OPERATION: { status: 403, name: "InvalidOperationError" },
   RATE_LIMITED: { status: 429, name: "RateLimitError" },
   PAYLOAD_TOO_LARGE: { status: 413, name: "PayloadTooLargeError" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, name: "ContentTypeError" },
   INTERNAL: { status: 500, name: "InternalError" },
 };
 
@@ -53,8 +54,9 @@ export function responseForGraphQLError(error: GraphQLFormattedError): Response 
 function cleanMessage(message: string): string {
   return message
     .replace(
-      /^Variable "\$(\w+)" got invalid value (.*?)(?: at "\w+\.?([^"]*)")?; /,
-      (_m, variable, value, path) => `Invalid value ${value} for "${path || variable}": `,
+      /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]*)")?; /,
+      (_m, variable, value, path) =>
+        `Invalid value ${value} for "${path ? path.replace(/^\w+\./, "") : variable}": `,
     )
     .replace(
       /^Variable "\$(\w+)" of required type "[^"]+" was not provided\./,

@@ -18,17 +18,20 @@ export const ENV_VARIANT_FIELDS = /* GraphQL */ `
   name weight weightType stickiness payload { type value } overrides { contextName values }
 `;
 
+/** Spec 2.7 Feature environment. */
+export const FEATURE_ENVIRONMENT_FIELDS = /* GraphQL */ `
+  name featureName environment type enabled sortOrder variantCount lastSeenAt
+  changeRequestIds
+  hasStrategies hasEnabledStrategies
+  strategies { ${STRATEGY_FIELDS} }
+  variants { ${ENV_VARIANT_FIELDS} }
+`;
+
 /** Spec 2.8 Feature: the record returned by the enable operation and the flag paths. */
 export const FEATURE_FIELDS = /* GraphQL */ `
   name type description archived project enabled stale favorite impressionData
   createdAt createdBy { id name imageUrl } archivedAt lastSeenAt
-  environments {
-    name featureName environment type enabled sortOrder variantCount lastSeenAt
-    changeRequestIds
-    hasStrategies hasEnabledStrategies
-    strategies { ${STRATEGY_FIELDS} }
-    variants { ${ENV_VARIANT_FIELDS} }
-  }
+  environments { ${FEATURE_ENVIRONMENT_FIELDS} }
   variants { ${ENV_VARIANT_FIELDS} }
   strategies { ${STRATEGY_FIELDS} }
   tags { type value }

@@ -22,6 +22,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: "The resource does not exist (NotFoundError).",
   409: "The name is taken or the object changed (NameExistsError / ConflictError).",
   413: "The request body is larger than VEXIL_MAX_BODY_BYTES (PayloadTooLargeError).",
+  415: "The body was sent as another media type than JSON (ContentTypeError).",
   429: "Too many requests (RateLimitError).",
 };
 
@@ -59,10 +60,10 @@ export function openApiDocument(routes: Route[], deps: Pick<AppDeps, "config">) 
             },
           };
     // Every route can meet malformed input (broken %-encoding, NUL in a value): 400; a route
-    // with a body, one over VEXIL_MAX_BODY_BYTES: 413.
+    // with a body, one over VEXIL_MAX_BODY_BYTES: 413, one not sent as JSON: 415.
     const hasBody = route.method !== "GET" && route.method !== "DELETE";
     const errorStatuses = [
-      ...new Set([400, 401, ...(route.errors ?? [400, 403, 404]), ...(hasBody ? [413] : [])]),
+      ...new Set([400, 401, ...(route.errors ?? [400, 403, 404]), ...(hasBody ? [413, 415] : [])]),
     ].sort();
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {

@@ -2,13 +2,14 @@ import type { DocumentNode, ExecutionResult } from "graphql";
 import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { match } from "path-to-regexp";
 import type { AppDeps, Context } from "../src/context.ts";
-import { DomainError } from "../src/shared/errors.ts";
+import { ContentTypeError, DomainError } from "../src/shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../src/shared/http-body.ts";
 import { errorResponse, responseForGraphQLError } from "./errors.ts";
 import { openApiDocument, renderDocsPage } from "./openapi.ts";
 import type { RestRequest, Route } from "./route.ts";
 import { preAuthorize } from "./route-permissions.ts";
 import { allRoutes } from "./routes/index.ts";
+import { restVariables } from "./variables.ts";
 
 const PREFIX = "/api/admin";
 
@@ -94,7 +95,7 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     }
     let variableValues: Record<string, unknown>;
     try {
-      variableValues = route.variables?.(req) ?? {};
+      variableValues = restVariables(enveloped.schema, document, route.variables?.(req) ?? {});
     } catch (error) {
       return errorResponse(400, "ValidationError", (error as Error).message);
     }
@@ -122,13 +123,21 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
   }
 }
 
-/** The JSON body (undefined when empty), read within the size limit (413 past it). */
+/**
+ * The JSON body (undefined when empty), read within the size limit (413 past it). A body sent
+ * as another media type (a form, text/plain) is 415, as in Unleash; no Content-Type is read as JSON.
+ */
 async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   if (request.method === "GET" || request.method === "DELETE" || request.method === "HEAD") return undefined;
   const text = await readBodyText(request, limit);
   if (!text.trim()) return undefined;
+  const type = request.headers.get("content-type");
+  if (type && !JSON_MEDIA_TYPE.test(type)) throw new ContentTypeError();
   return parseJsonBody(text);
 }
+
+/** application/json, and the +json types (application/merge-patch+json, json-patch+json...). */
+const JSON_MEDIA_TYPE = /^\s*application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /** Path parameters are percent-decoded; a path that cannot be is a bad request, not a URIError. */
 function isDecodable(path: string): boolean {

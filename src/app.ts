@@ -8,8 +8,10 @@ import { corsPolicy } from "./http/cors.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
-import { sdkMetricsPlugin } from "./modules/client-metrics/metrics-http.ts";
+import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
+import { ofrepPlugin } from "./modules/ofrep/ofrep.plugin.ts";
+import { avatarPlugin } from "./modules/users/avatars.ts";
 import { schema } from "./schema.ts";
 import { DomainError } from "./shared/errors.ts";
 
@@ -34,9 +36,11 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     // by the HTTP adapter's plain-text stack trace.
     plugins: [
       healthPlugin(deps),
+      avatarPlugin(),
       authPlugin(deps),
       restPlugin(deps),
-      sdkMetricsPlugin(deps),
+      ofrepPlugin(deps),
+      sdkApiPlugin(deps),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),

@@ -63,6 +63,8 @@ const envSchema = z.object({
   VEXIL_METRICS_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Flags one SDK metrics report may carry; more is refused whole with 400. */
   VEXIL_METRICS_MAX_FLAGS: z.coerce.number().int().min(1).default(10_000),
+  /** OFREP evaluations one API token may ask for per second on this node (then 429 with Retry-After). */
+  VEXIL_OFREP_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
   /** Login attempts per account from one client address per minute (then 429); a success clears them. */
@@ -186,6 +188,8 @@ export type HttpConfig = {
   /** Origins allowed to make credentialed cross-origin calls (besides the server's own). */
   corsOrigins: string[];
   maxBodyBytes: number;
+  /** OFREP requests per API token per second, per node. */
+  ofrepRatePerSecond: number;
 };
 
 export type IntegrationConfig = {
@@ -238,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .map((o) => o.trim().replace(/\/$/, ""))
         .filter(Boolean),
       maxBodyBytes: e.VEXIL_MAX_BODY_BYTES,
+      ofrepRatePerSecond: e.VEXIL_OFREP_RATE_LIMIT_PER_SECOND,
     },
     metrics: { flushMs: e.VEXIL_METRICS_FLUSH_MS, maxFlags: e.VEXIL_METRICS_MAX_FLAGS },
     integrations: {

@@ -40,6 +40,12 @@ export type Credentials = {
   cookie?: string | null;
   method?: string;
   csrfHeader?: string | null;
+  /**
+   * A JSON body whose Origin, if sent, is Vexil's own or a configured one: no cross-site page
+   * can send that (a form cannot send JSON; a script of another origin needs a CORS preflight
+   * only those origins pass), so a script's session needs no CSRF header for it.
+   */
+  jsonFromAllowedOrigin?: boolean;
 };
 
 type Caller = { principal: Principal | null; problem?: DomainError };
@@ -52,21 +58,31 @@ const callerByRequest = new WeakMap<Request, Promise<Caller>>();
 export function callerOfRequest(deps: AppDeps, request: Request): Promise<Caller> {
   let caller = callerByRequest.get(request);
   if (!caller) {
-    caller = resolvePrincipal(deps, credentialsOfRequest(request));
+    caller = resolvePrincipal(deps, credentialsOfRequest(request, deps.config));
     callerByRequest.set(request, caller);
   }
   return caller;
 }
 
-/** The Authorization header, or the session cookie plus the CSRF header. */
-export function credentialsOfRequest(request: Request): Credentials {
+/** The Authorization header, or the session cookie plus the CSRF header (or a same-site JSON body). */
+export function credentialsOfRequest(request: Request, config: Config): Credentials {
   const headers = request.headers;
   return {
     authorization: headers.get("authorization"),
     cookie: headers.get("cookie"),
     method: request.method,
     csrfHeader: headers.get(CSRF_HEADER),
+    jsonFromAllowedOrigin: isJsonFromAllowedOrigin(request, config),
   };
+}
+
+function isJsonFromAllowedOrigin(request: Request, config: Config): boolean {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^\s*application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) return false;
+  const origin = request.headers.get("origin");
+  if (origin === null) return true;
+  const own = [new URL(config.publicUrl).origin, new URL(request.url).origin];
+  return own.includes(origin) || config.http.corsOrigins.includes(origin);
 }
 
 /**
@@ -108,7 +124,11 @@ async function resolvePrincipal(
   return resolveSession(
     deps.db,
     session,
-    { method: creds.method ?? "GET", csrfHeader: creds.csrfHeader ?? null },
+    {
+      method: creds.method ?? "GET",
+      csrfHeader: creds.csrfHeader ?? null,
+      jsonFromAllowedOrigin: creds.jsonFromAllowedOrigin ?? false,
+    },
     deps.now(),
   );
 }

@@ -1,5 +1,6 @@
 import type { Plugin } from "graphql-yoga";
 import type { AppDeps } from "../../src/context.ts";
+import { clientAddress } from "../../src/http/client-address.ts";
 import { checkPassword } from "../../src/modules/access/login.ts";
 import { createLoginLimiter, LoginRateLimited } from "../../src/modules/access/login-limits.ts";
 import {
@@ -132,21 +133,6 @@ export function authPlugin(deps: AppDeps): Plugin {
       }
     },
   };
-}
-
-/**
- * The address the request came from: the TCP peer, or behind a trusted reverse proxy the last
- * X-Forwarded-For entry (the one the proxy added; earlier entries are the client's to forge).
- * In-process requests (tests through `app.fetch`) have none.
- */
-function clientAddress(request: Request, serverContext: unknown, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
-    if (forwarded) return forwarded;
-  }
-  const socket = (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req
-    ?.socket;
-  return socket?.remoteAddress ?? "in-process";
 }
 
 /** The body as a JSON object, within the size limit and without NUL in any text. */

@@ -20,6 +20,27 @@ const metadataBody = z.object({
 
 export const featureRoutes = defineRoutes([
   {
+    method: "GET",
+    path: "/api/admin/feature-types",
+    tag: "Features",
+    summary: "The flag types and their expected lifetimes",
+    document: `query FeatureTypes { featureTypes { id name description lifetimeDays } }`,
+    respond: (data) => ({ version: 1, types: data.featureTypes }),
+    schemas: {
+      response: z.object({
+        version: z.literal(1),
+        types: z.array(
+          z.object({
+            id: z.string(),
+            name: z.string(),
+            description: z.string().nullable(),
+            lifetimeDays: z.number().int().nullable(),
+          }),
+        ),
+      }),
+    },
+  },
+  {
     method: "POST",
     path: "/api/admin/projects/:projectId/features",
     tag: "Features",

@@ -91,6 +91,7 @@ export const searchRoutes = defineRoutes([
         status: statusFilter(query),
         createdAt: dateFilter(query, "createdAt"),
         archived: booleanParam(query, "archived", true),
+        favorite: booleanParam(query, "favorite", true),
       },
       sort: featureSort(query),
       favoritesFirst: booleanParam(query, "favoritesFirst"),
@@ -116,6 +117,7 @@ export const searchRoutes = defineRoutes([
         status: filterString("env:enabled|disabled; repeat (or status[]=) to OR several"),
         createdAt: filterString("IS_BEFORE|IS_ON_OR_AFTER:YYYY-MM-DD"),
         archived: filterString("true|false (or IS:true|IS:false)"),
+        favorite: filterString("IS:true|IS:false: only the caller's favourites, or only the others"),
         favoritesFirst: filterString("true|false"),
         sortBy: filterString(
           "name|type|stale|project|createdAt|lastSeenAt|environment:<env>; default createdAt",

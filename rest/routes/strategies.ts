@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { STRATEGY_FIELDS } from "../fragments.ts";
-import { defineRoutes } from "../route.ts";
+import { NotFoundError } from "../../src/shared/errors.ts";
+import { FEATURE_ENVIRONMENT_FIELDS, STRATEGY_FIELDS } from "../fragments.ts";
+import { defineRoutes, type RestRequest } from "../route.ts";
 import { strategyBodySchema, strategyInput, strategySchema, targetVariables } from "./strategy-shapes.ts";
 
 const STRATEGIES_PATH =
@@ -8,7 +9,64 @@ const STRATEGIES_PATH =
 const TARGET_VARS = "$project: String!, $feature: String!, $environment: String!";
 const TARGET_ARGS = "project: $project, feature: $feature, environment: $environment";
 
+const READ_ENVIRONMENT = `query FeatureEnvironment($project: String!, $feature: String!) {
+  projectFeature(project: $project, name: $feature, includeArchived: false) {
+    environments { ${FEATURE_ENVIRONMENT_FIELDS} } } }`;
+type FeatureEnvironment = { environment: string; strategies: { id: string }[] };
+
+/** The flag's environment named in the path, from the flag read (404 when it has none). */
+function environmentOf(data: Record<string, unknown>, req: RestRequest): FeatureEnvironment {
+  const environments = (data.projectFeature as { environments: FeatureEnvironment[] }).environments;
+  const found = environments.find((e) => e.environment === req.params.environment);
+  if (!found)
+    throw new NotFoundError(
+      `Environment "${req.params.environment}" is not enabled for this flag's project.`,
+    );
+  return found;
+}
+
+const readVariables = (req: RestRequest) => ({
+  project: req.params.projectId,
+  feature: req.params.featureName,
+});
+
 export const strategyRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/admin/projects/:projectId/features/:featureName/environments/:environment",
+    tag: "Features",
+    summary: "A flag in one environment (spec 2.7)",
+    document: READ_ENVIRONMENT,
+    variables: readVariables,
+    respond: environmentOf,
+    schemas: {
+      response: z.object({ name: z.string(), environment: z.string(), enabled: z.boolean() }).passthrough(),
+    },
+  },
+  {
+    method: "GET",
+    path: STRATEGIES_PATH,
+    tag: "Features",
+    summary: "A flag's strategies in one environment, in order",
+    document: READ_ENVIRONMENT,
+    variables: readVariables,
+    respond: (data, req) => environmentOf(data, req).strategies,
+    schemas: { response: z.array(strategySchema) },
+  },
+  {
+    method: "GET",
+    path: `${STRATEGIES_PATH}/:strategyId`,
+    tag: "Features",
+    summary: "One strategy of a flag in an environment",
+    document: READ_ENVIRONMENT,
+    variables: readVariables,
+    respond: (data, req) => {
+      const strategy = environmentOf(data, req).strategies.find((s) => s.id === req.params.strategyId);
+      if (!strategy) throw new NotFoundError(`Could not find strategy with id ${req.params.strategyId}`);
+      return strategy;
+    },
+    schemas: { response: strategySchema },
+  },
   {
     method: "POST",
     path: STRATEGIES_PATH,

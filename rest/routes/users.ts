@@ -29,8 +29,9 @@ const userBody = z.object({
   username: z.string().optional(),
   name: z.string().optional(),
   imageUrl: z.string().optional(),
-  rootRole: z.string().optional(),
+  rootRole: z.union([z.string(), z.number().int()]).optional(),
   password: z.string().optional(),
+  sendEmail: z.boolean().optional().describe("Accepted and ignored: Vexil sends no email."),
 });
 const roleBody = z.object({
   name: z.string(),
@@ -47,6 +48,12 @@ export function intParam(req: RestRequest, name: string): number {
 }
 
 /** The JSON body as an object; a missing body or another JSON type is a malformed request (400). */
+/** A user body as GraphQL's input: Unleash scripts send the root role as its id. */
+function userInput(req: RestRequest): Record<string, unknown> {
+  const body = objectBody(req);
+  return typeof body.rootRole === "number" ? { ...body, rootRole: String(body.rootRole) } : body;
+}
+
 export function objectBody(req: RestRequest): Record<string, unknown> {
   if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
     throw new Error("The request body must be a JSON object.");
@@ -89,7 +96,7 @@ export const userRoutes = defineRoutes([
     summary: "Create a user (admins only)",
     status: 201,
     document: `mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { ${USER_FIELDS} } }`,
-    variables: (req) => ({ input: objectBody(req) }),
+    variables: (req) => ({ input: userInput(req) }),
     schemas: { body: userBody, response: userSchema },
     errors: [400, 403, 409],
   },
@@ -112,7 +119,7 @@ export const userRoutes = defineRoutes([
     tag: "Users",
     summary: "Update a user (admins only)",
     document: `mutation UpdateUser($id: Int!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
-    variables: (req) => ({ id: intParam(req, "id"), input: objectBody(req) }),
+    variables: (req) => ({ id: intParam(req, "id"), input: userInput(req) }),
     schemas: { body: userBody.omit({ username: true, password: true }), response: userSchema },
   },
   {

@@ -7,12 +7,13 @@ export type CorsRule = { prefix: string; origins: string[]; credentials: boolean
  * CORS per path prefix, most specific first. The admin surfaces (GraphQL, `/api/admin`,
  * `/auth`) honour a session cookie, so only the configured origins (VEXIL_CORS_ORIGINS) get
  * credentialed answers; by default none but the server's own. The frontend API (browser SDKs
- * holding a frontend token, no cookies) keeps its own list, FRONTEND_API_ORIGINS, without
- * credentials.
+ * holding a frontend token, no cookies) and OFREP (OpenFeature's web provider, likewise) keep
+ * their own list, FRONTEND_API_ORIGINS, without credentials.
  */
 export function corsRules(config: Config): CorsRule[] {
   return [
     { prefix: "/api/frontend", origins: config.auth.frontendApiOrigins, credentials: false },
+    { prefix: "/ofrep", origins: config.auth.frontendApiOrigins, credentials: false },
     { prefix: "/", origins: config.http.corsOrigins, credentials: true },
   ];
 }

@@ -14,7 +14,8 @@ export type ErrorCode =
   | "ARCHIVED"
   | "INVALID_OPERATION"
   | "RATE_LIMITED"
-  | "PAYLOAD_TOO_LARGE";
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE";
 
 export type ErrorDetail = { message: string; path?: string };
 
@@ -118,5 +119,11 @@ export class RateLimitError extends DomainError {
 export class PayloadTooLargeError extends DomainError {
   constructor(limit: number) {
     super("PAYLOAD_TOO_LARGE", `The request body is larger than the limit of ${limit} bytes.`);
+  }
+}
+
+export class ContentTypeError extends DomainError {
+  constructor(message = "The request body must be JSON: send Content-Type: application/json.") {
+    super("UNSUPPORTED_MEDIA_TYPE", message);
   }
 }

@@ -109,7 +109,15 @@ describe("personal dashboard (spec 4.10)", () => {
     const res = await t.rest("GET", "/api/admin/personal-dashboard", undefined, dora.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      admins: [{ id: expect.any(Number), name: "admin", username: "admin", imageUrl: null, email: null }],
+      admins: [
+        {
+          id: expect.any(Number),
+          name: "admin",
+          username: "admin",
+          imageUrl: expect.stringMatching(/\/avatars\/\d+\.svg$/),
+          email: "",
+        },
+      ],
       projectOwners: [{ ownerType: "user", name: "olive", imageUrl: null, email: "olive@example.com" }],
       projects: [{ id: "default", name: "Default", health: 100, memberCount: 2, featureCount: 3 }],
       flags: [

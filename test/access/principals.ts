@@ -18,21 +18,25 @@ export async function login(t: TestApp, username: string, password = PASSWORD) {
   return { status: res.status, body: await res.json(), session };
 }
 
-/** A request as a browser with a session sends it (CSRF header unless `csrf: false`). */
+/**
+ * A request as a browser with a session sends it (CSRF header unless `csrf: false`; a JSON
+ * body unless another `contentType`; an `Origin` header when given).
+ */
 export async function withSession(
   t: TestApp,
   session: Session,
   method: string,
   path: string,
   body?: unknown,
-  options: { csrf?: boolean } = {},
+  options: { csrf?: boolean; origin?: string; contentType?: string } = {},
 ) {
   const res = await t.app.fetch(`http://vexil.test${path}`, {
     method,
     headers: {
-      "content-type": "application/json",
+      "content-type": options.contentType ?? "application/json",
       cookie: session.cookie,
       ...(options.csrf === false ? {} : { "x-csrf-token": session.csrf }),
+      ...(options.origin ? { origin: options.origin } : {}),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

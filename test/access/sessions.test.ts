@@ -30,18 +30,38 @@ describe("password login sessions", () => {
     expect(gql.body).toEqual({ data: { viewer: { name: "sally", via: "session", kind: "user" } } });
   });
 
-  it("refuses cookie-authenticated writes without the CSRF header (403), accepts them with it", async () => {
+  it("refuses cross-site cookie-authenticated writes (403): no CSRF header and a foreign Origin or a form body", async () => {
     const { session } = await login(t, "sally");
     const body = { description: "ci", expiresAt: "2099-01-01T00:00:00.000Z" };
-    const without = await withSession(t, session, "POST", "/api/admin/user/tokens", body, { csrf: false });
+    const evil = { csrf: false, origin: "https://evil.example" };
+    const without = await withSession(t, session, "POST", "/api/admin/user/tokens", body, evil);
     expect(without.status).toBe(403);
     expect(without.body.message).toMatch(/CSRF/);
+    const form = await withSession(t, session, "POST", "/api/admin/user/tokens", body, {
+      csrf: false,
+      contentType: "text/plain",
+    });
+    // Refused either way: a form body is not JSON (415) and not same-site without the header (403).
+    expect([403, 415]).toContain(form.status);
+    const gqlForm = await withSession(
+      t,
+      session,
+      "POST",
+      "/graphql",
+      { query: "{ viewer { name } }" },
+      {
+        csrf: false,
+        contentType: "text/plain",
+      },
+    );
+    expect(JSON.stringify(gqlForm.body ?? null)).not.toContain("sally");
     const forged = await withSession(
       t,
       { ...session, csrf: "guessed" },
       "POST",
       "/api/admin/user/tokens",
       body,
+      { origin: "https://evil.example" },
     );
     expect(forged.status).toBe(403);
     const gqlWithout = await withSession(
@@ -50,11 +70,25 @@ describe("password login sessions", () => {
       "POST",
       "/graphql",
       { query: "{ viewer { name } }" },
-      { csrf: false },
+      evil,
     );
     expect(gqlWithout.body.errors[0].extensions.code).toBe("FORBIDDEN");
-    const ok = await withSession(t, session, "POST", "/api/admin/user/tokens", body);
+    const ok = await withSession(t, session, "POST", "/api/admin/user/tokens", body, {
+      origin: "https://evil.example",
+    });
     expect(ok.status).toBe(201);
+  });
+
+  it("a script's JSON write with the session cookie needs no CSRF header (no Origin, or Vexil's own)", async () => {
+    const { session } = await login(t, "sally");
+    const body = { description: "script", expiresAt: "2099-01-01T00:00:00.000Z" };
+    const script = await withSession(t, session, "POST", "/api/admin/user/tokens", body, { csrf: false });
+    expect(script.status).toBe(201);
+    const sameOrigin = await withSession(t, session, "POST", "/api/admin/user/tokens", body, {
+      csrf: false,
+      origin: "http://vexil.test",
+    });
+    expect(sameOrigin.status).toBe(201);
   });
 
   it("logout ends the session and clears the cookies", async () => {

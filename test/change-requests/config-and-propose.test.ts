@@ -118,7 +118,11 @@ describe("proposing (spec 4.5)", () => {
       environment: "production",
       state: "Draft",
       minApprovals: 2,
-      createdBy: { id: editor.id, username: "eddie", imageUrl: null },
+      createdBy: {
+        id: editor.id,
+        username: "eddie",
+        imageUrl: `http://localhost:4242/avatars/${editor.id}.svg`,
+      },
       features: [
         {
           name: "checkout",

@@ -30,7 +30,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const post = (app: App, body: unknown) =>
+const post = async (app: App, body: unknown): Promise<Response> =>
   app.fetch("http://vexil.test/api/client/metrics", {
     method: "POST",
     headers: { "content-type": "application/json", authorization: secret },

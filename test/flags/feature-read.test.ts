@@ -54,7 +54,7 @@ describe("the Feature record (spec 2.8)", () => {
       favorite: true,
       impressionData: false,
       createdAt: expect.any(String),
-      createdBy: { id: -42, name: "Admin API token", imageUrl: null },
+      createdBy: { id: -42, name: "Admin API token", imageUrl: "http://localhost:4242/avatars/-42.svg" },
       archivedAt: null,
       lastSeenAt: null,
       environments: [
@@ -82,7 +82,15 @@ describe("the Feature record (spec 2.8)", () => {
       children: [],
       lifecycle: { stage: "initial", enteredStageAt: expect.any(String) },
       dependencies: [{ feature: "top", enabled: true, variants: ["v1"] }],
-      collaborators: { users: [{ id: expect.any(Number), name: "Alice", imageUrl: null }] },
+      collaborators: {
+        users: [
+          {
+            id: expect.any(Number),
+            name: "Alice",
+            imageUrl: expect.stringMatching(/^http:\/\/localhost:4242\/avatars\/\d+\.svg$/),
+          },
+        ],
+      },
     });
     const asToken = await t.rest("GET", `${P}/features/leaf`);
     expect(asToken.body.favorite).toBe(false);

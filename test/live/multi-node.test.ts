@@ -1,3 +1,4 @@
+import { Unleash, UnleashEvents } from "unleash-client";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { bootstrap } from "../../src/bootstrap.ts";
@@ -90,4 +91,50 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
       await client.dispose();
     });
   }
+
+  it("an SDK streaming from one node gets a change made through the other", async () => {
+    const storage = await serverStorage();
+    cleanups.push(storage.drop);
+    const writer = await startNode(storage.url as string);
+    const reader = await startNode(storage.url as string);
+    cleanups.push(writer.close, reader.close);
+    const gql = async (query: string) => {
+      const res = await fetch(`${writer.server.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
+        body: JSON.stringify({ query }),
+      });
+      const body = (await res.json()) as { data?: any; errors?: unknown };
+      expect(body.errors).toBeUndefined();
+      return body.data;
+    };
+    const secret = (
+      await gql(
+        `mutation { createApiToken(input: { tokenName: "sdk", type: "client", environment: "development" }) { secret } }`,
+      )
+    ).createApiToken.secret as string;
+    await gql(`mutation { createFeature(project: "default", input: { name: "streamed" }) { name } }`);
+    const sdk = new Unleash({
+      url: `${reader.server.url}/api/`,
+      appName: "cross-node",
+      customHeaders: { Authorization: secret },
+      refreshInterval: 600_000,
+      disableMetrics: true,
+      experimentalMode: { type: "streaming" },
+    });
+    sdk.on(UnleashEvents.Error, () => undefined);
+    cleanups.push(async () => sdk.destroy());
+    await new Promise((resolve) => sdk.once(UnleashEvents.Synchronized, resolve));
+    expect(sdk.isEnabled("streamed")).toBe(false);
+    const changed = new Promise<void>((resolve) => {
+      const check = () => {
+        if (sdk.isEnabled("streamed")) resolve();
+      };
+      sdk.on(UnleashEvents.Changed, check);
+    });
+    await gql(
+      `mutation { enableFeatureEnvironment(project: "default", feature: "streamed", environment: "development") { name } }`,
+    );
+    await changed;
+  });
 });

@@ -62,4 +62,142 @@ describe("Unleash's answers", () => {
     expect(byName.status).toBe(200);
     expect(byName.body.resetPasswordUrl).toMatch(/token=/);
   });
+
+  it("a script's user creation: unknown fields like sendEmail are ignored, the root role may be its id", async () => {
+    const res = await t.rest("POST", "/api/admin/user-admin", {
+      username: "scripted",
+      email: "scripted@example.com",
+      rootRole: 2,
+      sendEmail: false,
+      somethingElse: { nested: true },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ username: "scripted", rootRole: "Editor" });
+    const bad = await t.rest("POST", "/api/admin/user-admin", { username: "x2", rootRole: 99 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("rootRole");
+  });
+
+  it("validation errors name the REST field, never a GraphQL variable", async () => {
+    const res = await t.rest("POST", "/api/admin/projects/default/features", { name: 5 });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/"name"/);
+    expect(res.body.message).not.toMatch(/Variable|\$input|GraphQL/);
+  });
+
+  it("archive validation refuses features that is not a list (400)", async () => {
+    for (const features of ["compat-a", 5, { a: 1 }]) {
+      const res = await t.rest("POST", "/api/admin/projects/default/archive/validate", { features });
+      expect(res.status, JSON.stringify(features)).toBe(400);
+      expect(res.body).toMatchObject({
+        name: "ValidationError",
+        message: expect.stringContaining("features"),
+      });
+    }
+    const ok = await t.rest("POST", "/api/admin/projects/default/archive/validate", {
+      features: ["compat-a"],
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("a body sent as another media type than JSON is 415, and nothing is applied", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const res = await t.app.fetch("http://vexil.test/api/admin/projects/default/features", {
+        method: "POST",
+        headers: { authorization: "*:*.test-admin-secret-0123456789abcdef", "content-type": type },
+        body: JSON.stringify({ name: "sent-as-text" }),
+      });
+      expect(res.status).toBe(415);
+      expect(await res.json()).toMatchObject({ name: "ContentTypeError" });
+    }
+    expect((await t.rest("GET", "/api/admin/projects/default/features/sent-as-text")).status).toBe(404);
+    const patch = await t.app.fetch("http://vexil.test/api/admin/projects/default/features/compat-a", {
+      method: "PATCH",
+      headers: {
+        authorization: "*:*.test-admin-secret-0123456789abcdef",
+        "content-type": "application/json-patch+json",
+      },
+      body: JSON.stringify([{ op: "replace", path: "/description", value: "patched" }]),
+    });
+    expect(patch.status).toBe(200);
+  });
+
+  it("reads back a flag's environment, its strategies and one strategy; lists the flag types", async () => {
+    const strategy = await t.rest(
+      "POST",
+      "/api/admin/projects/default/features/compat-a/environments/development/strategies",
+      { name: "flexibleRollout", parameters: { rollout: "30", stickiness: "default", groupId: "compat-a" } },
+    );
+    expect(strategy.status).toBe(200);
+    const env = await t.rest("GET", "/api/admin/projects/default/features/compat-a/environments/development");
+    expect(env.status).toBe(200);
+    expect(env.body).toMatchObject({
+      name: "development",
+      environment: "development",
+      featureName: "compat-a",
+      enabled: false,
+    });
+    expect(env.body.strategies).toEqual([
+      expect.objectContaining({ id: strategy.body.id, name: "flexibleRollout" }),
+    ]);
+    const list = await t.rest(
+      "GET",
+      "/api/admin/projects/default/features/compat-a/environments/development/strategies",
+    );
+    expect(list.body).toEqual([expect.objectContaining({ id: strategy.body.id })]);
+    const one = await t.rest(
+      "GET",
+      `/api/admin/projects/default/features/compat-a/environments/development/strategies/${strategy.body.id}`,
+    );
+    expect(one.body).toMatchObject({ id: strategy.body.id, parameters: { rollout: "30" } });
+    const missing = await t.rest(
+      "GET",
+      "/api/admin/projects/default/features/compat-a/environments/development/strategies/nope",
+    );
+    expect(missing.status).toBe(404);
+    expect(
+      (await t.rest("GET", "/api/admin/projects/default/features/compat-a/environments/nope")).status,
+    ).toBe(404);
+    expect(
+      (await t.rest("GET", "/api/admin/projects/default/features/nope/environments/development")).status,
+    ).toBe(404);
+    const types = await t.rest("GET", "/api/admin/feature-types");
+    expect(types.status).toBe(200);
+    expect(types.body.version).toBe(1);
+    expect(types.body.types).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: "release", lifetimeDays: 40 }),
+        expect.objectContaining({ id: "kill-switch", lifetimeDays: null }),
+      ]),
+    );
+  });
+
+  it("flag search favorite=IS:true is the caller's favourites, IS:false the others", async () => {
+    await t.rest("POST", "/api/admin/projects/default/features", { name: "compat-fav" });
+    expect((await t.rest("POST", "/api/admin/projects/default/features/compat-fav/favorites")).status).toBe(
+      200,
+    );
+    const favourites = await t.rest("GET", "/api/admin/search/features?favorite=IS:true");
+    expect(favourites.body.features.map((f: { name: string }) => f.name)).toEqual(["compat-fav"]);
+    expect(favourites.body.total).toBe(1);
+    const others = await t.rest("GET", "/api/admin/search/features?favorite=IS:false");
+    expect(others.body.features.map((f: { name: string }) => f.name)).not.toContain("compat-fav");
+    expect(others.body.total).toBeGreaterThan(0);
+  });
+
+  it("every user has an avatar served by Vexil; ui-config's feedbackUriPath is a string", async () => {
+    const flag = await t.rest("GET", "/api/admin/projects/default/features/compat-a");
+    const imageUrl = flag.body.createdBy.imageUrl as string;
+    expect(imageUrl).toBe("http://localhost:4242/avatars/-42.svg");
+    const avatar = await t.app.fetch(`http://vexil.test${new URL(imageUrl).pathname}`);
+    expect(avatar.status).toBe(200);
+    expect(avatar.headers.get("content-type")).toBe("image/svg+xml");
+    const svg = await avatar.text();
+    expect(svg).toMatch(/^<svg/);
+    const again = await (await t.app.fetch("http://vexil.test/avatars/-42.svg")).text();
+    expect(again).toBe(svg);
+    expect(await (await t.app.fetch("http://vexil.test/avatars/7.svg")).text()).not.toBe(svg);
+    const ui = await t.rest("GET", "/api/admin/ui-config");
+    expect(typeof ui.body.feedbackUriPath).toBe("string");
+  });
 });

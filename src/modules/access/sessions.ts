@@ -32,20 +32,22 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Resolves a session cookie. A request that changes state (any method but GET/HEAD/OPTIONS)
- * must echo the session's CSRF token in `x-csrf-token`: a cross-site form or script can send
- * the cookie but cannot read the token. Such a request without it is refused (403).
+ * must be same-site: either it echoes the session's CSRF token in `x-csrf-token` (a cross-site
+ * page can send the cookie but cannot read the token), or it is a JSON body whose Origin, if
+ * any, is allowed (what scripts send; a cross-site page cannot). Else it is refused (403).
  */
 export async function resolveSession(
   db: Db,
   secret: string,
-  request: { method: string; csrfHeader: string | null },
+  request: { method: string; csrfHeader: string | null; jsonFromAllowedOrigin?: boolean },
   now: Date,
 ): Promise<SessionAuth> {
   const [session] = await db.$queryRaw<(UserWithGrants & { sessionExpiresAt: Date; csrfToken: string })[]>`
     SELECT s."expiresAt" AS "sessionExpiresAt", s."csrfToken", ${USER_WITH_GRANTS}
     FROM "UserSession" s JOIN "User" u ON u.id = s."userId" WHERE s.id = ${hashSecret(secret)}`;
   if (!session || session.sessionExpiresAt <= now || session.deletedAt) return { principal: null };
-  if (!SAFE_METHODS.has(request.method.toUpperCase()) && request.csrfHeader !== session.csrfToken) {
+  const sameSite = request.csrfHeader === session.csrfToken || request.jsonFromAllowedOrigin === true;
+  if (!SAFE_METHODS.has(request.method.toUpperCase()) && !sameSite) {
     return {
       principal: null,
       problem: new ForbiddenOperation(

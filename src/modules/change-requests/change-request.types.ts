@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { imageOf } from "../users/avatars.ts";
 import type { ChangeRequestConfig } from "./settings.ts";
 import type { ChangeItem, ChangeRequestView, CrUser, FeatureGroup } from "./view.ts";
 
@@ -7,7 +8,10 @@ export const ChangeRequestUserRef = builder.objectRef<CrUser>("ChangeRequestUser
   fields: (t) => ({
     id: t.exposeInt("id", { description: "User id (-42: an admin API token)." }),
     username: t.exposeString("username", { nullable: true, description: "User name or email." }),
-    imageUrl: t.exposeString("imageUrl", { nullable: true, description: "Avatar address." }),
+    imageUrl: t.string({
+      description: "Avatar address: the user's image, else one Vexil generates for them.",
+      resolve: (u, _args, ctx) => imageOf(ctx.config.publicUrl, u),
+    }),
   }),
 });
 

@@ -31,7 +31,11 @@ type FeatureRow = {
   variants: ClientFeature["variants"];
   strategies: (ClientStrategy & { disabled: boolean })[];
   dependencies: ClientDependency[];
+  tags: string[];
 };
+
+/** A flag as read: the client-features fields plus what filters need (tags as `type:value`). */
+export type ScopedFeature = ClientFeature & { tags: string[] };
 
 /**
  * The configuration of one scope in Unleash's client-features format, read in two
@@ -63,7 +67,9 @@ export async function readClientState(db: Db, scope: ClientScope): Promise<Clien
         SELECT json_agg(json_build_object('feature', d."parentName", 'enabled', d.enabled, 'variants', d.variants)
                         ORDER BY d."parentName")
         FROM "FeatureDependency" d WHERE d."childName" = f.name
-      ), '[]'::json) AS dependencies
+      ), '[]'::json) AS dependencies,
+      ARRAY(SELECT ft."tagType" || ':' || ft."tagValue" FROM "FeatureTag" ft
+            WHERE ft."featureName" = f.name ORDER BY 1) AS tags
     FROM "Feature" f
     LEFT JOIN "FeatureEnvironment" fe ON fe."featureName" = f.name AND fe."environmentName" = ${scope.environment}
     WHERE f."archivedAt" IS NULL AND ${inScope}
@@ -72,8 +78,9 @@ export async function readClientState(db: Db, scope: ClientScope): Promise<Clien
   return { version: 2, features, segments: await readSegments(db, features) };
 }
 
-function toClientFeature(row: FeatureRow): ClientFeature {
+function toClientFeature(row: FeatureRow): ScopedFeature {
   return {
+    tags: row.tags,
     name: row.name,
     type: row.type,
     description: row.description,
@@ -106,9 +113,9 @@ async function readSegments(db: Db, features: ClientFeature[]): Promise<ClientSe
 }
 
 /**
- * The state as SDKs get it: disabled strategies removed (SDKs do not skip them). A flag that
- * is on with only disabled strategies is served off, as an SDK given no strategy would turn
- * it on for everyone.
+ * The state as SDKs get it, in Unleash's clientFeatureSchema (no description or tags):
+ * disabled strategies removed (SDKs do not skip them). A flag that is on with only disabled
+ * strategies is served off, as an SDK given no strategy would turn it on for everyone.
  */
 export function forSdks(state: ClientFeaturesState): ClientFeaturesState {
   return { ...state, features: state.features.map(sdkFeature) };
@@ -116,7 +123,16 @@ export function forSdks(state: ClientFeaturesState): ClientFeaturesState {
 
 function sdkFeature(feature: ClientFeature): ClientFeature {
   const all = feature.strategies ?? [];
-  const active = all.filter((s) => !s.disabled).map(({ disabled: _, ...s }) => s);
-  if (active.length === all.length) return { ...feature, strategies: active };
-  return { ...feature, enabled: feature.enabled && active.length > 0, strategies: active };
+  const strategies = all.filter((s) => !s.disabled).map(({ disabled: _, ...s }) => s);
+  return {
+    name: feature.name,
+    type: feature.type,
+    enabled: feature.enabled && (strategies.length > 0 || all.length === 0),
+    project: feature.project,
+    stale: feature.stale,
+    impressionData: feature.impressionData,
+    strategies,
+    variants: feature.variants ?? [],
+    ...(feature.dependencies ? { dependencies: feature.dependencies } : {}),
+  };
 }

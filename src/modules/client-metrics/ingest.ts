@@ -1,4 +1,5 @@
 import type { AppDeps } from "../../context.ts";
+import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Principal } from "../access/principal.ts";
 import type { SdkType } from "./batch.ts";
@@ -76,4 +77,18 @@ export async function registerClient(
       interval: app.interval,
     },
   });
+}
+
+/**
+ * The JSON body of a register or metrics call. The issue asks 400 for oversized metrics (the
+ * SDKs treat 413 like any other error): a body over the size limit is a ValidationError here.
+ */
+export async function sdkReportBody(req: { body(): Promise<unknown> }): Promise<unknown> {
+  try {
+    return await req.body();
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "PAYLOAD_TOO_LARGE")
+      throw new ValidationError(error.message);
+    throw error;
+  }
 }

@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { imageOf } from "../users/avatars.ts";
 import { currentLifecycleStage } from "./lifecycle.ts";
 import type { EnvironmentVariant } from "./strategy.inputs.ts";
 import { PayloadRef } from "./strategy.schema.ts";
@@ -10,7 +11,10 @@ export const UserSummaryRef = builder
     fields: (t) => ({
       id: t.exposeInt("id", { description: "User id (-42: an admin API token, -1337: the system)." }),
       name: t.exposeString("name", { description: "Name, else username, else email." }),
-      imageUrl: t.exposeString("imageUrl", { nullable: true, description: "Avatar URL." }),
+      imageUrl: t.string({
+        description: "Avatar URL: the user's image, else one Vexil generates for them.",
+        resolve: (u, _args, ctx) => imageOf(ctx.config.publicUrl, u),
+      }),
     }),
   });
 

@@ -110,3 +110,25 @@ builder.mutationField("createFeature", (t) =>
     },
   }),
 );
+
+const FeatureTypeRef = builder.prismaObject("FeatureType", {
+  description: "A kind of flag and how long such flags are expected to live (potentially-stale after that).",
+  fields: (t) => ({
+    id: t.exposeString("id", { description: "release, experiment, operational, kill-switch or permission." }),
+    name: t.exposeString("name", { description: "Display name." }),
+    description: t.exposeString("description", { nullable: true, description: "What the type is for." }),
+    lifetimeDays: t.exposeInt("lifetimeDays", {
+      nullable: true,
+      description: "Days until a flag of this type is potentially stale; null: never.",
+    }),
+  }),
+});
+
+builder.queryField("featureTypes", (t) =>
+  t.prismaField({
+    type: [FeatureTypeRef],
+    description: "The flag types, in id order.",
+    authScopes: { authenticated: true },
+    resolve: (query, _root, _args, ctx) => ctx.db.featureType.findMany({ ...query, orderBy: { id: "asc" } }),
+  }),
+);

@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import type { Grant } from "../access/principal.ts";
+import { imageOf } from "../users/avatars.ts";
 import { myFlagNames, myProjectIds, personalDashboard } from "./personal-dashboard.read.ts";
 
 type Dashboard = Awaited<ReturnType<typeof personalDashboard>>;
@@ -10,8 +11,11 @@ const DashboardAdminRef = builder.objectRef<Dashboard["admins"][number]>("Dashbo
     id: t.exposeInt("id", { description: "User id." }),
     name: t.exposeString("name", { nullable: true, description: "Display name." }),
     username: t.exposeString("username", { nullable: true, description: "Login name." }),
-    imageUrl: t.exposeString("imageUrl", { nullable: true, description: "Avatar URL." }),
-    email: t.exposeString("email", { nullable: true, description: "Email." }),
+    imageUrl: t.string({
+      description: "Avatar URL: the user's image, else one Vexil generates for them.",
+      resolve: (u, _args, ctx) => imageOf(ctx.config.publicUrl, u),
+    }),
+    email: t.string({ description: "Email; empty when the user has none.", resolve: (u) => u.email ?? "" }),
   }),
 });
 

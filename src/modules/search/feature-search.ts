@@ -74,7 +74,7 @@ export function featureSearchStatement(
  */
 function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
   const filter = args.filter ?? {};
-  const where = whereOf(filter);
+  const where = whereOf(filter, args.userId);
   if (!(filter.query?.trim() || filter.tag || filter.segment)) {
     return sql`SELECT (SELECT count(*) FROM "Feature" f WHERE ${where}) AS total,
       ARRAY(${pageOf(args, where, window)}) AS names`;
@@ -111,8 +111,9 @@ function pageOf(args: FeatureSearchArgs, where: Sql, window: PageWindow, flags =
     ) k ORDER BY k.rank, ${outer} LIMIT ${window.limit} OFFSET ${window.offset}`;
 }
 
-function whereOf(filter: FeatureSearchFilter): Sql {
+function whereOf(filter: FeatureSearchFilter, userId: number | null): Sql {
   const parts: Sql[] = [archivedScope(filter)];
+  if (typeof filter.favorite === "boolean") parts.push(favoriteCondition(filter.favorite, userId));
   const terms = (filter.query ?? "")
     .split(",")
     .map((term) => term.trim())
@@ -144,6 +145,12 @@ function whereOf(filter: FeatureSearchFilter): Sql {
     );
   }
   return and(parts);
+}
+
+/** The caller's favourites (true) or the others (false); a caller with no user has none. */
+function favoriteCondition(favorite: boolean, userId: number | null): Sql {
+  if (userId === null) return favorite ? sql`FALSE` : sql`TRUE`;
+  return favorite ? favoriteOf(userId) : sql`NOT ${favoriteOf(userId)}`;
 }
 
 /** `archived` decides when given; otherwise active flags only, unless `lifecycle` includes archived. */

@@ -170,6 +170,10 @@ export const FeatureSearchFilterInput = builder.inputType("FeatureSearchFilter",
       description:
         "true: archived flags only; false: active only. Default: active only, unless `lifecycle` says.",
     }),
+    favorite: t.boolean({
+      description:
+        "true: only the caller's favourite flags; false: only the others (API tokens: the admin-token user's).",
+    }),
   }),
 });
 

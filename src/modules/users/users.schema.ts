@@ -1,6 +1,7 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
+import { imageOf } from "./avatars.ts";
 import { createResetLink } from "./password-reset.ts";
 import { createUser, deleteUser, updateUser } from "./users.service.ts";
 
@@ -13,7 +14,10 @@ export const UserRef = builder.prismaObject("User", {
     username: t.exposeString("username", { nullable: true, description: "Login name, if any." }),
     email: t.exposeString("email", { nullable: true, description: "Email address (lower case), if any." }),
     name: t.exposeString("name", { nullable: true, description: "Display name." }),
-    imageUrl: t.exposeString("imageUrl", { nullable: true, description: "Avatar URL." }),
+    imageUrl: t.string({
+      description: "Avatar URL: the user's image, else one Vexil generates for them.",
+      resolve: (u, _args, ctx) => imageOf(ctx.config.publicUrl, u),
+    }),
     rootRole: t.exposeString("rootRole", {
       description: "Root role: Admin, Editor, Viewer or a root-custom role.",
     }),
@@ -79,7 +83,9 @@ const CreateUserInput = builder.inputType("CreateUserInput", {
     username: t.string({ description: "Login name (no spaces, no @)." }),
     name: t.string({ description: "Display name." }),
     imageUrl: t.string({ description: "Avatar URL." }),
-    rootRole: t.string({ description: "Root role name; default Viewer." }),
+    rootRole: t.string({
+      description: "Root role name, or its id (1 Admin, 2 Editor, 3 Viewer, as Unleash); default Viewer.",
+    }),
     password: t.string({
       description: "Initial password (must pass the strength rules); else send a reset link.",
     }),
@@ -92,7 +98,7 @@ const UpdateUserInput = builder.inputType("UpdateUserInput", {
     email: t.string({ description: "Email address." }),
     name: t.string({ description: "Display name." }),
     imageUrl: t.string({ description: "Avatar URL." }),
-    rootRole: t.string({ description: "Root role name." }),
+    rootRole: t.string({ description: "Root role name, or its id." }),
   }),
 });
 

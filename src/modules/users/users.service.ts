@@ -41,13 +41,18 @@ export async function activeUser(tx: Tx, id: number) {
   return user;
 }
 
-async function assertRootRole(tx: Tx, name: string): Promise<void> {
-  const role = await tx.role.findUnique({ where: { name } });
+/** The root role named `nameOrId`, or whose id it is (Unleash scripts send 1, 2, 3); else VALIDATION. */
+async function rootRoleName(tx: Tx, nameOrId: string): Promise<string> {
+  const byName = await tx.role.findUnique({ where: { name: nameOrId } });
+  const role =
+    byName ??
+    (/^\d{1,9}$/.test(nameOrId) ? await tx.role.findUnique({ where: { id: Number(nameOrId) } }) : null);
   if (!role || (role.type !== "root" && role.type !== "root-custom")) {
-    throw new ValidationError(`rootRole: "${name}" is not a root role`, [
-      { message: `rootRole must be a root role; got "${name}"`, path: "rootRole" },
+    throw new ValidationError(`rootRole: "${nameOrId}" is not a root role`, [
+      { message: `rootRole must be a root role; got "${nameOrId}"`, path: "rootRole" },
     ]);
   }
+  return role.name;
 }
 
 async function assertFree(
@@ -66,7 +71,7 @@ async function assertFree(
 /** Creates a user (records `user-created`). A given password must pass the strength rules. */
 export async function createUser(w: Write, raw: CreateUserInput) {
   const input = parseInput(createUserInput, raw);
-  await assertRootRole(w.tx, input.rootRole);
+  const rootRole = await rootRoleName(w.tx, input.rootRole);
   await assertFree(w.tx, "email", input.email);
   await assertFree(w.tx, "username", input.username);
   if (input.password) assertStrongPassword(input.password);
@@ -77,7 +82,7 @@ export async function createUser(w: Write, raw: CreateUserInput) {
       username: input.username ?? null,
       name: input.name ?? null,
       imageUrl: input.imageUrl ?? null,
-      rootRole: input.rootRole,
+      rootRole,
       passwordHash,
       createdAt: w.now,
     },
@@ -92,7 +97,7 @@ export async function updateUser(w: Write, id: number, raw: UpdateUserInput) {
   await lockRow(w.tx, "User", id);
   const input = parseInput(updateUserInput, raw);
   const before = await activeUser(w.tx, id);
-  if (input.rootRole) await assertRootRole(w.tx, input.rootRole);
+  const rootRole = input.rootRole ? await rootRoleName(w.tx, input.rootRole) : undefined;
   await assertFree(w.tx, "email", input.email, id);
   const user = await w.tx.user.update({
     where: { id },
@@ -100,7 +105,7 @@ export async function updateUser(w: Write, id: number, raw: UpdateUserInput) {
       ...(input.email !== undefined ? { email: input.email } : {}),
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.imageUrl !== undefined ? { imageUrl: input.imageUrl } : {}),
-      ...(input.rootRole ? { rootRole: input.rootRole } : {}),
+      ...(rootRole ? { rootRole } : {}),
     },
   });
   await recordEvent(w, { type: "user-updated", data: userEventData(user), preData: userEventData(before) });

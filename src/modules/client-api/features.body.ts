@@ -1,0 +1,115 @@
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+import { etagOf } from "../../http/etag.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
+import type { ScopedFeature } from "../client-features/client-features.read.ts";
+import type { ClientFeature, ClientFeaturesState } from "../evaluation/client-features.types.ts";
+
+/** The filters of `GET /api/client/features` (Unleash's): projects, a name prefix, tags. */
+export type FeaturesQuery = { project?: string[]; namePrefix?: string; tag?: [string, string][] };
+
+/** A prebuilt answer: the JSON once, each compression once, when first asked for. */
+export type PreparedBody = {
+  json: Buffer;
+  etag: string;
+  encoded(encoding: "br" | "gzip"): Promise<Buffer>;
+};
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+/** Distinct filter combinations kept per snapshot (SDKs of one scope usually ask the same). */
+const MAX_QUERIES = 32;
+const prepared = new WeakMap<ClientSnapshot, Map<string, PreparedBody>>();
+
+/** Reads the filters from the query string; `tag` is `type:value` (repeatable). */
+export function featuresQuery(params: URLSearchParams): FeaturesQuery {
+  const project = params.getAll("project").filter(Boolean);
+  const namePrefix = params.get("namePrefix") ?? undefined;
+  const tag = params.getAll("tag").map((t): [string, string] => {
+    const at = t.indexOf(":");
+    if (at <= 0) throw new ValidationError(`tag must be type:value; got "${t}"`);
+    return [t.slice(0, at), t.slice(at + 1)];
+  });
+  return {
+    ...(project.length > 0 ? { project } : {}),
+    ...(namePrefix ? { namePrefix } : {}),
+    ...(tag.length > 0 ? { tag } : {}),
+  };
+}
+
+/**
+ * The client-features answer of a snapshot for one filter, built once per snapshot and filter
+ * (so once per configuration change), with its ETag; compressions are made on first request.
+ */
+export function featuresBody(snapshot: ClientSnapshot, query: FeaturesQuery): PreparedBody {
+  let byQuery = prepared.get(snapshot);
+  if (!byQuery) {
+    byQuery = new Map();
+    prepared.set(snapshot, byQuery);
+  }
+  const key = JSON.stringify(query);
+  let body = byQuery.get(key);
+  if (!body) {
+    if (byQuery.size >= MAX_QUERIES) byQuery.delete(byQuery.keys().next().value as string);
+    body = prepare(answerOf(snapshot, query));
+    byQuery.set(key, body);
+  }
+  return body;
+}
+
+/** One flag of the snapshot as SDKs get it, or undefined. */
+export function sdkFeature(snapshot: ClientSnapshot, name: string): ClientFeature | undefined {
+  return snapshot.sdkCompiled().features.get(name)?.source;
+}
+
+function answerOf(snapshot: ClientSnapshot, query: FeaturesQuery): ClientFeaturesState & { query: unknown } {
+  const tagsOf = new Map((snapshot.state.features as ScopedFeature[]).map((f) => [f.name, f.tags]));
+  const wantedTags = query.tag?.map(([type, value]) => `${type}:${value}`);
+  const features = snapshot.sdkState.features.filter(
+    (f) =>
+      (!query.project || query.project.includes(f.project ?? "")) &&
+      (!query.namePrefix || f.name.startsWith(query.namePrefix)) &&
+      (!wantedTags || wantedTags.some((t) => tagsOf.get(f.name)?.includes(t))),
+  );
+  const used = new Set(features.flatMap((f) => (f.strategies ?? []).flatMap((s) => s.segments ?? [])));
+  return {
+    version: 2,
+    features,
+    segments: (snapshot.sdkState.segments ?? []).filter((s) => used.has(s.id)),
+    query: { ...query, environment: snapshot.scope.environment, inlineSegmentConstraints: false },
+  };
+}
+
+function prepare(answer: unknown): PreparedBody {
+  const json = Buffer.from(JSON.stringify(answer));
+  const etag = etagOf(json);
+  const encodings = new Map<string, Promise<Buffer>>();
+  return {
+    json,
+    etag,
+    encoded(encoding) {
+      let done = encodings.get(encoding);
+      if (!done) {
+        done =
+          encoding === "br"
+            ? brotli(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+            : gzipped(json, { level: 6 });
+        encodings.set(encoding, done);
+      }
+      return done;
+    },
+  };
+}
+
+/** The best encoding the client accepts: brotli, then gzip, else none. */
+export function preferredEncoding(acceptEncoding: string | null): "br" | "gzip" | null {
+  const accepted = (acceptEncoding ?? "")
+    .split(",")
+    .map((part) => part.trim().split(";"))
+    .filter(([, q]) => !q || !/^\s*q=0(\.0*)?\s*$/.test(q))
+    .map(([name]) => name?.trim().toLowerCase());
+  if (accepted.includes("br")) return "br";
+  if (accepted.includes("gzip")) return "gzip";
+  return null;
+}

@@ -1,0 +1,314 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+let t: TestApp;
+let devAll: string;
+let devDefault: string;
+let prodAll: string;
+let frontend: string;
+
+const ok = async <T = Record<string, any>>(query: string, variables?: Record<string, unknown>) => {
+  const res = await t.gql<T>(query, variables);
+  expect(res.errors).toBeUndefined();
+  return res.data as T;
+};
+const token = async (type: string, environment: string, projects = ["*"]) =>
+  (
+    await ok<{ createApiToken: { secret: string } }>(
+      `mutation($i: CreateApiTokenInput!) { createApiToken(input: $i) { secret } }`,
+      { i: { tokenName: `${type}-${environment}-${projects}`, type, environment, projects } },
+    )
+  ).createApiToken.secret;
+const flag = (name: string, project = "default") =>
+  ok(`mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`, {
+    p: project,
+    n: name,
+  });
+const enable = (name: string, project = "default", environment = "development") =>
+  ok(
+    `mutation($p: String!, $f: String!, $e: String!) { enableFeatureEnvironment(project: $p, feature: $f, environment: $e) { name } }`,
+    {
+      p: project,
+      f: name,
+      e: environment,
+    },
+  );
+const get = async (path: string, auth: string | null, headers: Record<string, string> = {}) => {
+  const res = await t.app.fetch(`http://vexil.test${path}`, {
+    headers: { ...(auth ? { authorization: auth } : {}), ...headers },
+  });
+  return res;
+};
+const json = async (path: string, auth: string | null) => {
+  const res = await get(path, auth);
+  return { status: res.status, body: await res.json(), headers: res.headers };
+};
+
+let segmentId: number;
+beforeAll(async () => {
+  t = await createTestApp({ FRONTEND_API_ORIGINS: "https://app.example" });
+  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id } }`);
+  devAll = await token("client", "development");
+  devDefault = await token("client", "development", ["default"]);
+  prodAll = await token("client", "production");
+  frontend = await token("frontend", "development", ["default"]);
+  segmentId = (
+    await ok<{ createSegment: { id: number } }>(
+      `mutation { createSegment(input: { name: "beta", constraints: [{ contextName: "plan", operator: IN, values: ["beta"] }] }) { id } }`,
+    )
+  ).createSegment.id;
+  await flag("checkout");
+  await ok(`mutation { addFeatureStrategy(project: "default", feature: "checkout", environment: "development", input: {
+    name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
+    constraints: [{ contextName: "country", operator: IN, values: ["NO"] }], segments: [${segmentId}] }) { id } }`);
+  await ok(`mutation { addFeatureStrategy(project: "default", feature: "checkout", environment: "development", input: {
+    name: "default", disabled: true }) { id } }`);
+  await enable("checkout");
+  await ok(
+    `mutation { addFeatureTag(project: "default", feature: "checkout", input: { type: "simple", value: "web" }) { value } }`,
+  ).catch(async () =>
+    expect(
+      (await t.rest("POST", "/api/admin/features/checkout/tags", { type: "simple", value: "web" })).status,
+    ).toBe(201),
+  );
+  await flag("checkout-v2");
+  await ok(
+    `mutation { addFeatureDependency(project: "default", feature: "checkout-v2", input: { feature: "checkout" }) { name } }`,
+  );
+  await enable("checkout-v2");
+  await flag("other-flag", "other");
+  await enable("other-flag", "other");
+  await flag("banner");
+  await enable("banner");
+  await ok(`mutation { setFeatureEnvironmentVariants(project: "default", feature: "banner", environment: "development",
+    variants: [{ name: "red", weight: 1000, weightType: variable, stickiness: "default", payload: { type: string, value: "#f00" } }]) { enabled } }`);
+});
+afterAll(() => t?.close());
+
+describe("GET /api/client/features", () => {
+  it("answers Unleash's client-features format for the token's environment and projects", async () => {
+    const res = await json("/api/client/features", devAll);
+    expect(res.status).toBe(200);
+    expect(res.body.version).toBe(2);
+    const names = res.body.features.map((f: { name: string }) => f.name);
+    expect(names).toEqual(["banner", "checkout", "checkout-v2", "other-flag"]);
+    const checkout = res.body.features.find((f: { name: string }) => f.name === "checkout");
+    expect(Object.keys(checkout).sort()).toEqual(
+      ["enabled", "impressionData", "name", "project", "stale", "strategies", "type", "variants"].sort(),
+    );
+    expect(checkout).toMatchObject({ name: "checkout", enabled: true, project: "default", type: "release" });
+    // The disabled strategy is not served: SDKs do not skip disabled strategies themselves.
+    expect(checkout.strategies).toEqual([
+      expect.objectContaining({
+        name: "flexibleRollout",
+        constraints: [expect.objectContaining({ contextName: "country", values: ["NO"] })],
+        segments: [segmentId],
+      }),
+    ]);
+    expect(res.body.features.find((f: { name: string }) => f.name === "checkout-v2").dependencies).toEqual([
+      { feature: "checkout", enabled: true },
+    ]);
+    expect(res.body.segments).toEqual([
+      {
+        id: segmentId,
+        name: "beta",
+        constraints: [expect.objectContaining({ contextName: "plan", values: ["beta"] })],
+      },
+    ]);
+    const scoped = await json("/api/client/features", devDefault);
+    expect(scoped.body.features.map((f: { name: string }) => f.name)).not.toContain("other-flag");
+    const prod = await json("/api/client/features", prodAll);
+    expect(prod.body.features.every((f: { enabled: boolean }) => !f.enabled)).toBe(true);
+  });
+
+  it("filters by project, name prefix and tag", async () => {
+    const names = async (query: string) =>
+      (await json(`/api/client/features?${query}`, devAll)).body.features.map(
+        (f: { name: string }) => f.name,
+      );
+    expect(await names("project=other")).toEqual(["other-flag"]);
+    expect(await names("namePrefix=checkout")).toEqual(["checkout", "checkout-v2"]);
+    expect(await names("tag=simple:web")).toEqual(["checkout"]);
+    expect((await json("/api/client/features?tag=nocolon", devAll)).status).toBe(400);
+  });
+
+  it("one flag by name; another scope's flag is 404", async () => {
+    expect((await json("/api/client/features/checkout", devAll)).body).toMatchObject({
+      name: "checkout",
+      enabled: true,
+    });
+    expect((await json("/api/client/features/other-flag", devDefault)).status).toBe(404);
+  });
+
+  it("ETag and If-None-Match: 304 until the configuration changes", async () => {
+    const first = await get("/api/client/features", devAll);
+    const etag = first.headers.get("etag") as string;
+    expect(etag).toMatch(/^W\/"/);
+    expect((await get("/api/client/features", devAll, { "if-none-match": etag })).status).toBe(304);
+    await flag("newcomer");
+    const changed = await get("/api/client/features", devAll, { "if-none-match": etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+  });
+
+  it("gzip and brotli when asked, the same JSON", async () => {
+    const plain = await (await get("/api/client/features", devAll)).text();
+    const gz = await get("/api/client/features", devAll, { "accept-encoding": "gzip" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(plain);
+    const br = await get("/api/client/features", devAll, { "accept-encoding": "gzip, br" });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(plain);
+  });
+});
+
+describe("tokens", () => {
+  it("401 without a valid token; 403 for a token of another kind, in the spec's error body", async () => {
+    const none = await json("/api/client/features", null);
+    expect(none.status).toBe(401);
+    expect(none.body).toMatchObject({
+      id: expect.any(String),
+      name: "AuthenticationRequired",
+      message: expect.any(String),
+    });
+    expect((await json("/api/client/features", "default:development.nope")).status).toBe(401);
+    const wrongKind = await json("/api/client/features", frontend);
+    expect(wrongKind.status).toBe(403);
+    expect(wrongKind.body).toMatchObject({ message: expect.stringContaining("invalid token") });
+    expect((await json("/api/frontend", devAll)).status).toBe(403);
+    expect((await json("/api/client/features", "*:*.test-admin-secret-0123456789abcdef")).status).toBe(403);
+    expect((await json("/api/client/nope", devAll)).status).toBe(404);
+  });
+});
+
+describe("frontend API", () => {
+  it("GET with the context in the query string: the enabled flags with variants", async () => {
+    const off = await json("/api/frontend?userId=u1&properties[country]=SE", frontend);
+    expect(off.body.toggles.map((t: { name: string }) => t.name)).toEqual(["banner"]);
+    expect(off.body.toggles[0]).toEqual({
+      name: "banner",
+      enabled: true,
+      impressionData: false,
+      variant: {
+        name: "red",
+        enabled: true,
+        payload: { type: "string", value: "#f00" },
+        feature_enabled: true,
+        featureEnabled: true,
+      },
+    });
+    const on = await json("/api/frontend?userId=u1&properties[country]=NO&properties[plan]=beta", frontend);
+    expect(on.body.toggles.map((t: { name: string }) => t.name)).toEqual([
+      "banner",
+      "checkout",
+      "checkout-v2",
+    ]);
+  });
+
+  it("POST with the context in the body; one flag; ETag", async () => {
+    const res = await t.app.fetch("http://vexil.test/api/frontend", {
+      method: "POST",
+      headers: { authorization: frontend, "content-type": "application/json" },
+      body: JSON.stringify({ context: { userId: "u1", properties: { country: "NO", plan: "beta" } } }),
+    });
+    const body = await res.json();
+    expect(body.toggles.map((t: { name: string }) => t.name)).toContain("checkout");
+    const etag = res.headers.get("etag") as string;
+    const again = await get(
+      "/api/frontend?userId=u1&properties[country]=NO&properties[plan]=beta",
+      frontend,
+      { "if-none-match": etag },
+    );
+    expect(again.status).toBe(304);
+    expect(
+      (await json("/api/frontend/features/checkout?properties[country]=NO&properties[plan]=beta", frontend))
+        .body,
+    ).toMatchObject({
+      name: "checkout",
+      enabled: true,
+    });
+    expect((await json("/api/frontend/features/checkout?properties[country]=SE", frontend)).status).toBe(404);
+    const bad = await t.app.fetch("http://vexil.test/api/frontend", {
+      method: "POST",
+      headers: { authorization: frontend, "content-type": "application/json" },
+      body: JSON.stringify({ context: "x" }),
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ name: "ValidationError" });
+  });
+
+  it("CORS: FRONTEND_API_ORIGINS without credentials", async () => {
+    const preflight = await t.app.fetch("http://vexil.test/api/frontend", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization",
+      },
+    });
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(preflight.headers.get("access-control-allow-credentials")).not.toBe("true");
+  });
+});
+
+/** Server-sent events of a streaming response, one `{event, id, data}` at a time. */
+async function* sseEvents(res: Response) {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end = buffer.indexOf("\n\n");
+    while (end !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf("\n\n");
+      const fields = Object.fromEntries(
+        block
+          .split("\n")
+          .filter((line) => !line.startsWith(":"))
+          .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+      );
+      if (fields.event) yield { event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? "null") };
+    }
+  }
+}
+
+describe("GET /api/client/streaming", () => {
+  it("hydrates, sends only what changed, and ends when its token is deleted", async () => {
+    const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
+      `mutation { createApiToken(input: { tokenName: "streamer", type: "client", environment: "development", projects: ["default"] }) { secret token { id } } }`,
+    );
+    const res = await get("/api/client/streaming", created.createApiToken.secret);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const events = sseEvents(res);
+    const connected = (await events.next()).value;
+    expect(connected?.event).toBe("unleash-connected");
+    const [hydration] = connected?.data.events;
+    expect(hydration.type).toBe("hydration");
+    expect(hydration.features.map((f: { name: string }) => f.name)).toContain("checkout");
+    expect(hydration.features.map((f: { name: string }) => f.name)).not.toContain("other-flag");
+    await enable("newcomer");
+    const updated = (await events.next()).value;
+    expect(updated?.event).toBe("unleash-updated");
+    expect(Number(updated?.id)).toBeGreaterThan(Number(connected?.id));
+    expect(updated?.data.events).toEqual([
+      expect.objectContaining({
+        type: "feature-updated",
+        feature: expect.objectContaining({ name: "newcomer", enabled: true }),
+      }),
+    ]);
+    // A change in a project outside the token's scope sends nothing; the next one in scope does.
+    await enable("other-flag", "other", "production");
+    await ok(`mutation { archiveFeatures(project: "default", names: ["newcomer"]) { name } }`);
+    const removed = (await events.next()).value;
+    expect(removed?.data.events).toEqual([
+      { eventId: expect.any(Number), type: "feature-removed", featureName: "newcomer" },
+    ]);
+    await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
+    expect((await events.next()).done).toBe(true);
+  });
+});

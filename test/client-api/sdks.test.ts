@@ -1,0 +1,170 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Unleash, UnleashEvents } from "unleash-client";
+import { EVENTS, UnleashClient } from "unleash-proxy-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emptyPostgresDatabase } from "../helpers/postgres-url.ts";
+import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
+
+/**
+ * The official SDKs against a started Vexil process: unleash-client (Node) polling and
+ * streaming, unleash-proxy-client (browser SDK, run in Node) on the frontend API. Flags are
+ * configured over GraphQL, as a team would.
+ */
+const ADMIN = "*:*.sdk-e2e-admin-secret";
+let dataDir: string;
+let postgres: Awaited<ReturnType<typeof emptyPostgresDatabase>>;
+let server: ServerProcess;
+let clientToken: string;
+let frontendToken: string;
+const sdks: { destroy(): void }[] = [];
+
+async function gql(query: string, variables?: Record<string, unknown>) {
+  const res = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: ADMIN },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: any; errors?: unknown[] };
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+const token = async (type: string) =>
+  (
+    await gql(
+      `mutation($t: String!) { createApiToken(input: { tokenName: $t, type: $t, environment: "development" }) { secret } }`,
+      { t: type },
+    )
+  ).createApiToken.secret as string;
+const enable = (feature: string) =>
+  gql(
+    `mutation($f: String!) { enableFeatureEnvironment(project: "default", feature: $f, environment: "development") { name } }`,
+    {
+      f: feature,
+    },
+  );
+const disable = (feature: string) =>
+  gql(
+    `mutation($f: String!) { disableFeatureEnvironment(project: "default", feature: $f, environment: "development") { name } }`,
+    {
+      f: feature,
+    },
+  );
+
+/** Resolves when `check` holds, re-checked on each of the SDK's `event`s. */
+function until(
+  emitter: { on(e: string, f: () => void): unknown; off?(e: string, f: () => void): unknown },
+  event: string,
+  check: () => boolean,
+) {
+  return new Promise<void>((resolve) => {
+    if (check()) return resolve();
+    const listener = () => {
+      if (check()) {
+        emitter.off?.(event, listener);
+        resolve();
+      }
+    };
+    emitter.on(event, listener);
+  });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "vexil-sdk-"));
+  postgres = await emptyPostgresDatabase();
+  server = await startServerProcess({
+    INIT_ADMIN_API_TOKENS: ADMIN,
+    INIT_ADMIN_PASSWORD: "Sdk-Test-Password-1",
+    VEXIL_DATA_DIR: join(dataDir, "data"),
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  });
+  clientToken = await token("client");
+  frontendToken = await token("frontend");
+  await gql(`mutation { createFeature(project: "default", input: { name: "sdk-beta" }) { name } }`);
+  await gql(`mutation { addFeatureStrategy(project: "default", feature: "sdk-beta", environment: "development", input: {
+    name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "sdk-beta" },
+    constraints: [{ contextName: "userId", operator: IN, values: ["alice"] }],
+    variants: [{ name: "blue", weight: 1000, weightType: variable, stickiness: "default", payload: { type: string, value: "b" } }] }) { id } }`);
+  await enable("sdk-beta");
+  await gql(`mutation { createFeature(project: "default", input: { name: "sdk-live" }) { name } }`);
+}, 120_000);
+
+afterAll(async () => {
+  for (const sdk of sdks) sdk.destroy();
+  await server?.stop("SIGKILL");
+  await postgres?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function nodeSdk(mode?: "streaming") {
+  const sdk = new Unleash({
+    url: `${server.url}/api/`,
+    appName: `vexil-e2e-${mode ?? "polling"}`,
+    customHeaders: { Authorization: clientToken },
+    // Streaming: polls too rarely to matter, so a change can only arrive on the stream.
+    refreshInterval: mode ? 600_000 : 200,
+    disableMetrics: true,
+    ...(mode ? { experimentalMode: { type: mode } } : {}),
+  });
+  sdk.on(UnleashEvents.Error, () => undefined);
+  sdks.push(sdk);
+  return sdk;
+}
+
+describe("unleash-client (Node SDK)", () => {
+  it("polling: evaluates flags configured over GraphQL", async () => {
+    const sdk = nodeSdk();
+    await new Promise((resolve) => sdk.once(UnleashEvents.Synchronized, resolve));
+    expect(sdk.isEnabled("sdk-beta", { userId: "alice" })).toBe(true);
+    expect(sdk.isEnabled("sdk-beta", { userId: "bob" })).toBe(false);
+    expect(sdk.getVariant("sdk-beta", { userId: "alice" })).toMatchObject({
+      name: "blue",
+      enabled: true,
+      payload: { type: "string", value: "b" },
+    });
+    expect(sdk.isEnabled("sdk-live")).toBe(false);
+    await enable("sdk-live");
+    await until(sdk, UnleashEvents.Changed, () => sdk.isEnabled("sdk-live"));
+    await disable("sdk-live");
+    await until(sdk, UnleashEvents.Changed, () => !sdk.isEnabled("sdk-live"));
+  });
+
+  it("streaming: hydrated on connect, then each change arrives on the stream", async () => {
+    const sdk = nodeSdk("streaming");
+    await new Promise((resolve) => sdk.once(UnleashEvents.Synchronized, resolve));
+    expect(sdk.isEnabled("sdk-beta", { userId: "alice" })).toBe(true);
+    await enable("sdk-live");
+    await until(sdk, UnleashEvents.Changed, () => sdk.isEnabled("sdk-live"));
+    await disable("sdk-live");
+    await until(sdk, UnleashEvents.Changed, () => !sdk.isEnabled("sdk-live"));
+  });
+});
+
+describe("unleash-proxy-client (browser SDK) on the frontend API", () => {
+  it("evaluates for its context and follows context and flag changes", async () => {
+    const client = new UnleashClient({
+      url: `${server.url}/api/frontend`,
+      clientKey: frontendToken,
+      appName: "vexil-e2e-web",
+      refreshInterval: 1,
+      disableMetrics: true,
+      context: { userId: "alice" },
+    });
+    sdks.push({ destroy: () => client.stop() });
+    await new Promise<void>((resolve) => {
+      client.on(EVENTS.READY, () => resolve());
+      void client.start();
+    });
+    expect(client.isEnabled("sdk-beta")).toBe(true);
+    expect(client.getVariant("sdk-beta")).toMatchObject({
+      name: "blue",
+      enabled: true,
+      payload: { value: "b" },
+    });
+    await client.updateContext({ userId: "bob" });
+    expect(client.isEnabled("sdk-beta")).toBe(false);
+    await enable("sdk-live");
+    await until(client, EVENTS.UPDATE, () => client.isEnabled("sdk-live"));
+  });
+});

@@ -1,0 +1,127 @@
+import { OFREPProvider } from "@openfeature/ofrep-provider";
+import { OFREPWebProvider } from "@openfeature/ofrep-web-provider";
+import { OpenFeature as ServerOpenFeature } from "@openfeature/server-sdk";
+import { ProviderEvents, OpenFeature as WebOpenFeature } from "@openfeature/web-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listen, type RunningServer } from "../../src/http-server.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/** OpenFeature's own OFREP providers (server and web, run in Node) against a listening Vexil. */
+let t: TestApp;
+let server: RunningServer;
+let clientToken: string;
+let frontendToken: string;
+
+const ok = async (query: string, variables?: Record<string, unknown>) => {
+  const res = await t.gql(query, variables);
+  expect(res.errors).toBeUndefined();
+  return res.data as Record<string, any>;
+};
+const tokenOf = async (type: string) =>
+  (
+    await ok(
+      `mutation($t: String!) { createApiToken(input: { tokenName: $t, type: $t, environment: "development" }) { secret } }`,
+      {
+        t: type,
+      },
+    )
+  ).createApiToken.secret as string;
+const flag = async (name: string, payload?: { type: string; value: string }) => {
+  await ok(`mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`, {
+    n: name,
+  });
+  if (payload) {
+    await ok(
+      `mutation($f: String!, $v: [EnvironmentVariantInput!]!) {
+        setFeatureEnvironmentVariants(project: "default", feature: $f, environment: "development", variants: $v) { enabled } }`,
+      {
+        f: name,
+        v: [
+          { name: `${name}-variant`, weight: 1000, weightType: "variable", stickiness: "default", payload },
+        ],
+      },
+    );
+  }
+};
+const enable = (name: string) =>
+  ok(
+    `mutation($f: String!) { enableFeatureEnvironment(project: "default", feature: $f, environment: "development") { name } }`,
+    {
+      f: name,
+    },
+  );
+
+beforeAll(async () => {
+  t = await createTestApp();
+  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  clientToken = await tokenOf("client");
+  frontendToken = await tokenOf("frontend");
+  await flag("bool-flag");
+  await ok(`mutation { addFeatureStrategy(project: "default", feature: "bool-flag", environment: "development", input: {
+    name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "bool-flag" },
+    constraints: [{ contextName: "plan", operator: IN, values: ["pro"] }] }) { id } }`);
+  await enable("bool-flag");
+  await flag("string-flag", { type: "string", value: "dark" });
+  await flag("number-flag", { type: "number", value: "7" });
+  await flag("object-flag", { type: "json", value: '{"limit":10}' });
+  for (const name of ["string-flag", "number-flag", "object-flag"]) await enable(name);
+  await flag("web-flag");
+});
+afterAll(async () => {
+  await ServerOpenFeature.close();
+  await WebOpenFeature.close();
+  await server?.close(0);
+  await t?.close();
+});
+
+describe("@openfeature/server-sdk with @openfeature/ofrep-provider", () => {
+  it("evaluates boolean, string, number and object flags with reasons and variants", async () => {
+    await ServerOpenFeature.setProviderAndWait(
+      new OFREPProvider({ baseUrl: server.url, headers: [["Authorization", clientToken]] }),
+    );
+    const client = ServerOpenFeature.getClient();
+    const pro = { targetingKey: "u1", plan: "pro" };
+    const bool = await client.getBooleanDetails("bool-flag", false, pro);
+    expect(bool).toMatchObject({ value: true, reason: "TARGETING_MATCH", variant: "on" });
+    expect(
+      (await client.getBooleanDetails("bool-flag", true, { targetingKey: "u1", plan: "free" })).value,
+    ).toBe(false);
+    expect(await client.getStringDetails("string-flag", "light", pro)).toMatchObject({
+      value: "dark",
+      variant: "string-flag-variant",
+    });
+    expect(await client.getNumberValue("number-flag", 0, pro)).toBe(7);
+    expect(await client.getObjectValue("object-flag", {}, pro)).toEqual({ limit: 10 });
+    // A boolean flag asked for a string: the code's default, with the SDK's TYPE_MISMATCH.
+    const mismatch = await client.getStringDetails("bool-flag", "fallback", pro);
+    expect(mismatch).toMatchObject({ value: "fallback", errorCode: "TYPE_MISMATCH" });
+    const missing = await client.getBooleanDetails("no-such-flag", true, pro);
+    expect(missing).toMatchObject({ value: true, errorCode: "FLAG_NOT_FOUND" });
+  });
+});
+
+describe("@openfeature/web-sdk with @openfeature/ofrep-web-provider", () => {
+  it("evaluates in bulk and picks up a change on its next poll", async () => {
+    const provider = new OFREPWebProvider({
+      baseUrl: server.url,
+      headers: [["Authorization", frontendToken]],
+      pollInterval: 100,
+      cacheMode: "disabled",
+      changeDetection: "polling",
+    });
+    await WebOpenFeature.setContext({ targetingKey: "u1", plan: "pro" });
+    await WebOpenFeature.setProviderAndWait(provider);
+    const client = WebOpenFeature.getClient();
+    expect(client.getBooleanValue("bool-flag", false)).toBe(true);
+    expect(client.getStringValue("string-flag", "light")).toBe("dark");
+    expect(client.getNumberValue("number-flag", 0)).toBe(7);
+    expect(client.getObjectValue("object-flag", {})).toEqual({ limit: 10 });
+    expect(client.getBooleanDetails("web-flag", true)).toMatchObject({ value: false, reason: "DISABLED" });
+    const changed = new Promise<void>((resolve) =>
+      client.addHandler(ProviderEvents.ConfigurationChanged, () => resolve()),
+    );
+    await enable("web-flag");
+    await changed;
+    expect(client.getBooleanValue("web-flag", false)).toBe(true);
+  });
+});
