@@ -37,8 +37,22 @@ const flagCounts = z.looseObject({
     }),
 });
 
-/** `POST /api/client/metrics` and `/api/frontend/client/metrics`. */
+const metricsBodies = new Map<number, ReturnType<typeof buildMetricsBody>>();
+
+/**
+ * `POST /api/client/metrics` and `/api/frontend/client/metrics`, for a flag limit. Built once per
+ * limit: zod compiles a schema on its first parse, which costs more than the parse itself.
+ */
 export function metricsBody(maxFlags: number) {
+  let schema = metricsBodies.get(maxFlags);
+  if (!schema) {
+    schema = buildMetricsBody(maxFlags);
+    metricsBodies.set(maxFlags, schema);
+  }
+  return schema;
+}
+
+function buildMetricsBody(maxFlags: number) {
   return z.looseObject({
     appName: name,
     instanceId: optionalText,
@@ -72,5 +86,5 @@ export const registerBody = z.looseObject({
   interval: z.number().nonnegative().max(MAX_COUNT).nullish(),
 });
 
-export type MetricsBody = z.output<ReturnType<typeof metricsBody>>;
+export type MetricsBody = z.output<ReturnType<typeof buildMetricsBody>>;
 export type RegisterBody = z.output<typeof registerBody>;
