@@ -287,7 +287,7 @@ describe("GET /api/client/streaming", () => {
     const events = sseEvents(res);
     const connected = (await events.next()).value;
     expect(connected?.event).toBe("unleash-connected");
-    const [hydration] = connected?.data.events;
+    const [hydration] = connected?.data.events ?? [];
     expect(hydration.type).toBe("hydration");
     expect(hydration.features.map((f: { name: string }) => f.name)).toContain("checkout");
     expect(hydration.features.map((f: { name: string }) => f.name)).not.toContain("other-flag");
