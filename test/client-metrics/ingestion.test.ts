@@ -471,3 +471,16 @@ describe("REST metrics reads", () => {
     expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 });
+
+describe("a token in memory", () => {
+  it("a deleted token is refused at once, though it was just used (and so kept in memory)", async () => {
+    const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
+      `mutation { createApiToken(input: { tokenName: "short-lived", type: "client", environment: "development" }) { secret token { id } } }`,
+    );
+    const secret = created.createApiToken.secret;
+    expect((await metrics(secret, { alpha: { yes: 0, no: 0 } }, { appName: "short" })).status).toBe(202);
+    await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
+    const res = await metrics(secret, { alpha: { yes: 1, no: 0 } }, { appName: "short" });
+    expect(res.status).toBe(401);
+  });
+});

@@ -139,7 +139,8 @@ describe("event-search totals over the rollup", () => {
     );
     expect(result.status).toBe(200);
     expect(result.body.events).toHaveLength(3);
-    expect(statements).toHaveLength(2);
+    // The credential is read at most once a second (API tokens are kept in memory).
+    expect(statements.filter((s) => !s.includes('"ApiToken"'))).toHaveLength(1);
   });
 
   it("count a common free-text term searched concurrently for the first time once", async () => {
