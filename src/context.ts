@@ -3,11 +3,10 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/database.ts";
 import type { EventBus } from "./events/bus.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
-import { tokenFromHeader } from "./modules/access/credentials.ts";
+import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
 import type { LoginLimiter } from "./modules/access/login-limits.ts";
 import type { Principal } from "./modules/access/principal.ts";
 import { CSRF_HEADER, cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.ts";
-import { resolveTokenCached } from "./modules/access/token-cache.ts";
 import type { DirectNext } from "./modules/live/shared-results.ts";
 import type { DomainError } from "./shared/errors.ts";
 import type { Logger } from "./shared/logger.ts";
@@ -119,7 +118,7 @@ async function resolvePrincipal(
   creds: Credentials,
 ): Promise<{ principal: Principal | null; problem?: DomainError }> {
   const secret = tokenFromHeader(creds.authorization);
-  if (secret) return { principal: await resolveTokenCached(deps, secret, deps.now()) };
+  if (secret) return { principal: await resolveToken(deps.db, secret, deps.now()) };
   const session = cookieValue(creds.cookie, SESSION_COOKIE);
   if (!session) return { principal: null };
   return resolveSession(

@@ -139,8 +139,7 @@ describe("event-search totals over the rollup", () => {
     );
     expect(result.status).toBe(200);
     expect(result.body.events).toHaveLength(3);
-    // The credential is read at most once a second (API tokens are kept in memory).
-    expect(statements.filter((s) => !s.includes('"ApiToken"'))).toHaveLength(1);
+    expect(statements).toHaveLength(2);
   });
 
   it("count a common free-text term searched concurrently for the first time once", async () => {
@@ -157,7 +156,7 @@ describe("event-search totals over the rollup", () => {
     const res = await t.gql<{ eventSearch: { edges: { node: unknown }[] } }>(
       `{ eventSearch(filter: { feature: { operator: IS, values: ["f2"] } }, first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,
     );
-    const listing = await t.rest("GET", "/api/admin/events/f2");
+    const listing = await t.rest("GET", "/api/admin/events/f2?limit=1000");
     expect(res.data?.eventSearch.edges.map((e) => e.node)).toEqual(listing.body.events);
   });
 
