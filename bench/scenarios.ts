@@ -77,7 +77,7 @@ export function scenarios(): Scenario[] {
     es("query=growth (free text, common)", "query=growth", 150),
     es("query=Change 12 for (free text, only common words)", "query=Change%2012%20for", 150),
     {
-      name: "events of a flag (4.8, all 100)",
+      name: "events of a flag (4.8, newest 50 of 100)",
       group: "event search",
       path: `/api/admin/events/${flag(4242)}`,
       targetP99: 50,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EVENT_FIELDS } from "../fragments.ts";
 import { defineRoutes } from "../route.ts";
 import { eventSchema } from "../schemas.ts";
-import { BadParameter } from "../search-params.ts";
+import { BadParameter, integerParam } from "../search-params.ts";
 
 type EventPage = { totalCount: number; edges: { node: unknown }[] };
 
@@ -46,15 +46,31 @@ export const eventRoutes = defineRoutes([
     path: "/api/admin/events/:featureName",
     tag: "Events",
     summary: "List events of a flag (spec 4.8)",
-    description: "Every event of the flag, newest first. An unknown flag answers 200 with an empty list.",
+    description:
+      "The flag's newest events first: 50 unless `limit` (at most 1000) says otherwise, after `offset`; " +
+      "`totalEvents` counts them all (as Unleash). An unknown flag answers 200 with an empty list.",
     deprecated: true,
-    document: `query FeatureEvents($feature: String!) { featureEvents(feature: $feature) { ${EVENT_FIELDS} } }`,
-    variables: ({ params }) => ({ feature: params.featureName }),
+    document: `query FeatureEvents($filter: EventFilter!, $first: Int, $offset: Int) {
+      events(filter: $filter, first: $first, offset: $offset) { totalCount edges { node { ${EVENT_FIELDS} } } } }`,
+    variables: ({ params, query }) => ({
+      filter: { features: [params.featureName] },
+      first: integerParam(query, "limit"),
+      offset: integerParam(query, "offset"),
+    }),
     respond: (data, { params }) => {
-      const events = data.featureEvents as unknown[];
-      return { version: 1, toggleName: params.featureName, events, totalEvents: events.length };
+      const page = data.events as { totalCount: number; edges: { node: unknown }[] };
+      return {
+        version: 1,
+        toggleName: params.featureName,
+        events: page.edges.map((e) => e.node),
+        totalEvents: page.totalCount,
+      };
     },
     schemas: {
+      query: z.object({
+        limit: z.string().optional().describe("Events per answer, 1 to 1000; default 50"),
+        offset: z.string().optional().describe("Newest events to skip; default 0"),
+      }),
       response: z.object({
         version: z.literal(1),
         toggleName: z.string(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SDK_CONTEXT_FIELDS } from "../../src/modules/evaluation/context-value.ts";
 import { ENV_VARIANT_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 
@@ -37,9 +38,6 @@ type Evaluation = {
   variants: unknown[];
 };
 
-/** Unleash's context: the SDK fields, `properties`, and any other field as a property. */
-const SDK_FIELDS = ["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"];
-
 type FlatContext = Record<string, string>;
 
 function contextOf(body: Record<string, unknown>): Record<string, unknown> {
@@ -68,7 +66,7 @@ function contextInput(flat: FlatContext): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   const properties: Record<string, string> = {};
   for (const [key, value] of Object.entries(flat)) {
-    if (SDK_FIELDS.includes(key)) input[key] = value;
+    if (SDK_CONTEXT_FIELDS.has(key)) input[key] = value;
     else properties[key] = value;
   }
   return { ...input, properties };

@@ -182,6 +182,35 @@ describe("tokens", () => {
   });
 });
 
+describe("remembered tokens", () => {
+  it("a deleted token is refused at once, though SDK tokens are served from memory", async () => {
+    const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
+      `mutation { createApiToken(input: { tokenName: "short-lived", type: "client", environment: "development" }) { secret token { id } } }`,
+    );
+    const secret = created.createApiToken.secret;
+    expect((await get("/api/client/features", secret)).status).toBe(200);
+    expect((await get("/api/client/features", secret)).status).toBe(200);
+    await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
+    expect((await get("/api/client/features", secret)).status).toBe(401);
+  });
+
+  it("an expired token is refused even while remembered", async () => {
+    const expiresAt = new Date(Date.now() + 60_000);
+    const created = await ok<{ createApiToken: { secret: string } }>(
+      `mutation($at: DateTime) { createApiToken(input: { tokenName: "expiring", type: "client", environment: "development", expiresAt: $at }) { secret } }`,
+      { at: expiresAt.toISOString() },
+    );
+    const secret = created.createApiToken.secret;
+    expect((await get("/api/client/features", secret)).status).toBe(200);
+    t.setNow(new Date(expiresAt.getTime() + 1000));
+    try {
+      expect((await get("/api/client/features", secret)).status).toBe(401);
+    } finally {
+      t.setNow(null);
+    }
+  });
+});
+
 describe("frontend API", () => {
   it("GET with the context in the query string: the enabled flags with variants", async () => {
     const off = await json("/api/frontend?userId=u1&properties[country]=SE", frontend);

@@ -148,7 +148,7 @@ describe("GET /api/admin/search/events (spec 4.4)", () => {
 });
 
 describe("GET /api/admin/events/:featureName (spec 4.8)", () => {
-  it("lists every event of the flag, newest first, beyond 50", async () => {
+  it("answers the newest 50 with the total of all (as Unleash); limit and offset page further", async () => {
     const db = t.database.prisma;
     await db.event.createMany({
       data: Array.from({ length: 60 }, (_, i) => ({
@@ -163,9 +163,19 @@ describe("GET /api/admin/events/:featureName (spec 4.8)", () => {
     expect(res.body.version).toBe(1);
     expect(res.body.toggleName).toBe("busy");
     expect(res.body.totalEvents).toBe(60);
-    expect(res.body.events).toHaveLength(60);
+    expect(res.body.events).toHaveLength(50);
     expect(res.body.events[0].data).toEqual({ n: 59 });
-    expect(res.body.events[59].data).toEqual({ n: 0 });
+    expect(res.body.events[49].data).toEqual({ n: 10 });
+    const all = await t.rest("GET", "/api/admin/events/busy?limit=100");
+    expect(all.body.events).toHaveLength(60);
+    const rest = await t.rest("GET", "/api/admin/events/busy?offset=50");
+    expect(rest.body.events.map((e: { data: { n: number } }) => e.data.n)).toEqual([
+      9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+    ]);
+    expect(rest.body.totalEvents).toBe(60);
+    expect((await t.rest("GET", "/api/admin/events/busy?limit=5000")).status).toBe(400);
+    const gql = await t.gql<{ featureEvents: unknown[] }>(`{ featureEvents(feature: "busy") { id } }`);
+    expect(gql.data?.featureEvents).toHaveLength(50);
   });
 
   it("answers an empty list for an unknown flag", async () => {

@@ -69,5 +69,6 @@ export async function resolveToken(db: Db, secret: string, now = new Date()): Pr
     projects: token.projects,
     environment: token.environment,
     grants: token.type === "admin" ? [{ permission: "ADMIN", project: null, environment: null }] : [],
+    expiresAt: token.expiresAt,
   };
 }

@@ -28,6 +28,8 @@ export type Principal = {
   environment: string;
   /** Every permission held: from the root role and from each project membership. */
   grants: Grant[];
+  /** When an API token stops working (null: never; absent for other credentials). */
+  expiresAt?: Date | null;
 };
 
 /** Unleash writes -42 as createdByUserId for changes made with an admin API token. */

@@ -3,7 +3,7 @@ import { match } from "path-to-regexp";
 import { errorResponse } from "../../../rest/errors.ts";
 import type { AppDeps } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
-import { etagOf, matchesEtag } from "../../http/etag.ts";
+import { matchesEtag } from "../../http/etag.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
@@ -17,7 +17,7 @@ import {
   preferredEncoding,
   sdkFeature,
 } from "./features.body.ts";
-import { frontendContext, frontendToggle, frontendToggles } from "./frontend.ts";
+import { frontendAnswer, frontendContext, frontendToggle } from "./frontend.ts";
 import { streamingResponse } from "./streaming.ts";
 
 /** What an SDK route gets: the caller (already checked), its configuration, the request. */
@@ -159,8 +159,7 @@ async function frontendFeatures(req: SdkRequest): Promise<Response> {
     source,
     clientAddress(req.request, req.serverContext, req.deps.config.auth.trustProxy),
   );
-  const json = JSON.stringify({ toggles: frontendToggles(await req.snapshot(), context) });
-  const etag = etagOf(json);
+  const { json, etag } = frontendAnswer(await req.snapshot(), context);
   if (matchesEtag(req.request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers: { etag } });
   }

@@ -1,9 +1,8 @@
+import { etagOf } from "../../http/etag.ts";
 import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
 import type { EvaluationContext } from "../evaluation/client-features.types.ts";
+import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.ts";
 import { evaluateAll, evaluateFlag, type FlagEvaluation } from "../evaluation/engine.ts";
-
-/** The SDK context fields Unleash's frontend SDK sends by name; everything else is a property. */
-const SDK_FIELDS = new Set(["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"]);
 
 /**
  * A frontend context from the query string (`userId=…&properties[plan]=pro`, as
@@ -17,7 +16,7 @@ export function frontendContext(source: URLSearchParams | unknown, address: stri
     if (value === null || value === undefined || typeof value === "object") return;
     const property = /^properties\[(.+)\]$/.exec(key)?.[1];
     if (property) properties[property] = String(value);
-    else if (SDK_FIELDS.has(key)) flat[key] = String(value);
+    else if (SDK_CONTEXT_FIELDS.has(key)) flat[key] = String(value);
     else properties[key] = String(value);
   };
   if (source instanceof URLSearchParams) {
@@ -73,4 +72,40 @@ export function frontendToggle(
   if (!compiled.features.has(name)) return undefined;
   const evaluation = evaluateFlag(compiled, name, context, { explain: false });
   return evaluation.enabled ? toggleOf(evaluation) : undefined;
+}
+
+/** A frontend answer ready to send: its JSON and ETag. */
+export type FrontendAnswer = { json: string; etag: string };
+
+/** Contexts whose answers are kept per snapshot (a browser polls with the same one). */
+const MAX_CONTEXTS = 5_000;
+const answers = new WeakMap<ClientSnapshot, Map<string, FrontendAnswer>>();
+
+/**
+ * The `/api/frontend` answer for a context, evaluated once per snapshot and context: a
+ * browser SDK polls every few seconds with the same context, and the configuration changes
+ * far less often. Random stickiness is therefore drawn once per context and configuration.
+ */
+export function frontendAnswer(snapshot: ClientSnapshot, context: EvaluationContext): FrontendAnswer {
+  let byContext = answers.get(snapshot);
+  if (!byContext) {
+    byContext = new Map();
+    answers.set(snapshot, byContext);
+  }
+  const key = contextKey(context);
+  let answer = byContext.get(key);
+  if (!answer) {
+    if (byContext.size >= MAX_CONTEXTS) byContext.delete(byContext.keys().next().value as string);
+    const json = JSON.stringify({ toggles: frontendToggles(snapshot, context) });
+    answer = { json, etag: etagOf(json) };
+    byContext.set(key, answer);
+  }
+  return answer;
+}
+
+/** The same context, whatever the order its fields came in. */
+function contextKey(context: EvaluationContext): string {
+  const { properties, ...fields } = context;
+  const sorted = (o: object) => Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([sorted(fields), sorted(properties ?? {})]);
 }

@@ -6,3 +6,13 @@ export function contextValue(context: EvaluationContext, field: string): string 
   if (value === undefined || value === null) return undefined;
   return value instanceof Date ? value.toISOString() : String(value);
 }
+
+/** The context fields SDKs carry by name; any other field of a context is a property. */
+export const SDK_CONTEXT_FIELDS: ReadonlySet<string> = new Set([
+  "userId",
+  "sessionId",
+  "remoteAddress",
+  "appName",
+  "environment",
+  "currentTime",
+]);

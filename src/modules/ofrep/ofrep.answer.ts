@@ -7,6 +7,7 @@ import type {
   ClientStrategy,
   EvaluationContext,
 } from "../evaluation/client-features.types.ts";
+import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.ts";
 import {
   type CompiledState,
   type EngineOptions,
@@ -46,8 +47,6 @@ export type OfrepSuccess = {
   metadata: Record<string, string | number | boolean>;
 };
 
-const SDK_FIELDS = new Set(["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"]);
-
 /**
  * An OpenFeature evaluation context as the engine's: `targetingKey` is the user id (the default
  * stickiness), the SDK's own field names keep their meaning, and every other attribute is a
@@ -72,7 +71,7 @@ export function toEngineContext(body: unknown): EvaluationContext {
     }
     const text = String(value);
     if (key === "targetingKey") engine.userId = text;
-    else if (SDK_FIELDS.has(key)) engine[key] = text;
+    else if (SDK_CONTEXT_FIELDS.has(key)) engine[key] = text;
     else properties[key] = text;
   }
   return Object.keys(properties).length > 0 ? { ...engine, properties } : engine;

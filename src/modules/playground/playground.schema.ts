@@ -337,6 +337,14 @@ const ContextEvaluationRef = builder
 /** Environments x contexts evaluated by one `evaluateMany` (each is a pass over every flag). */
 export const MAX_EVALUATIONS = 100;
 
+/** What `evaluate` and `evaluatedFlags` evaluate: one environment, one context. */
+const evaluationArgs = builder.args((t) => ({
+  environment: t.string({ required: true, description: "Environment to evaluate in." }),
+  context: t.field({ type: EvaluationContextInput, required: true, description: "The context." }),
+  flags: t.stringList({ description: "Only these flags, in this order (unknown ones: UNKNOWN_FLAG)." }),
+  projects: t.stringList({ description: "Only flags of these projects." }),
+}));
+
 builder.queryField("evaluate", (t) =>
   t.field({
     type: [FlagEvaluationRef],
@@ -345,14 +353,7 @@ builder.queryField("evaluate", (t) =>
       "(which strategy, which constraint or segment failed or matched, which variant rule). Reads the " +
       "configuration the SDKs are served. Projects default to every project the credential may read.",
     authScopes: { authenticated: true },
-    args: {
-      environment: t.arg.string({ required: true, description: "Environment to evaluate in." }),
-      context: t.arg({ type: EvaluationContextInput, required: true, description: "The context." }),
-      flags: t.arg.stringList({
-        description: "Only these flags, in this order (unknown ones: UNKNOWN_FLAG).",
-      }),
-      projects: t.arg.stringList({ description: "Only flags of these projects." }),
-    },
+    args: evaluationArgs,
     resolve: async (_root, args, ctx) => {
       const compiled = await playgroundState(ctx, args.environment, args.projects);
       return evaluatePlayground(compiled, toEvaluationContext(args.context), args.flags);
@@ -397,12 +398,7 @@ builder.subscriptionField("evaluatedFlags", (t) =>
       "that alters a flag's result, variant or impression setting for it (one message per such change, none " +
       "for others). Random stickiness is drawn once per subscription, so answers stay stable between changes.",
     authScopes: { authenticated: true },
-    args: {
-      environment: t.arg.string({ required: true, description: "Environment to evaluate in." }),
-      context: t.arg({ type: EvaluationContextInput, required: true, description: "The context." }),
-      flags: t.arg.stringList({ description: "Only these flags, in this order." }),
-      projects: t.arg.stringList({ description: "Only flags of these projects." }),
-    },
+    args: evaluationArgs,
     subscribe: async (_root, args, ctx) => {
       const context = toEvaluationContext(args.context);
       await playgroundState(ctx, args.environment, args.projects); // refuses an unknown environment now

@@ -63,14 +63,25 @@ builder.queryField("eventSearch", (t) =>
 builder.queryField("featureEvents", (t) =>
   t.prismaField({
     type: ["Event"],
-    description: "Every event of a flag, newest first (spec 4.8); empty for an unknown flag.",
+    description:
+      "A flag's newest events first (spec 4.8): 50 unless `first` (at most 1000) says otherwise, after " +
+      "`offset`; empty for an unknown flag. `events(filter: {features: [...]})` also gives the total.",
+    deprecationReason: "Use events(filter: { features: [name] }), which pages and counts.",
     authScopes: { authenticated: true },
-    args: { feature: t.arg.string({ required: true, description: "Flag name." }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.db.event.findMany({
+    args: {
+      feature: t.arg.string({ required: true, description: "Flag name." }),
+      first: t.arg.int({ description: "How many (default 50, at most 1000)." }),
+      offset: t.arg.int({ description: "Newest events to skip (default 0)." }),
+    },
+    resolve: (query, _root, args, ctx) => {
+      const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000 });
+      return ctx.db.event.findMany({
         ...query,
         where: { AND: [{ featureName: args.feature }, visibilityOf(ctx).where] },
         orderBy: { id: "desc" },
-      }),
+        skip: window.offset,
+        take: window.limit,
+      });
+    },
   }),
 );
