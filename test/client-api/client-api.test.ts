@@ -177,8 +177,30 @@ describe("tokens", () => {
     expect(wrongKind.status).toBe(403);
     expect(wrongKind.body).toMatchObject({ message: expect.stringContaining("invalid token") });
     expect((await json("/api/frontend", devAll)).status).toBe(403);
-    expect((await json("/api/client/features", "*:*.test-admin-secret-0123456789abcdef")).status).toBe(403);
+    expect((await json("/api/frontend", "*:*.test-admin-secret-0123456789abcdef")).status).toBe(403);
     expect((await json("/api/client/nope", devAll)).status).toBe(404);
+  });
+});
+
+describe("admin tokens on the client API (as Unleash 8.2)", () => {
+  const admin = "*:*.test-admin-secret-0123456789abcdef";
+  it("read every project of the environment asked for, else of Unleash's `default` environment", async () => {
+    const asked = await json("/api/client/features?environment=development", admin);
+    expect(asked.status).toBe(200);
+    const names = asked.body.features.map((f: { name: string }) => f.name);
+    expect(names).toEqual(expect.arrayContaining(["checkout", "other-flag"]));
+    expect(asked.body.features.find((f: { name: string }) => f.name === "checkout").enabled).toBe(true);
+    const client = await json("/api/client/features", devAll);
+    expect(asked.body.features).toEqual(client.body.features);
+
+    const unasked = await json("/api/client/features", admin);
+    expect(unasked.status).toBe(200);
+    expect(unasked.body.features.some((f: { enabled: boolean }) => f.enabled)).toBe(false);
+  });
+
+  it("a client token's environment is its own, whatever the query string says", async () => {
+    const res = await json("/api/client/features?environment=production", devAll);
+    expect(res.body.features.find((f: { name: string }) => f.name === "checkout").enabled).toBe(true);
   });
 });
 
@@ -316,7 +338,7 @@ describe("GET /api/client/streaming", () => {
     const events = sseEvents(res);
     const connected = (await events.next()).value;
     expect(connected?.event).toBe("unleash-connected");
-    const [hydration] = connected?.data.events;
+    const [hydration] = connected?.data.events ?? [];
     expect(hydration.type).toBe("hydration");
     expect(hydration.features.map((f: { name: string }) => f.name)).toContain("checkout");
     expect(hydration.features.map((f: { name: string }) => f.name)).not.toContain("other-flag");
@@ -339,5 +361,28 @@ describe("GET /api/client/streaming", () => {
     ]);
     await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
     expect((await events.next()).done).toBe(true);
+  });
+
+  it("ends when its token expires, with no change to wake it", async () => {
+    const created = await ok<{ createApiToken: { secret: string } }>(
+      `mutation($at: DateTime) { createApiToken(input: { tokenName: "streamer-expiring", type: "client", environment: "development", expiresAt: $at }) { secret } }`,
+      { at: new Date(Date.now() + 1500).toISOString() },
+    );
+    const events = sseEvents(await get("/api/client/streaming", created.createApiToken.secret));
+    expect((await events.next()).value?.event).toBe("unleash-connected");
+    expect((await events.next()).done).toBe(true);
+    expect((await get("/api/client/features", created.createApiToken.secret)).status).toBe(401);
+  });
+
+  it("takes an admin token as the polling API does", async () => {
+    const res = await get(
+      "/api/client/streaming?environment=development",
+      "*:*.test-admin-secret-0123456789abcdef",
+    );
+    const events = sseEvents(res);
+    const connected = (await events.next()).value;
+    expect(connected?.event).toBe("unleash-connected");
+    expect(connected?.data.events[0].features.map((f: { name: string }) => f.name)).toContain("other-flag");
+    await events.return(undefined);
   });
 });

@@ -39,7 +39,8 @@ export type SdkRoute = {
   handle(req: SdkRequest): Promise<Response>;
 };
 
-const CLIENT: readonly SdkKind[] = ["client-token"];
+/** Unleash 8.2 serves its client API to admin tokens too (see sdkCaller for their environment). */
+const CLIENT: readonly SdkKind[] = ["client-token", "admin-token"];
 const FRONTEND: readonly SdkKind[] = ["frontend-token"];
 
 /** The routes of Unleash's client API (server SDKs) and frontend API (browser SDKs). */
