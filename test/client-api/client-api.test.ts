@@ -204,6 +204,23 @@ describe("admin tokens on the client API (as Unleash 8.2)", () => {
   });
 });
 
+describe("OpenAPI", () => {
+  it("lists the SDK paths under Unleash's tags, with their statuses", async () => {
+    const doc = (await (await get("/docs/openapi.json", null)).json()) as {
+      paths: Record<string, Record<string, { tags: string[]; responses: Record<string, unknown> }>>;
+    };
+    const features = doc.paths["/api/client/features"]?.get;
+    expect(features?.tags).toEqual(["Client"]);
+    expect(Object.keys(features?.responses ?? {})).toEqual(
+      expect.arrayContaining(["200", "304", "401", "403"]),
+    );
+    expect(doc.paths["/api/client/streaming"]?.get).toBeDefined();
+    expect(doc.paths["/api/client/features/{name}"]?.get?.responses).toHaveProperty("404");
+    expect(doc.paths["/api/frontend"]?.post?.tags).toEqual(["Frontend API"]);
+    expect(doc.paths["/api/admin/projects"]).toBeDefined();
+  });
+});
+
 describe("remembered tokens", () => {
   it("a deleted token is refused at once, though SDK tokens are served from memory", async () => {
     const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
