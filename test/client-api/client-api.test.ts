@@ -306,6 +306,33 @@ describe("frontend API", () => {
     expect(await bad.json()).toMatchObject({ name: "ValidationError" });
   });
 
+  it("malformed input: broken JSON, an oversized body, a wrong method, never a 500", async () => {
+    const post = (body: string) =>
+      t.app.fetch("http://vexil.test/api/frontend", {
+        method: "POST",
+        headers: { authorization: frontend, "content-type": "application/json" },
+        body,
+      });
+    const broken = await post("{ not json");
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ id: expect.any(String), name: "ValidationError" });
+    expect((await post("[1, 2]")).status).toBe(400);
+    const huge = await post(JSON.stringify({ context: { userId: "x".repeat(2 * 1024 * 1024) } }));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ message: expect.any(String) });
+    const wrongMethod = await t.app.fetch("http://vexil.test/api/client/features", {
+      method: "DELETE",
+      headers: { authorization: devAll },
+    });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET");
+    const encoded = await get("/api/client/features/%E0%A4%A", devAll);
+    expect(encoded.status).toBe(400);
+    expect(await encoded.json()).toMatchObject({ name: "ValidationError" });
+    const odd = await get("/api/frontend?properties[country]=%00&userId=", frontend);
+    expect(odd.status).toBeLessThan(500);
+  });
+
   it("CORS: FRONTEND_API_ORIGINS without credentials", async () => {
     const preflight = await t.app.fetch("http://vexil.test/api/frontend", {
       method: "OPTIONS",

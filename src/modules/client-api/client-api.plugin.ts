@@ -4,6 +4,7 @@ import { errorResponse } from "../../../rest/errors.ts";
 import type { AppDeps } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
 import { matchesEtag } from "../../http/etag.ts";
+import { isDecodable } from "../../http/path-encoding.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
@@ -207,6 +208,11 @@ export function sdkApiPlugin(deps: AppDeps, routes: SdkRoute[] = sdkRoutes): Plu
   return {
     async onRequest({ request, url, serverContext, endResponse }) {
       if (!PREFIXES.some((p) => url.pathname === p || url.pathname.startsWith(`${p}/`))) return;
+      if (!isDecodable(url.pathname)) {
+        return endResponse(
+          errorResponse(400, "ValidationError", "The path is not valid percent-encoding (UTF-8)."),
+        );
+      }
       const hits = compiled
         .map(({ route, matcher }) => ({ route, m: matcher(url.pathname) }))
         .filter((hit) => hit.m !== false);
