@@ -1,7 +1,6 @@
 import type { AppDeps } from "../../context.ts";
 import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
-import type { Principal } from "../access/principal.ts";
 import type { SdkType } from "./batch.ts";
 import { metricsIngestor } from "./ingestor.ts";
 import { metricsBody, registerBody } from "./payloads.ts";
@@ -15,19 +14,22 @@ import { metricsBody, registerBody } from "./payloads.ts";
 const DEFAULT_INSTANCE = "default";
 const DEFAULT_ENVIRONMENT = "default";
 
+/** What the caller's SDK token covers: one environment (or `*`) and its projects (`*` = all). */
+export type ReportScope = { environment: string; projects: readonly string[] };
+
 /**
  * The counts belong to the token's environment (the body's `environment` is the SDK's own
  * label); only a token valid for every environment falls back to the body's.
  */
-function environmentOf(principal: Principal, reported: string | null | undefined): string {
-  if (principal.environment !== "*") return principal.environment;
+function environmentOf(scope: ReportScope, reported: string | null | undefined): string {
+  if (scope.environment !== "*") return scope.environment;
   return reported || DEFAULT_ENVIRONMENT;
 }
 
 /** `POST /api/client/metrics`, `POST /api/frontend/client/metrics`: one SDK bucket. */
 export async function receiveClientMetrics(
   deps: AppDeps,
-  principal: Principal,
+  scope: ReportScope,
   body: unknown,
   sdkType: SdkType,
 ): Promise<void> {
@@ -35,11 +37,11 @@ export async function receiveClientMetrics(
   const now = deps.now();
   const bucket = report.bucket;
   await metricsIngestor(deps).add({
-    projects: principal.projects,
+    projects: scope.projects,
     instance: {
       appName: report.appName,
       instanceId: report.instanceId || DEFAULT_INSTANCE,
-      environment: environmentOf(principal, report.environment),
+      environment: environmentOf(scope, report.environment),
       sdkType,
       seenAt: now,
       sdkVersion: report.sdkVersion,
@@ -56,17 +58,17 @@ export async function receiveClientMetrics(
 /** `POST /api/client/register`, `POST /api/frontend/client/register`: an SDK instance starts. */
 export async function registerClient(
   deps: AppDeps,
-  principal: Principal,
+  scope: ReportScope,
   body: unknown,
   sdkType: SdkType,
 ): Promise<void> {
   const app = parseInput(registerBody, body);
   await metricsIngestor(deps).add({
-    projects: principal.projects,
+    projects: scope.projects,
     instance: {
       appName: app.appName,
       instanceId: app.instanceId || DEFAULT_INSTANCE,
-      environment: environmentOf(principal, app.environment),
+      environment: environmentOf(scope, app.environment),
       sdkType,
       seenAt: deps.now(),
       sdkVersion: app.sdkVersion,
