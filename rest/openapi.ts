@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AppDeps } from "../src/context.ts";
+import { sdkOpenApiPaths } from "../src/modules/client-api/client-api.plugin.ts";
 import { VERSION } from "../src/version.ts";
 import { STATUS_NAMES } from "./errors.ts";
 import type { Route } from "./route.ts";
@@ -27,8 +28,12 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 /** The OpenAPI 3.1 document of the REST layer, generated from the route table. */
-export function openApiDocument(routes: Route[], deps: Pick<AppDeps, "config">) {
-  const paths: Record<string, Record<string, unknown>> = {};
+export function openApiDocument(
+  routes: Route[],
+  deps: Pick<AppDeps, "config">,
+  otherPaths: Record<string, Record<string, unknown>> = sdkOpenApiPaths(),
+) {
+  const paths: Record<string, Record<string, unknown>> = { ...otherPaths };
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, "{$1}");
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
@@ -96,7 +101,7 @@ export function openApiDocument(routes: Route[], deps: Pick<AppDeps, "config">) 
     info: {
       title: "Vexil admin API (Unleash-compatible REST layer)",
       version: VERSION,
-      description: `Every path runs a GraphQL operation of /graphql in-process. Error names: ${Object.values(
+      description: `Every /api/admin path runs a GraphQL operation of /graphql in-process; /api/client and /api/frontend (tags Client, Frontend API) are served from the SDK configuration cache. Error names: ${Object.values(
         STATUS_NAMES,
       )
         .map((s) => `${s.status} ${s.name}`)
@@ -156,7 +161,7 @@ export function renderDocsPage(routes: Route[], deps: Pick<AppDeps, "config">): 
         const responses = Object.entries(op.responses)
           .map(
             ([s, r]) =>
-              `<li><b>${s}</b> ${escapeHtml(r.description)}${r.content && s.startsWith("2") ? `<details><summary>Schema</summary><pre>${escapeHtml(JSON.stringify(r.content["application/json"]?.schema, null, 2))}</pre></details>` : ""}</li>`,
+              `<li><b>${s}</b> ${escapeHtml(r.description)}${r.content && s.startsWith("2") ? `<details><summary>Schema</summary><pre>${escapeHtml(JSON.stringify(Object.values(r.content)[0]?.schema ?? {}, null, 2))}</pre></details>` : ""}</li>`,
           )
           .join("");
         return `<section><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code>${op.deprecated ? " <em>(deprecated)</em>" : ""}</h3><p>${escapeHtml(op.summary)}</p>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ""}${body}<ul>${responses}</ul></section>`;

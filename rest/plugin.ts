@@ -2,6 +2,7 @@ import type { DocumentNode, ExecutionResult } from "graphql";
 import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { match } from "path-to-regexp";
 import type { AppDeps, Context } from "../src/context.ts";
+import { isDecodable } from "../src/http/path-encoding.ts";
 import { ContentTypeError, DomainError } from "../src/shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../src/shared/http-body.ts";
 import { errorResponse, responseForGraphQLError } from "./errors.ts";
@@ -140,15 +141,6 @@ async function readJsonBody(request: Request, limit: number): Promise<unknown> {
 const JSON_MEDIA_TYPE = /^\s*application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /** Path parameters are percent-decoded; a path that cannot be is a bad request, not a URIError. */
-function isDecodable(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function flatParams(params: Partial<Record<string, string | string[]>>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : (v ?? "")]),

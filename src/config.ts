@@ -56,6 +56,13 @@ const envSchema = z.object({
   VEXIL_CORS_ORIGINS: z.string().default(""),
   /** Largest request body accepted on /graphql, /api/admin and /auth (bytes); larger is 413. */
   VEXIL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /**
+   * How long SDK metrics wait in memory before they are written in one batch (ms); 0 writes
+   * each request's batch before it is answered (see docs/decisions.md, "SDK metrics").
+   */
+  VEXIL_METRICS_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Flags one SDK metrics report may carry; more is refused whole with 400. */
+  VEXIL_METRICS_MAX_FLAGS: z.coerce.number().int().min(1).default(10_000),
   /** OFREP evaluations one API token may ask for per second on this node (then 429 with Retry-After). */
   VEXIL_OFREP_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),
   /** Lifetime of a login session. */
@@ -167,6 +174,14 @@ export type Config = {
   redisUrl?: string;
   integrations: IntegrationConfig;
   http: HttpConfig;
+  metrics: MetricsConfig;
+};
+
+export type MetricsConfig = {
+  /** Buffering window of SDK metrics (ms); 0 = stored before the 202. */
+  flushMs: number;
+  /** Most flags in one SDK metrics report. */
+  maxFlags: number;
 };
 
 export type HttpConfig = {
@@ -229,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: e.VEXIL_MAX_BODY_BYTES,
       ofrepRatePerSecond: e.VEXIL_OFREP_RATE_LIMIT_PER_SECOND,
     },
+    metrics: { flushMs: e.VEXIL_METRICS_FLUSH_MS, maxFlags: e.VEXIL_METRICS_MAX_FLAGS },
     integrations: {
       allowLinkLocal: e.VEXIL_WEBHOOK_ALLOW_LINK_LOCAL === "true",
       timeoutMs: e.VEXIL_WEBHOOK_TIMEOUT_MS,

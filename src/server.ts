@@ -10,6 +10,7 @@ import { startEventCountRollup } from "./jobs/event-counts.ts";
 import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
 import { createLoginLimiter, type LoginLimitStore } from "./modules/access/login-limits.ts";
+import { metricsIngestor } from "./modules/client-metrics/ingestor.ts";
 import { feedFor } from "./modules/live/feed.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 
@@ -99,6 +100,10 @@ async function main() {
     // complete and only ordinary in-flight requests use the grace period.
     feedFor(deps).close();
     await running.close(config.shutdownGraceMs);
+    // Requests are drained: write the SDK metrics they were answered 202 for.
+    await metricsIngestor(deps)
+      .close()
+      .catch((error) => logger.error("SDK metrics not written at shutdown", { error: String(error) }));
     await worker.stop();
     await bus.close();
     await loginLimiter.close();

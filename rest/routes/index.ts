@@ -2,6 +2,7 @@ import type { Route } from "../route.ts";
 import { addonRoutes } from "./addons.ts";
 import { archiveRoutes } from "./archive.ts";
 import { changeRequestRoutes } from "./change-requests.ts";
+import { clientMetricsRoutes } from "./client-metrics.ts";
 import { contextRoutes } from "./context.ts";
 import { dependencyRoutes } from "./dependencies.ts";
 import { environmentRoutes } from "./environments.ts";
@@ -44,4 +45,5 @@ export const allRoutes: Route[] = [
   ...changeRequestRoutes,
   ...addonRoutes,
   ...playgroundRoutes,
+  ...clientMetricsRoutes,
 ];

@@ -177,8 +177,47 @@ describe("tokens", () => {
     expect(wrongKind.status).toBe(403);
     expect(wrongKind.body).toMatchObject({ message: expect.stringContaining("invalid token") });
     expect((await json("/api/frontend", devAll)).status).toBe(403);
-    expect((await json("/api/client/features", "*:*.test-admin-secret-0123456789abcdef")).status).toBe(403);
+    expect((await json("/api/frontend", "*:*.test-admin-secret-0123456789abcdef")).status).toBe(403);
     expect((await json("/api/client/nope", devAll)).status).toBe(404);
+  });
+});
+
+describe("admin tokens on the client API (as Unleash 8.2)", () => {
+  const admin = "*:*.test-admin-secret-0123456789abcdef";
+  it("read every project of the environment asked for, else of Unleash's `default` environment", async () => {
+    const asked = await json("/api/client/features?environment=development", admin);
+    expect(asked.status).toBe(200);
+    const names = asked.body.features.map((f: { name: string }) => f.name);
+    expect(names).toEqual(expect.arrayContaining(["checkout", "other-flag"]));
+    expect(asked.body.features.find((f: { name: string }) => f.name === "checkout").enabled).toBe(true);
+    const client = await json("/api/client/features", devAll);
+    expect(asked.body.features).toEqual(client.body.features);
+
+    const unasked = await json("/api/client/features", admin);
+    expect(unasked.status).toBe(200);
+    expect(unasked.body.features.some((f: { enabled: boolean }) => f.enabled)).toBe(false);
+  });
+
+  it("a client token's environment is its own, whatever the query string says", async () => {
+    const res = await json("/api/client/features?environment=production", devAll);
+    expect(res.body.features.find((f: { name: string }) => f.name === "checkout").enabled).toBe(true);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("lists the SDK paths under Unleash's tags, with their statuses", async () => {
+    const doc = (await (await get("/docs/openapi.json", null)).json()) as {
+      paths: Record<string, Record<string, { tags: string[]; responses: Record<string, unknown> }>>;
+    };
+    const features = doc.paths["/api/client/features"]?.get;
+    expect(features?.tags).toEqual(["Client"]);
+    expect(Object.keys(features?.responses ?? {})).toEqual(
+      expect.arrayContaining(["200", "304", "401", "403"]),
+    );
+    expect(doc.paths["/api/client/streaming"]?.get).toBeDefined();
+    expect(doc.paths["/api/client/features/{name}"]?.get?.responses).toHaveProperty("404");
+    expect(doc.paths["/api/frontend"]?.post?.tags).toEqual(["Frontend API"]);
+    expect(doc.paths["/api/admin/projects"]).toBeDefined();
   });
 });
 
@@ -267,6 +306,33 @@ describe("frontend API", () => {
     expect(await bad.json()).toMatchObject({ name: "ValidationError" });
   });
 
+  it("malformed input: broken JSON, an oversized body, a wrong method, never a 500", async () => {
+    const post = (body: string) =>
+      t.app.fetch("http://vexil.test/api/frontend", {
+        method: "POST",
+        headers: { authorization: frontend, "content-type": "application/json" },
+        body,
+      });
+    const broken = await post("{ not json");
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ id: expect.any(String), name: "ValidationError" });
+    expect((await post("[1, 2]")).status).toBe(400);
+    const huge = await post(JSON.stringify({ context: { userId: "x".repeat(2 * 1024 * 1024) } }));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ message: expect.any(String) });
+    const wrongMethod = await t.app.fetch("http://vexil.test/api/client/features", {
+      method: "DELETE",
+      headers: { authorization: devAll },
+    });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET");
+    const encoded = await get("/api/client/features/%E0%A4%A", devAll);
+    expect(encoded.status).toBe(400);
+    expect(await encoded.json()).toMatchObject({ name: "ValidationError" });
+    const odd = await get("/api/frontend?properties[country]=%00&userId=", frontend);
+    expect(odd.status).toBeLessThan(500);
+  });
+
   it("CORS: FRONTEND_API_ORIGINS without credentials", async () => {
     const preflight = await t.app.fetch("http://vexil.test/api/frontend", {
       method: "OPTIONS",
@@ -339,5 +405,28 @@ describe("GET /api/client/streaming", () => {
     ]);
     await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
     expect((await events.next()).done).toBe(true);
+  });
+
+  it("ends when its token expires, with no change to wake it", async () => {
+    const created = await ok<{ createApiToken: { secret: string } }>(
+      `mutation($at: DateTime) { createApiToken(input: { tokenName: "streamer-expiring", type: "client", environment: "development", expiresAt: $at }) { secret } }`,
+      { at: new Date(Date.now() + 1500).toISOString() },
+    );
+    const events = sseEvents(await get("/api/client/streaming", created.createApiToken.secret));
+    expect((await events.next()).value?.event).toBe("unleash-connected");
+    expect((await events.next()).done).toBe(true);
+    expect((await get("/api/client/features", created.createApiToken.secret)).status).toBe(401);
+  });
+
+  it("takes an admin token as the polling API does", async () => {
+    const res = await get(
+      "/api/client/streaming?environment=development",
+      "*:*.test-admin-secret-0123456789abcdef",
+    );
+    const events = sseEvents(res);
+    const connected = (await events.next()).value;
+    expect(connected?.event).toBe("unleash-connected");
+    expect(connected?.data.events[0].features.map((f: { name: string }) => f.name)).toContain("other-flag");
+    await events.return(undefined);
   });
 });

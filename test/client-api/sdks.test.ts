@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Unleash, UnleashEvents } from "unleash-client";
 import { EVENTS, UnleashClient } from "unleash-proxy-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { emptyPostgresDatabase } from "../helpers/postgres-url.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
 
@@ -76,6 +76,8 @@ beforeAll(async () => {
   server = await startServerProcess({
     INIT_ADMIN_API_TOKENS: ADMIN,
     INIT_ADMIN_PASSWORD: "Sdk-Test-Password-1",
+    // A 202 for metrics means stored, so the SDK's `sent` event says they are readable.
+    VEXIL_METRICS_FLUSH_MS: "0",
     VEXIL_DATA_DIR: join(dataDir, "data"),
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   });
@@ -138,6 +140,57 @@ describe("unleash-client (Node SDK)", () => {
     await until(sdk, UnleashEvents.Changed, () => sdk.isEnabled("sdk-live"));
     await disable("sdk-live");
     await until(sdk, UnleashEvents.Changed, () => !sdk.isEnabled("sdk-live"));
+  });
+});
+
+describe("unleash-client metrics", () => {
+  it("the counts the SDK sends appear as yes/no in flag search, and the application is listed", async () => {
+    // Flag search shows the last complete hour: the SDK's clock runs an hour behind, so the
+    // bucket it sends (stamped with its own clock) lands there. Only Date is faked.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 3_600_000 });
+    try {
+      const sdk = new Unleash({
+        url: `${server.url}/api/`,
+        appName: "vexil-e2e-metrics",
+        instanceId: "metrics-1",
+        customHeaders: { Authorization: clientToken },
+        refreshInterval: 600_000,
+        metricsInterval: 50,
+      });
+      sdk.on(UnleashEvents.Error, () => undefined);
+      sdks.push(sdk);
+      await new Promise((resolve) => sdk.once(UnleashEvents.Synchronized, resolve));
+      const sent = new Promise<void>((resolve) => {
+        sdk.on(UnleashEvents.Sent, (payload: { bucket: { toggles: Record<string, unknown> } }) => {
+          if (payload.bucket.toggles["sdk-beta"]) resolve();
+        });
+      });
+      for (const userId of ["alice", "alice", "alice", "bob", "bob"]) sdk.isEnabled("sdk-beta", { userId });
+      await sent;
+    } finally {
+      vi.useRealTimers();
+    }
+    const res = await fetch(`${server.url}/api/admin/search/features?query=sdk-beta`, {
+      headers: { authorization: ADMIN },
+    });
+    const flag = ((await res.json()) as { features: any[] }).features.find((f) => f.name === "sdk-beta");
+    const development = flag.environments.find((e: { name: string }) => e.name === "development");
+    expect(development).toMatchObject({ yes: 3, no: 2 });
+    expect(development.lastSeenAt).not.toBeNull();
+    const apps = await gql(`{ clientApplication(appName: "vexil-e2e-metrics") {
+      instances { instanceId environment sdkType sdkVersion strategies } seenFlags { featureName environments } } }`);
+    expect(apps.clientApplication.instances).toEqual([
+      expect.objectContaining({
+        instanceId: "metrics-1",
+        environment: "development",
+        sdkType: "backend",
+        sdkVersion: expect.stringMatching(/^unleash-node-sdk:/),
+        strategies: expect.arrayContaining(["default", "flexibleRollout"]),
+      }),
+    ]);
+    expect(apps.clientApplication.seenFlags).toEqual([
+      { featureName: "sdk-beta", environments: ["development"] },
+    ]);
   });
 });
 

@@ -4,10 +4,13 @@ import { errorResponse } from "../../../rest/errors.ts";
 import type { AppDeps } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
 import { matchesEtag } from "../../http/etag.ts";
+import { isDecodable } from "../../http/path-encoding.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
 import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.ts";
+import type { SdkType } from "../client-metrics/batch.ts";
+import { receiveClientMetrics, registerClient, sdkReportBody } from "../client-metrics/ingest.ts";
 import {
   featuresBody,
   featuresQuery,
@@ -37,20 +40,199 @@ export type SdkRoute = {
   path: string;
   accepts: readonly SdkKind[];
   handle(req: SdkRequest): Promise<Response>;
+  /** For the OpenAPI document (sdkOpenApiPaths); a route without one is listed by its path. */
+  doc?: SdkRouteDoc;
 };
 
-const CLIENT: readonly SdkKind[] = ["client-token"];
+/** What the OpenAPI document says of an SDK route. */
+export type SdkRouteDoc = {
+  summary: string;
+  description?: string;
+  /** Query parameters the route reads. */
+  query?: Record<string, string>;
+  /** Status of success (200 unless said), and whether an ETag can give 304. */
+  status?: number;
+  etag?: boolean;
+  /** What the success answer is (media type application/json unless said). */
+  mediaType?: string;
+};
+
+const FEATURE_FILTERS = {
+  project: "Only flags of these projects (repeatable), within the token's.",
+  namePrefix: "Only flags whose name starts with this.",
+  tag: "Only flags with this tag, `type:value` (repeatable).",
+  environment: "Admin tokens only: the environment to read (default: `default`), as in Unleash 8.2.",
+};
+const FRONTEND_CONTEXT = {
+  userId: "Context field.",
+  sessionId: "Context field.",
+  remoteAddress: "Context field (default: the caller's address).",
+  appName: "Context field.",
+  environment: "Context field.",
+  "properties[name]": "Any other context field, as unleash-proxy-client sends it.",
+};
+
+/** Unleash 8.2 serves its client API to admin tokens too (see sdkCaller for their environment). */
+const CLIENT: readonly SdkKind[] = ["client-token", "admin-token"];
 const FRONTEND: readonly SdkKind[] = ["frontend-token"];
 
 /** The routes of Unleash's client API (server SDKs) and frontend API (browser SDKs). */
 export const sdkRoutes: SdkRoute[] = [
-  { method: "GET", path: "/api/client/features", accepts: CLIENT, handle: clientFeatures },
-  { method: "GET", path: "/api/client/features/:name", accepts: CLIENT, handle: clientFeature },
-  { method: "GET", path: "/api/client/streaming", accepts: CLIENT, handle: clientStreaming },
-  { method: "GET", path: "/api/frontend", accepts: FRONTEND, handle: frontendFeatures },
-  { method: "POST", path: "/api/frontend", accepts: FRONTEND, handle: frontendFeatures },
-  { method: "GET", path: "/api/frontend/features/:name", accepts: FRONTEND, handle: frontendFeature },
+  {
+    method: "GET",
+    path: "/api/client/features",
+    accepts: CLIENT,
+    handle: clientFeatures,
+    doc: {
+      summary: "The flags of the token's environment and projects, in Unleash's client-features format.",
+      description: "gzip or brotli when Accept-Encoding asks; built once per configuration change.",
+      query: FEATURE_FILTERS,
+      etag: true,
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/client/features/:name",
+    accepts: CLIENT,
+    handle: clientFeature,
+    doc: { summary: "One flag in the client-features format (404 outside the token's scope)." },
+  },
+  {
+    method: "GET",
+    path: "/api/client/streaming",
+    accepts: CLIENT,
+    handle: clientStreaming,
+    doc: {
+      summary: "Server-sent events for unleash-client's streaming mode.",
+      description:
+        "`unleash-connected` with a `hydration` event, then `unleash-updated` with feature-updated, " +
+        "feature-removed, segment-updated and segment-removed events; a comment every 25 s.",
+      mediaType: "text/event-stream",
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/frontend",
+    accepts: FRONTEND,
+    handle: frontendFeatures,
+    doc: {
+      summary: "The flags that are on for the context in the query string, with their variants.",
+      query: FRONTEND_CONTEXT,
+      etag: true,
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/frontend",
+    accepts: FRONTEND,
+    handle: frontendFeatures,
+    doc: {
+      summary: "The flags that are on for the body's `context`, with their variants.",
+      etag: true,
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/frontend/features/:name",
+    accepts: FRONTEND,
+    handle: frontendFeature,
+    doc: { summary: "One flag for the context in the query string (404 when off).", query: FRONTEND_CONTEXT },
+  },
+  {
+    method: "POST",
+    path: "/api/client/register",
+    accepts: CLIENT,
+    handle: report(registerClient, "backend"),
+    doc: { summary: "An SDK instance starts (unleash-client's register body); 202.", status: 202 },
+  },
+  {
+    method: "POST",
+    path: "/api/client/metrics",
+    accepts: CLIENT,
+    handle: report(receiveClientMetrics, "backend"),
+    doc: {
+      summary: "One SDK metrics bucket (yes/no and variant counts per flag); 202.",
+      description:
+        "A malformed or oversized body is refused whole with 400; counts are the token's environment's.",
+      status: 202,
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/frontend/client/register",
+    accepts: FRONTEND,
+    handle: report(registerClient, "frontend"),
+    doc: {
+      summary: "A frontend SDK instance starts (unleash-proxy-client's register body); 202.",
+      status: 202,
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/frontend/client/metrics",
+    accepts: FRONTEND,
+    handle: report(receiveClientMetrics, "frontend"),
+    doc: { summary: "One frontend SDK metrics bucket; 202 (400 for a malformed body).", status: 202 },
+  },
 ];
+
+/**
+ * The SDK routes as OpenAPI path items (tags "Client" and "Frontend API", as Unleash's), for the
+ * REST layer's document: these routes are not GraphQL translations, so they are not in its
+ * route table, but applications' developers look for them in the same document.
+ */
+export function sdkOpenApiPaths(routes: SdkRoute[] = sdkRoutes): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const doc = route.doc ?? { summary: route.path };
+    const path = route.path.replace(/:(\w+)/g, "{$1}");
+    const error = (description: string) => ({
+      description,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    });
+    const status = String(doc.status ?? 200);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = {
+      summary: doc.summary,
+      description: doc.description,
+      tags: [route.path.startsWith("/api/frontend") ? "Frontend API" : "Client"],
+      operationId: `sdk${route.method}${route.path.replace(/[^a-zA-Z0-9]+(.)/g, (_m, c: string) => c.toUpperCase())}`,
+      security: [{ apiKey: [] }],
+      parameters: [
+        ...[...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+          name: m[1],
+          in: "path",
+          required: true,
+          schema: { type: "string" },
+        })),
+        ...Object.entries(doc.query ?? {}).map(([name, description]) => ({
+          name,
+          in: "query",
+          required: false,
+          schema: { type: "string" },
+          description,
+        })),
+      ],
+      requestBody:
+        route.method === "POST"
+          ? { required: false, content: { "application/json": { schema: { type: "object" } } } }
+          : undefined,
+      responses: {
+        [status]: {
+          description: `Success (accepted tokens: ${route.accepts.join(", ")}).`,
+          content: { [doc.mediaType ?? "application/json"]: { schema: {} } },
+        },
+        ...(doc.etag ? { "304": { description: "If-None-Match matched the current ETag; no body." } } : {}),
+        "400": error("Malformed input (ValidationError)."),
+        "401": error("No token, or an unknown or expired one (AuthenticationRequired)."),
+        "403": error("A token of another kind (ForbiddenOperation)."),
+        ...(route.path.includes(":") ? { "404": error("No such flag for this token (NotFoundError).") } : {}),
+        ...(route.method === "POST" ? { "413": error("The body is larger than VEXIL_MAX_BODY_BYTES.") } : {}),
+      },
+    };
+  }
+  return JSON.parse(JSON.stringify(paths));
+}
 
 const PREFIXES = ["/api/client", "/api/frontend"];
 
@@ -64,6 +246,11 @@ export function sdkApiPlugin(deps: AppDeps, routes: SdkRoute[] = sdkRoutes): Plu
   return {
     async onRequest({ request, url, serverContext, endResponse }) {
       if (!PREFIXES.some((p) => url.pathname === p || url.pathname.startsWith(`${p}/`))) return;
+      if (!isDecodable(url.pathname)) {
+        return endResponse(
+          errorResponse(400, "ValidationError", "The path is not valid percent-encoding (UTF-8)."),
+        );
+      }
       const hits = compiled
         .map(({ route, matcher }) => ({ route, m: matcher(url.pathname) }))
         .filter((hit) => hit.m !== false);
@@ -102,6 +289,16 @@ export function sdkApiPlugin(deps: AppDeps, routes: SdkRoute[] = sdkRoutes): Plu
 async function jsonBody(request: Request, limit: number): Promise<unknown> {
   const text = await readBodyText(request, limit);
   return text.trim() ? parseJsonBody(text) : undefined;
+}
+
+/** A register or metrics call (client-metrics module): 202 once accepted (see its ingestor). */
+function report(receive: typeof registerClient, sdkType: SdkType) {
+  return async (req: SdkRequest): Promise<Response> => {
+    const { environment, projects } = req.caller.scope;
+    const scope = { environment, projects: projects === "*" ? ["*"] : projects };
+    await receive(req.deps, scope, await sdkReportBody(req), sdkType);
+    return new Response(null, { status: 202 });
+  };
 }
 
 async function clientFeatures(req: SdkRequest): Promise<Response> {

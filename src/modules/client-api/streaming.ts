@@ -14,8 +14,9 @@ const TOKEN_EVENTS = new Set(["api-token-deleted", "api-token-updated"]);
  * first `unleash-connected` with a hydration (the whole configuration of the token's scope),
  * then `unleash-updated` with the flags and segments that changed, after every committed change
  * on any node (the live feed wakes it). Each message's `id` is the configuration's generation.
- * The stream ends at shutdown (the feed ends) and when its token is deleted (or found expired
- * when a token changes); the SDK then reconnects, and an expired token gets its 401.
+ * The stream ends at shutdown (the feed ends), when its token is deleted (or found expired
+ * when a token changes) and when its token expires; the SDK then reconnects, and a deleted or
+ * expired token gets its 401.
  */
 export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
   const cache = clientFeaturesCache(deps);
@@ -29,6 +30,7 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
       };
       const keepAlive = setInterval(() => send(": keep-alive\n\n"), KEEP_ALIVE_MS);
       keepAlive.unref();
+      const expiry = endAtExpiry(deps, caller, () => void changes.return());
       try {
         let sent = await cache.snapshot(caller.scope);
         send(message("unleash-connected", sent.generation, [hydration(sent)]));
@@ -46,6 +48,7 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
         deps.logger.warn("client stream ended by an error", { error: String(error) });
       } finally {
         clearInterval(keepAlive);
+        if (expiry) clearTimeout(expiry);
         if (open) {
           open = false;
           controller.close();
@@ -131,6 +134,25 @@ function computeDelta(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent
     if (!kept.has(id)) events.push({ eventId, type: "segment-removed", segmentId: id });
   }
   return events;
+}
+
+/** The longest delay setTimeout keeps (about 24.8 days); a later expiry is checked again then. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Ends a stream when its token expires (a timer, so an idle stream does not outlive it). */
+function endAtExpiry(deps: AppDeps, caller: SdkCaller, end: () => void): NodeJS.Timeout | null {
+  const expiresAt = caller.principal.expiresAt;
+  if (!expiresAt) return null;
+  const left = expiresAt.getTime() - deps.now().getTime();
+  const timer = setTimeout(
+    () => {
+      if (deps.now() >= expiresAt) end();
+      else endAtExpiry(deps, caller, end);
+    },
+    Math.min(Math.max(left, 0), MAX_TIMER_MS),
+  );
+  timer.unref();
+  return timer;
 }
 
 async function tokenStillValid(deps: AppDeps, caller: SdkCaller): Promise<boolean> {

@@ -4,7 +4,13 @@ import { hashSecret, resolveToken, tokenFromHeader } from "../access/credentials
 import type { Principal } from "../access/principal.ts";
 import type { ClientScope } from "./client-features.read.ts";
 
-export type SdkKind = "client-token" | "frontend-token";
+export type SdkKind = "client-token" | "frontend-token" | "admin-token";
+
+/**
+ * The environment an admin token reads where it is accepted (Unleash 8.2's client API): the
+ * `environment` query parameter, else Unleash's `default`. An admin token's own scope is `*`.
+ */
+const ADMIN_DEFAULT_ENVIRONMENT = "default";
 
 /** An application's credential and what it may read. */
 export type SdkCaller = { principal: Principal; scope: ClientScope };
@@ -13,8 +19,9 @@ export type SdkCaller = { principal: Principal; scope: ClientScope };
  * The one check of SDK-facing endpoints: the request must carry an API token of one of the
  * `accepted` kinds (in `Authorization`, with or without `Bearer `, or in `X-API-Key` as
  * OpenFeature's providers may send it); the answer is its scope, one environment and its
- * projects. No credential or an unknown one: AuthenticationRequired (401); another kind of
- * credential (an admin token, a user): ForbiddenOperation (403).
+ * projects (an admin token, where accepted: every project of the environment asked for, see
+ * ADMIN_DEFAULT_ENVIRONMENT). No credential or an unknown one: AuthenticationRequired (401);
+ * another kind of credential (an admin token where not accepted, a user): ForbiddenOperation (403).
  */
 export async function sdkCaller(
   deps: AppDeps,
@@ -29,6 +36,10 @@ export async function sdkCaller(
     throw new ForbiddenOperation(`invalid token: expected a ${kinds} token for this endpoint`);
   }
   const projects = principal.projects.includes("*") ? "*" : principal.projects;
+  if (principal.kind === "admin-token") {
+    const asked = new URL(request.url).searchParams.get("environment");
+    return { principal, scope: { environment: asked || ADMIN_DEFAULT_ENVIRONMENT, projects } };
+  }
   return { principal, scope: { environment: principal.environment, projects } };
 }
 

@@ -1,3 +1,4 @@
+import { Prisma } from "../../generated/prisma/client.ts";
 import type { Write } from "../../shared/write.ts";
 
 export type EvaluationCounts = {
@@ -7,65 +8,158 @@ export type EvaluationCounts = {
   no: number;
   /** When the SDK evaluated (its bucket's time); the hour bucket is derived from it. */
   at: Date;
+  /** When the counts arrived, for `lastSeenAt` (default `at`). */
+  seenAt?: Date;
+  /**
+   * Only counted when the flag belongs to one of these projects (the SDK token's scope);
+   * absent or containing `*` means any project.
+   */
+  projects?: readonly string[];
 };
 
+export type EnteredStage = { featureName: string; stage: string };
+
 const HOUR_MS = 60 * 60 * 1000;
+/** Counters are INTEGER columns: sums saturate instead of failing the whole batch. */
+export const MAX_COUNT = 2_147_483_647;
+
+export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+export const saturated = (n: number) => Math.min(n, MAX_COUNT);
+const iso = (d: Date) => d.toISOString();
+
+type FlagEnvironmentRow = {
+  featureName: string;
+  environmentName: string;
+  projectId: string;
+  type: string;
+  enabled: boolean;
+};
 
 /**
- * The lifecycle hook for evaluation metrics (reference §7.2): adds the counts to the flag's
- * hourly bucket, moves `lastSeenAt` forward, and enters `pre-live` on the first metrics from
- * any environment and `live` on metrics from a production environment where the flag is on.
- * Unknown flags or environments are ignored, as SDKs report what they were asked about.
- * Records no audit event (metrics are not changes). Returns the stages newly entered.
+ * The lifecycle hook for evaluation metrics (reference §7.2) for one count; see
+ * recordEvaluationMetricsBatch. Returns the stages newly entered.
  */
 export async function recordEvaluationMetrics(w: Write, counts: EvaluationCounts): Promise<string[]> {
-  const state = await w.tx.featureEnvironment.findUnique({
-    where: {
-      featureName_environmentName: { featureName: counts.featureName, environmentName: counts.environment },
-    },
-    include: {
-      environment: { select: { type: true } },
-      feature: { select: { archivedAt: true, lastSeenAt: true } },
-    },
+  const { entered } = await recordEvaluationMetricsBatch(w, [counts]);
+  return entered.map((e) => e.stage);
+}
+
+/**
+ * The lifecycle hook for evaluation metrics (reference §7.2), set-based so a batch of SDK
+ * reports costs a handful of statements: adds the counts to each flag's hourly bucket, moves
+ * `lastSeenAt` forward per environment and per flag, and enters `pre-live` on the first
+ * metrics from any environment and `live` on metrics from a production environment where the
+ * flag is on. Unknown or archived flags, unknown environments and flags outside a count's
+ * `projects` are ignored (SDKs report what they were asked about). Records no audit event
+ * (metrics are not changes). Returns the counts that were taken and the stages newly entered.
+ */
+export async function recordEvaluationMetricsBatch<C extends EvaluationCounts>(
+  w: Write,
+  counts: readonly C[],
+): Promise<{ accepted: C[]; entered: EnteredStage[] }> {
+  if (counts.length === 0) return { accepted: [], entered: [] };
+  const known = await knownFlagEnvironments(w, counts);
+  const accepted = counts.filter((c) => {
+    const state = known.get(pairKey(c.featureName, c.environment));
+    return state !== undefined && inScope(state.projectId, c.projects);
   });
-  if (!state || state.feature.archivedAt) return [];
-  const hour = new Date(Math.floor(counts.at.getTime() / HOUR_MS) * HOUR_MS);
-  await w.tx.featureMetricsHourly.upsert({
-    where: {
-      featureName_environmentName_hour: {
-        featureName: counts.featureName,
-        environmentName: counts.environment,
-        hour,
-      },
-    },
-    create: {
-      featureName: counts.featureName,
-      environmentName: counts.environment,
-      hour,
-      yes: counts.yes,
-      no: counts.no,
-    },
-    update: { yes: { increment: counts.yes }, no: { increment: counts.no } },
-  });
-  const key = { featureName: counts.featureName, environmentName: counts.environment };
-  if (!state.lastSeenAt || state.lastSeenAt < counts.at) {
-    await w.tx.featureEnvironment.update({
-      where: { featureName_environmentName: key },
-      data: { lastSeenAt: counts.at },
-    });
+  if (accepted.length === 0) return { accepted, entered: [] };
+  await addHourlyCounts(w, accepted);
+  await moveLastSeen(w, accepted);
+  const entered = await enterStages(w, accepted, known);
+  return { accepted, entered };
+}
+
+const pairKey = (featureName: string, environment: string) => `${featureName}\u0000${environment}`;
+
+function inScope(projectId: string, projects: readonly string[] | undefined): boolean {
+  return !projects || projects.includes("*") || projects.includes(projectId);
+}
+
+/** Non-archived flags configured in the environments the counts name, with what §7.2 needs. */
+async function knownFlagEnvironments(w: Write, counts: readonly EvaluationCounts[]) {
+  const pairs = new Map(counts.map((c) => [pairKey(c.featureName, c.environment), c]));
+  const names = [...pairs.values()].map((c) => c.featureName);
+  const environments = [...pairs.values()].map((c) => c.environment);
+  const rows = await w.tx.$queryRaw<FlagEnvironmentRow[]>(Prisma.sql`
+    SELECT fe."featureName", fe."environmentName", f."projectId", e.type, fe.enabled
+    FROM unnest(${names}::text[], ${environments}::text[]) AS p(f, e)
+    JOIN "FeatureEnvironment" fe ON fe."featureName" = p.f AND fe."environmentName" = p.e
+    JOIN "Feature" f ON f.name = p.f AND f."archivedAt" IS NULL
+    JOIN "Environment" e ON e.name = p.e`);
+  return new Map(rows.map((r) => [pairKey(r.featureName, r.environmentName), r]));
+}
+
+/** One upsert for the batch; rows sorted so concurrent batches lock in the same order. */
+async function addHourlyCounts(w: Write, counts: readonly EvaluationCounts[]) {
+  const sums = new Map<string, { f: string; e: string; hour: string; yes: number; no: number }>();
+  for (const c of counts) {
+    const hour = iso(hourOf(c.at));
+    const key = `${pairKey(c.featureName, c.environment)}\u0000${hour}`;
+    const sum = sums.get(key) ?? { f: c.featureName, e: c.environment, hour, yes: 0, no: 0 };
+    sum.yes = saturated(sum.yes + c.yes);
+    sum.no = saturated(sum.no + c.no);
+    sums.set(key, sum);
   }
-  if (!state.feature.lastSeenAt || state.feature.lastSeenAt < counts.at) {
-    await w.tx.feature.update({ where: { name: counts.featureName }, data: { lastSeenAt: counts.at } });
+  const rows = [...sums.values()];
+  await w.tx.$executeRaw(Prisma.sql`
+    INSERT INTO "FeatureMetricsHourly" AS m ("featureName", "environmentName", hour, yes, no)
+    SELECT * FROM unnest(${rows.map((r) => r.f)}::text[], ${rows.map((r) => r.e)}::text[],
+      ${rows.map((r) => r.hour)}::timestamp(3)[], ${rows.map((r) => r.yes)}::int[], ${rows.map((r) => r.no)}::int[])
+    ORDER BY 1, 2, 3
+    ON CONFLICT ("featureName", "environmentName", hour) DO UPDATE SET
+      yes = LEAST(m.yes::bigint + EXCLUDED.yes, ${MAX_COUNT})::int,
+      no = LEAST(m.no::bigint + EXCLUDED.no, ${MAX_COUNT})::int`);
+}
+
+/** `lastSeenAt` only ever moves forward, per environment and per flag. */
+async function moveLastSeen(w: Write, counts: readonly EvaluationCounts[]) {
+  const perPair = new Map<string, { f: string; e: string; seen: number }>();
+  const perFlag = new Map<string, number>();
+  for (const c of counts) {
+    const seen = (c.seenAt ?? c.at).getTime();
+    const key = pairKey(c.featureName, c.environment);
+    if ((perPair.get(key)?.seen ?? 0) < seen) perPair.set(key, { f: c.featureName, e: c.environment, seen });
+    if ((perFlag.get(c.featureName) ?? 0) < seen) perFlag.set(c.featureName, seen);
   }
-  const wanted = ["pre-live", ...(state.environment.type === "production" && state.enabled ? ["live"] : [])];
-  const entered: string[] = [];
-  for (const [i, stage] of wanted.entries()) {
-    // Entering both at once stamps `live` 1 ms later, so "the latest stage" is well defined.
-    const created = await w.tx.featureLifecycle.createMany({
-      data: [{ featureName: counts.featureName, stage, createdAt: new Date(w.now.getTime() + i) }],
-      skipDuplicates: true,
-    });
-    if (created.count > 0) entered.push(stage);
+  const pairs = [...perPair.values()].sort((a, b) => (a.f + a.e < b.f + b.e ? -1 : 1));
+  await w.tx.$executeRaw(Prisma.sql`
+    UPDATE "FeatureEnvironment" fe SET "lastSeenAt" = t.seen
+    FROM unnest(${pairs.map((p) => p.f)}::text[], ${pairs.map((p) => p.e)}::text[],
+      ${pairs.map((p) => iso(new Date(p.seen)))}::timestamp(3)[]) AS t(f, e, seen)
+    WHERE fe."featureName" = t.f AND fe."environmentName" = t.e
+      AND (fe."lastSeenAt" IS NULL OR fe."lastSeenAt" < t.seen)`);
+  const flags = [...perFlag.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  await w.tx.$executeRaw(Prisma.sql`
+    UPDATE "Feature" f SET "lastSeenAt" = t.seen
+    FROM unnest(${flags.map(([f]) => f)}::text[], ${flags.map(([, s]) => iso(new Date(s)))}::timestamp(3)[]) AS t(name, seen)
+    WHERE f.name = t.name AND (f."lastSeenAt" IS NULL OR f."lastSeenAt" < t.seen)`);
+}
+
+/**
+ * `pre-live` for every flag with metrics, `live` for those reported from a production
+ * environment where they are on; each stage is entered once (existing rows are kept).
+ */
+async function enterStages(
+  w: Write,
+  counts: readonly EvaluationCounts[],
+  known: Map<string, FlagEnvironmentRow>,
+): Promise<EnteredStage[]> {
+  const stages = new Map<string, string[]>();
+  for (const c of counts) {
+    const state = known.get(pairKey(c.featureName, c.environment)) as FlagEnvironmentRow;
+    const wanted = stages.get(c.featureName) ?? ["pre-live"];
+    if (state.type === "production" && state.enabled && !wanted.includes("live")) wanted.push("live");
+    stages.set(c.featureName, wanted);
   }
-  return entered;
+  // Entering both at once stamps `live` 1 ms later, so "the latest stage" is well defined.
+  const rows = [...stages.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .flatMap(([f, list]) => list.map((stage, i) => ({ f, stage, at: iso(new Date(w.now.getTime() + i)) })));
+  return w.tx.$queryRaw<EnteredStage[]>(Prisma.sql`
+    INSERT INTO "FeatureLifecycle" ("featureName", stage, "createdAt")
+    SELECT * FROM unnest(${rows.map((r) => r.f)}::text[], ${rows.map((r) => r.stage)}::text[],
+      ${rows.map((r) => r.at)}::timestamp(3)[])
+    ON CONFLICT ("featureName", stage) DO NOTHING
+    RETURNING "featureName", stage`);
 }

@@ -1,0 +1,204 @@
+import { z } from "zod";
+import { NotFoundError } from "../../src/shared/errors.ts";
+import { defineRoutes } from "../route.ts";
+import { integerParam, single } from "../search-params.ts";
+
+/** Unleash's admin metrics paths, mapped onto Query.featureMetrics / clientApplications. */
+
+type Bucket = {
+  featureName: string;
+  environment: string;
+  appName: string;
+  hour: string;
+  yes: number;
+  no: number;
+  variants: { name: string; count: number }[];
+};
+type Instance = { environment: string; sdkVersion: string | null; strategies: string[]; lastSeenAt: string };
+type Application = {
+  appName: string;
+  instances: Instance[];
+  seenFlags: { featureName: string; project: string; environments: string[] }[];
+};
+
+const BUCKET_FIELDS = "featureName environment appName hour yes no variants { name count }";
+const APPLICATION_FIELDS =
+  "appName instances { environment sdkVersion strategies lastSeenAt } seenFlags { featureName project environments }";
+
+const variantsSchema = z.record(z.string(), z.number().int()).describe("Count per variant name.");
+const environmentMetricsSchema = z.object({
+  featureName: z.string(),
+  appName: z.string(),
+  environment: z.string(),
+  timestamp: z.string().describe("Start of the hour."),
+  yes: z.number().int(),
+  no: z.number().int(),
+  variants: variantsSchema,
+});
+const applicationSchema = z.object({
+  appName: z.string(),
+  sdkVersion: z.string().optional().describe("SDK of the most recently seen instance."),
+  strategies: z.array(z.string()).describe("Strategies any instance reported."),
+  usage: z
+    .array(z.object({ project: z.string(), environments: z.array(z.string()) }))
+    .describe("Projects (and environments) of the flags it reported metrics for."),
+});
+
+const variantsOf = (b: Bucket) => Object.fromEntries(b.variants.map((v) => [v.name, v.count]));
+
+function rawMetric(b: Bucket) {
+  return {
+    featureName: b.featureName,
+    appName: b.appName,
+    environment: b.environment,
+    timestamp: b.hour,
+    yes: b.yes,
+    no: b.no,
+    variants: variantsOf(b),
+  };
+}
+
+/** Unleash's applicationSchema: SDK of the latest instance, strategies of all, usage per project. */
+function applicationBody(app: Application) {
+  const latest = [...app.instances].sort((a, b) => (a.lastSeenAt < b.lastSeenAt ? 1 : -1))[0];
+  const usage = new Map<string, Set<string>>();
+  for (const flag of app.seenFlags) {
+    const envs = usage.get(flag.project) ?? new Set<string>();
+    for (const e of flag.environments) envs.add(e);
+    usage.set(flag.project, envs);
+  }
+  return {
+    appName: app.appName,
+    ...(latest?.sdkVersion ? { sdkVersion: latest.sdkVersion } : {}),
+    strategies: [...new Set(app.instances.flatMap((i) => i.strategies))].sort(),
+    usage: [...usage.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([project, envs]) => ({ project, environments: [...envs].sort() })),
+  };
+}
+
+export const clientMetricsRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/admin/client-metrics/features/:name/raw",
+    tag: "Metrics",
+    summary: "Get feature metrics",
+    description:
+      "The flag's SDK counts per application, environment and hour for the last `hoursBack` hours (1 to 720, default 1), oldest first. An unknown flag has none.",
+    document: `query FeatureMetricsRaw($name: String!, $hoursBack: Int) {
+      featureMetrics(name: $name, hoursBack: $hoursBack) { ${BUCKET_FIELDS} } }`,
+    variables: ({ params, query }) => ({
+      name: params.name,
+      hoursBack: integerParam(query, "hoursBack") ?? 1,
+    }),
+    respond: (data) => ({
+      version: 1,
+      maturity: "stable",
+      data: (data.featureMetrics as Bucket[]).map(rawMetric),
+    }),
+    schemas: {
+      query: z.object({ hoursBack: z.string().optional().describe("Hours to cover, 1 to 720 (default 1).") }),
+      response: z.object({
+        version: z.literal(1),
+        maturity: z.string(),
+        data: z.array(environmentMetricsSchema),
+      }),
+    },
+    errors: [400],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/client-metrics/features/:name",
+    tag: "Metrics",
+    summary: "Last hour of usage and the applications that reported the flag",
+    description: "`lastHourUsage`: the current hour's counts per environment; `seenApplications`: by name.",
+    document: `query FeatureUsage($name: String!) {
+      featureMetrics(name: $name, hoursBack: 1) { ${BUCKET_FIELDS} }
+      featureApplications(name: $name) }`,
+    variables: ({ params }) => ({ name: params.name }),
+    respond: (data, { params }) => {
+      const perEnvironment = new Map<
+        string,
+        { environment: string; timestamp: string; yes: number; no: number }
+      >();
+      for (const b of data.featureMetrics as Bucket[]) {
+        const sum = perEnvironment.get(b.environment) ?? {
+          environment: b.environment,
+          timestamp: b.hour,
+          yes: 0,
+          no: 0,
+        };
+        sum.yes += b.yes;
+        sum.no += b.no;
+        perEnvironment.set(b.environment, sum);
+      }
+      return {
+        version: 1,
+        maturity: "stable",
+        featureName: params.name,
+        lastHourUsage: [...perEnvironment.values()].sort((a, b) => (a.environment < b.environment ? -1 : 1)),
+        seenApplications: data.featureApplications,
+      };
+    },
+    schemas: {
+      response: z.object({
+        version: z.literal(1),
+        maturity: z.string(),
+        featureName: z.string(),
+        lastHourUsage: z.array(
+          z.object({
+            environment: z.string(),
+            timestamp: z.string(),
+            yes: z.number().int(),
+            no: z.number().int(),
+          }),
+        ),
+        seenApplications: z.array(z.string()),
+      }),
+    },
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/metrics/applications",
+    tag: "Metrics",
+    summary: "Get all applications",
+    description: "Applications that registered or sent metrics, by name; `query` matches part of the name.",
+    document: `query Applications($query: String, $first: Int, $offset: Int) {
+      clientApplications(query: $query, first: $first, offset: $offset) {
+        totalCount edges { node { ${APPLICATION_FIELDS} } } } }`,
+    variables: ({ query }) => ({
+      query: single(query, "query"),
+      first: integerParam(query, "limit"),
+      offset: integerParam(query, "offset"),
+    }),
+    respond: (data) => {
+      const page = data.clientApplications as { totalCount: number; edges: { node: Application }[] };
+      return { total: page.totalCount, applications: page.edges.map((e) => applicationBody(e.node)) };
+    },
+    schemas: {
+      query: z.object({
+        query: z.string().optional().describe("Part of the application name."),
+        offset: z.string().optional().describe("Applications to skip (default 0)."),
+        limit: z.string().optional().describe("Page size (default and maximum 1000)."),
+      }),
+      response: z.object({ total: z.number().int(), applications: z.array(applicationSchema) }),
+    },
+    errors: [400],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/metrics/applications/:appName",
+    tag: "Metrics",
+    summary: "Get application data",
+    document: `query Application($appName: String!) { clientApplication(appName: $appName) { ${APPLICATION_FIELDS} } }`,
+    variables: ({ params }) => ({ appName: params.appName }),
+    respond: (data, { params }) => {
+      const app = data.clientApplication as Application | null;
+      if (!app) throw new NotFoundError(`Could not find application "${params.appName}"`);
+      return applicationBody(app);
+    },
+    schemas: { response: applicationSchema },
+    errors: [404],
+  },
+]);

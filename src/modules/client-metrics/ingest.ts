@@ -1,0 +1,96 @@
+import type { AppDeps } from "../../context.ts";
+import { DomainError, ValidationError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validation.ts";
+import type { SdkType } from "./batch.ts";
+import { metricsIngestor } from "./ingestor.ts";
+import { metricsBody, registerBody } from "./payloads.ts";
+
+/**
+ * The SDK endpoints' work, one function per endpoint, for callers that already checked the
+ * SDK token (client token on /api/client, frontend token on /api/frontend). A malformed body
+ * throws a ValidationError before anything is buffered, so nothing of it is stored.
+ */
+
+const DEFAULT_INSTANCE = "default";
+const DEFAULT_ENVIRONMENT = "default";
+
+/** What the caller's SDK token covers: one environment (or `*`) and its projects (`*` = all). */
+export type ReportScope = { environment: string; projects: readonly string[] };
+
+/**
+ * The counts belong to the token's environment (the body's `environment` is the SDK's own
+ * label); only a token valid for every environment falls back to the body's.
+ */
+function environmentOf(scope: ReportScope, reported: string | null | undefined): string {
+  if (scope.environment !== "*") return scope.environment;
+  return reported || DEFAULT_ENVIRONMENT;
+}
+
+/** `POST /api/client/metrics`, `POST /api/frontend/client/metrics`: one SDK bucket. */
+export async function receiveClientMetrics(
+  deps: AppDeps,
+  scope: ReportScope,
+  body: unknown,
+  sdkType: SdkType,
+): Promise<void> {
+  const report = parseInput(metricsBody(deps.config.metrics.maxFlags), body);
+  const now = deps.now();
+  const bucket = report.bucket;
+  await metricsIngestor(deps).add({
+    projects: scope.projects,
+    instance: {
+      appName: report.appName,
+      instanceId: report.instanceId || DEFAULT_INSTANCE,
+      environment: environmentOf(scope, report.environment),
+      sdkType,
+      seenAt: now,
+      sdkVersion: report.sdkVersion,
+      platformName: report.platformName,
+      platformVersion: report.platformVersion,
+    },
+    // The hour is the bucket's start as the SDK saw it, unless its clock runs ahead of ours.
+    bucket: bucket
+      ? { at: new Date(Math.min(bucket.start.getTime(), now.getTime())), toggles: bucket.toggles }
+      : undefined,
+  });
+}
+
+/** `POST /api/client/register`, `POST /api/frontend/client/register`: an SDK instance starts. */
+export async function registerClient(
+  deps: AppDeps,
+  scope: ReportScope,
+  body: unknown,
+  sdkType: SdkType,
+): Promise<void> {
+  const app = parseInput(registerBody, body);
+  await metricsIngestor(deps).add({
+    projects: scope.projects,
+    instance: {
+      appName: app.appName,
+      instanceId: app.instanceId || DEFAULT_INSTANCE,
+      environment: environmentOf(scope, app.environment),
+      sdkType,
+      seenAt: deps.now(),
+      sdkVersion: app.sdkVersion,
+      platformName: app.platformName,
+      platformVersion: app.platformVersion,
+      strategies: app.strategies ?? [],
+      startedAt: app.started,
+      interval: app.interval,
+    },
+  });
+}
+
+/**
+ * The JSON body of a register or metrics call. The issue asks 400 for oversized metrics (the
+ * SDKs treat 413 like any other error): a body over the size limit is a ValidationError here.
+ */
+export async function sdkReportBody(req: { body(): Promise<unknown> }): Promise<unknown> {
+  try {
+    return await req.body();
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "PAYLOAD_TOO_LARGE")
+      throw new ValidationError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlags, sdkBucket, sdkToken } from "./helpers.ts";
+
+/**
+ * Buffered mode (the default, VEXIL_METRICS_FLUSH_MS > 0): a 202 means "in this node's
+ * buffer"; the buffer is written as one batch later, or when the node shuts down. The
+ * interval is an hour here so that only the explicit flush/close write.
+ */
+let t: TestApp;
+let secret: string;
+const T0 = new Date("2026-03-01T10:15:00.000Z");
+
+beforeAll(async () => {
+  t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "60000" });
+  t.setNow(T0);
+  await createFlags(t, ["buffered"]);
+  secret = await sdkToken(t, "client", "development", ["*"]);
+});
+afterAll(() => t?.close());
+
+const stored = async () =>
+  (
+    await t.database.prisma.featureMetricsHourly.aggregate({
+      where: { featureName: "buffered" },
+      _sum: { yes: true },
+    })
+  )._sum.yes ?? 0;
+
+describe("buffered SDK metrics", () => {
+  it("are answered 202 at once and written together in one batch on flush", async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await t.rest(
+        "POST",
+        "/api/client/metrics",
+        sdkBucket("app", `i-${i}`, { buffered: { yes: 2, no: 1 } }, T0),
+        secret,
+      );
+      expect(res.status).toBe(202);
+    }
+    expect(await stored()).toBe(0);
+    await metricsIngestor(t.deps).flush();
+    expect(await stored()).toBe(10);
+    expect(await t.database.prisma.clientInstance.count({ where: { appName: "app" } })).toBe(5);
+  });
+
+  it("what is still buffered at shutdown is written by close()", async () => {
+    const res = await t.rest(
+      "POST",
+      "/api/client/metrics",
+      sdkBucket("app", "late", { buffered: { yes: 7, no: 0 } }, T0),
+      secret,
+    );
+    expect(res.status).toBe(202);
+    expect(await stored()).toBe(10);
+    await metricsIngestor(t.deps).close();
+    expect(await stored()).toBe(17);
+  });
+});

@@ -1,0 +1,485 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/**
+ * SDK metrics over HTTP, as the SDKs send them (unleash-client's register and metrics bodies,
+ * unleash-proxy-client's frontend ones), in the mode where a 202 means stored
+ * (VEXIL_METRICS_FLUSH_MS=0); buffered mode is in buffering.test.ts.
+ */
+let t: TestApp;
+const T0 = new Date("2026-03-01T10:15:00.000Z");
+/** A bucket of the previous hour: what flag search shows as `yes`/`no` (spec 4.2). */
+const LAST_HOUR = { start: "2026-03-01T09:10:00.000Z", stop: "2026-03-01T09:11:00.000Z" };
+const THIS_HOUR = { start: "2026-03-01T10:10:00.000Z", stop: "2026-03-01T10:11:00.000Z" };
+
+const tokens = { devDefault: "", prodAll: "", devOther: "", frontend: "" };
+
+async function ok<T = Record<string, any>>(query: string, variables?: Record<string, unknown>) {
+  const res = await t.gql<T>(query, variables);
+  expect(res.errors).toBeUndefined();
+  return res.data as T;
+}
+
+async function token(type: string, environment: string, projects: string[]) {
+  const data = await ok<{ createApiToken: { secret: string } }>(
+    `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret } }`,
+    { input: { tokenName: `${type}-${environment}-${projects.join("-")}`, type, environment, projects } },
+  );
+  return data.createApiToken.secret;
+}
+
+const metrics = (secret: string, toggles: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  t.rest(
+    "POST",
+    "/api/client/metrics",
+    {
+      appName: "checkout",
+      instanceId: "pod-1",
+      connectionId: "c-1",
+      bucket: { ...LAST_HOUR, toggles },
+      platformName: "node",
+      platformVersion: "20.20.0",
+      yggdrasilVersion: null,
+      specVersion: "5.2.2",
+      ...extra,
+    },
+    secret,
+  );
+
+const searchItem = async (name: string) => {
+  const res = await t.rest("GET", `/api/admin/search/features?query=${name}`);
+  expect(res.status).toBe(200);
+  return res.body.features.find((f: { name: string }) => f.name === name);
+};
+
+beforeAll(async () => {
+  t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
+  t.setNow(T0);
+  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id } }`);
+  for (const [name, project] of [
+    ["alpha", "default"],
+    ["beta", "default"],
+    ["gamma", "default"],
+    ["zeta", "other"],
+  ]) {
+    await ok(
+      `mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`,
+      {
+        p: project,
+        n: name,
+      },
+    );
+  }
+  await ok(
+    `mutation { enableFeatureEnvironment(project: "default", feature: "alpha", environment: "production") { name } }`,
+  );
+  tokens.devDefault = await token("client", "development", ["default"]);
+  tokens.prodAll = await token("client", "production", ["*"]);
+  tokens.devOther = await token("client", "development", ["other"]);
+  tokens.frontend = await token("frontend", "development", ["*"]);
+});
+afterAll(() => t?.close());
+
+describe("POST /api/client/metrics", () => {
+  it("202, and the counts appear as yes/no of the last hour in flag search", async () => {
+    const res = await metrics(tokens.devDefault, {
+      alpha: { yes: 7, no: 3, variants: { blue: 4, red: 3 } },
+      beta: { yes: 0, no: 2, variants: {} },
+    });
+    expect(res.status).toBe(202);
+    const alpha = await searchItem("alpha");
+    const dev = alpha.environments.find((e: { name: string }) => e.name === "development");
+    expect(dev).toMatchObject({ yes: 7, no: 3, lastSeenAt: T0.toISOString() });
+    const prod = alpha.environments.find((e: { name: string }) => e.name === "production");
+    expect(prod).toMatchObject({ yes: 0, no: 0, lastSeenAt: null });
+    expect(alpha.lastSeenAt).toBe(T0.toISOString());
+  });
+
+  it("adds up: a second report from another instance sums into the same hour", async () => {
+    const res = await metrics(
+      tokens.devDefault,
+      { alpha: { yes: 1, no: 1, variants: { blue: 1 } } },
+      {
+        instanceId: "pod-2",
+      },
+    );
+    expect(res.status).toBe(202);
+    const data = await ok<{ featureMetrics: any[] }>(
+      `{ featureMetrics(name: "alpha", hoursBack: 2) { environment appName hour yes no variants { name count } } }`,
+    );
+    expect(data.featureMetrics).toEqual([
+      {
+        environment: "development",
+        appName: "checkout",
+        hour: "2026-03-01T09:00:00.000Z",
+        yes: 8,
+        no: 4,
+        variants: [
+          { name: "blue", count: 5 },
+          { name: "red", count: 3 },
+        ],
+      },
+    ]);
+  });
+
+  it("lastSeenAt moves forward with each report; the lifecycle enters pre-live", async () => {
+    t.setNow(new Date("2026-03-01T10:20:00.000Z"));
+    expect((await metrics(tokens.devDefault, { gamma: { yes: 1, no: 0 } })).status).toBe(202);
+    const data = await ok<{ feature: any }>(
+      `{ feature(name: "gamma") { lastSeenAt lifecycle { stage } environments { name lastSeenAt } } }`,
+    );
+    expect(data.feature).toMatchObject({
+      lastSeenAt: "2026-03-01T10:20:00.000Z",
+      lifecycle: { stage: "pre-live" },
+      environments: [
+        { name: "development", lastSeenAt: "2026-03-01T10:20:00.000Z" },
+        { name: "production", lastSeenAt: null },
+      ],
+    });
+    t.setNow(T0);
+  });
+
+  it("the first metrics from production (flag on there) move the lifecycle to live", async () => {
+    expect(
+      (await ok<{ feature: any }>(`{ feature(name: "alpha") { lifecycle { stage } } }`)).feature.lifecycle
+        .stage,
+    ).toBe("pre-live");
+    expect((await metrics(tokens.prodAll, { alpha: { yes: 5, no: 0 } })).status).toBe(202);
+    const data = await ok<{ feature: any }>(`{ feature(name: "alpha") { lifecycle { stage } } }`);
+    expect(data.feature.lifecycle.stage).toBe("live");
+    // beta is off in production: metrics from there only make it pre-live.
+    expect((await metrics(tokens.prodAll, { beta: { yes: 0, no: 5 } })).status).toBe(202);
+    const beta = await ok<{ feature: any }>(`{ feature(name: "beta") { lifecycle { stage } } }`);
+    expect(beta.feature.lifecycle.stage).toBe("pre-live");
+  });
+
+  it("counts belong to the token's environment and projects: other projects and unknown flags are ignored", async () => {
+    const res = await metrics(
+      tokens.devOther,
+      { zeta: { yes: 2, no: 0 }, alpha: { yes: 100, no: 100 }, "no-such-flag": { yes: 1, no: 1 } },
+      { environment: "production" },
+    );
+    expect(res.status).toBe(202);
+    const zeta = await ok<{ featureMetrics: any[] }>(
+      `{ featureMetrics(name: "zeta", hoursBack: 2) { environment yes } }`,
+    );
+    expect(zeta.featureMetrics).toEqual([{ environment: "development", yes: 2 }]);
+    const alpha = await searchItem("alpha");
+    expect(alpha.environments.find((e: { name: string }) => e.name === "development")).toMatchObject({
+      yes: 8,
+      no: 4,
+    });
+    expect(
+      await t.database.prisma.clientMetricsHourly.count({ where: { featureName: "no-such-flag" } }),
+    ).toBe(0);
+  });
+
+  it("a bucket started in the future is counted in the current hour", async () => {
+    const res = await metrics(
+      tokens.devDefault,
+      { beta: { yes: 1, no: 0 } },
+      {
+        appName: "clock-skew",
+        bucket: {
+          start: "2026-03-01T13:00:00.000Z",
+          stop: "2026-03-01T13:01:00.000Z",
+          toggles: { beta: { yes: 1, no: 0 } },
+        },
+      },
+    );
+    expect(res.status).toBe(202);
+    const data = await ok<{ featureMetrics: any[] }>(
+      `{ featureMetrics(name: "beta", appName: "clock-skew") { hour yes } }`,
+    );
+    expect(data.featureMetrics).toEqual([{ hour: "2026-03-01T10:00:00.000Z", yes: 1 }]);
+  });
+});
+
+describe("malformed or oversized metrics are refused whole", () => {
+  const bodies: [string, unknown][] = [
+    ["not JSON", "{nope"],
+    ["no appName", { bucket: { ...LAST_HOUR, toggles: { alpha: { yes: 1, no: 1 } } } }],
+    [
+      "negative count",
+      {
+        appName: "bad",
+        bucket: { ...LAST_HOUR, toggles: { alpha: { yes: 1, no: 1 }, beta: { yes: -1, no: 0 } } },
+      },
+    ],
+    [
+      "fractional count",
+      { appName: "bad", bucket: { ...LAST_HOUR, toggles: { alpha: { yes: 1.5, no: 0 } } } },
+    ],
+    ["string count", { appName: "bad", bucket: { ...LAST_HOUR, toggles: { alpha: { yes: "1", no: 0 } } } }],
+    ["bad date", { appName: "bad", bucket: { start: "yesterday", stop: LAST_HOUR.stop, toggles: {} } }],
+    [
+      "bad variant count",
+      {
+        appName: "bad",
+        bucket: { ...LAST_HOUR, toggles: { alpha: { yes: 1, no: 0, variants: { a: -2 } } } },
+      },
+    ],
+    [
+      "count over 2^31",
+      { appName: "bad", bucket: { ...LAST_HOUR, toggles: { alpha: { yes: 2 ** 31, no: 0 } } } },
+    ],
+    ["an array", [{ appName: "bad" }]],
+  ];
+  it.each(bodies)("%s: 400 {id, name, message}, nothing stored", async (_label, body) => {
+    const before = await t.database.prisma.clientMetricsHourly.aggregate({ _sum: { yes: true, no: true } });
+    const res = await t.rest("POST", "/api/client/metrics", body, tokens.devDefault);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      id: expect.any(String),
+      name: "ValidationError",
+      message: expect.any(String),
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+|GraphQL|Variable/);
+    const after = await t.database.prisma.clientMetricsHourly.aggregate({ _sum: { yes: true, no: true } });
+    expect(after).toEqual(before);
+    expect(await t.database.prisma.clientApplication.findUnique({ where: { appName: "bad" } })).toBeNull();
+  });
+
+  it("more flags than VEXIL_METRICS_MAX_FLAGS: 400", async () => {
+    const toggles = Object.fromEntries(
+      Array.from({ length: 10_001 }, (_, i) => [`f${i}`, { yes: 1, no: 0 }]),
+    );
+    const res = await metrics(tokens.devDefault, toggles, { appName: "bad" });
+    expect(res.status).toBe(400);
+    expect(res.body.name).toBe("ValidationError");
+  });
+
+  it("a body over VEXIL_MAX_BODY_BYTES: 400", async () => {
+    const res = await metrics(
+      tokens.devDefault,
+      { alpha: { yes: 1, no: 0 } },
+      { appName: "bad", pad: "x".repeat(1_100_000) },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.name).toBe("ValidationError");
+  });
+});
+
+describe("SDK tokens", () => {
+  it("no token: 401; a frontend token on /api/client or a client token on /api/frontend: 403", async () => {
+    const body = { appName: "x", bucket: { ...LAST_HOUR, toggles: {} } };
+    expect((await t.rest("POST", "/api/client/metrics", body, null)).status).toBe(401);
+    expect((await t.rest("POST", "/api/client/metrics", body, tokens.frontend)).status).toBe(403);
+    expect((await t.rest("POST", "/api/frontend/client/metrics", body, tokens.devDefault)).status).toBe(403);
+  });
+});
+
+describe("applications", () => {
+  it("register records the instance; metrics keep its SDK details; both listed over GraphQL and REST", async () => {
+    const register = await t.rest(
+      "POST",
+      "/api/client/register",
+      {
+        appName: "billing",
+        instanceId: "billing-1",
+        connectionId: "c-9",
+        sdkVersion: "unleash-client-node:6.12.1",
+        strategies: ["default", "flexibleRollout"],
+        started: "2026-03-01T10:00:00.000Z",
+        interval: 15000,
+        platformName: "node",
+        platformVersion: "20.20.0",
+        yggdrasilVersion: null,
+        specVersion: "5.2.2",
+      },
+      tokens.devDefault,
+    );
+    expect(register.status).toBe(202);
+    t.setNow(new Date("2026-03-01T10:30:00.000Z"));
+    expect(
+      (
+        await metrics(
+          tokens.devDefault,
+          { alpha: { yes: 1, no: 0 } },
+          { appName: "billing", instanceId: "billing-1" },
+        )
+      ).status,
+    ).toBe(202);
+    t.setNow(T0);
+    const data = await ok<{ clientApplication: any }>(`{ clientApplication(appName: "billing") {
+      appName lastSeenAt instances { instanceId environment sdkType sdkVersion strategies startedAt interval lastSeenAt }
+      seenFlags { featureName project environments } } }`);
+    expect(data.clientApplication).toEqual({
+      appName: "billing",
+      lastSeenAt: "2026-03-01T10:30:00.000Z",
+      instances: [
+        {
+          instanceId: "billing-1",
+          environment: "development",
+          sdkType: "backend",
+          sdkVersion: "unleash-client-node:6.12.1",
+          strategies: ["default", "flexibleRollout"],
+          startedAt: "2026-03-01T10:00:00.000Z",
+          interval: 15000,
+          lastSeenAt: "2026-03-01T10:30:00.000Z",
+        },
+      ],
+      seenFlags: [{ featureName: "alpha", project: "default", environments: ["development"] }],
+    });
+    const rest = await t.rest("GET", "/api/admin/metrics/applications/billing");
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual({
+      appName: "billing",
+      sdkVersion: "unleash-client-node:6.12.1",
+      strategies: ["default", "flexibleRollout"],
+      usage: [{ project: "default", environments: ["development"] }],
+    });
+  });
+
+  it("GET /api/admin/metrics/applications lists them by name, with query and paging", async () => {
+    const all = await t.rest("GET", "/api/admin/metrics/applications");
+    expect(all.status).toBe(200);
+    expect(all.body.applications.map((a: { appName: string }) => a.appName)).toEqual([
+      "billing",
+      "checkout",
+      "clock-skew",
+    ]);
+    expect(all.body.total).toBe(3);
+    const checkout = all.body.applications[1];
+    expect(checkout.usage).toEqual([
+      { project: "default", environments: ["development", "production"] },
+      { project: "other", environments: ["development"] },
+    ]);
+    const page = await t.rest("GET", "/api/admin/metrics/applications?query=CHECK&limit=1&offset=0");
+    expect(page.body).toMatchObject({ total: 1, applications: [{ appName: "checkout" }] });
+    expect((await t.rest("GET", "/api/admin/metrics/applications?limit=x")).status).toBe(400);
+  });
+
+  it("an unknown application is 404", async () => {
+    const res = await t.rest("GET", "/api/admin/metrics/applications/nobody");
+    expect(res.status).toBe(404);
+    expect(res.body.name).toBe("NotFoundError");
+  });
+
+  it("the frontend endpoints take a frontend token and record a frontend instance", async () => {
+    const register = await t.rest(
+      "POST",
+      "/api/frontend/client/register",
+      {
+        appName: "web",
+        instanceId: "browser",
+        sdkVersion: "unleash-client-js:3.7.0",
+        environment: "default",
+        interval: 30000,
+        started: "2026-03-01T10:14:00.000Z",
+        strategies: [],
+      },
+      tokens.frontend,
+    );
+    expect(register.status).toBe(202);
+    const res = await t.rest(
+      "POST",
+      "/api/frontend/client/metrics",
+      {
+        appName: "web",
+        instanceId: "browser",
+        environment: "default",
+        bucket: { ...LAST_HOUR, toggles: { beta: { yes: 3, no: 1, variants: { disabled: 4 } } } },
+      },
+      tokens.frontend,
+    );
+    expect(res.status).toBe(202);
+    const data = await ok<{ clientApplication: any; featureMetrics: any[] }>(`{
+      clientApplication(appName: "web") { instances { instanceId environment sdkType sdkVersion } }
+      featureMetrics(name: "beta", appName: "web", hoursBack: 2) { environment yes no variants { name count } } }`);
+    expect(data.clientApplication.instances).toEqual([
+      {
+        instanceId: "browser",
+        environment: "development",
+        sdkType: "frontend",
+        sdkVersion: "unleash-client-js:3.7.0",
+      },
+    ]);
+    expect(data.featureMetrics).toEqual([
+      { environment: "development", yes: 3, no: 1, variants: [{ name: "disabled", count: 4 }] },
+    ]);
+  });
+});
+
+describe("REST metrics reads", () => {
+  it("GET /api/admin/client-metrics/features/:name/raw answers Unleash's shape for hoursBack", async () => {
+    const res = await t.rest("GET", "/api/admin/client-metrics/features/alpha/raw?hoursBack=2");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      version: 1,
+      maturity: "stable",
+      data: expect.arrayContaining([
+        {
+          featureName: "alpha",
+          appName: "checkout",
+          environment: "development",
+          timestamp: "2026-03-01T09:00:00.000Z",
+          yes: 8,
+          no: 4,
+          variants: { blue: 5, red: 3 },
+        },
+        {
+          featureName: "alpha",
+          appName: "checkout",
+          environment: "production",
+          timestamp: "2026-03-01T09:00:00.000Z",
+          yes: 5,
+          no: 0,
+          variants: {},
+        },
+      ]),
+    });
+    // Default: the current hour only.
+    const now = await metrics(
+      tokens.devDefault,
+      {},
+      { bucket: { ...THIS_HOUR, toggles: { alpha: { yes: 1, no: 0 } } } },
+    );
+    expect(now.status).toBe(202);
+    const current = await t.rest("GET", "/api/admin/client-metrics/features/alpha/raw");
+    expect(current.body.data).toHaveLength(1);
+    expect(
+      current.body.data.every((d: { timestamp: string }) => d.timestamp === "2026-03-01T10:00:00.000Z"),
+    ).toBe(true);
+    expect((await t.rest("GET", "/api/admin/client-metrics/features/alpha/raw?hoursBack=0")).status).toBe(
+      400,
+    );
+    expect((await t.rest("GET", "/api/admin/client-metrics/features/alpha/raw?hoursBack=721")).status).toBe(
+      400,
+    );
+  });
+
+  it("GET /api/admin/client-metrics/features/:name: current hour per environment and the applications", async () => {
+    const res = await t.rest("GET", "/api/admin/client-metrics/features/alpha");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      version: 1,
+      featureName: "alpha",
+      lastHourUsage: [{ environment: "development", timestamp: "2026-03-01T10:00:00.000Z", yes: 1, no: 0 }],
+      seenApplications: ["billing", "checkout"],
+    });
+  });
+
+  it("the reads need admin-API credentials", async () => {
+    expect((await t.rest("GET", "/api/admin/metrics/applications", undefined, null)).status).toBe(401);
+    expect(
+      (await t.rest("GET", "/api/admin/client-metrics/features/alpha/raw", undefined, tokens.devDefault))
+        .status,
+    ).toBe(403);
+    const res = await t.gql(`{ clientApplications { totalCount } }`, {}, tokens.devDefault);
+    expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+});
+
+describe("a token in memory", () => {
+  it("a deleted token is refused at once, though it was just used (and so kept in memory)", async () => {
+    const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
+      `mutation { createApiToken(input: { tokenName: "short-lived", type: "client", environment: "development" }) { secret token { id } } }`,
+    );
+    const secret = created.createApiToken.secret;
+    expect((await metrics(secret, { alpha: { yes: 0, no: 0 } }, { appName: "short" })).status).toBe(202);
+    await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
+    const res = await metrics(secret, { alpha: { yes: 1, no: 0 } }, { appName: "short" });
+    expect(res.status).toBe(401);
+  });
+});
