@@ -30,7 +30,7 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
       };
       const keepAlive = setInterval(() => send(": keep-alive\n\n"), KEEP_ALIVE_MS);
       keepAlive.unref();
-      const expiry = endAtExpiry(deps, caller, () => void changes.return());
+      const stopExpiry = endAtExpiry(deps, caller, () => void changes.return());
       try {
         let sent = await cache.snapshot(caller.scope);
         send(message("unleash-connected", sent.generation, [hydration(sent)]));
@@ -48,7 +48,7 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
         deps.logger.warn("client stream ended by an error", { error: String(error) });
       } finally {
         clearInterval(keepAlive);
-        if (expiry) clearTimeout(expiry);
+        stopExpiry();
         if (open) {
           open = false;
           controller.close();
@@ -139,20 +139,21 @@ function computeDelta(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent
 /** The longest delay setTimeout keeps (about 24.8 days); a later expiry is checked again then. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Ends a stream when its token expires (a timer, so an idle stream does not outlive it). */
-function endAtExpiry(deps: AppDeps, caller: SdkCaller, end: () => void): NodeJS.Timeout | null {
+/** Ends a stream when its token expires (a timer, so an idle stream does not outlive it); returns the canceller. */
+function endAtExpiry(deps: AppDeps, caller: SdkCaller, end: () => void): () => void {
   const expiresAt = caller.principal.expiresAt;
-  if (!expiresAt) return null;
-  const left = expiresAt.getTime() - deps.now().getTime();
-  const timer = setTimeout(
-    () => {
-      if (deps.now() >= expiresAt) end();
-      else endAtExpiry(deps, caller, end);
-    },
-    Math.min(Math.max(left, 0), MAX_TIMER_MS),
-  );
-  timer.unref();
-  return timer;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    if (!expiresAt) return;
+    const left = expiresAt.getTime() - deps.now().getTime();
+    timer = setTimeout(
+      () => (deps.now() >= expiresAt ? end() : arm()),
+      Math.min(Math.max(left, 0), MAX_TIMER_MS),
+    );
+    timer.unref();
+  };
+  arm();
+  return () => clearTimeout(timer);
 }
 
 async function tokenStillValid(deps: AppDeps, caller: SdkCaller): Promise<boolean> {
