@@ -31,7 +31,7 @@ async function startServer() {
   const url = await new Promise<string>((resolve, reject) => {
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on("line", (line) => {
-        const m = /"msg":"Vexil listening".*?"url":"([^"]+)"/.exec(line);
+        const m = /"url":"([^"]+)".*"msg":"Vexil listening"/.exec(line);
         if (m?.[1]) resolve(m[1]);
       });
     }

@@ -42,7 +42,7 @@ async function startOnce(dataDir: string): Promise<Start> {
   });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stderr! }).on("line", (line) => {
-      const listening = /"msg":"Vexil listening".*?"url":"([^"]+)"/.exec(line);
+      const listening = /"url":"([^"]+)".*"msg":"Vexil listening"/.exec(line);
       if (listening?.[1]) resolve(listening[1]);
     });
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));

@@ -32,8 +32,10 @@ export function errorResponse(
   name: string,
   message: string,
   extra: Record<string, unknown> = {},
+  /** The request's id (x-request-id), so a caller's report and the logs meet. */
+  id: string = randomUUID(),
 ) {
-  const body: RestErrorBody = { id: randomUUID(), name, message, details: [{ message }], ...extra };
+  const body: RestErrorBody = { id, name, message, details: [{ message }], ...extra };
   return Response.json(body, { status });
 }
 
@@ -41,13 +43,13 @@ export function errorResponse(
  * Turns the first GraphQL error into the REST error. Errors without a domain code come from
  * GraphQL's own validation (e.g. a variable of the wrong type): the request was malformed.
  */
-export function responseForGraphQLError(error: GraphQLFormattedError): Response {
+export function responseForGraphQLError(error: GraphQLFormattedError, id?: string): Response {
   const ext = (error.extensions ?? {}) as { code?: string; details?: unknown; permissions?: unknown };
   const mapped = BY_CODE[ext.code as ErrorCode] ?? (ext.code ? BY_CODE.INTERNAL : BY_CODE.VALIDATION);
   const extra: Record<string, unknown> = {};
   if (Array.isArray(ext.details)) extra.details = ext.details;
   if (Array.isArray(ext.permissions)) extra.permissions = ext.permissions;
-  return errorResponse(mapped.status, mapped.name, cleanMessage(error.message), extra);
+  return errorResponse(mapped.status, mapped.name, cleanMessage(error.message), extra, id);
 }
 
 /** GraphQL coercion messages name `$variables`; REST callers know only their fields. */

@@ -3,6 +3,7 @@ import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { match } from "path-to-regexp";
 import type { AppDeps, Context } from "../src/context.ts";
 import { isDecodable } from "../src/http/path-encoding.ts";
+import { requestIdOf } from "../src/http/request-log.ts";
 import { ContentTypeError, DomainError } from "../src/shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../src/shared/http-body.ts";
 import { errorResponse, responseForGraphQLError } from "./errors.ts";
@@ -42,7 +43,13 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
       if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return;
       if (!isDecodable(url.pathname)) {
         return endResponse(
-          errorResponse(400, "ValidationError", "The path is not valid percent-encoding (UTF-8)."),
+          errorResponse(
+            400,
+            "ValidationError",
+            "The path is not valid percent-encoding (UTF-8).",
+            {},
+            requestIdOf(request),
+          ),
         );
       }
       const pathMatches = compiled
@@ -50,7 +57,13 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         .filter((x) => x.m !== false);
       if (pathMatches.length === 0) {
         return endResponse(
-          errorResponse(404, "NotFoundError", `No such path: ${request.method} ${url.pathname}`),
+          errorResponse(
+            404,
+            "NotFoundError",
+            `No such path: ${request.method} ${url.pathname}`,
+            {},
+            requestIdOf(request),
+          ),
         );
       }
       const hit = pathMatches.find((x) => x.route.method === request.method);
@@ -58,7 +71,13 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         const allow = [...new Set(pathMatches.map((x) => x.route.method))].join(", ");
         return endResponse(
           withHeaders(
-            errorResponse(405, "MethodNotAllowed", `${request.method} is not allowed here; use ${allow}`),
+            errorResponse(
+              405,
+              "MethodNotAllowed",
+              `${request.method} is not allowed here; use ${allow}`,
+              {},
+              requestIdOf(request),
+            ),
             {
               allow,
             },
@@ -89,16 +108,16 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
       preAuthorize(document, enveloped.schema, contextValue as unknown as Context);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return responseForGraphQLError({
-        message: error.message,
-        extensions: { code: error.code, ...error.extra },
-      });
+      return responseForGraphQLError(
+        { message: error.message, extensions: { code: error.code, ...error.extra } },
+        requestIdOf(request),
+      );
     }
     let variableValues: Record<string, unknown>;
     try {
       variableValues = restVariables(enveloped.schema, document, route.variables?.(req) ?? {});
     } catch (error) {
-      return errorResponse(400, "ValidationError", (error as Error).message);
+      return errorResponse(400, "ValidationError", (error as Error).message, {}, requestIdOf(request));
     }
     const result = (await enveloped.execute({
       schema: enveloped.schema,
@@ -107,7 +126,12 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
       contextValue,
     })) as ExecutionResult;
     const firstError = result.errors?.[0];
-    if (firstError) return responseForGraphQLError(firstError.toJSON ? firstError.toJSON() : firstError);
+    if (firstError) {
+      return responseForGraphQLError(
+        firstError.toJSON ? firstError.toJSON() : firstError,
+        requestIdOf(request),
+      );
+    }
     const data = (result.data ?? {}) as Record<string, unknown>;
     const status = route.status ?? 200;
     const headers = { ...route.headers };
@@ -118,7 +142,10 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     } catch (error) {
       // A route may refuse a result GraphQL answers with null (e.g. 404 for a missing object).
       if (!(error instanceof DomainError)) throw error;
-      return responseForGraphQLError({ message: error.message, extensions: { code: error.code } });
+      return responseForGraphQLError(
+        { message: error.message, extensions: { code: error.code } },
+        requestIdOf(request),
+      );
     }
     return Response.json(payload, { status, headers });
   }

@@ -8,6 +8,7 @@ import { corsPolicy } from "./http/cors.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
+import { useRequestLog } from "./http/request-log.ts";
 import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     // Every plugin's onRequest is guarded: what it throws is answered in the error body, never
     // by the HTTP adapter's plain-text stack trace.
     plugins: [
+      useRequestLog(deps.logger),
       healthPlugin(deps),
       avatarPlugin(),
       authPlugin(deps),

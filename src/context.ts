@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/database.ts";
 import type { EventBus } from "./events/bus.ts";
+import { requestIdOf } from "./http/request-log.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
 import type { LoginLimiter } from "./modules/access/login-limits.ts";
@@ -112,7 +113,10 @@ export async function createContext(
       : await resolvePrincipal(deps, plain);
   return {
     ...deps,
-    requestId: randomUUID(),
+    requestId:
+      typeof credentials === "object" && credentials !== null && "request" in credentials
+        ? requestIdOf(credentials.request)
+        : randomUUID(),
     principal,
     authProblem: problem,
     loaders: createLoaders(deps.db, principal),

@@ -1,6 +1,7 @@
 import type { Plugin } from "graphql-yoga";
 import type { AppDeps } from "../../src/context.ts";
 import { clientAddress } from "../../src/http/client-address.ts";
+import { requestIdOf } from "../../src/http/request-log.ts";
 import { checkPassword } from "../../src/modules/access/login.ts";
 import { createLoginLimiter, LoginRateLimited } from "../../src/modules/access/login-limits.ts";
 import {
@@ -115,7 +116,13 @@ export function authPlugin(deps: AppDeps): Plugin {
       const handler = handlers[`${request.method} ${url.pathname}`];
       if (!handler) {
         return endResponse(
-          errorResponse(404, "NotFoundError", `No such path: ${request.method} ${url.pathname}`),
+          errorResponse(
+            404,
+            "NotFoundError",
+            `No such path: ${request.method} ${url.pathname}`,
+            {},
+            requestIdOf(request),
+          ),
         );
       }
       try {
@@ -124,9 +131,13 @@ export function authPlugin(deps: AppDeps): Plugin {
         );
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        const response = errorResponse(STATUS_NAMES[error.code].status, error.name, error.message, {
-          details: error.details,
-        });
+        const response = errorResponse(
+          STATUS_NAMES[error.code].status,
+          error.name,
+          error.message,
+          { details: error.details },
+          requestIdOf(request),
+        );
         if (error instanceof LoginRateLimited)
           response.headers.set("retry-after", String(error.retryAfterSeconds));
         endResponse(response);

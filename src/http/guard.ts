@@ -2,6 +2,7 @@ import type { Plugin } from "graphql-yoga";
 import { errorResponse, STATUS_NAMES } from "../../rest/errors.ts";
 import { DomainError } from "../shared/errors.ts";
 import type { Logger } from "../shared/logger.ts";
+import { requestIdOf } from "./request-log.ts";
 
 /**
  * An error thrown from a plugin's `onRequest` (REST, /auth, probes) escapes yoga's own error
@@ -28,17 +29,24 @@ export function guardOnRequest<T extends Plugin<any, any>>(plugin: T, logger: Lo
 export function responseForThrown(error: unknown, logger: Logger, request: Request): Response {
   if (error instanceof DomainError) {
     const { status } = STATUS_NAMES[error.code];
-    const response = errorResponse(status, error.name, error.message, { details: error.details });
+    const response = errorResponse(
+      status,
+      error.name,
+      error.message,
+      { details: error.details },
+      requestIdOf(request),
+    );
     // The rest of an oversized body is not worth reading: close the connection after answering.
     if (error.code === "PAYLOAD_TOO_LARGE") response.headers.set("connection", "close");
     return response;
   }
   logger.error("unexpected error", {
+    requestId: requestIdOf(request),
     method: request.method,
     path: safePath(request.url),
     error: String((error as Error)?.stack ?? error),
   });
-  return errorResponse(500, "InternalError", "Unexpected error.");
+  return errorResponse(500, "InternalError", "Unexpected error.", {}, requestIdOf(request));
 }
 
 function safePath(url: string): string {

@@ -1,4 +1,6 @@
-/** Minimal structured logger (JSON lines on stderr); levels from LOG_LEVEL. */
+import { pino } from "pino";
+
+/** Structured logger (pino, JSON lines on stderr); levels from LOG_LEVEL. */
 export type Logger = {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -6,17 +8,47 @@ export type Logger = {
   error(msg: string, fields?: Record<string, unknown>): void;
 };
 
-const ORDER = ["debug", "info", "warn", "error", "silent"] as const;
-type Level = (typeof ORDER)[number];
+type Level = "debug" | "info" | "warn" | "error" | "silent";
+
+/**
+ * Fields that may carry a credential, wherever they appear in a log line: they are written
+ * as "[redacted]" (pino's redaction, compiled once).
+ */
+const REDACTED = [
+  "authorization",
+  "cookie",
+  "password",
+  "secret",
+  "token",
+  "*.authorization",
+  "*.cookie",
+  "*.password",
+  "*.secret",
+  "*.token",
+  "headers.authorization",
+  "headers.cookie",
+  "headers['x-api-key']",
+];
 
 export function createLogger(
   level: Level,
-  write: (line: string) => void = (l) => process.stderr.write(l),
+  write: (line: string) => void = (line) => process.stderr.write(line),
 ): Logger {
-  const min = ORDER.indexOf(level);
-  const log = (lvl: Exclude<Level, "silent">) => (msg: string, fields?: Record<string, unknown>) => {
-    if (ORDER.indexOf(lvl) < min) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
+  const log = pino(
+    {
+      level,
+      base: undefined,
+      messageKey: "msg",
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED, censor: "[redacted]" },
+    },
+    { write },
+  );
+  return {
+    debug: (msg, fields) => log.debug(fields ?? {}, msg),
+    info: (msg, fields) => log.info(fields ?? {}, msg),
+    warn: (msg, fields) => log.warn(fields ?? {}, msg),
+    error: (msg, fields) => log.error(fields ?? {}, msg),
   };
-  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 }

@@ -34,8 +34,8 @@ export async function startServerProcess(
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream! }).on("line", (line) => {
         output.push(line);
-        const listening = /"msg":"Vexil listening".*?"url":"([^"]+)"/.exec(line);
-        if (listening?.[1]) resolve(listening[1]);
+        const url = listeningUrl(line);
+        if (url) resolve(url);
       });
     }
     child.once("exit", (code) => reject(new Error(`server exited with ${code}:\n${output.join("\n")}`)));
@@ -72,4 +72,15 @@ export async function runServerToExit(
   }
   const [code] = await once(child, "close");
   return { code: code as number | null, lines };
+}
+
+/** The URL of a "Vexil listening" log line (a JSON object; field order is the logger's). */
+function listeningUrl(line: string): string | null {
+  if (!line.includes("Vexil listening")) return null;
+  try {
+    const entry = JSON.parse(line) as { msg?: string; url?: string };
+    return entry.msg === "Vexil listening" && entry.url ? entry.url : null;
+  } catch {
+    return null;
+  }
 }

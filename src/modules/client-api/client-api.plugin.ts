@@ -5,6 +5,7 @@ import type { AppDeps } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
 import { matchesEtag } from "../../http/etag.ts";
 import { isDecodable } from "../../http/path-encoding.ts";
+import { requestIdOf } from "../../http/request-log.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
@@ -248,7 +249,13 @@ export function sdkApiPlugin(deps: AppDeps, routes: SdkRoute[] = sdkRoutes): Plu
       if (!PREFIXES.some((p) => url.pathname === p || url.pathname.startsWith(`${p}/`))) return;
       if (!isDecodable(url.pathname)) {
         return endResponse(
-          errorResponse(400, "ValidationError", "The path is not valid percent-encoding (UTF-8)."),
+          errorResponse(
+            400,
+            "ValidationError",
+            "The path is not valid percent-encoding (UTF-8).",
+            {},
+            requestIdOf(request),
+          ),
         );
       }
       const hits = compiled
@@ -262,6 +269,8 @@ export function sdkApiPlugin(deps: AppDeps, routes: SdkRoute[] = sdkRoutes): Plu
           405,
           "MethodNotAllowed",
           `${request.method} is not allowed here; use ${allow}`,
+          {},
+          requestIdOf(request),
         );
         refused.headers.set("allow", allow);
         return endResponse(refused);

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/shared/logger.ts";
+import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+
+let t: TestApp;
+const lines: string[] = [];
+beforeAll(async () => {
+  t = await createTestApp({}, { log: (line) => lines.push(line) });
+});
+afterAll(() => t?.close());
+
+const entries = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe("request ids and the access log", () => {
+  it("every answer has an x-request-id; a REST error's id is the same; one access-log line per request", async () => {
+    const res = await t.app.fetch("http://vexil.test/api/admin/no-such-thing?secret=x", {
+      headers: { authorization: ADMIN_TOKEN },
+    });
+    const id = res.headers.get("x-request-id");
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await res.json()).id).toBe(id);
+    const line = entries().find((e) => e.requestId === id && e.msg === "request");
+    expect(line).toMatchObject({
+      level: "info",
+      method: "GET",
+      path: "/api/admin/no-such-thing",
+      status: 404,
+    });
+    expect(typeof line?.ms).toBe("number");
+    expect(JSON.stringify(line)).not.toContain("secret=x");
+    const gql = await t.app.fetch("http://vexil.test/graphql", {
+      method: "POST",
+      headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ uiConfig { version } }" }),
+    });
+    expect(gql.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("keeps the id a proxy in front gave the request, if it is a plain token", async () => {
+    const given = await t.app.fetch("http://vexil.test/api/admin/nope", {
+      headers: { authorization: ADMIN_TOKEN, "x-request-id": "edge-1234.abc" },
+    });
+    expect(given.headers.get("x-request-id")).toBe("edge-1234.abc");
+    expect((await given.json()).id).toBe("edge-1234.abc");
+    const forged = await t.app.fetch("http://vexil.test/health", { headers: { "x-request-id": "<script>" } });
+    expect(forged.headers.get("x-request-id")).not.toBe("<script>");
+  });
+
+  it("never writes a credential", () => {
+    const written: string[] = [];
+    const logger = createLogger("debug", (line) => written.push(line));
+    logger.info("with secrets", {
+      authorization: "*:*.abc",
+      headers: { authorization: "Bearer x", cookie: "vexil-session=abc" },
+      body: { password: "hunter2", token: "t" },
+    });
+    const text = written.join("");
+    for (const secret of ["*:*.abc", "Bearer x", "vexil-session=abc", "hunter2"])
+      expect(text).not.toContain(secret);
+    expect(text).toContain("[redacted]");
+  });
+});
