@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import type pg from "pg";
 import { restPlugin } from "../rest/plugin.ts";
 import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
@@ -8,6 +9,7 @@ import { corsPolicy } from "./http/cors.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
+import { useMetrics } from "./http/metrics.ts";
 import { useRequestLog } from "./http/request-log.ts";
 import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.ts";
@@ -23,7 +25,13 @@ export type App = YogaServerInstance<Record<string, unknown>, Context>;
  * Builds the HTTP application (GraphQL at /graphql, REST at /api/admin/**, OpenAPI at /docs,
  * health probes). No listening and no globals: server.ts and tests call this.
  */
-export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App {
+export function createApp(
+  deps: AppDeps & {
+    ready?: () => Promise<void>;
+    /** The PostgreSQL pool in server mode, for `/metrics`. */
+    pool?: pg.Pool;
+  },
+): App {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -38,6 +46,7 @@ export function createApp(deps: AppDeps & { ready?: () => Promise<void> }): App 
     // by the HTTP adapter's plain-text stack trace.
     plugins: [
       useRequestLog(deps.logger),
+      useMetrics(deps, deps.pool),
       healthPlugin(deps),
       avatarPlugin(),
       authPlugin(deps),

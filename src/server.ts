@@ -71,6 +71,7 @@ async function main() {
   const app = createApp({
     ...deps,
     ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
+    pool: database.pool,
   });
   const running = await listen(app, deps, config.host, config.port, port);
   const stopChangeRequestScheduler = startChangeRequestScheduler(deps);

@@ -63,6 +63,7 @@ export async function createTestApp(
   };
   const app = createApp({
     ...deps,
+    pool: database.pool,
     ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
   });
   const headers = (token: string | null | undefined) => ({

@@ -60,3 +60,33 @@ describe("request ids and the access log", () => {
     expect(text).toContain("[redacted]");
   });
 });
+
+describe("/metrics (Prometheus)", () => {
+  it("admins read HTTP, GraphQL, pool, subscription and webhook figures; others are refused", async () => {
+    await t.gql(`{ uiConfig { version } }`);
+    await t.rest("GET", "/api/admin/ui-config");
+    const res = await t.app.fetch("http://vexil.test/metrics", { headers: { authorization: ADMIN_TOKEN } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(
+      /vexil_http_request_duration_seconds_count\{surface="graphql",method="POST",status="2xx"\} \d+/,
+    );
+    expect(text).toMatch(
+      /vexil_http_request_duration_seconds_count\{surface="rest",method="GET",status="2xx"\} \d+/,
+    );
+    expect(text).toMatch(/vexil_graphql_operation_duration_seconds_count\{type="query"\} \d+/);
+    expect(text).toContain("vexil_live_subscriptions 0");
+    expect(text).toMatch(/vexil_webhook_deliveries\{status="pending"\} 0/);
+    expect(text).toContain("vexil_process_resident_memory_bytes");
+    if (t.database.pool) expect(text).toMatch(/vexil_db_pool_connections\{state="total"\} \d+/);
+    expect((await t.app.fetch("http://vexil.test/metrics")).status).toBe(401);
+    const client = await t.gql<{ createApiToken: { secret: string } }>(
+      `mutation { createApiToken(input: { tokenName: "m", type: "client", environment: "development" }) { secret } }`,
+    );
+    const refused = await t.app.fetch("http://vexil.test/metrics", {
+      headers: { authorization: client.data?.createApiToken.secret as string },
+    });
+    expect(refused.status).toBe(403);
+  });
+});

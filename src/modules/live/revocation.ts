@@ -109,3 +109,8 @@ function endedOnRevocation<T>(
     },
   };
 }
+
+/** Open subscriptions of this app (node), for `/metrics`. */
+export function openSubscriptions(deps: Pick<AppDeps, "bus">): number {
+  return registries.get(deps.bus)?.size ?? 0;
+}

@@ -1,0 +1,137 @@
+import type { Plugin } from "graphql-yoga";
+import type pg from "pg";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { type AppDeps, callerOfRequest } from "../context.ts";
+import { can } from "../modules/access/check.ts";
+import { openSubscriptions } from "../modules/live/revocation.ts";
+import { AuthenticationRequired, NoAccessError } from "../shared/errors.ts";
+
+/** Which surface a path belongs to: a bounded label, never the path itself. */
+function surfaceOf(path: string): string {
+  if (path === "/graphql") return "graphql";
+  for (const [prefix, name] of [
+    ["/api/admin", "rest"],
+    ["/api/client", "sdk"],
+    ["/api/frontend", "frontend"],
+    ["/ofrep", "ofrep"],
+    ["/auth", "auth"],
+  ] as const) {
+    if (path === prefix || path.startsWith(`${prefix}/`)) return name;
+  }
+  return "other";
+}
+
+/**
+ * `/metrics` in Prometheus' text format (prom-client): HTTP durations per surface, GraphQL
+ * operation durations per type, the process' own metrics, the PostgreSQL pool (connections in
+ * use, idle, callers waiting), open live subscriptions, and the webhook queue (pending and
+ * given-up deliveries). Readable with an admin credential only (Prometheus sends it as
+ * `authorization: credentials` in its scrape config): the figures describe the whole instance.
+ */
+export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string, unknown>> {
+  const register = new Registry();
+  collectDefaultMetrics({ register, prefix: "vexil_" });
+  const http = new Histogram({
+    name: "vexil_http_request_duration_seconds",
+    help: "Time to the start of the answer, per surface, method and status class.",
+    labelNames: ["surface", "method", "status"],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [register],
+  });
+  const operations = new Histogram({
+    name: "vexil_graphql_operation_duration_seconds",
+    help: "GraphQL execution time per operation type (REST routes run GraphQL operations too).",
+    labelNames: ["type"],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [register],
+  });
+  const errors = new Counter({
+    name: "vexil_graphql_errors_total",
+    help: "GraphQL executions that answered errors, per operation type.",
+    labelNames: ["type"],
+    registers: [register],
+  });
+  new Gauge({
+    name: "vexil_db_pool_connections",
+    help: "PostgreSQL pool connections: total, idle, and callers waiting for one (server mode).",
+    labelNames: ["state"],
+    registers: [register],
+    collect() {
+      if (!pool) return;
+      this.set({ state: "total" }, pool.totalCount);
+      this.set({ state: "idle" }, pool.idleCount);
+      this.set({ state: "waiting" }, pool.waitingCount);
+    },
+  });
+  new Gauge({
+    name: "vexil_live_subscriptions",
+    help: "Open GraphQL subscriptions (WebSocket and SSE) on this node.",
+    registers: [register],
+    collect() {
+      this.set(openSubscriptions(deps));
+    },
+  });
+  new Gauge({
+    name: "vexil_webhook_deliveries",
+    help: "Integration deliveries waiting (pending) and given up (dead), all nodes.",
+    labelNames: ["status"],
+    registers: [register],
+    async collect() {
+      const rows = await deps.db.addonDelivery.groupBy({ by: ["status"], _count: { _all: true } });
+      for (const status of ["pending", "dead"]) {
+        this.set({ status }, rows.find((r) => r.status === status)?._count._all ?? 0);
+      }
+    },
+  });
+  const started = new WeakMap<Request, number>();
+  return {
+    async onRequest({ request, url, endResponse }) {
+      started.set(request, performance.now());
+      if (url.pathname !== "/metrics") return;
+      const { principal } = await callerOfRequest(deps, request);
+      if (!principal) throw new AuthenticationRequired();
+      if (
+        principal.kind === "client-token" ||
+        principal.kind === "frontend-token" ||
+        !can(principal, { permission: "ADMIN" })
+      ) {
+        throw new NoAccessError("ADMIN");
+      }
+      endResponse(
+        new Response(await register.metrics(), { headers: { "content-type": register.contentType } }),
+      );
+    },
+    onResponse({ request, response }) {
+      const since = started.get(request);
+      if (since === undefined) return;
+      const path = new URL(request.url).pathname;
+      http.observe(
+        {
+          surface: surfaceOf(path),
+          method: request.method,
+          status: `${Math.floor(response.status / 100)}xx`,
+        },
+        (performance.now() - since) / 1000,
+      );
+    },
+    onExecute({ args }) {
+      const begun = performance.now();
+      const type = operationType(args.document, args.operationName);
+      return {
+        onExecuteDone({ result }) {
+          operations.observe({ type }, (performance.now() - begun) / 1000);
+          if (result && "errors" in result && result.errors?.length) errors.inc({ type });
+        },
+      };
+    },
+  };
+}
+
+function operationType(
+  document: { definitions: readonly { kind: string; operation?: string; name?: { value: string } }[] },
+  name?: string | null,
+): string {
+  const operations = document.definitions.filter((d) => d.kind === "OperationDefinition");
+  const chosen = name ? operations.find((d) => d.name?.value === name) : operations[0];
+  return chosen?.operation ?? "unknown";
+}
