@@ -1,9 +1,10 @@
 // `npm run bench:sdk`: the SDK-facing answers over the benchmark dataset (10,000 flags, 2
 // environments with strategies): the full client-features answer (plain and gzip), the same with
-// a matching If-None-Match, and the frontend API for one context; 10 connections each.
+// a matching If-None-Match, the frontend API for one context, and OFREP (one flag, and the bulk
+// evaluation of a 100-flag project for one context); 10 connections each.
 // PGlite by default; BENCH_DATABASE_URL for PostgreSQL (database `vexil_bench_sdk` on it is
 // dropped and re-created). BENCH_FLAGS (10000), BENCH_DURATION seconds per scenario (10),
-// BENCH_CONNECTIONS (10).
+// BENCH_CONNECTIONS (10), BENCH_ONLY (run only the scenarios whose name contains it).
 import os from "node:os";
 import autocannon from "autocannon";
 import { createApp } from "../src/app.ts";
@@ -23,6 +24,8 @@ const duration = Number(env.BENCH_DURATION ?? 10);
 const connections = Number(env.BENCH_CONNECTIONS ?? 10);
 const CLIENT = "*:production.bench-client-secret-0123456789";
 const FRONTEND = "*:production.bench-frontend-secret-0123456789";
+const OFREP_CLIENT = "bench-ofrep:production.bench-ofrep-secret-0123456789";
+const OFREP_PROJECT_FLAGS = 100;
 const log = (m: string) => console.log(`[bench:sdk ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
 async function openDatabase(): Promise<Database> {
@@ -37,12 +40,25 @@ async function openDatabase(): Promise<Database> {
   return openPostgres(target.toString());
 }
 
-type Scenario = { name: string; path: string; token: string; headers?: Record<string, string> };
+type Scenario = {
+  name: string;
+  path: string;
+  token: string;
+  headers?: Record<string, string>;
+  method?: "GET" | "POST";
+  body?: string;
+  /** Every request with a context not seen before (a new targetingKey): nothing is memoised. */
+  newContextEachRequest?: boolean;
+};
 
 async function run(url: string, s: Scenario) {
   const result = await autocannon({
     url: `${url}${s.path}`,
     headers: { authorization: s.token, ...s.headers },
+    method: s.method ?? "GET",
+    // autocannon replaces "[<id>]" in the body by a new id per request.
+    idReplacement: s.newContextEachRequest,
+    body: s.newContextEachRequest ? s.body?.replace("user-2", "user-[<id>]") : s.body,
     connections,
     duration,
     workers: 1,
@@ -70,20 +86,28 @@ async function main() {
   const database = await openDatabase();
   log(`database: ${database.kind}`);
   await applyMigrations(database.adapterFactory);
-  const config = loadConfig({ ...env, INIT_ADMIN_API_TOKENS: "*:*.bench-admin", LOG_LEVEL: "error" });
+  const config = loadConfig({
+    ...env,
+    INIT_ADMIN_API_TOKENS: "*:*.bench-admin",
+    LOG_LEVEL: "error",
+    // One token drives every request here; the per-token limit (default 1,000/s) would cap it.
+    VEXIL_OFREP_RATE_LIMIT_PER_SECOND: "1000000",
+  });
   const logger = createLogger("silent");
   await bootstrap(database.prisma, config, logger);
   await generateDataset(database.prisma, { flags, projects: 20, events: 0 }, log);
-  for (const [secret, type] of [
-    [CLIENT, "client"],
-    [FRONTEND, "frontend"],
+  await moveIntoOwnProject(database, "bench-ofrep", OFREP_PROJECT_FLAGS);
+  for (const [secret, type, project] of [
+    [CLIENT, "client", "*"],
+    [FRONTEND, "frontend", "*"],
+    [OFREP_CLIENT, "client", "bench-ofrep"],
   ] as const) {
     await database.prisma.apiToken.create({
       data: {
-        tokenName: type,
+        tokenName: `${type} ${project}`,
         type,
         environment: "production",
-        projects: ["*"],
+        projects: [project],
         secretHash: hashSecret(secret),
         displayPrefix: "bench",
       },
@@ -115,8 +139,35 @@ async function main() {
       headers: { "if-none-match": etag },
     },
     { name: "frontend API, one context", path: frontendPath, token: FRONTEND },
+    {
+      name: "OFREP, one flag",
+      path: "/ofrep/v1/evaluate/flags/flag-00042",
+      token: CLIENT,
+      ...OFREP_REQUEST,
+    },
+    {
+      name: `OFREP bulk, ${OFREP_PROJECT_FLAGS} flags`,
+      path: "/ofrep/v1/evaluate/flags",
+      token: OFREP_CLIENT,
+      ...OFREP_REQUEST,
+    },
+    {
+      name: `OFREP bulk, ${OFREP_PROJECT_FLAGS} flags, a new context each request`,
+      path: "/ofrep/v1/evaluate/flags",
+      token: OFREP_CLIENT,
+      ...OFREP_REQUEST,
+      newContextEachRequest: true,
+    },
   ];
-  for (const s of scenarios) rows.push(await run(server.url, s));
+  const bulk = await fetch(`${server.url}/ofrep/v1/evaluate/flags`, {
+    method: "POST",
+    headers: { authorization: OFREP_CLIENT, ...OFREP_REQUEST.headers },
+    body: OFREP_REQUEST.body,
+  });
+  const evaluated = ((await bulk.json()) as { flags: unknown[] }).flags.length;
+  if (evaluated !== OFREP_PROJECT_FLAGS) throw new Error(`OFREP bulk evaluated ${evaluated} flags`);
+  const only = env.BENCH_ONLY;
+  for (const s of scenarios) if (!only || s.name.includes(only)) rows.push(await run(server.url, s));
   console.table(rows);
   console.log(
     JSON.stringify({ database: database.kind, flags, connections, duration, cpus: os.cpus().length, rows }),
@@ -124,6 +175,32 @@ async function main() {
   await server.close(1000);
   await deps.bus.close();
   await database.close();
+}
+
+const OFREP_REQUEST = {
+  method: "POST" as const,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({
+    context: { targetingKey: "user-2", appName: "web", appVersion: "2.1.0", region: "eu" },
+  }),
+};
+
+/** Moves the first `count` flags of project-01 (with their strategies) into a project of their own. */
+async function moveIntoOwnProject(database: Database, project: string, count: number) {
+  await database.prisma.$transaction([
+    database.prisma.$executeRawUnsafe(`INSERT INTO "Project"(id, name) VALUES ('${project}', '${project}')`),
+    database.prisma.$executeRawUnsafe(`INSERT INTO "ProjectEnvironment"("projectId", "environmentName")
+      SELECT '${project}', "environmentName" FROM "ProjectEnvironment" WHERE "projectId" = 'project-01'`),
+    database.prisma.$executeRawUnsafe(`CREATE TEMP TABLE moved AS
+      SELECT name FROM "Feature" WHERE "projectId" = 'project-01' AND "archivedAt" IS NULL ORDER BY name LIMIT ${count}`),
+    database.prisma.$executeRawUnsafe(
+      `UPDATE "Feature" SET "projectId" = '${project}' WHERE name IN (SELECT name FROM moved)`,
+    ),
+    database.prisma.$executeRawUnsafe(
+      `UPDATE "FeatureStrategy" SET "projectId" = '${project}' WHERE "featureName" IN (SELECT name FROM moved)`,
+    ),
+    database.prisma.$executeRawUnsafe("DROP TABLE moved"),
+  ]);
 }
 
 main().catch((error) => {

@@ -1,5 +1,5 @@
-import { etagOf } from "../../http/etag.ts";
 import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
+import { answerForContext, type ContextAnswer } from "../client-features/context-answers.ts";
 import type { EvaluationContext } from "../evaluation/client-features.types.ts";
 import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.ts";
 import { evaluateAll, evaluateFlag, type FlagEvaluation } from "../evaluation/engine.ts";
@@ -74,38 +74,9 @@ export function frontendToggle(
   return evaluation.enabled ? toggleOf(evaluation) : undefined;
 }
 
-/** A frontend answer ready to send: its JSON and ETag. */
-export type FrontendAnswer = { json: string; etag: string };
-
-/** Contexts whose answers are kept per snapshot (a browser polls with the same one). */
-const MAX_CONTEXTS = 5_000;
-const answers = new WeakMap<ClientSnapshot, Map<string, FrontendAnswer>>();
-
-/**
- * The `/api/frontend` answer for a context, evaluated once per snapshot and context: a
- * browser SDK polls every few seconds with the same context, and the configuration changes
- * far less often. Random stickiness is therefore drawn once per context and configuration.
- */
-export function frontendAnswer(snapshot: ClientSnapshot, context: EvaluationContext): FrontendAnswer {
-  let byContext = answers.get(snapshot);
-  if (!byContext) {
-    byContext = new Map();
-    answers.set(snapshot, byContext);
-  }
-  const key = contextKey(context);
-  let answer = byContext.get(key);
-  if (!answer) {
-    if (byContext.size >= MAX_CONTEXTS) byContext.delete(byContext.keys().next().value as string);
-    const json = JSON.stringify({ toggles: frontendToggles(snapshot, context) });
-    answer = { json, etag: etagOf(json) };
-    byContext.set(key, answer);
-  }
-  return answer;
-}
-
-/** The same context, whatever the order its fields came in. */
-function contextKey(context: EvaluationContext): string {
-  const { properties, ...fields } = context;
-  const sorted = (o: object) => Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([sorted(fields), sorted(properties ?? {})]);
+/** The `/api/frontend` answer for a context, evaluated once per configuration and context. */
+export function frontendAnswer(snapshot: ClientSnapshot, context: EvaluationContext): ContextAnswer {
+  return answerForContext(snapshot, "frontend", context, () => ({
+    toggles: frontendToggles(snapshot, context),
+  }));
 }

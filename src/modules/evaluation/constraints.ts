@@ -66,14 +66,31 @@ function dateMatcher(c: ClientConstraint, after: boolean): Matcher {
   };
 }
 
-const isValidSemver = (v: string) => semver.valid(v) !== null && !v.startsWith("v");
+/** Versions parsed lately: a context's version is compared with many flags' constraints. */
+const parsedVersions = new Map<string, semver.SemVer | null>();
+const MAX_PARSED_VERSIONS = 1_000;
 
-function semverMatcher(c: ClientConstraint, compare: (a: string, b: string) => boolean): Matcher {
-  const target = c.value ?? "";
-  if (semver.valid(target) === null) return () => false;
+/** A context's version as the SDKs accept it (strict semver, no leading "v"), or null. */
+function parsedVersion(v: string): semver.SemVer | null {
+  let parsed = parsedVersions.get(v);
+  if (parsed === undefined) {
+    if (parsedVersions.size >= MAX_PARSED_VERSIONS) parsedVersions.clear();
+    parsed = v.startsWith("v") ? null : semver.parse(v);
+    parsedVersions.set(v, parsed);
+  }
+  return parsed;
+}
+
+function semverMatcher(
+  c: ClientConstraint,
+  compare: (a: semver.SemVer, b: semver.SemVer) => boolean,
+): Matcher {
+  const target = semver.parse(c.value ?? "");
+  if (target === null) return () => false;
   return (ctx) => {
     const v = contextValue(ctx, c.contextName);
-    return v !== undefined && isValidSemver(v) && compare(v, target);
+    const version = v === undefined ? null : parsedVersion(v);
+    return version !== null && compare(version, target);
   };
 }
 

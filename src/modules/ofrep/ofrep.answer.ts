@@ -98,7 +98,9 @@ export function evaluateForOfrep(
 
 /** Every flag of the configuration for one context (the bulk evaluation). */
 export function evaluateEveryForOfrep(compiled: CompiledState, context: EvaluationContext): OfrepSuccess[] {
-  return [...compiled.features.keys()].map((key) => evaluateForOfrep(compiled, key, context));
+  const answers: OfrepSuccess[] = [];
+  for (const key of compiled.features.keys()) answers.push(evaluateForOfrep(compiled, key, context));
+  return answers;
 }
 
 /**
@@ -110,20 +112,36 @@ export function evaluateEveryForOfrep(compiled: CompiledState, context: Evaluati
  * list or an override did, STATIC otherwise.
  */
 export function ofrepAnswer(evaluation: FlagEvaluation, feature: ClientFeature): OfrepSuccess {
-  const hasVariants = (feature.variants?.length ?? 0) > 0 || strategiesHaveVariants(feature);
+  const { hasVariants, project, type, impressionData } = staticPartOf(feature);
   const reason = reasonOf(evaluation, feature);
-  const metadata = {
-    project: feature.project ?? "",
-    type: feature.type ?? "release",
-    impressionData: Boolean(feature.impressionData),
-    enabled: evaluation.enabled,
-    ...(evaluation.reason.kind === "strategy-matched" ? { strategy: evaluation.reason.strategy.name } : {}),
-  };
-  const base = { key: evaluation.name, reason, metadata };
-  if (!hasVariants) return { ...base, value: evaluation.enabled, variant: evaluation.enabled ? "on" : "off" };
+  const metadata: OfrepSuccess["metadata"] = { project, type, impressionData, enabled: evaluation.enabled };
+  if (evaluation.reason.kind === "strategy-matched") metadata.strategy = evaluation.reason.strategy.name;
+  const key = evaluation.name;
+  if (!hasVariants) {
+    return { key, reason, metadata, value: evaluation.enabled, variant: evaluation.enabled ? "on" : "off" };
+  }
   const variant = evaluation.variant;
-  if (!variant.enabled) return { ...base, variant: variant.name };
-  return { ...base, value: payloadValue(variant.name, variant.payload), variant: variant.name };
+  if (!variant.enabled) return { key, reason, metadata, variant: variant.name };
+  return { key, reason, metadata, value: payloadValue(variant.name, variant.payload), variant: variant.name };
+}
+
+type StaticPart = { hasVariants: boolean; project: string; type: string; impressionData: boolean };
+
+/** What a flag's answers share whatever the context, worked out once per configuration. */
+const staticParts = new WeakMap<ClientFeature, StaticPart>();
+
+function staticPartOf(feature: ClientFeature): StaticPart {
+  let part = staticParts.get(feature);
+  if (!part) {
+    part = {
+      hasVariants: (feature.variants?.length ?? 0) > 0 || strategiesHaveVariants(feature),
+      project: feature.project ?? "",
+      type: feature.type ?? "release",
+      impressionData: Boolean(feature.impressionData),
+    };
+    staticParts.set(feature, part);
+  }
+  return part;
 }
 
 function strategiesHaveVariants(feature: ClientFeature): boolean {

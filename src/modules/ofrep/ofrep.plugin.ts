@@ -1,10 +1,11 @@
 import type { Plugin } from "graphql-yoga";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { AppDeps } from "../../context.ts";
-import { etagOf, matchesEtag } from "../../http/etag.ts";
+import { matchesEtag } from "../../http/etag.ts";
 import { DomainError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { clientFeaturesCache } from "../client-features/client-features.cache.ts";
+import { answerForContext } from "../client-features/context-answers.ts";
 import { type SdkCaller, sdkCaller } from "../client-features/sdk-credential.ts";
 import { evaluateEveryForOfrep, evaluateForOfrep, OfrepError, toEngineContext } from "./ofrep.answer.ts";
 
@@ -35,8 +36,9 @@ async function answer(deps: AppDeps, limiter: RateLimiterMemory, request: Reques
   const snapshot = await clientFeaturesCache(deps).snapshot(caller.scope);
   const compiled = snapshot.sdkCompiled();
   if (route.kind === "single") return Response.json(evaluateForOfrep(compiled, route.key, context));
-  const body = JSON.stringify({ flags: evaluateEveryForOfrep(compiled, context) });
-  const etag = etagOf(body);
+  const { json: body, etag } = answerForContext(snapshot, "ofrep-bulk", context, () => ({
+    flags: evaluateEveryForOfrep(compiled, context),
+  }));
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers: { etag } });
   }
