@@ -11,6 +11,7 @@ import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
 import { useMetrics } from "./http/metrics.ts";
 import { useRequestLog } from "./http/request-log.ts";
+import { useTracing } from "./http/tracing.ts";
 import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
@@ -45,8 +46,9 @@ export function createApp(
     // Every plugin's onRequest is guarded: what it throws is answered in the error body, never
     // by the HTTP adapter's plain-text stack trace.
     plugins: [
-      useRequestLog(deps.logger),
+      useRequestLog(deps.logger, deps.config.logLevel === "debug"),
       useMetrics(deps, deps.pool),
+      ...(deps.config.tracing ? [useTracing()] : []),
       healthPlugin(deps),
       avatarPlugin(),
       authPlugin(deps),

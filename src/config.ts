@@ -76,6 +76,20 @@ const envSchema = z.object({
     .refine((v) => !v || urlWithProtocol(v, ["redis:", "rediss:"]), {
       message: "must be a redis:// or rediss:// URL",
     }),
+  /**
+   * OpenTelemetry: traces are exported over OTLP/HTTP (JSON) when one of these is set (the
+   * standard variables: the first is the base URL, `/v1/traces` is added; the second is the
+   * whole URL). Other OTEL_* variables (OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER,
+   * OTEL_EXPORTER_OTLP_HEADERS, OTEL_BSP_*) work as the OpenTelemetry SDK documents them.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .optional()
+    .refine((v) => !v || urlWithProtocol(v, ["http:", "https:"]), { message: "must be an http(s) URL" }),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .string()
+    .optional()
+    .refine((v) => !v || urlWithProtocol(v, ["http:", "https:"]), { message: "must be an http(s) URL" }),
   /** Login attempts from one client address per minute, over all accounts (then 429). */
   LOGIN_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** `true`: the client address is the last X-Forwarded-For entry (set by your proxy). */
@@ -172,6 +186,8 @@ export type Config = {
     trustProxy: boolean;
   };
   redisUrl?: string;
+  /** OpenTelemetry traces are exported (an OTLP endpoint is configured). */
+  tracing: boolean;
   integrations: IntegrationConfig;
   http: HttpConfig;
   metrics: MetricsConfig;
@@ -237,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       trustProxy: e.VEXIL_TRUST_PROXY === "true",
     },
     redisUrl: e.REDIS_URL,
+    tracing: Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
     http: {
       corsOrigins: e.VEXIL_CORS_ORIGINS.split(",")
         .map((o) => o.trim().replace(/\/$/, ""))

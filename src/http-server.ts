@@ -6,6 +6,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.ts";
 import type { AppDeps } from "./context.ts";
+import { tracedHandler } from "./http/tracing.ts";
 import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
 import type { DirectNext } from "./modules/live/shared-results.ts";
 
@@ -60,7 +61,7 @@ export async function listen(
 ): Promise<RunningServer> {
   const server = bound ?? createServer();
   server.removeAllListeners("request");
-  server.on("request", app);
+  server.on("request", deps.config.tracing ? tracedHandler(app) : app);
   const wss = new WebSocketServer({ server, path: app.graphqlEndpoint });
   const ws = useServer<Record<string, unknown>>(
     {

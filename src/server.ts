@@ -3,7 +3,10 @@ import { bootstrap } from "./bootstrap.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase, PGLITE_TEMPLATE_DIR } from "./db/database.ts";
 import { applyMigrations, assertMigrated, MigrationError } from "./db/migrate.ts";
+import { observeStatements } from "./db/sql-observer.ts";
 import { createEventBus } from "./events/bus.ts";
+import { countForRequest } from "./http/request-log.ts";
+import { startTracing } from "./http/tracing-sdk.ts";
 import { bindPort, listen } from "./http-server.ts";
 import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startEventCountRollup } from "./jobs/event-counts.ts";
@@ -34,7 +37,13 @@ async function main() {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
-  const database = await openDatabase(config.database, { pgliteTemplate: PGLITE_TEMPLATE_DIR });
+  // Before the database opens: Prisma's instrumentation must be registered first.
+  const tracing = config.tracing ? await startTracing() : null;
+  const database = await openDatabase(config.database, {
+    pgliteTemplate: PGLITE_TEMPLATE_DIR,
+    // LOG_LEVEL=debug: each request's access line counts its SQL statements and their time.
+    wrap: config.logLevel === "debug" ? observeStatements(countForRequest) : undefined,
+  });
   opened = database;
   try {
     const applied = await applyMigrations(database.adapterFactory);
@@ -109,6 +118,9 @@ async function main() {
     await bus.close();
     await loginLimiter.close();
     await database.close();
+    await tracing
+      ?.shutdown()
+      .catch((error) => logger.warn("traces not exported at shutdown", { error: String(error) }));
     logger.info("stopped");
     process.exit(0);
   };

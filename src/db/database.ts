@@ -43,14 +43,14 @@ export const PGLITE_TEMPLATE_DIR = join(projectRoot(), "dist", "pglite-template"
  */
 export async function openDatabase(
   config: Config["database"],
-  options: { pgliteTemplate?: string } = {},
+  options: { pgliteTemplate?: string; wrap?: AdapterWrapper } = {},
 ): Promise<Database> {
-  if (config.kind === "postgres") return openPostgres(config.url, undefined, { poolMax: config.poolMax });
+  if (config.kind === "postgres") return openPostgres(config.url, options.wrap, { poolMax: config.poolMax });
   if (!config.dataDir.startsWith("memory://")) {
     if (options.pgliteTemplate) await copyTemplateInto(config.dataDir, options.pgliteTemplate);
     await mkdir(config.dataDir, { recursive: true });
   }
-  return openPglite(await createPglite(config.dataDir));
+  return openPglite(await createPglite(config.dataDir), options.wrap);
 }
 
 /**
@@ -100,7 +100,7 @@ function awaitScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return adapter;
 }
 
-/** Lets tests observe the SQL the client sends (statement-count tests). */
+/** Observes the SQL the client sends (the debug log's counts, statement-count tests). */
 export type AdapterWrapper = (
   factory: SqlMigrationAwareDriverAdapterFactory,
 ) => SqlMigrationAwareDriverAdapterFactory;

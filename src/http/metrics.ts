@@ -3,29 +3,16 @@ import type pg from "pg";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { type AppDeps, callerOfRequest } from "../context.ts";
 import { can } from "../modules/access/check.ts";
+import { feedFor } from "../modules/live/feed.ts";
 import { openSubscriptions } from "../modules/live/revocation.ts";
 import { AuthenticationRequired, NoAccessError } from "../shared/errors.ts";
-
-/** Which surface a path belongs to: a bounded label, never the path itself. */
-function surfaceOf(path: string): string {
-  if (path === "/graphql") return "graphql";
-  for (const [prefix, name] of [
-    ["/api/admin", "rest"],
-    ["/api/client", "sdk"],
-    ["/api/frontend", "frontend"],
-    ["/ofrep", "ofrep"],
-    ["/auth", "auth"],
-  ] as const) {
-    if (path === prefix || path.startsWith(`${prefix}/`)) return name;
-  }
-  return "other";
-}
+import { operationOf, surfaceOf } from "./labels.ts";
 
 /**
  * `/metrics` in Prometheus' text format (prom-client): HTTP durations per surface, GraphQL
  * operation durations per type, the process' own metrics, the PostgreSQL pool (connections in
- * use, idle, callers waiting), open live subscriptions, and the webhook queue (pending and
- * given-up deliveries). Readable with an admin credential only (Prometheus sends it as
+ * use, idle, callers waiting), open live subscriptions, the event bus lag (insert to hand-out
+ * to this node's subscribers), and the webhook queue (pending and given-up deliveries). Readable with an admin credential only (Prometheus sends it as
  * `authorization: credentials` in its scrape config): the figures describe the whole instance.
  */
 export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string, unknown>> {
@@ -71,6 +58,13 @@ export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string,
       this.set(openSubscriptions(deps));
     },
   });
+  const feedLag = new Histogram({
+    name: "vexil_event_bus_lag_seconds",
+    help: "From an event's insert (just before commit, on any node) to its hand-out to this node's live subscribers.",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [register],
+  });
+  feedFor(deps).observeLag((seconds) => feedLag.observe(seconds));
   new Gauge({
     name: "vexil_webhook_deliveries",
     help: "Integration deliveries waiting (pending) and given up (dead), all nodes.",
@@ -116,7 +110,7 @@ export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string,
     },
     onExecute({ args }) {
       const begun = performance.now();
-      const type = operationType(args.document, args.operationName);
+      const { type } = operationOf(args.document, args.operationName);
       return {
         onExecuteDone({ result }) {
           operations.observe({ type }, (performance.now() - begun) / 1000);
@@ -125,13 +119,4 @@ export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string,
       };
     },
   };
-}
-
-function operationType(
-  document: { definitions: readonly { kind: string; operation?: string; name?: { value: string } }[] },
-  name?: string | null,
-): string {
-  const operations = document.definitions.filter((d) => d.kind === "OperationDefinition");
-  const chosen = name ? operations.find((d) => d.name?.value === name) : operations[0];
-  return chosen?.operation ?? "unknown";
 }

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { observeStatements } from "../../src/db/sql-observer.ts";
+import { countForRequest } from "../../src/http/request-log.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlag, lastEventId, sse } from "../live/live-helpers.ts";
 
 let t: TestApp;
 const lines: string[] = [];
@@ -61,6 +64,46 @@ describe("request ids and the access log", () => {
   });
 });
 
+describe("LOG_LEVEL=debug: SQL per request", () => {
+  it("each access line carries its own request's statement count and time, also for concurrent requests", async () => {
+    const debugLines: string[] = [];
+    const d = await createTestApp(
+      { LOG_LEVEL: "debug" },
+      { log: (line) => debugLines.push(line), wrapAdapter: observeStatements(countForRequest) },
+    );
+    try {
+      const lineOf = (res: Response) => {
+        const id = res.headers.get("x-request-id");
+        return debugLines
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((e) => e.msg === "request" && e.requestId === id);
+      };
+      const list = () =>
+        d.app.fetch("http://vexil.test/api/admin/projects", { headers: { authorization: ADMIN_TOKEN } });
+      await list(); // the token is remembered from here on
+      const alone = lineOf(await list());
+      expect(alone?.sqlStatements).toBeGreaterThan(0);
+      expect(typeof alone?.sqlMs).toBe("number");
+      const together = await Promise.all([list(), list(), list()]);
+      // A read that concurrent requests share counts once, for the request that started it.
+      for (const res of together) {
+        expect(lineOf(res)?.sqlStatements).toBeGreaterThan(0);
+        expect(lineOf(res)?.sqlStatements).toBeLessThanOrEqual(alone?.sqlStatements as number);
+      }
+      const health = lineOf(await d.app.fetch("http://vexil.test/api/admin/nope"));
+      expect(health?.sqlStatements).toBe(0);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it("at info, access lines carry no SQL figures", () => {
+    const line = entries().find((e) => e.msg === "request");
+    expect(line).toBeDefined();
+    expect(line).not.toHaveProperty("sqlStatements");
+  });
+});
+
 describe("/metrics (Prometheus)", () => {
   it("admins read HTTP, GraphQL, pool, subscription and webhook figures; others are refused", async () => {
     await t.gql(`{ uiConfig { version } }`);
@@ -88,5 +131,24 @@ describe("/metrics (Prometheus)", () => {
       headers: { authorization: client.data?.createApiToken.secret as string },
     });
     expect(refused.status).toBe(403);
+  });
+
+  it("the event bus lag: every event handed out to live subscribers is measured", async () => {
+    const metric = async () => {
+      const res = await t.app.fetch("http://vexil.test/metrics", { headers: { authorization: ADMIN_TOKEN } });
+      return Number(/vexil_event_bus_lag_seconds_count (\d+)/.exec(await res.text())?.[1]);
+    };
+    const before = await metric();
+    const afterId = await lastEventId(t);
+    const stream = sse<{ events: { type: string } }>(
+      t.app,
+      "subscription($afterId: Long) { events(afterId: $afterId) { type } }",
+      { afterId },
+    );
+    const first = stream.next();
+    await createFlag(t, "lag-measured");
+    expect((await first).value?.data?.events.type).toBe("feature-created");
+    await stream.return(undefined);
+    expect(await metric()).toBeGreaterThan(before);
   });
 });

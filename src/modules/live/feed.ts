@@ -49,6 +49,7 @@ export class EventFeed {
   /** Every open subscription of this node, attached or still replaying. */
   private readonly streams = new Set<Endable>();
   private closed = false;
+  private readonly lagObservers = new Set<(seconds: number) => void>();
 
   constructor(
     private readonly db: Db,
@@ -76,6 +77,17 @@ export class EventFeed {
         this.committedHere.clear();
       }
     };
+  }
+
+  /**
+   * Tells `observer` the lag of every event handed out: seconds from its insert (just before
+   * its commit, on whichever node) to its hand-out to this node's subscribers. Returns the
+   * unregister function. Only events handed out are measured: the feed reads the log while
+   * someone subscribes.
+   */
+  observeLag(observer: (seconds: number) => void): () => void {
+    this.lagObservers.add(observer);
+    return () => this.lagObservers.delete(observer);
   }
 
   /**
@@ -162,6 +174,12 @@ export class EventFeed {
     for (const event of events) {
       this.position = event.id;
       for (const listener of this.listeners) listener(event);
+    }
+    if (this.lagObservers.size === 0) return;
+    const now = Date.now();
+    for (const event of events) {
+      const lag = Math.max(0, now - event.createdAt.getTime()) / 1000;
+      for (const observer of this.lagObservers) observer(lag);
     }
   }
 
