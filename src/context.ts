@@ -4,7 +4,7 @@ import type { Db } from "./db/database.ts";
 import type { EventBus } from "./events/bus.ts";
 import { requestIdOf } from "./http/request-log.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
-import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
+import { rememberedToken, resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
 import type { LoginLimiter } from "./modules/access/login-limits.ts";
 import type { Principal } from "./modules/access/principal.ts";
 import { CSRF_HEADER, cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.ts";
@@ -122,7 +122,7 @@ export async function createContext(
     loaders: createLoaders(deps.db, principal),
     credentialStillValid: async () => {
       if (!principal) return false;
-      const now = (await resolvePrincipal(deps, plain)).principal;
+      const now = (await resolvePrincipal(deps, plain, { fresh: true })).principal;
       return now !== null && sameCaller(now, principal);
     },
   };
@@ -135,9 +135,16 @@ function sameCaller(a: Principal, b: Principal): boolean {
 async function resolvePrincipal(
   deps: AppDeps,
   creds: Credentials,
+  options: { fresh?: boolean } = {},
 ): Promise<{ principal: Principal | null; problem?: DomainError }> {
   const secret = tokenFromHeader(creds.authorization);
-  if (secret) return { principal: await resolveToken(deps.db, secret, deps.now()) };
+  if (secret) {
+    // `fresh`: read from the database, not the token memory (revocation checks).
+    const principal = options.fresh
+      ? await resolveToken(deps.db, secret, deps.now())
+      : await rememberedToken(deps, secret);
+    return { principal };
+  }
   const session = cookieValue(creds.cookie, SESSION_COOKIE);
   if (!session) return { principal: null };
   return resolveSession(

@@ -110,6 +110,23 @@ describe("API tokens", () => {
     expect((await t.rest("DELETE", "/api/admin/api-tokens/999999")).status).toBe(404);
   });
 
+  it("a remembered token still expires on time", async () => {
+    const created = await t.rest("POST", "/api/admin/api-tokens", {
+      tokenName: "short-lived",
+      type: "admin",
+      expiresAt: "2030-01-01T00:00:00Z",
+    });
+    expect(created.status).toBe(201);
+    expect((await t.rest("GET", "/api/admin/ui-config", undefined, created.body.secret)).status).toBe(200);
+    expect((await t.rest("GET", "/api/admin/ui-config", undefined, created.body.secret)).status).toBe(200);
+    t.setNow(new Date("2030-01-01T00:00:01Z"));
+    try {
+      expect((await t.rest("GET", "/api/admin/ui-config", undefined, created.body.secret)).status).toBe(401);
+    } finally {
+      t.setNow(null);
+    }
+  });
+
   it("stops at the configured token limit (ExceedsLimitError)", async () => {
     let last = { status: 0, body: {} as Record<string, unknown> };
     for (let i = 0; i < 4; i++) {

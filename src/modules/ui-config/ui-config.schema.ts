@@ -5,11 +5,22 @@ import { VERSION } from "../../version.ts";
 
 type Link = { value: string; icon: string; href: string; title: string };
 
+/** Instance ids by database: written once by the bootstrap, never changed. */
+const instanceIds = new WeakMap<object, string>();
+
+async function instanceIdOf(db: Context["db"]): Promise<string | null> {
+  const known = instanceIds.get(db);
+  if (known) return known;
+  const instance = await db.setting.findUnique({ where: { name: "instanceInfo" } });
+  const id = (instance?.content as { id?: string } | null)?.id;
+  if (id) instanceIds.set(db, id);
+  return id ?? null;
+}
+
 /** The instance UI configuration (spec 2.14), built from configuration only: no network call. */
 export async function uiConfig(ctx: Context) {
   const { config } = ctx;
-  const instance = await ctx.db.setting.findUnique({ where: { name: "instanceInfo" } });
-  const instanceId = (instance?.content as { id?: string } | null)?.id ?? null;
+  const instanceId = await instanceIdOf(ctx.db);
   return {
     slogan: "Feature flags for everyone.",
     name: "Vexil",

@@ -1,0 +1,115 @@
+// `npm run bench:request-path`: the fixed cost of a request (issue 16, item 2). A server in
+// this process (PGlite in memory, or BENCH_DATABASE_URL's database `vexil_bench_path`
+// re-created), autocannon in a worker thread, 10 connections, BENCH_DURATION seconds (10) per
+// scenario: requests that need little or no database work, through each surface. Besides
+// req/s and latency it reports the server's main-thread CPU per request (event-loop utilisation
+// x duration / requests), which is what "fixed cost" means on a busy server.
+import os from "node:os";
+import { performance } from "node:perf_hooks";
+import autocannon from "autocannon";
+import { createApp } from "../src/app.ts";
+import { bootstrap } from "../src/bootstrap.ts";
+import { loadConfig } from "../src/config.ts";
+import { createPglite, type Database, openPglite, openPostgres } from "../src/db/database.ts";
+import { applyMigrations } from "../src/db/migrate.ts";
+import { createInProcessBus } from "../src/events/bus.ts";
+import { listen } from "../src/http-server.ts";
+import { createLogger } from "../src/shared/logger.ts";
+
+const env = process.env;
+const duration = Number(env.BENCH_DURATION ?? 10);
+const connections = Number(env.BENCH_CONNECTIONS ?? 10);
+const ADMIN = "*:*.bench-path-admin-secret-0123456789";
+const log = (m: string) => console.log(`[bench:path ${new Date().toISOString().slice(11, 19)}] ${m}`);
+
+async function openDatabase(): Promise<Database> {
+  const url = env.BENCH_DATABASE_URL;
+  if (!url) return openPglite(await createPglite("memory://"));
+  const admin = openPostgres(url);
+  await admin.prisma.$executeRawUnsafe("DROP DATABASE IF EXISTS vexil_bench_path WITH (FORCE)");
+  await admin.prisma.$executeRawUnsafe("CREATE DATABASE vexil_bench_path");
+  await admin.close();
+  const target = new URL(url);
+  target.pathname = "/vexil_bench_path";
+  return openPostgres(target.toString());
+}
+
+type Scenario = {
+  name: string;
+  method?: "GET" | "POST";
+  path: string;
+  body?: unknown;
+  token?: string | null;
+};
+
+const scenarios: Scenario[] = [
+  { name: "GET /health (no credential, no GraphQL)", path: "/health", token: null },
+  { name: "GET /api/admin/ui-config (4.9, REST)", path: "/api/admin/ui-config" },
+  {
+    name: "POST /graphql { uiConfig }",
+    method: "POST",
+    path: "/graphql",
+    body: { query: "{ uiConfig { version name environment authenticationType } }" },
+  },
+  {
+    name: "POST /api/admin/projects/default/archive/validate (4.12, REST)",
+    method: "POST",
+    path: "/api/admin/projects/default/archive/validate",
+    body: { features: ["no-such-flag"] },
+  },
+];
+
+async function run(url: string, s: Scenario) {
+  const before = performance.eventLoopUtilization();
+  const result = await autocannon({
+    url: `${url}${s.path}`,
+    method: s.method ?? "GET",
+    headers: {
+      ...(s.token === null ? {} : { authorization: s.token ?? ADMIN }),
+      ...(s.body ? { "content-type": "application/json" } : {}),
+    },
+    body: s.body ? JSON.stringify(s.body) : undefined,
+    connections,
+    duration,
+    workers: 1,
+  });
+  const elu = performance.eventLoopUtilization(before);
+  const row = {
+    scenario: s.name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMsPerRequest: Number(((elu.active || 0) / Math.max(1, result.requests.total)).toFixed(3)),
+    non2xx: result.non2xx,
+  };
+  log(
+    `${row.scenario}: ${row.requestsPerSecond} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.cpuMsPerRequest} ms main-thread CPU per request, non-2xx ${row.non2xx}`,
+  );
+  return row;
+}
+
+async function main() {
+  const database = await openDatabase();
+  await applyMigrations(database.adapterFactory);
+  const config = loadConfig({ ...env, INIT_ADMIN_API_TOKENS: ADMIN, LOG_LEVEL: "error" });
+  const logger = createLogger("silent");
+  await bootstrap(database.prisma, config, logger);
+  const deps = { config, db: database.prisma, bus: createInProcessBus(), logger, now: () => new Date() };
+  const server = await listen(createApp({ ...deps, ready: async () => {} }), deps, "127.0.0.1", 0);
+  log(`${database.kind}, ${connections} connections, ${duration} s per scenario`);
+  const rows = [];
+  for (const s of scenarios)
+    if (!env.BENCH_ONLY || s.name.includes(env.BENCH_ONLY)) rows.push(await run(server.url, s));
+  console.table(rows);
+  console.log(
+    JSON.stringify({ database: database.kind, connections, duration, cpus: os.cpus().length, rows }),
+  );
+  await server.close(1000);
+  await deps.bus.close();
+  await database.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
