@@ -4,8 +4,8 @@ import type { Logger } from "../shared/logger.ts";
 import type { StoredEvent } from "./types.ts";
 
 /**
- * Tells every node that events were committed. A notice carries only an event id and is a
- * wake-up hint, never the event itself: it may be repeated, arrive out of id order, or be
+ * Tells every node that events were committed. A notice carries only an event id (and whether
+ * API tokens changed) and is a wake-up hint, never the event itself: it may be repeated, arrive out of id order, or be
  * lost (a node dying between commit and publish). Readers therefore read the events from the
  * database in id order behind a committed high-water mark (src/modules/live/feed.ts) and also
  * poll now and then, which makes a lost or duplicated notice harmless.
@@ -15,13 +15,22 @@ export type EventBus = {
   publish(event: StoredEvent): void;
   /**
    * Calls `listener` on every notice from any node; returns the unsubscribe function. A notice
-   * of this node's own commit also carries the committed event.
+   * of this node's own commit also carries the committed event. `apiTokensChanged` is true
+   * when the notice covers an `api-token-*` event (and for a resync: anything may have).
    */
   listen(listener: Listener): () => void;
   close(): Promise<void>;
 };
 
-type Listener = (eventId: bigint, committedHere?: StoredEvent) => void;
+type Listener = (eventId: bigint, committedHere: StoredEvent | undefined, apiTokensChanged: boolean) => void;
+
+/** Events that change what an API token secret stands for (remembered tokens are forgotten). */
+export function changesApiTokens(type: string): boolean {
+  return type.startsWith("api-token-");
+}
+
+/** A notice's payload: the event id, with a mark when API tokens changed. */
+const TOKENS_MARK = ";api-tokens";
 
 /** A notice with this id means "something may have been missed": re-read the log. */
 export const RESYNC = -1n;
@@ -33,7 +42,7 @@ export const CHANNEL = "vexil_events";
 export function createInProcessBus(): EventBus {
   const listeners = new Set<Listener>();
   return {
-    publish: (event) => notify(listeners, event.id, event),
+    publish: (event) => notify(listeners, event.id, event, changesApiTokens(event.type)),
     listen(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -54,10 +63,11 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   let client: pg.Client | null = null;
   let closed = false;
   let highest: bigint | null = null;
+  let tokensChanged = false;
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
-    next.on("notification", (message) => notify(listeners, parseId(message.payload)));
+    next.on("notification", (message) => notifyPayload(listeners, message.payload));
     next.on("error", (error) => {
       logger.warn("event bus connection lost", { error: String(error) });
       if (client === next) client = null;
@@ -68,7 +78,7 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
     await next.query(`LISTEN ${CHANNEL}`);
     client = next;
     // Notices sent while we were away are lost: have readers re-read the log.
-    notify(listeners, RESYNC);
+    notify(listeners, RESYNC, undefined, true);
   };
   const reconnect = () =>
     connect().catch((error) => {
@@ -78,9 +88,11 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   // Coalesce the notices of one tick into one NOTIFY (the highest id is enough: it wakes).
   const flush = () => {
     const id = highest;
+    const payload = `${id}${tokensChanged ? TOKENS_MARK : ""}`;
     highest = null;
+    tokensChanged = false;
     if (id === null || !client) return;
-    client.query("SELECT pg_notify($1, $2)", [CHANNEL, id.toString()]).catch((error) => {
+    client.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error) => {
       logger.warn("event bus notify failed", { error: String(error) });
     });
   };
@@ -88,9 +100,11 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   await connect();
   return {
     publish(event) {
-      notify(listeners, event.id, event);
+      const tokens = changesApiTokens(event.type);
+      notify(listeners, event.id, event, tokens);
       if (highest === null) queueMicrotask(flush);
       if (highest === null || event.id > highest) highest = event.id;
+      tokensChanged ||= tokens;
     },
     listen(listener) {
       listeners.add(listener);
@@ -112,15 +126,16 @@ export async function createRedisBus(url: string, logger: Logger): Promise<Event
   for (const connection of [subscriber, publisher]) {
     connection.on("error", (error) => logger.warn("event bus (redis) error", { error: String(error) }));
   }
-  subscriber.on("message", (_channel, message) => notify(listeners, parseId(message)));
+  subscriber.on("message", (_channel, message) => notifyPayload(listeners, message));
   // ioredis resubscribes after a reconnect; notices published meanwhile are lost.
-  subscriber.on("ready", () => notify(listeners, RESYNC));
+  subscriber.on("ready", () => notify(listeners, RESYNC, undefined, true));
   await Promise.all([subscriber.connect(), publisher.connect()]);
   await subscriber.subscribe(CHANNEL);
   return {
     publish(event) {
-      notify(listeners, event.id, event);
-      publisher.publish(CHANNEL, event.id.toString()).catch((error) => {
+      const tokens = changesApiTokens(event.type);
+      notify(listeners, event.id, event, tokens);
+      publisher.publish(CHANNEL, `${event.id}${tokens ? TOKENS_MARK : ""}`).catch((error) => {
         logger.warn("event bus (redis) publish failed", { error: String(error) });
       });
     },
@@ -147,11 +162,16 @@ export async function createEventBus(
 }
 
 /** Tells every listener, even when one throws; the first error is rethrown afterwards. */
-function notify(listeners: Set<Listener>, id: bigint, committedHere?: StoredEvent) {
+function notify(
+  listeners: Set<Listener>,
+  id: bigint,
+  committedHere: StoredEvent | undefined,
+  apiTokensChanged: boolean,
+) {
   let failure: unknown;
   for (const listener of listeners) {
     try {
-      listener(id, committedHere);
+      listener(id, committedHere, apiTokensChanged);
     } catch (error) {
       failure ??= error;
     }
@@ -159,6 +179,9 @@ function notify(listeners: Set<Listener>, id: bigint, committedHere?: StoredEven
   if (failure !== undefined) throw failure;
 }
 
-function parseId(payload: string | undefined): bigint {
-  return payload && /^\d+$/.test(payload) ? BigInt(payload) : RESYNC;
+/** Another node's notice; one that cannot be read is a resync (anything may have changed). */
+function notifyPayload(listeners: Set<Listener>, payload: string | undefined) {
+  const match = /^(\d+)(;api-tokens)?$/.exec(payload ?? "");
+  if (!match) notify(listeners, RESYNC, undefined, true);
+  else notify(listeners, BigInt(match[1] as string), undefined, match[2] !== undefined);
 }

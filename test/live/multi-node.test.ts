@@ -64,8 +64,54 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
           }
         });
       });
-      writer.deps.bus.publish({ id: 424242n } as Parameters<typeof writer.deps.bus.publish>[0]);
+      writer.deps.bus.publish({ id: 424242n, type: "feature-created" } as Parameters<
+        typeof writer.deps.bus.publish
+      >[0]);
       expect(await heard).toBe(424242n);
+
+      // A notice says whether API tokens changed, so a node forgets its remembered tokens only then.
+      const marks = new Map<bigint, boolean>();
+      const bothHeard = new Promise<void>((resolve) => {
+        const stop = reader.deps.bus.listen((id, _event, apiTokensChanged) => {
+          if (id === 424243n || id === 424244n) marks.set(id, apiTokensChanged);
+          if (marks.size === 2) {
+            stop();
+            resolve();
+          }
+        });
+      });
+      const publish = (id: bigint, type: string) =>
+        writer.deps.bus.publish({ id, type } as Parameters<typeof writer.deps.bus.publish>[0]);
+      publish(424243n, "feature-updated");
+      await new Promise<void>((resolve) => setImmediate(resolve)); // its own NOTIFY (one per tick)
+      publish(424244n, "api-token-deleted");
+      await bothHeard;
+      expect(Object.fromEntries(marks)).toEqual({ 424243: false, 424244: true });
+
+      // Through the API: a token remembered by the reader is refused there as soon as the writer
+      // deletes it.
+      const created = await fetch(`${writer.server.url}/api/admin/api-tokens`, {
+        method: "POST",
+        headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
+        body: JSON.stringify({ tokenName: "cross-node", type: "admin" }),
+      }).then((r) => r.json() as Promise<{ id: number; secret: string }>);
+      const uiConfig = () =>
+        fetch(`${reader.server.url}/api/admin/ui-config`, { headers: { authorization: created.secret } });
+      expect((await uiConfig()).status).toBe(200);
+      const deletedHeard = new Promise<void>((resolve) => {
+        const stop = reader.deps.bus.listen((_id, _event, apiTokensChanged) => {
+          if (!apiTokensChanged) return;
+          stop();
+          resolve();
+        });
+      });
+      const deleted = await fetch(`${writer.server.url}/api/admin/api-tokens/${created.id}`, {
+        method: "DELETE",
+        headers: { authorization: ADMIN_TOKEN },
+      });
+      expect(deleted.status).toBe(200);
+      await deletedHeard;
+      expect((await uiConfig()).status).toBe(401);
 
       // End to end: a write through one node's API reaches a live subscriber on the other.
       type Changed = { featureChanged: { name: string; project: string } | null };

@@ -43,8 +43,8 @@ const rememberedTokens = new WeakMap<object, Map<string, RememberedToken>>();
 /**
  * `resolveToken` for the requests of API tokens (admin, client, frontend): a token is resolved
  * once and remembered for at most a minute, so SDK polls and scripts cost no credential read.
- * Any committed change noticed on the bus (a token deleted or changed, on any node) forgets
- * every remembered token; expiry is checked on each use, and "last seen" is still written at
+ * A notice of an `api-token-*` event (a token deleted or changed, on any node) or a resync
+ * forgets every remembered token; expiry is checked on each use, and "last seen" is still written at
  * most once a minute. Personal access tokens carry their user's roles and are resolved every
  * time.
  */
@@ -82,7 +82,9 @@ function rememberedTokensOf(bus: EventBus): Map<string, RememberedToken> {
   let remembered = rememberedTokens.get(bus);
   if (!remembered) {
     const created = new Map<string, RememberedToken>();
-    bus.listen(() => created.clear());
+    bus.listen((_id, _event, apiTokensChanged) => {
+      if (apiTokensChanged) created.clear();
+    });
     rememberedTokens.set(bus, created);
     remembered = created;
   }
