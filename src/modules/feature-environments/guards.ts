@@ -10,11 +10,6 @@ import { assertDirectChangeAllowed } from "../change-requests/settings.ts";
  */
 export async function requireChangeRequestBypass(ctx: Context, project: string, environment: string) {
   await assertDirectChangeAllowed(ctx.db, ctx.principal, project, environment);
-  const setting = await ctx.db.changeRequestSetting.findUnique({
-    where: { projectId_environmentName: { projectId: project, environmentName: environment } },
-    select: { projectId: true },
-  });
-  if (setting) requireInEnvironment(ctx, PERMISSIONS.SKIP_CHANGE_REQUEST, project, environment, false);
 }
 
 /**
@@ -30,7 +25,7 @@ export async function requireStrategyCreationWhenNone(
   const count = await ctx.db.featureStrategy.count({
     where: { featureName: feature, environmentName: environment },
   });
-  if (count === 0) requireInEnvironment(ctx, PERMISSIONS.CREATE_FEATURE_STRATEGY, project, environment, true);
+  if (count === 0) requireInEnvironment(ctx, PERMISSIONS.CREATE_FEATURE_STRATEGY, project, environment);
 }
 
 function requireInEnvironment(
@@ -38,10 +33,9 @@ function requireInEnvironment(
   permission: (typeof PERMISSIONS)[keyof typeof PERMISSIONS],
   project: string,
   environment: string,
-  nameEnvironment: boolean,
 ) {
   if (!ctx.principal) throw new AuthenticationRequired();
   if (!can(ctx.principal, { permission, project, environment })) {
-    throw new NoAccessError(permission, nameEnvironment ? environment : undefined);
+    throw new NoAccessError(permission, environment);
   }
 }
