@@ -16,13 +16,11 @@
 // Exits 1 when a check fails.
 
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { createPglite, openPostgres } from "../src/db/database.ts";
+import { createPglite } from "../src/db/database.ts";
 import { startServerProcess } from "../test/helpers/server-process.ts";
+import { type BenchStorage, benchStorage } from "./bench-database.ts";
 
 const env = process.env;
 const CONNECTIONS = Number(env.BENCH_LOAD_CONNECTIONS ?? 200);
@@ -32,25 +30,8 @@ const TAG_VALUES = 10;
 const ADMIN = "*:*.bench-load-admin-secret-0123456789";
 const log = (m: string) => console.log(`[bench:load ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
-type Database = { env: Record<string, string>; url?: string; dir?: string; cleanup: () => Promise<void> };
-
-async function database(): Promise<Database> {
-  const url = env.BENCH_DATABASE_URL;
-  if (url) {
-    const admin = openPostgres(url);
-    await admin.prisma.$executeRawUnsafe("DROP DATABASE IF EXISTS vexil_bench_load WITH (FORCE)");
-    await admin.prisma.$executeRawUnsafe("CREATE DATABASE vexil_bench_load");
-    await admin.close();
-    const target = new URL(url);
-    target.pathname = "/vexil_bench_load";
-    return { env: { DATABASE_URL: target.toString() }, url: target.toString(), cleanup: async () => {} };
-  }
-  const dir = await mkdtemp(join(tmpdir(), "vexil-bench-load-"));
-  return { env: { VEXIL_DATA_DIR: dir }, dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
 /** Runs `work` with a query function on the (stopped) server's database. */
-async function withDatabase<T>(target: Database, work: (query: Query) => Promise<T>): Promise<T> {
+async function withDatabase<T>(target: BenchStorage, work: (query: Query) => Promise<T>): Promise<T> {
   if (target.url) {
     const client = new pg.Client({ connectionString: target.url });
     await client.connect();
@@ -259,7 +240,7 @@ async function verify(query: Query, acked: Acknowledged): Promise<string[]> {
 }
 
 async function main() {
-  const target = await database();
+  const target = await benchStorage("vexil_bench_load");
   const server = await startServerProcess({
     ...target.env,
     INIT_ADMIN_API_TOKENS: ADMIN,

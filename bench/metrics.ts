@@ -10,12 +10,9 @@
 // answered bucket's counts are stored: the stored `yes` sum must equal 202s x flags per bucket.
 // Target (issue 13): >= 2,000 buckets/s.
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import autocannon from "autocannon";
-import { openPostgres } from "../src/db/database.ts";
 import { startServerProcess } from "../test/helpers/server-process.ts";
+import { benchStorage } from "./bench-database.ts";
 
 const env = process.env;
 const FLAGS = Number(env.BENCH_METRICS_FLAGS ?? 200);
@@ -24,21 +21,6 @@ const CONNECTIONS = Number(env.BENCH_CONNECTIONS?.split(",")[0] ?? 10);
 const SECONDS = Number(env.BENCH_SECONDS ?? 10);
 const TOKEN = "*:*.bench-metrics-secret-0123456789abcdef";
 const TARGET = 2000;
-
-async function databaseEnv(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
-  const url = env.BENCH_DATABASE_URL;
-  if (url) {
-    const admin = openPostgres(url);
-    await admin.prisma.$executeRawUnsafe("DROP DATABASE IF EXISTS vexil_bench_metrics WITH (FORCE)");
-    await admin.prisma.$executeRawUnsafe("CREATE DATABASE vexil_bench_metrics");
-    await admin.close();
-    const target = new URL(url);
-    target.pathname = "/vexil_bench_metrics";
-    return { env: { DATABASE_URL: target.toString() }, cleanup: async () => {} };
-  }
-  const dir = await mkdtemp(join(tmpdir(), "vexil-bench-metrics-"));
-  return { env: { VEXIL_DATA_DIR: dir }, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
 
 async function call(url: string, path: string, body: unknown, token = TOKEN) {
   const res = await fetch(`${url}${path}`, {
@@ -81,7 +63,7 @@ function bucketBodies(): string[] {
 }
 
 async function runMode(flushMs: number) {
-  const db = await databaseEnv();
+  const db = await benchStorage("vexil_bench_metrics");
   const server = await startServerProcess({
     ...db.env,
     INIT_ADMIN_API_TOKENS: TOKEN,

@@ -10,29 +10,17 @@ import autocannon from "autocannon";
 import { createApp } from "../src/app.ts";
 import { bootstrap } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
-import { createPglite, type Database, openPglite, openPostgres } from "../src/db/database.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
 import { createInProcessBus } from "../src/events/bus.ts";
 import { listen } from "../src/http-server.ts";
 import { createLogger } from "../src/shared/logger.ts";
+import { openBenchDatabase } from "./bench-database.ts";
 
 const env = process.env;
 const duration = Number(env.BENCH_DURATION ?? 10);
 const connections = Number(env.BENCH_CONNECTIONS ?? 10);
 const ADMIN = "*:*.bench-path-admin-secret-0123456789";
 const log = (m: string) => console.log(`[bench:path ${new Date().toISOString().slice(11, 19)}] ${m}`);
-
-async function openDatabase(): Promise<Database> {
-  const url = env.BENCH_DATABASE_URL;
-  if (!url) return openPglite(await createPglite("memory://"));
-  const admin = openPostgres(url);
-  await admin.prisma.$executeRawUnsafe("DROP DATABASE IF EXISTS vexil_bench_path WITH (FORCE)");
-  await admin.prisma.$executeRawUnsafe("CREATE DATABASE vexil_bench_path");
-  await admin.close();
-  const target = new URL(url);
-  target.pathname = "/vexil_bench_path";
-  return openPostgres(target.toString());
-}
 
 type Scenario = {
   name: string;
@@ -89,7 +77,7 @@ async function run(url: string, s: Scenario) {
 }
 
 async function main() {
-  const database = await openDatabase();
+  const database = await openBenchDatabase("vexil_bench_path");
   await applyMigrations(database.adapterFactory);
   const config = loadConfig({ ...env, INIT_ADMIN_API_TOKENS: ADMIN, LOG_LEVEL: "error" });
   const logger = createLogger("silent");

@@ -10,12 +10,13 @@ import autocannon from "autocannon";
 import { createApp } from "../src/app.ts";
 import { bootstrap } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
-import { createPglite, type Database, openPglite, openPostgres } from "../src/db/database.ts";
+import type { Database } from "../src/db/database.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
 import { createInProcessBus } from "../src/events/bus.ts";
 import { listen } from "../src/http-server.ts";
 import { hashSecret } from "../src/modules/access/credentials.ts";
 import { createLogger } from "../src/shared/logger.ts";
+import { openBenchDatabase } from "./bench-database.ts";
 import { generateDataset } from "./dataset.ts";
 
 const env = process.env;
@@ -27,18 +28,6 @@ const FRONTEND = "*:production.bench-frontend-secret-0123456789";
 const OFREP_CLIENT = "bench-ofrep:production.bench-ofrep-secret-0123456789";
 const OFREP_PROJECT_FLAGS = 100;
 const log = (m: string) => console.log(`[bench:sdk ${new Date().toISOString().slice(11, 19)}] ${m}`);
-
-async function openDatabase(): Promise<Database> {
-  const url = env.BENCH_DATABASE_URL;
-  if (!url) return openPglite(await createPglite("memory://"));
-  const admin = openPostgres(url);
-  await admin.prisma.$executeRawUnsafe("DROP DATABASE IF EXISTS vexil_bench_sdk WITH (FORCE)");
-  await admin.prisma.$executeRawUnsafe("CREATE DATABASE vexil_bench_sdk");
-  await admin.close();
-  const target = new URL(url);
-  target.pathname = "/vexil_bench_sdk";
-  return openPostgres(target.toString());
-}
 
 type Scenario = {
   name: string;
@@ -83,7 +72,7 @@ async function run(url: string, s: Scenario) {
 }
 
 async function main() {
-  const database = await openDatabase();
+  const database = await openBenchDatabase("vexil_bench_sdk");
   log(`database: ${database.kind}`);
   await applyMigrations(database.adapterFactory);
   const config = loadConfig({

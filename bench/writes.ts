@@ -1,17 +1,6 @@
-// `npm run bench:writes`: write throughput (issue 16, item 1). A real server process (PostgreSQL
-// with BENCH_DATABASE_URL, database `vexil_bench_writes` re-created; PGlite in a temporary
-// folder otherwise) with BENCH_WRITE_FLAGS flags (1,000); autocannon in this process toggles a
-// random flag on or off in development (`POST .../environments/development/on|off`, the spec's
-// 4.1 writes) for BENCH_DURATION seconds (10) at each of BENCH_CONNECTIONS (2,10,50).
-// Reports req/s and latency per level; any non-2xx answer fails the run.
-// Targets: >= 362 req/s (2x Unleash 8.2's 181) with p99 <= 50 ms at 10 connections, and
-// throughput at 50 connections >= 1.5x that at 2.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import autocannon from "autocannon";
-import { openPostgres } from "../src/db/database.ts";
 import { startServerProcess } from "../test/helpers/server-process.ts";
+import { benchStorage } from "./bench-database.ts";
 
 const env = process.env;
 const FLAGS = Number(env.BENCH_WRITE_FLAGS ?? 1000);
@@ -19,21 +8,6 @@ const DURATION = Number(env.BENCH_DURATION ?? 10);
 const LEVELS = (env.BENCH_CONNECTIONS ?? "2,10,50").split(",").map(Number);
 const ADMIN = "*:*.bench-writes-admin-secret-0123456789";
 const log = (m: string) => console.log(`[bench:writes ${new Date().toISOString().slice(11, 19)}] ${m}`);
-
-async function databaseEnv(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
-  const url = env.BENCH_DATABASE_URL;
-  if (url) {
-    const admin = openPostgres(url);
-    await admin.prisma.$executeRawUnsafe("DROP DATABASE IF EXISTS vexil_bench_writes WITH (FORCE)");
-    await admin.prisma.$executeRawUnsafe("CREATE DATABASE vexil_bench_writes");
-    await admin.close();
-    const target = new URL(url);
-    target.pathname = "/vexil_bench_writes";
-    return { env: { DATABASE_URL: target.toString() }, cleanup: async () => {} };
-  }
-  const dir = await mkdtemp(join(tmpdir(), "vexil-bench-writes-"));
-  return { env: { VEXIL_DATA_DIR: dir }, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
 
 async function createFlags(url: string) {
   for (let i = 0; i < FLAGS; i += 25) {
@@ -82,7 +56,7 @@ async function toggle(url: string, connections: number) {
 }
 
 async function main() {
-  const db = await databaseEnv();
+  const db = await benchStorage("vexil_bench_writes");
   const server = await startServerProcess({
     ...db.env,
     INIT_ADMIN_API_TOKENS: ADMIN,

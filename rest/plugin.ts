@@ -2,7 +2,7 @@ import type { DocumentNode, ExecutionResult } from "graphql";
 import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { match } from "path-to-regexp";
 import type { AppDeps, Context } from "../src/context.ts";
-import { isDecodable } from "../src/http/path-encoding.ts";
+import { assertDecodablePath } from "../src/http/path-encoding.ts";
 import { requestIdOf } from "../src/http/request-log.ts";
 import { ContentTypeError, DomainError } from "../src/shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../src/shared/http-body.ts";
@@ -41,17 +41,7 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         );
       }
       if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return;
-      if (!isDecodable(url.pathname)) {
-        return endResponse(
-          errorResponse(
-            400,
-            "ValidationError",
-            "The path is not valid percent-encoding (UTF-8).",
-            {},
-            requestIdOf(request),
-          ),
-        );
-      }
+      assertDecodablePath(url.pathname);
       const pathMatches = compiled
         .map((route) => ({ route, m: route.matcher(url.pathname) }))
         .filter((x) => x.m !== false);

@@ -8,6 +8,9 @@ import { openSubscriptions } from "../modules/live/revocation.ts";
 import { AuthenticationRequired, NoAccessError } from "../shared/errors.ts";
 import { operationOf, surfaceOf } from "./labels.ts";
 
+/** Seconds: from a cached answer (1 ms) to a slow search (5 s). */
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
 /**
  * `/metrics` in Prometheus' text format (prom-client): HTTP durations per surface, GraphQL
  * operation durations per type, the process' own metrics, the PostgreSQL pool (connections in
@@ -22,14 +25,14 @@ export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string,
     name: "vexil_http_request_duration_seconds",
     help: "Time to the start of the answer, per surface, method and status class.",
     labelNames: ["surface", "method", "status"],
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    buckets: DURATION_BUCKETS,
     registers: [register],
   });
   const operations = new Histogram({
     name: "vexil_graphql_operation_duration_seconds",
     help: "GraphQL execution time per operation type (REST routes run GraphQL operations too).",
     labelNames: ["type"],
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    buckets: DURATION_BUCKETS,
     registers: [register],
   });
   const errors = new Counter({

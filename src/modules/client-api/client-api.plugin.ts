@@ -4,7 +4,7 @@ import { errorResponse } from "../../../rest/errors.ts";
 import type { AppDeps } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
 import { matchesEtag } from "../../http/etag.ts";
-import { isDecodable } from "../../http/path-encoding.ts";
+import { assertDecodablePath } from "../../http/path-encoding.ts";
 import { requestIdOf } from "../../http/request-log.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
@@ -247,17 +247,7 @@ export function sdkApiPlugin(deps: AppDeps, routes: SdkRoute[] = sdkRoutes): Plu
   return {
     async onRequest({ request, url, serverContext, endResponse }) {
       if (!PREFIXES.some((p) => url.pathname === p || url.pathname.startsWith(`${p}/`))) return;
-      if (!isDecodable(url.pathname)) {
-        return endResponse(
-          errorResponse(
-            400,
-            "ValidationError",
-            "The path is not valid percent-encoding (UTF-8).",
-            {},
-            requestIdOf(request),
-          ),
-        );
-      }
+      assertDecodablePath(url.pathname);
       const hits = compiled
         .map(({ route, matcher }) => ({ route, m: matcher(url.pathname) }))
         .filter((hit) => hit.m !== false);

@@ -3,7 +3,7 @@ import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { SdkType } from "./batch.ts";
 import { metricsIngestor } from "./ingestor.ts";
-import { metricsBody, registerBody } from "./payloads.ts";
+import { type InstanceFields, metricsBody, registerBody } from "./payloads.ts";
 
 /**
  * The SDK endpoints' work, one function per endpoint, for callers that already checked the
@@ -38,16 +38,7 @@ export async function receiveClientMetrics(
   const bucket = report.bucket;
   await metricsIngestor(deps).add({
     projects: scope.projects,
-    instance: {
-      appName: report.appName,
-      instanceId: report.instanceId || DEFAULT_INSTANCE,
-      environment: environmentOf(scope, report.environment),
-      sdkType,
-      seenAt: now,
-      sdkVersion: report.sdkVersion,
-      platformName: report.platformName,
-      platformVersion: report.platformVersion,
-    },
+    instance: instanceOf(scope, report, sdkType, now),
     // The hour is the bucket's start as the SDK saw it, unless its clock runs ahead of ours.
     bucket: bucket
       ? { at: new Date(Math.min(bucket.start.getTime(), now.getTime())), toggles: bucket.toggles }
@@ -66,19 +57,26 @@ export async function registerClient(
   await metricsIngestor(deps).add({
     projects: scope.projects,
     instance: {
-      appName: app.appName,
-      instanceId: app.instanceId || DEFAULT_INSTANCE,
-      environment: environmentOf(scope, app.environment),
-      sdkType,
-      seenAt: deps.now(),
-      sdkVersion: app.sdkVersion,
-      platformName: app.platformName,
-      platformVersion: app.platformVersion,
+      ...instanceOf(scope, app, sdkType, deps.now()),
       strategies: app.strategies ?? [],
       startedAt: app.started,
       interval: app.interval,
     },
   });
+}
+
+/** The sending instance as a register or metrics call describes it. */
+function instanceOf(scope: ReportScope, body: InstanceFields, sdkType: SdkType, seenAt: Date) {
+  return {
+    appName: body.appName,
+    instanceId: body.instanceId || DEFAULT_INSTANCE,
+    environment: environmentOf(scope, body.environment),
+    sdkType,
+    seenAt,
+    sdkVersion: body.sdkVersion,
+    platformName: body.platformName,
+    platformVersion: body.platformVersion,
+  };
 }
 
 /**

@@ -37,6 +37,16 @@ const flagCounts = z.looseObject({
     }),
 });
 
+/** What every register and metrics call says about the SDK instance that sends it. */
+const instanceFields = {
+  appName: name,
+  instanceId: optionalText,
+  environment: optionalText,
+  sdkVersion: optionalText,
+  platformName: optionalText,
+  platformVersion: optionalText,
+};
+
 const metricsBodies = new Map<number, ReturnType<typeof buildMetricsBody>>();
 
 /**
@@ -54,12 +64,7 @@ export function metricsBody(maxFlags: number) {
 
 function buildMetricsBody(maxFlags: number) {
   return z.looseObject({
-    appName: name,
-    instanceId: optionalText,
-    environment: optionalText,
-    sdkVersion: optionalText,
-    platformName: optionalText,
-    platformVersion: optionalText,
+    ...instanceFields,
     // Omitted or null when a report carries only impact metrics (which Vexil does not keep).
     bucket: z
       .looseObject({
@@ -75,12 +80,7 @@ function buildMetricsBody(maxFlags: number) {
 
 /** `POST /api/client/register` and `/api/frontend/client/register`. */
 export const registerBody = z.looseObject({
-  appName: name,
-  instanceId: optionalText,
-  environment: optionalText,
-  sdkVersion: optionalText,
-  platformName: optionalText,
-  platformVersion: optionalText,
+  ...instanceFields,
   strategies: z.array(z.string().max(NAME_MAX)).max(MAX_STRATEGIES).nullish(),
   started: dateLike.nullish(),
   interval: z.number().nonnegative().max(MAX_COUNT).nullish(),
@@ -88,3 +88,4 @@ export const registerBody = z.looseObject({
 
 export type MetricsBody = z.output<ReturnType<typeof buildMetricsBody>>;
 export type RegisterBody = z.output<typeof registerBody>;
+export type InstanceFields = z.output<z.ZodObject<typeof instanceFields>>;
