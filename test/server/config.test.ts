@@ -51,6 +51,12 @@ describe.concurrent("configuration errors stop the start with one log line", () 
       /entry 2 .*project:environment\.secret/,
     ],
     ["pool", { DATABASE_POOL_MAX: "0" }, "DATABASE_POOL_MAX", /./],
+    [
+      "otlp",
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" },
+      "OTEL_EXPORTER_OTLP_ENDPOINT",
+      /http\(s\) URL/,
+    ],
   ];
   for (const [name, env, variable, reason] of cases) {
     it(`names ${variable}`, async () => {
