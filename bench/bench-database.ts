@@ -3,7 +3,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPglite, type Database, openPglite, openPostgres } from "../src/db/database.ts";
+import { type Database, openPostgres } from "../src/db/database.ts";
+import { createPglite } from "../src/db/pglite.ts";
+import { openPglite } from "../src/db/pglite-database.ts";
 
 /** Drops and re-creates database `name` on the server of `serverUrl`; returns its URL. */
 async function freshPostgres(serverUrl: string, name: string): Promise<string> {

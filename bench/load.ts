@@ -18,7 +18,7 @@
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
-import { createPglite } from "../src/db/database.ts";
+import { createPglite } from "../src/db/pglite.ts";
 import { startServerProcess } from "../test/helpers/server-process.ts";
 import { type BenchStorage, benchStorage } from "./bench-database.ts";
 

@@ -1,6 +1,9 @@
 // `npm run build`: compiles Vexil to JavaScript in dist/, so `npm start` runs plain node.
-// - dist/server.js (+ .map): one ES module bundling Vexil's own code (src/, rest/, the generated
-//   Prisma client); npm packages stay external, loaded from node_modules as usual.
+// - dist/server.js, dist/pglite-thread.worker.js and their shared chunks (+ .map): ES modules
+//   bundling Vexil's code (src/, rest/, the generated Prisma client) with the pure-JavaScript npm
+//   packages it uses, so a start reads a few files instead of resolving ~600 modules. Packages
+//   that load files of their own at run time (WebAssembly, workers) stay external (EXTERNAL).
+//   The code loaded after the database thread has started is a chunk of its own (splitting).
 // - dist/migrate.js: `scripts/migrate.ts`, used here to make the template below.
 // - dist/pglite-template/: a migrated, empty PGlite data folder. A first start on a new data
 //   folder copies it instead of running initdb (seconds of WebAssembly CPU).
@@ -8,15 +11,43 @@
 //   node scripts/build.mjs             build what is out of date
 //   node scripts/build.mjs --if-stale  the same, silent when nothing is (npm's prestart)
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
 const bundles = [
-  { entry: "src/server.ts", outfile: join(dist, "server.js") },
-  { entry: "scripts/migrate.ts", outfile: join(dist, "migrate.js") },
+  {
+    entries: { server: "src/server.ts", "pglite-thread.worker": "src/db/pglite-thread.worker.ts" },
+    outputs: [join(dist, "server.js"), join(dist, "pglite-thread.worker.js")],
+  },
+  { entries: { migrate: "scripts/migrate.ts" }, outputs: [join(dist, "migrate.js")], external: true },
+];
+/**
+ * npm packages left out of the server bundle: they read WebAssembly or data files beside their
+ * own modules (PGlite, Prisma, its schema engine), start worker threads from their own files
+ * (pino's transports), use __dirname (ioredis), are loaded only when configured
+ * (OpenTelemetry), or must be the same copy an external package uses (pg: @prisma/adapter-pg
+ * checks `instanceof pg.Pool`).
+ */
+const EXTERNAL = [
+  "@electric-sql/*",
+  "@prisma/*",
+  "pglite-prisma-adapter",
+  "@opentelemetry/*",
+  "ioredis",
+  "pg",
+  "pino",
 ];
 const template = join(dist, "pglite-template");
 const CODE = ["src", "rest", "scripts/migrate.ts", "package.json", "tsconfig.json"];
@@ -40,7 +71,7 @@ function newest(paths) {
 const isOlderThan = (output, inputs) =>
   !existsSync(output) || statSync(output).mtimeMs < newest(inputs.map((p) => join(root, p)));
 
-const codeStale = bundles.some((b) => isOlderThan(b.outfile, CODE));
+const codeStale = bundles.some((b) => b.outputs.some((output) => isOlderThan(output, CODE)));
 // initdb keeps its files' original dates, so the template's age is kept in a file beside it,
 // with the PGlite version that made it (npm gives installed files a fixed old date).
 const templateStamp = `${template}.stamp`;
@@ -53,33 +84,40 @@ const templateStale =
   readFileSync(templateStamp, "utf8").trim() !== `pglite ${pgliteVersion}`;
 
 if (codeStale) {
+  mkdirSync(dist, { recursive: true });
   let esbuild;
   try {
     esbuild = await import("esbuild");
   } catch {
     // A production install without devDependencies: run the dist/ that was built beforehand.
-    if (bundles.every((b) => existsSync(b.outfile))) process.exit(0);
+    if (bundles.every((b) => b.outputs.every((output) => existsSync(output)))) process.exit(0);
     console.error("esbuild is not installed and dist/ is missing: run `npm install` with dev dependencies.");
     process.exit(1);
   }
   const started = performance.now();
-  for (const { entry, outfile } of bundles) {
+  // Chunk names change with their content: clear the old ones.
+  for (const old of readdirSync(dist).filter((name) => /\.js(\.map)?$/.test(name))) rmSync(join(dist, old));
+  for (const { entries, external } of bundles) {
     await esbuild.build({
       absWorkingDir: root,
-      entryPoints: [entry],
-      outfile,
+      entryPoints: entries,
+      outdir: dist,
       bundle: true,
+      splitting: true,
       platform: "node",
       target: "node20",
       format: "esm",
-      packages: "external",
+      ...(external ? { packages: "external" } : { external: EXTERNAL }),
+      // Bundled CommonJS packages call require(): give the ES module one.
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
       sourcemap: true,
       logLevel: "warning",
     });
   }
-  console.log(
-    `built ${bundles.map((b) => b.outfile.slice(root.length)).join(", ")} in ${Math.round(performance.now() - started)} ms`,
-  );
+  const built = bundles.flatMap((b) => b.outputs.map((output) => output.slice(root.length)));
+  console.log(`built ${built.join(", ")} in ${Math.round(performance.now() - started)} ms`);
 } else if (!quiet) {
   console.log("dist/*.js are up to date");
 }

@@ -4,8 +4,9 @@
 // `npm run db:check` (CI) fails when the schema has changes no migration holds.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createPglite, openPglite } from "../src/db/database.ts";
 import { MIGRATIONS_DIR, readMigrations, readPrismaSchema } from "../src/db/migrate.ts";
+import { createPglite } from "../src/db/pglite.ts";
+import { openPglite } from "../src/db/pglite-database.ts";
 import { withSchemaEngine } from "../src/db/schema-engine.ts";
 
 const check = process.argv.includes("--check");

@@ -2,7 +2,8 @@
 // or DATABASE_URL), exactly as start-up does. Applying twice is a no-op.
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/database.ts";
-import { applyMigrations, MigrationError } from "../src/db/migrate.ts";
+import { applyMigrations } from "../src/db/migrate.ts";
+import { MigrationError } from "../src/db/migration-error.ts";
 
 const config = loadConfig();
 const database = await openDatabase(config.database);

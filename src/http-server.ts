@@ -31,22 +31,6 @@ type Enveloped = ReturnType<App["getEnveloped"]>;
  * on it. The process entry binds first, so that a port in use stops the start before anything
  * is created or printed.
  */
-export async function bindPort(host: string, port: number): Promise<Server> {
-  const server = createServer((request, response) => {
-    const health = request.url === "/health";
-    response.writeHead(health ? 200 : 503, { "content-type": "application/json" });
-    response.end(health ? '{"health":"GOOD"}' : '{"ready":false}');
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  return server;
-}
-
 /**
  * Serves `app` over HTTP and graphql-ws (WebSocket) on the same port and path: on `bound`
  * (from bindPort) or on a new server listening on `host:port`. A WebSocket whose

@@ -1,26 +1,16 @@
-import { createApp } from "./app.ts";
-import { bootstrap } from "./bootstrap.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { type Database, openDatabase, PGLITE_TEMPLATE_DIR } from "./db/database.ts";
-import { applyMigrations, assertMigrated, MigrationError } from "./db/migrate.ts";
-import { observeStatements } from "./db/sql-observer.ts";
-import { createEventBus } from "./events/bus.ts";
-import { countForRequest } from "./http/request-log.ts";
-import { startTracing } from "./http/tracing-sdk.ts";
-import { bindPort, listen } from "./http-server.ts";
-import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
-import { startEventCountRollup } from "./jobs/event-counts.ts";
-import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
-import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
-import { createLoginLimiter, type LoginLimitStore } from "./modules/access/login-limits.ts";
-import { metricsIngestor } from "./modules/client-metrics/ingestor.ts";
-import { feedFor } from "./modules/live/feed.ts";
+import type { Database } from "./db/database.ts";
+import { MigrationError } from "./db/migration-error.ts";
+import { PGLITE_TEMPLATE_DIR, type PgliteThread, startPgliteThread } from "./db/pglite-thread.ts";
+import { bindPort } from "./http/bind-port.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 
 /**
- * The only process entry: config, port, database, migrations, bootstrap, serve, shutdown.
- * Anything wrong with the configuration (or the port) ends the start with one log line that
- * names the variable, before a file is created or a secret printed.
+ * The only process entry: config, port, database, then the rest of Vexil (serve.ts), and
+ * shutdown. Anything wrong with the configuration (or the port) ends the start with one log
+ * line that names the variable, before a file is created or a secret printed. The embedded
+ * database starts on its own thread before the rest of the code is loaded, so that the two
+ * (most of a start's CPU) run side by side.
  */
 async function main() {
   const config = configOrExit();
@@ -31,106 +21,44 @@ async function main() {
   // Until the server is up, a signal closes the database (PGlite flushes its files) and ends
   // the process; once it serves, shutdown drains requests first.
   let opened: Database | undefined;
+  let thread: Promise<PgliteThread> | undefined;
   let shutdown = async (_signal: string): Promise<void> => {
-    await opened?.close().catch(() => {});
+    await (opened ?? (await thread?.catch(() => undefined)))?.close().catch(() => {});
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   // Before the database opens: Prisma's instrumentation must be registered first.
-  const tracing = config.tracing ? await startTracing() : null;
-  const database = await openDatabase(config.database, {
-    pgliteTemplate: PGLITE_TEMPLATE_DIR,
-    // LOG_LEVEL=debug: each request's access line counts its SQL statements and their time.
-    wrap: config.logLevel === "debug" ? observeStatements(countForRequest) : undefined,
-  });
-  opened = database;
+  const tracing = config.tracing ? await (await import("./http/tracing-sdk.ts")).startTracing() : null;
+  if (config.database.kind === "pglite") {
+    thread = startPgliteThread(config.database.dataDir, PGLITE_TEMPLATE_DIR);
+    thread.catch(() => undefined); // awaited (and reported) by serve
+  }
   try {
-    const applied = await applyMigrations(database.adapterFactory);
-    if (applied.length) logger.info("database migrated", { applied });
+    const { serve } = await import("./serve.ts");
+    const stop = await serve({
+      config,
+      logger,
+      port,
+      tracing,
+      pgliteThread: thread,
+      opened: (database) => {
+        opened = database;
+      },
+    });
+    let stopping = false;
+    shutdown = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      await stop(signal);
+      process.exit(0);
+    };
   } catch (error) {
-    if (error instanceof MigrationError) {
-      logger.error(error.message);
-      await database.close();
-      process.exit(1);
-    }
-    throw error;
+    if (!(error instanceof MigrationError)) throw error;
+    logger.error(error.message);
+    await opened?.close().catch(() => {});
+    process.exit(1);
   }
-  const seeded = await bootstrap(database.prisma, config, logger);
-  if (seeded.generatedAdminPassword) {
-    console.log(
-      `Admin user "${config.initAdmin.username}" created with password: ${seeded.generatedAdminPassword}`,
-    );
-  }
-  if (seeded.generatedAdminToken) {
-    console.log(`Admin API token (shown once, store it now): ${seeded.generatedAdminToken}`);
-  }
-  const bus = await createEventBus(
-    {
-      redisUrl: config.redisUrl,
-      postgresUrl: config.database.kind === "postgres" ? config.database.url : undefined,
-    },
-    logger,
-  );
-  const loginLimiter = createLoginLimiter(loginLimitStore(config, database), {
-    perAccountAndAddress: config.auth.loginRateLimitPerMinute,
-    perAddress: config.auth.loginAddressRateLimitPerMinute,
-  });
-  const deps = { config, db: database.prisma, bus, logger, now: () => new Date(), loginLimiter };
-  const app = createApp({
-    ...deps,
-    ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
-    pool: database.pool,
-  });
-  const running = await listen(app, deps, config.host, config.port, port);
-  const stopChangeRequestScheduler = startChangeRequestScheduler(deps);
-  const stopStaleMarker = startPotentiallyStaleMarker(deps);
-  const stopEventCountRollup = startEventCountRollup(deps);
-  const worker = startDeliveryWorker(deps);
-  logger.info("Vexil listening", {
-    url: running.url,
-    graphql: `${running.url}/graphql`,
-    docs: `${running.url}/docs`,
-    database:
-      database.kind === "pglite" && config.database.kind === "pglite"
-        ? config.database.dataDir
-        : "postgresql",
-    startMs: Math.round(process.uptime() * 1000),
-  });
-
-  let stopping = false;
-  shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info("shutting down", { signal });
-    stopChangeRequestScheduler();
-    stopStaleMarker();
-    stopEventCountRollup();
-    // Live subscriptions never finish by themselves: end them now, so that SSE responses
-    // complete and only ordinary in-flight requests use the grace period.
-    feedFor(deps).close();
-    await running.close(config.shutdownGraceMs);
-    // Requests are drained: write the SDK metrics they were answered 202 for.
-    await metricsIngestor(deps)
-      .close()
-      .catch((error) => logger.error("SDK metrics not written at shutdown", { error: String(error) }));
-    await worker.stop();
-    await bus.close();
-    await loginLimiter.close();
-    await database.close();
-    await tracing
-      ?.shutdown()
-      .catch((error) => logger.warn("traces not exported at shutdown", { error: String(error) }));
-    logger.info("stopped");
-    process.exit(0);
-  };
-}
-
-/** Where login attempts are counted so that every node sees them (login-limits.ts). */
-function loginLimitStore(config: Config, database: Database): LoginLimitStore {
-  if (config.redisUrl) return { kind: "redis", url: config.redisUrl };
-  if (database.pool) return { kind: "postgres", pool: database.pool };
-  return { kind: "memory" };
 }
 
 function configOrExit(): Config {

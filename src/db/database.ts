@@ -1,16 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { cp, mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { Config } from "../config.ts";
 import { PrismaClient } from "../generated/prisma/client.ts";
-import { projectRoot } from "../shared/project-root.ts";
+import { PGLITE_THREAD_PORT, type PgliteThread } from "./pglite-thread.ts";
 
 export type Db = PrismaClient;
 /** The client handed to services inside a transaction. */
@@ -20,7 +15,7 @@ export type Database = {
   kind: "pglite" | "postgres";
   prisma: PrismaClient;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
-  /** The PGlite instance in embedded mode (tests clone it). */
+  /** The PGlite instance when it runs in this thread (tests, benchmarks, scripts). */
   pglite?: PGlite;
   /** The pg pool in server mode: Prisma's connections, shared with the login rate limiter. */
   pool?: pg.Pool;
@@ -28,13 +23,6 @@ export type Database = {
   ping(): Promise<void>;
   close(): Promise<void>;
 };
-
-/**
- * A migrated, empty PGlite data folder made by the build (scripts/build.mjs). Creating a new
- * PGlite folder runs initdb in WebAssembly, several seconds of CPU; copying this is a fraction
- * of a second, and its migrations are already applied.
- */
-export const PGLITE_TEMPLATE_DIR = join(projectRoot(), "dist", "pglite-template");
 
 /**
  * Opens the database the configuration names: a PGlite folder, or a PostgreSQL server. With
@@ -46,83 +34,15 @@ export async function openDatabase(
   options: { pgliteTemplate?: string; wrap?: AdapterWrapper } = {},
 ): Promise<Database> {
   if (config.kind === "postgres") return openPostgres(config.url, options.wrap, { poolMax: config.poolMax });
-  if (!config.dataDir.startsWith("memory://")) {
-    if (options.pgliteTemplate) await copyTemplateInto(config.dataDir, options.pgliteTemplate);
-    await mkdir(config.dataDir, { recursive: true });
-  }
-  return openPglite(await createPglite(config.dataDir), options.wrap);
-}
-
-/**
- * Copies `template` to `dataDir` when `dataDir` is missing or empty. The copy is made beside
- * it and renamed into place, so a start interrupted mid-copy leaves no half data folder.
- */
-async function copyTemplateInto(dataDir: string, template: string): Promise<void> {
-  if (!existsSync(join(template, "PG_VERSION"))) return;
-  const entries = await readdir(dataDir).catch(() => null);
-  if (entries && entries.length > 0) return;
-  await mkdir(dirname(dataDir), { recursive: true });
-  const staging = `${dataDir.replace(/\/+$/, "")}.copy-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  await cp(template, staging, { recursive: true });
-  if (entries) await rmdir(dataDir);
-  await rename(staging, dataDir);
-}
-
-/**
- * A PGlite with the extensions the migrations use (pg_trgm: trigram indexes for free-text
- * search). Every PGlite that runs migrations or opens a migrated data dir must come from here.
- */
-export function createPglite(dataDir: string, options: PGliteOptions = {}): Promise<PGlite> {
-  return PGlite.create(dataDir, { ...options, extensions: { ...options.extensions, pg_trgm } });
-}
-
-/**
- * pglite-prisma-adapter 0.7 fires `executeScript` without awaiting it, so a failing migration
- * is recorded as applied and its error escapes as an unhandled rejection. This factory hands
- * out adapters whose scripts are awaited and whose errors reach the schema engine.
- */
-class AwaitingPGliteFactory extends PrismaPGlite {
-  override async connect() {
-    return awaitScripts(await super.connect());
-  }
-  /** The adapter's own shadow database is a bare PGlite; the migrations need pg_trgm. */
-  override async connectToShadowDb() {
-    return awaitScripts(await new PrismaPGlite(await createPglite("memory://")).connect());
-  }
-}
-
-function awaitScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
-  const client = (adapter as unknown as { client: PGlite }).client;
-  adapter.executeScript = async (script: string) => {
-    await client.exec(script);
-  };
-  return adapter;
+  // Loaded only here: a server on PostgreSQL, or on the PGlite thread, never needs it.
+  const { openPgliteFolder } = await import("./pglite-database.ts");
+  return openPgliteFolder(config.dataDir, options);
 }
 
 /** Observes the SQL the client sends (the debug log's counts, statement-count tests). */
 export type AdapterWrapper = (
   factory: SqlMigrationAwareDriverAdapterFactory,
 ) => SqlMigrationAwareDriverAdapterFactory;
-
-/** Wraps an already opened PGlite (tests pass clones of a migrated template). */
-export function openPglite(pglite: PGlite, wrap: AdapterWrapper = (f) => f): Database {
-  const adapterFactory = new AwaitingPGliteFactory(pglite);
-  const prisma = new PrismaClient({ adapter: wrap(adapterFactory) });
-  return {
-    kind: "pglite",
-    prisma,
-    adapterFactory,
-    pglite,
-    async ping() {
-      await pglite.query("select 1");
-    },
-    async close() {
-      await prisma.$disconnect();
-      if (!pglite.closed) await pglite.close();
-    },
-  };
-}
 
 /** Statements at least this long are prepared by name (see `statementName`). */
 const PREPARED_MIN_LENGTH = 1_000;
@@ -176,6 +96,34 @@ export function openPostgres(
   // One pool for Prisma (and every adapter the migrations open) and the other users of the
   // database: its size is the process's limit.
   const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 10 });
+  return { ...overPool(pool, wrap), pool };
+}
+
+/**
+ * The embedded database served by its own thread (pglite-thread.ts), reached as a PostgreSQL
+ * server over its Unix socket. One connection, as PGlite is one session; the pool is not
+ * handed out (the login limiter and /metrics treat it as the single-process database it is).
+ */
+export function openPgliteThread(thread: PgliteThread, wrap: AdapterWrapper = (f) => f): Database {
+  const pool = new pg.Pool({
+    host: thread.socketDir,
+    port: PGLITE_THREAD_PORT,
+    user: "postgres",
+    database: "postgres",
+    max: 1,
+  });
+  const database = overPool(pool, wrap);
+  return {
+    ...database,
+    kind: "pglite",
+    async close() {
+      await database.close();
+      await thread.close();
+    },
+  };
+}
+
+function overPool(pool: pg.Pool, wrap: AdapterWrapper): Database {
   // An idle connection that breaks is dropped by the pool and replaced on the next query; the
   // error must not crash the process (Prisma's adapter handles it the same way).
   pool.on("error", () => undefined);
@@ -185,7 +133,6 @@ export function openPostgres(
     kind: "postgres",
     prisma,
     adapterFactory,
-    pool,
     async ping() {
       await prisma.$queryRawUnsafe("select 1");
     },

@@ -1,49 +1,58 @@
 import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationDirectory, MigrationList } from "@prisma/schema-engine-wasm";
 import { projectRoot } from "../shared/project-root.ts";
-import { withSchemaEngine } from "./schema-engine.ts";
+import { MigrationError } from "./migration-error.ts";
 
 export const PRISMA_DIR = join(projectRoot(), "prisma");
 export const MIGRATIONS_DIR = join(PRISMA_DIR, "migrations");
 const SCHEMA_PATH = join(PRISMA_DIR, "schema.prisma");
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
-/** Raised when the database cannot be brought to the schema of this build; says what to do. */
-export class MigrationError extends Error {}
-
 export async function readPrismaSchema() {
   return { path: SCHEMA_PATH, content: await readFile(SCHEMA_PATH, "utf8") };
 }
 
-/** Loads `prisma/migrations` in the shape the schema engine expects (Prisma Migrate's layout). */
+/**
+ * Loads `prisma/migrations` in the shape the schema engine expects (Prisma Migrate's layout).
+ * Read synchronously: a dozen small files, read at start-up while the main thread's module
+ * loading keeps libuv's file thread pool busy (async reads waited a quarter of a second there).
+ */
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationList> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const names = entries
+  const names = readdirOrEmpty(dir)
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
-  const migrationDirectories: MigrationDirectory[] = await Promise.all(
-    names.map(async (name) => ({
-      path: name,
-      migrationFile: {
-        path: "migration.sql",
-        content: await readFile(join(dir, name, "migration.sql"), "utf8")
-          .then((value) => ({ tag: "ok" as const, value }))
-          .catch((e: Error) => ({ tag: "error" as const, value: e.message })),
-      },
-    })),
-  );
-  const lockPath = join(dir, "migration_lock.toml");
-  const lockContent = await readFile(lockPath, "utf8").catch(() => null);
+  const migrationDirectories: MigrationDirectory[] = names.map((name) => ({
+    path: name,
+    migrationFile: { path: "migration.sql", content: readText(join(dir, name, "migration.sql")) },
+  }));
+  const lock = readText(join(dir, "migration_lock.toml"));
   return {
     baseDir: dir,
-    lockfile: { path: "migration_lock.toml", content: lockContent },
+    lockfile: { path: "migration_lock.toml", content: lock.tag === "ok" ? lock.value : null },
     migrationDirectories,
     shadowDbInitScript: "",
   };
+}
+
+function readdirOrEmpty(dir: string) {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function readText(path: string): { tag: "ok"; value: string } | { tag: "error"; value: string } {
+  try {
+    return { tag: "ok", value: readFileSync(path, "utf8") };
+  } catch (error) {
+    return { tag: "error", value: (error as Error).message };
+  }
 }
 
 /**
@@ -57,6 +66,8 @@ export async function applyMigrations(
   const log = options.log ?? (() => {});
   const local = await readMigrations(options.dir);
   if (await isCurrent(adapterFactory, local)) return [];
+  // The schema engine (WebAssembly) is loaded only when there is something to apply.
+  const { withSchemaEngine } = await import("./schema-engine.ts");
   return withSchemaEngine(adapterFactory, await readPrismaSchema(), async (engine) => {
     const migrationsList = local;
     const diagnosis = await engine.diagnoseMigrationHistory({

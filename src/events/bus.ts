@@ -1,6 +1,6 @@
-import { Redis } from "ioredis";
 import pg from "pg";
 import type { Logger } from "../shared/logger.ts";
+import { createRedisClient } from "../shared/redis-client.ts";
 import type { StoredEvent } from "./types.ts";
 
 /**
@@ -121,8 +121,8 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
 /** Several nodes sharing a Redis: notices travel on a pub/sub channel. */
 export async function createRedisBus(url: string, logger: Logger): Promise<EventBus> {
   const listeners = new Set<Listener>();
-  const subscriber = new Redis(url, { lazyConnect: true });
-  const publisher = new Redis(url, { lazyConnect: true });
+  const subscriber = createRedisClient(url, { lazyConnect: true });
+  const publisher = createRedisClient(url, { lazyConnect: true });
   for (const connection of [subscriber, publisher]) {
     connection.on("error", (error) => logger.warn("event bus (redis) error", { error: String(error) }));
   }

@@ -2,8 +2,9 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPglite, openPglite } from "../../src/db/database.ts";
 import { applyMigrations, assertMigrated, MIGRATIONS_DIR } from "../../src/db/migrate.ts";
+import { createPglite } from "../../src/db/pglite.ts";
+import { openPglite } from "../../src/db/pglite-database.ts";
 import { startServerProcess } from "../helpers/server-process.ts";
 
 let dir: string;

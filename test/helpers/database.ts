@@ -1,13 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inject } from "vitest";
-import {
-  type AdapterWrapper,
-  createPglite,
-  type Database,
-  openPglite,
-  openPostgres,
-} from "../../src/db/database.ts";
+import { type AdapterWrapper, type Database, openPgliteThread, openPostgres } from "../../src/db/database.ts";
+import { createPglite } from "../../src/db/pglite.ts";
+import { openPglite } from "../../src/db/pglite-database.ts";
+import { PGLITE_TEMPLATE_DIR, startPgliteThread } from "../../src/db/pglite-thread.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 
 /**
@@ -31,9 +30,26 @@ export async function createTestDatabase(wrap?: AdapterWrapper): Promise<Databas
       },
     };
   }
+  if (process.env.TEST_PGLITE_THREAD) return openThreadDatabase(wrap);
   const file = inject("pgliteTemplate");
   if (!file) throw new Error("global setup did not provide a database template");
   const data = await readFile(file);
   const pglite = await createPglite("memory://", { loadDataDir: new Blob([data]) });
   return openPglite(pglite, wrap);
+}
+
+/**
+ * TEST_PGLITE_THREAD=1: the embedded database as `npm start` runs it, on its own thread behind
+ * a Unix socket (src/db/pglite-thread.ts), in a new folder copied from the build's template.
+ */
+async function openThreadDatabase(wrap?: AdapterWrapper): Promise<Database> {
+  const dir = await mkdtemp(join(tmpdir(), "vexil-test-"));
+  const db = openPgliteThread(await startPgliteThread(join(dir, "data"), PGLITE_TEMPLATE_DIR), wrap);
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

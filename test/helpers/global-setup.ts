@@ -2,8 +2,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { createPglite, openPglite, openPostgres } from "../../src/db/database.ts";
+import { openPostgres } from "../../src/db/database.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
+import { createPglite } from "../../src/db/pglite.ts";
+import { openPglite } from "../../src/db/pglite-database.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 
 /**

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { Redis } from "ioredis";
 import type pg from "pg";
 import {
   type RateLimiterAbstract,
@@ -9,6 +8,7 @@ import {
   RateLimiterRes,
 } from "rate-limiter-flexible";
 import { RateLimitError } from "../../shared/errors.ts";
+import { createRedisClient } from "../../shared/redis-client.ts";
 
 /**
  * Password-login throttling (rate-limiter-flexible), counted before the password is hashed:
@@ -51,7 +51,7 @@ export class LoginRateLimited extends RateLimitError {
 }
 
 export function createLoginLimiter(store: LoginLimitStore, limits: LoginLimits): LoginLimiter {
-  const redis = store.kind === "redis" ? new Redis(store.url, { enableOfflineQueue: false }) : null;
+  const redis = store.kind === "redis" ? createRedisClient(store.url, { enableOfflineQueue: false }) : null;
   redis?.on("error", () => undefined); // ioredis reconnects; a failing store falls back to memory
   // Commands are not queued while Redis is away (they fail over to memory at once), so the first
   // attempts wait for the first connection: otherwise each node would count them on its own.

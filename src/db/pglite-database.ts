@@ -1,0 +1,35 @@
+import type { PGlite } from "@electric-sql/pglite";
+import { PrismaClient } from "../generated/prisma/client.ts";
+import type { AdapterWrapper, Database } from "./database.ts";
+import { AwaitingPGliteFactory, createPglite, prepareDataDir } from "./pglite.ts";
+
+// PGlite in the calling thread: tests, benchmarks and scripts. The server runs it on its own
+// thread instead (pglite-thread.ts).
+
+/** A PGlite data folder (or memory://) opened in this thread, with `template` as in prepareDataDir. */
+export async function openPgliteFolder(
+  dataDir: string,
+  options: { pgliteTemplate?: string; wrap?: AdapterWrapper } = {},
+): Promise<Database> {
+  await prepareDataDir(dataDir, options.pgliteTemplate);
+  return openPglite(await createPglite(dataDir), options.wrap);
+}
+
+/** Wraps an already opened PGlite (tests pass clones of a migrated template). */
+export function openPglite(pglite: PGlite, wrap: AdapterWrapper = (f) => f): Database {
+  const adapterFactory = new AwaitingPGliteFactory(pglite);
+  const prisma = new PrismaClient({ adapter: wrap(adapterFactory) });
+  return {
+    kind: "pglite",
+    prisma,
+    adapterFactory,
+    pglite,
+    async ping() {
+      await pglite.query("select 1");
+    },
+    async close() {
+      await prisma.$disconnect();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

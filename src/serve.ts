@@ -1,0 +1,118 @@
+import type { Server } from "node:http";
+import { createApp } from "./app.ts";
+import { bootstrap } from "./bootstrap.ts";
+import type { Config } from "./config.ts";
+import { type Database, openDatabase, openPgliteThread } from "./db/database.ts";
+import { applyMigrations, assertMigrated } from "./db/migrate.ts";
+import type { PgliteThread } from "./db/pglite-thread.ts";
+import { observeStatements } from "./db/sql-observer.ts";
+import { createEventBus } from "./events/bus.ts";
+import { countForRequest } from "./http/request-log.ts";
+import type { Tracing } from "./http/tracing-sdk.ts";
+import { listen } from "./http-server.ts";
+import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
+import { startEventCountRollup } from "./jobs/event-counts.ts";
+import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
+import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
+import { createLoginLimiter, type LoginLimitStore } from "./modules/access/login-limits.ts";
+import { metricsIngestor } from "./modules/client-metrics/ingestor.ts";
+import { feedFor } from "./modules/live/feed.ts";
+import type { Logger } from "./shared/logger.ts";
+
+export type ServeStart = {
+  config: Config;
+  logger: Logger;
+  /** Already listening (answers /health): the app is mounted on it. */
+  port: Server;
+  tracing: Tracing | null;
+  /** The embedded database's thread, started by the entry before it loaded this module. */
+  pgliteThread?: Promise<PgliteThread>;
+  /** Called with the database once it is open, so that a signal during the start closes it. */
+  opened(database: Database): void;
+};
+
+/**
+ * Everything after the configuration and the port: the database (migrated), bootstrap, the
+ * app, the jobs. Resolves with the shutdown to run on SIGTERM/SIGINT.
+ */
+export async function serve(start: ServeStart): Promise<(signal: string) => Promise<void>> {
+  const { config, logger, tracing } = start;
+  // LOG_LEVEL=debug: each request's access line counts its SQL statements and their time.
+  const wrap = config.logLevel === "debug" ? observeStatements(countForRequest) : undefined;
+  const database = start.pgliteThread
+    ? openPgliteThread(await start.pgliteThread, wrap)
+    : await openDatabase(config.database, { wrap });
+  start.opened(database);
+  const applied = start.pgliteThread
+    ? (await start.pgliteThread).applied
+    : await applyMigrations(database.adapterFactory);
+  if (applied.length) logger.info("database migrated", { applied });
+  const seeded = await bootstrap(database.prisma, config, logger);
+  if (seeded.generatedAdminPassword) {
+    console.log(
+      `Admin user "${config.initAdmin.username}" created with password: ${seeded.generatedAdminPassword}`,
+    );
+  }
+  if (seeded.generatedAdminToken) {
+    console.log(`Admin API token (shown once, store it now): ${seeded.generatedAdminToken}`);
+  }
+  const bus = await createEventBus(
+    {
+      redisUrl: config.redisUrl,
+      postgresUrl: config.database.kind === "postgres" ? config.database.url : undefined,
+    },
+    logger,
+  );
+  const loginLimiter = createLoginLimiter(loginLimitStore(config, database), {
+    perAccountAndAddress: config.auth.loginRateLimitPerMinute,
+    perAddress: config.auth.loginAddressRateLimitPerMinute,
+  });
+  const deps = { config, db: database.prisma, bus, logger, now: () => new Date(), loginLimiter };
+  const app = createApp({
+    ...deps,
+    ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
+    pool: database.pool,
+  });
+  const running = await listen(app, deps, config.host, config.port, start.port);
+  const stopChangeRequestScheduler = startChangeRequestScheduler(deps);
+  const stopStaleMarker = startPotentiallyStaleMarker(deps);
+  const stopEventCountRollup = startEventCountRollup(deps);
+  const worker = startDeliveryWorker(deps);
+  logger.info("Vexil listening", {
+    url: running.url,
+    graphql: `${running.url}/graphql`,
+    docs: `${running.url}/docs`,
+    database: config.database.kind === "pglite" ? config.database.dataDir : "postgresql",
+    startMs: Math.round(process.uptime() * 1000),
+  });
+
+  return async (signal: string) => {
+    logger.info("shutting down", { signal });
+    stopChangeRequestScheduler();
+    stopStaleMarker();
+    stopEventCountRollup();
+    // Live subscriptions never finish by themselves: end them now, so that SSE responses
+    // complete and only ordinary in-flight requests use the grace period.
+    feedFor(deps).close();
+    await running.close(config.shutdownGraceMs);
+    // Requests are drained: write the SDK metrics they were answered 202 for.
+    await metricsIngestor(deps)
+      .close()
+      .catch((error) => logger.error("SDK metrics not written at shutdown", { error: String(error) }));
+    await worker.stop();
+    await bus.close();
+    await loginLimiter.close();
+    await database.close();
+    await tracing
+      ?.shutdown()
+      .catch((error) => logger.warn("traces not exported at shutdown", { error: String(error) }));
+    logger.info("stopped");
+  };
+}
+
+/** Where login attempts are counted so that every node sees them (login-limits.ts). */
+function loginLimitStore(config: Config, database: Database): LoginLimitStore {
+  if (config.redisUrl) return { kind: "redis", url: config.redisUrl };
+  if (database.pool) return { kind: "postgres", pool: database.pool };
+  return { kind: "memory" };
+}
