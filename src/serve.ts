@@ -39,13 +39,12 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
   const { config, logger, tracing } = start;
   // LOG_LEVEL=debug: each request's access line counts its SQL statements and their time.
   const wrap = config.logLevel === "debug" ? observeStatements(countForRequest) : undefined;
-  const database = start.pgliteThread
-    ? openPgliteThread(await start.pgliteThread, wrap)
-    : await openDatabase(config.database, { wrap });
+  const thread = await start.pgliteThread;
+  const database = thread ? openPgliteThread(thread, wrap) : await openDatabase(config.database, { wrap });
   start.opened(database);
-  const applied = start.pgliteThread
-    ? (await start.pgliteThread).applied
-    : await applyMigrations(database.adapterFactory);
+  // Prisma's query compiler (WebAssembly, ~0.3 s) loads while the thread still opens PGlite.
+  if (thread) await database.prisma.$connect();
+  const applied = thread ? await thread.serving : await applyMigrations(database.adapterFactory);
   if (applied.length) logger.info("database migrated", { applied });
   const seeded = await bootstrap(database.prisma, config, logger);
   if (seeded.generatedAdminPassword) {

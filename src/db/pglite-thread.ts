@@ -22,8 +22,11 @@ export type PgliteThreadMessage =
 export type PgliteThread = {
   /** Folder of its Unix socket, named as node-postgres names one: `<dir>/.s.PGSQL.5432`. */
   socketDir: string;
-  /** Migrations the thread applied before it began to serve. */
-  applied: string[];
+  /**
+   * Resolves, with the migrations it applied, once the thread serves the socket; rejects (with
+   * a MigrationError when the folder can't be brought to this build's schema) if it can't.
+   */
+  serving: Promise<string[]>;
   /** Closes the socket and the data folder (PGlite flushes it), then ends the thread. */
   close(): Promise<void>;
 };
@@ -31,39 +34,37 @@ export type PgliteThread = {
 export const PGLITE_THREAD_PORT = 5432;
 
 /**
- * Starts the embedded database on its own thread. The server's process entry calls this before
- * it loads the rest of Vexil, so opening PGlite (most of a restart's CPU: WebAssembly start-up,
- * catalog reads, the migration check) runs on the second core while the main thread loads and
- * builds the schema; the main thread then talks to it as to any PostgreSQL server.
- * Rejects with a MigrationError when the folder can't be brought to this build's schema.
+ * Starts the embedded database on its own thread and resolves at once. The server's process
+ * entry calls this before it loads the rest of Vexil, so opening PGlite (most of a restart's CPU:
+ * WebAssembly start-up, catalogue reads, the migration check) runs on the second core while the
+ * main thread loads the code and Prisma's query compiler; the main thread then talks to it as to
+ * any PostgreSQL server, once `serving` has resolved.
  */
 export async function startPgliteThread(dataDir: string, template?: string): Promise<PgliteThread> {
   const socketDir = await mkdtemp(join(os.tmpdir(), "vexil-db-"));
-  const start: PgliteThreadStart = {
+  const worker = startWorker({
     dataDir,
     template,
     socketPath: join(socketDir, `.s.PGSQL.${PGLITE_THREAD_PORT}`),
-  };
-  const worker = startWorker(start);
-  const first = await nextMessage(worker).catch(async (error) => {
-    await rm(socketDir, { recursive: true, force: true });
-    throw error;
   });
-  if (first.kind !== "ready") {
-    await worker.terminate();
-    await rm(socketDir, { recursive: true, force: true });
+  const serving = nextMessage(worker).then((first) => {
+    if (first.kind === "ready") return first.applied;
     const message = first.kind === "failed" ? first.message : "the database thread ended";
     throw first.kind === "failed" && first.migration ? new MigrationError(message) : new Error(message);
-  }
+  });
+  // Whoever awaits `serving` sees its failure; until then it must not count as unhandled.
+  serving.catch(() => undefined);
   let closing: Promise<void> | undefined;
   return {
     socketDir,
-    applied: first.applied,
+    serving,
     close() {
       closing ??= (async () => {
-        const closed = nextMessage(worker);
-        worker.postMessage("close");
-        await closed.catch(() => undefined);
+        if (await serving.then(() => true).catch(() => false)) {
+          const closed = nextMessage(worker);
+          worker.postMessage("close");
+          await closed.catch(() => undefined);
+        }
         await worker.terminate();
         await rm(socketDir, { recursive: true, force: true });
       })();

@@ -44,7 +44,9 @@ export async function createTestDatabase(wrap?: AdapterWrapper): Promise<Databas
  */
 async function openThreadDatabase(wrap?: AdapterWrapper): Promise<Database> {
   const dir = await mkdtemp(join(tmpdir(), "vexil-test-"));
-  const db = openPgliteThread(await startPgliteThread(join(dir, "data"), PGLITE_TEMPLATE_DIR), wrap);
+  const thread = await startPgliteThread(join(dir, "data"), PGLITE_TEMPLATE_DIR);
+  await thread.serving;
+  const db = openPgliteThread(thread, wrap);
   return {
     ...db,
     async close() {
