@@ -1,15 +1,21 @@
 import type { Context } from "../src/context.ts";
 import type { Prisma, PrismaClient } from "../src/generated/prisma/client.ts";
-import { eventSearchQuery } from "../src/modules/search/event-search.ts";
+import { EVENT_ORDER, eventSearchQuery } from "../src/modules/search/event-search.ts";
 import { searchItemsSql } from "../src/modules/search/feature-search.items.ts";
-import { type FeatureSearchArgs, featureSearchStatement } from "../src/modules/search/feature-search.ts";
+import {
+  type FeatureSearchArgs,
+  featureSearchStatement,
+  searchOrdering,
+} from "../src/modules/search/feature-search.ts";
+import { type Ordering, pageRequest } from "../src/shared/pagination.ts";
 
 /** EXPLAIN ANALYZE of the statements the hot searches run, built by the services themselves. */
 export async function explainHotQueries(db: PrismaClient): Promise<Record<string, string>> {
   const bench = await db.user.findUnique({ where: { username: "bench" } });
   const userId = bench?.id ?? null;
-  const page25 = { offset: 0, limit: 25 };
-  const page50 = { offset: 0, limit: 50 };
+  const page = (limit: number, ordering: Ordering) =>
+    pageRequest({ first: limit }, { defaultLimit: limit, maxLimit: limit }, ordering);
+  const page50 = page(50, EVENT_ORDER);
   const [cursor] = await db.$queryRaw<{ throughId: bigint }[]>`SELECT "throughId" FROM "EventCountCursor"`;
   const horizon = BigInt(cursor?.throughId ?? 0);
   const day30 = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
@@ -21,7 +27,7 @@ export async function explainHotQueries(db: PrismaClient): Promise<Record<string
   // What the server runs for the benchmark user's REST call: page, total and the items.
   const ctx = { now: () => new Date(), principal: { kind: "user", userId } } as unknown as Context;
   const flagSearch = (args: FeatureSearchArgs) =>
-    featureSearchStatement(args, page25, (names) => searchItemsSql(ctx, names));
+    featureSearchStatement(args, page(25, searchOrdering(args)), (names) => searchItemsSql(ctx, names));
   const statements: Record<string, Prisma.Sql> = {
     "flag search: dashboard default": flagSearch(dashboard),
     "flag search: query=flag-004": flagSearch({ ...dashboard, filter: { query: "flag-004" } }),

@@ -2,13 +2,13 @@
 
 /** Spec 2.10 Event (plus Unleash's groupType/groupId). */
 export const EVENT_FIELDS = /* GraphQL */ `
-  id createdAt type createdBy createdByUserId environment project featureName
+  id: databaseId createdAt type createdBy createdByUserId environment project featureName
   data preData tags { type value } label summary groupType groupId
 `;
 
 /** Spec 2.6 Strategy. */
 export const STRATEGY_FIELDS = /* GraphQL */ `
-  id name title disabled featureName sortOrder segments parameters
+  id: databaseId name title disabled featureName sortOrder segments parameters
   constraints { contextName operator caseInsensitive inverted values value }
   variants { name weight weightType stickiness payload { type value } }
 `;

@@ -4,6 +4,7 @@ import { sdkOpenApiPaths } from "../src/modules/client-api/client-api.plugin.ts"
 import { VERSION } from "../src/version.ts";
 import { STATUS_NAMES } from "./errors.ts";
 import type { Route } from "./route.ts";
+import { authOpenApiPaths } from "./routes/auth.ts";
 import { errorSchema } from "./schemas.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -31,7 +32,7 @@ const ERROR_TEXT: Record<number, string> = {
 export function openApiDocument(
   routes: Route[],
   deps: Pick<AppDeps, "config">,
-  otherPaths: Record<string, Record<string, unknown>> = sdkOpenApiPaths(),
+  otherPaths: Record<string, Record<string, unknown>> = { ...sdkOpenApiPaths(), ...authOpenApiPaths() },
 ) {
   const paths: Record<string, Record<string, unknown>> = { ...otherPaths };
   for (const route of routes) {
@@ -131,46 +132,4 @@ function operationId(route: Route): string {
   return [route.method.toLowerCase(), ...words]
     .join("-")
     .replace(/[^a-zA-Z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
-}
-
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A self-contained HTML page of the routes (no CDN: it must work offline). */
-export function renderDocsPage(routes: Route[], deps: Pick<AppDeps, "config">): string {
-  const doc = openApiDocument(routes, deps);
-  const rows = Object.entries(
-    doc.paths as Record<
-      string,
-      Record<
-        string,
-        {
-          summary: string;
-          description?: string;
-          deprecated?: boolean;
-          requestBody?: { content: Record<string, { schema: unknown }> };
-          responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
-        }
-      >
-    >,
-  )
-    .flatMap(([path, ops]) =>
-      Object.entries(ops).map(([method, op]) => {
-        const body = op.requestBody
-          ? `<details><summary>Body</summary><pre>${escapeHtml(JSON.stringify(op.requestBody.content["application/json"]?.schema, null, 2))}</pre></details>`
-          : "";
-        const responses = Object.entries(op.responses)
-          .map(
-            ([s, r]) =>
-              `<li><b>${s}</b> ${escapeHtml(r.description)}${r.content && s.startsWith("2") ? `<details><summary>Schema</summary><pre>${escapeHtml(JSON.stringify(Object.values(r.content)[0]?.schema ?? {}, null, 2))}</pre></details>` : ""}</li>`,
-          )
-          .join("");
-        return `<section><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code>${op.deprecated ? " <em>(deprecated)</em>" : ""}</h3><p>${escapeHtml(op.summary)}</p>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ""}${body}<ul>${responses}</ul></section>`;
-      }),
-    )
-    .join("\n");
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(doc.info.title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}section{border-top:1px solid #ddd;padding:.5rem 0}pre{background:#f6f6f6;padding:.5rem;overflow:auto}</style>
-</head><body><h1>${escapeHtml(doc.info.title)} ${escapeHtml(doc.info.version)}</h1>
-<p>Send <code>Authorization: &lt;token&gt;</code> on every call. Machine-readable: <a href="/docs/openapi.json">/docs/openapi.json</a>. GraphQL: <a href="/graphql">/graphql</a>.</p>
-${rows}</body></html>`;
 }

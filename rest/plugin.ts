@@ -6,8 +6,9 @@ import { assertDecodablePath } from "../src/http/path-encoding.ts";
 import { requestIdOf } from "../src/http/request-log.ts";
 import { ContentTypeError, DomainError } from "../src/shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../src/shared/http-body.ts";
+import { docsResponse } from "./docs-page.ts";
 import { errorResponse, responseForGraphQLError } from "./errors.ts";
-import { openApiDocument, renderDocsPage } from "./openapi.ts";
+import { openApiDocument } from "./openapi.ts";
 import type { RestRequest, Route } from "./route.ts";
 import { preAuthorize } from "./route-permissions.ts";
 import { allRoutes } from "./routes/index.ts";
@@ -35,10 +36,9 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     async onRequest({ request, url, serverContext, endResponse }) {
       if (url.pathname === "/docs/openapi.json")
         return endResponse(Response.json(openApiDocument(routes, deps)));
-      if (url.pathname === "/docs" || url.pathname === "/docs/") {
-        return endResponse(
-          new Response(renderDocsPage(routes, deps), { headers: { "content-type": "text/html" } }),
-        );
+      if (url.pathname === "/docs" || url.pathname.startsWith("/docs/")) {
+        const docs = await docsResponse(url.pathname);
+        if (docs) return endResponse(docs);
       }
       if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return;
       assertDecodablePath(url.pathname);

@@ -6,6 +6,7 @@ import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext } from "./context.ts";
 import { corsPolicy } from "./http/cors.ts";
+import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from "./http/graphiql.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
@@ -37,6 +38,8 @@ export function createApp(
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    renderGraphiQL: renderOfflineGraphiQL,
+    graphiql: GRAPHIQL_OPTIONS,
     logging: false,
     context: (initial) => createContext(deps, credentialsOf(initial)),
     maskedErrors: { maskError: (error, message) => toGraphQLError(error, message, deps) },

@@ -8,6 +8,7 @@ import type PrismaTypes from "./generated/pothos-types.ts";
 import { getDatamodel } from "./generated/pothos-types.ts";
 import { requireAuthenticated, requirePermission } from "./modules/access/check.ts";
 import type { PermissionCheck } from "./modules/access/permissions.ts";
+import { decodeNodeId, encodeNodeId, NODE_ID, readNodes } from "./shared/node-ids.ts";
 
 /**
  * The one SchemaBuilder. Every root field declares `authScopes`: `authenticated` (any valid
@@ -38,8 +39,27 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: "omit",
     cursorType: "String",
-    nodeQueryOptions: false,
-    nodesQueryOptions: false,
+    nodeTypeOptions: {
+      description:
+        "An entity with a global id (Relay): clients' caches normalise on it; `node(id:)` reads it back.",
+    },
+    idFieldOptions: { description: NODE_ID.description },
+    encodeGlobalID: encodeNodeId,
+    decodeGlobalID: decodeNodeId,
+    nodeQueryOptions: {
+      description: "Any entity by its global `id` (Relay), or null when there is none.",
+      authScopes: { authenticated: true },
+      args: { id: { description: "A global id." } },
+      resolve: async (_root, args, ctx, info, resolveNode) =>
+        (await readNodes([args.id], info, ctx, async () => [await resolveNode(args.id)]))[0],
+    },
+    nodesQueryOptions: {
+      description: "Entities by their global ids (Relay), in order; null for each that does not exist.",
+      authScopes: { authenticated: true },
+      args: { ids: { description: "Global ids." } },
+      resolve: (_root, args, ctx, info, resolveNodes) =>
+        readNodes(args.ids, info, ctx, () => resolveNodes(args.ids)),
+    },
   },
   scopeAuth: {
     authorizeOnSubscribe: true,

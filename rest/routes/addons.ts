@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { eventSchema } from "../schemas.ts";
 
-const ADDON_FIELDS = "id provider description enabled parameters events projects environments createdAt";
+const ADDON_FIELDS =
+  "id: databaseId provider description enabled parameters events projects environments createdAt";
 const PROVIDER_FIELDS = `name displayName description documentationUrl howTo events deprecated
   parameters { name displayName type description placeholder required sensitive }`;
 const INTEGRATION_EVENT_FIELDS = "id integrationId createdAt state stateDetails event details";

@@ -161,3 +161,129 @@ async function jsonObject(request: Request, limit: number): Promise<Record<strin
   assertNoNul(body);
   return body as Record<string, unknown>;
 }
+
+const AUTH_USER = {
+  type: "object",
+  properties: {
+    id: { type: "integer" },
+    name: { type: ["string", "null"] },
+    email: { type: ["string", "null"] },
+    username: { type: ["string", "null"] },
+    imageUrl: { type: "string" },
+    rootRole: { type: "string" },
+  },
+  example: {
+    id: 3,
+    name: "Dora",
+    email: "dora@example.com",
+    username: "dora",
+    imageUrl: "/avatars/3.svg",
+    rootRole: "Editor",
+  },
+};
+
+const jsonBody = (schema: Record<string, unknown>) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+
+const authError = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
+const stringProperties = (...names: string[]) => ({
+  type: "object",
+  required: names,
+  properties: Object.fromEntries(names.map((name) => [name, { type: "string" }])),
+});
+
+/** The `/auth/*` endpoints above in the OpenAPI document (tag Auth; no API token needed). */
+export function authOpenApiPaths(): Record<string, Record<string, unknown>> {
+  const operation = (summary: string, description: string, extra: Record<string, unknown>) => ({
+    summary,
+    description,
+    tags: ["Auth"],
+    security: [],
+    ...extra,
+  });
+  return {
+    "/auth/simple/login": {
+      post: operation(
+        "Log in with a password",
+        "Sets the HttpOnly session cookie and the readable CSRF cookie (send its value as `x-csrf-token` on writes). Attempts are rate-limited per address and per account.",
+        {
+          operationId: "authLogin",
+          requestBody: jsonBody({
+            ...stringProperties("username", "password"),
+            example: { username: "dora", password: "Str0ng-Passw0rd!" },
+          }),
+          responses: {
+            "200": {
+              description: "The user; cookies set.",
+              content: { "application/json": { schema: AUTH_USER } },
+            },
+            "400": authError("Missing username or password, or password login disabled."),
+            "401": authError("Wrong username or password."),
+            "429": authError("Too many attempts; see Retry-After."),
+          },
+        },
+      ),
+    },
+    "/auth/logout": {
+      post: operation("Log out", "Ends the session and clears both cookies.", {
+        operationId: "authLogout",
+        responses: {
+          "200": {
+            description: "Logged out.",
+            content: { "application/json": { schema: { type: "object", example: {} } } },
+          },
+        },
+      }),
+    },
+    "/auth/reset/validate": {
+      get: operation("Check a password-reset token", "The user a reset link is for.", {
+        operationId: "authResetValidate",
+        parameters: [{ name: "token", in: "query", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": {
+            description: "The user of the link.",
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  example: {
+                    id: 3,
+                    email: "dora@example.com",
+                    name: "Dora",
+                    role: "Editor",
+                    createdBy: "admin",
+                  },
+                },
+              },
+            },
+          },
+          "401": authError("Unknown or expired token."),
+          "403": authError("Token already used."),
+        },
+      }),
+    },
+    "/auth/reset/password": {
+      post: operation("Set a new password with a reset token", "Uses the token once.", {
+        operationId: "authResetPassword",
+        requestBody: jsonBody({
+          ...stringProperties("token", "password"),
+          example: { token: "<from the link>", password: "N3w-Passw0rd!" },
+        }),
+        responses: {
+          "200": {
+            description: "Password changed.",
+            content: { "application/json": { schema: { type: "object", example: {} } } },
+          },
+          "400": authError("Weak or recently used password."),
+          "401": authError("Unknown or expired token."),
+        },
+      }),
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { defineRoutes } from "../route.ts";
 const USER = "createdBy { id username imageUrl }";
 const CHANGE = `id action conflict payload ${USER} createdAt`;
 export const CHANGE_REQUEST_FIELDS = /* GraphQL */ `
-  id title environment minApprovals project state createdAt ${USER}
+  id: databaseId title environment minApprovals project state createdAt ${USER}
   features { name conflict changes { ${CHANGE} } defaultChange { action payload } }
   segments { ${CHANGE} name }
   approvals { ${USER} createdAt }

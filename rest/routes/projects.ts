@@ -3,7 +3,7 @@ import { defineRoutes } from "../route.ts";
 import { bodyFields } from "./catalog-shared.ts";
 
 /** Unleash's `projectSchema` (list item). */
-const PROJECT_FIELDS = `id name description health featureCount staleFeatureCount potentiallyStaleFeatureCount
+const PROJECT_FIELDS = `id: databaseId name description health featureCount staleFeatureCount potentiallyStaleFeatureCount
   memberCount createdAt updatedAt archivedAt favorite mode defaultStickiness featureLimit`;
 
 /** Unleash's project overview: the project, its environments and its active flags. */
@@ -63,7 +63,7 @@ function overview(project: OverviewData) {
 }
 
 const projectEnvironmentDoc = (field: string) => `mutation ($project: String!, $environment: String!) {
-  ${field}(project: $project, environment: $environment) { id environments { name } }
+  ${field}(project: $project, environment: $environment) { id: databaseId environments { name } }
 }`;
 
 export const projectRoutes = defineRoutes([
@@ -85,7 +85,7 @@ export const projectRoutes = defineRoutes([
     description:
       "201 with the project; `id` is derived from `name` when absent; `environments` defaults to every enabled one. 409 when the id is taken; 400 over the `projects` limit.",
     document: `mutation CreateProject($input: CreateProjectInput!) {
-      createProject(input: $input) { id name description featureLimit mode defaultStickiness environments { name } }
+      createProject(input: $input) { id: databaseId name description featureLimit mode defaultStickiness environments { name } }
     }`,
     variables: ({ body }) => ({ input: bodyFields(body, ["id", "name", "description", "environments"]) }),
     respond: (data) => {

@@ -3,7 +3,7 @@ import { defineRoutes, type RestRequest } from "../route.ts";
 import { CONSTRAINT_KEYS, constraintSchema, pick, pickList } from "./strategy-shapes.ts";
 
 const SEGMENT_FIELDS = /* GraphQL */ `
-  id name description project createdAt usedInFeatures usedInProjects
+  id: databaseId name description project createdAt usedInFeatures usedInProjects
   constraints { contextName operator caseInsensitive inverted values value }
 `;
 

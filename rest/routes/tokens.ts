@@ -2,8 +2,9 @@ import { z } from "zod";
 import { defineRoutes } from "../route.ts";
 import { intParam, objectBody } from "./users.ts";
 
-const API_TOKEN_FIELDS = "id tokenName type environment projects displayPrefix expiresAt createdAt seenAt";
-const PAT_FIELDS = "id description expiresAt createdAt seenAt";
+const API_TOKEN_FIELDS =
+  "id: databaseId tokenName type environment projects displayPrefix expiresAt createdAt seenAt";
+const PAT_FIELDS = "id: databaseId description expiresAt createdAt seenAt";
 
 const apiTokenSchema = z.object({
   id: z.number().int(),

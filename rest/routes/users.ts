@@ -2,7 +2,8 @@ import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 
-const USER_FIELDS = "id username email name imageUrl rootRole isService createdAt seenAt isActive";
+const USER_FIELDS =
+  "id: databaseId username email name imageUrl rootRole isService createdAt seenAt isActive";
 const ROLE_FIELDS = "id name description type permissions { name environment }";
 
 const userSchema = z.object({

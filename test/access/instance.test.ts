@@ -136,7 +136,7 @@ describe("personal dashboard (spec 4.10)", () => {
 
   it("viewer answers me, my projects and my flags in GraphQL", async () => {
     const res = await t.gql(
-      `{ viewer { name user { username } projects { id } flags { name } } }`,
+      `{ viewer { name user { username } projects { id: databaseId } flags { name } } }`,
       {},
       dora.token,
     );
@@ -148,7 +148,7 @@ describe("personal dashboard (spec 4.10)", () => {
         flags: [{ name: "starred-flag" }, { name: "dora-flag" }],
       },
     });
-    const asToken = await t.gql(`{ viewer { kind user { id } projects { id } flags { name } } }`);
+    const asToken = await t.gql(`{ viewer { kind user { id } projects { id: databaseId } flags { name } } }`);
     expect(asToken.data).toEqual({ viewer: { kind: "admin-token", user: null, projects: [], flags: [] } });
   });
 });

@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const CREATE = `mutation($input: CreateProjectInput!) { createProject(input: $input) {
-  id name description featureCount mode archivedAt environments { name } } }`;
+  id: databaseId name description featureCount mode archivedAt environments { name } } }`;
 
 describe("projects over GraphQL", () => {
   it("creates a project linked to every enabled environment and records project-created", async () => {
@@ -72,14 +72,14 @@ describe("projects over GraphQL", () => {
       code: "VALIDATION",
       message: "environments: unknown environment(s) nope",
     });
-    expect((await ok(t, `{ projects { id } }`)).projects.map((p: { id: string }) => p.id)).not.toContain(
-      "fine",
-    );
+    expect(
+      (await ok(t, `{ projects { id: databaseId } }`)).projects.map((p: { id: string }) => p.id),
+    ).not.toContain("fine");
   });
 
   it("updates name and description, recording data and preData; an unchanged update records nothing", async () => {
     const UPDATE = `mutation($id: String!, $input: UpdateProjectInput!) { updateProject(id: $id, input: $input) {
-      id name description } }`;
+      id: databaseId name description } }`;
     const data = await ok(t, UPDATE, { id: "checkout", input: { name: "Checkout v2", description: null } });
     expect(data.updateProject).toEqual({ id: "checkout", name: "Checkout v2", description: null });
     await ok(t, UPDATE, { id: "checkout", input: { name: "Checkout v2" } });
@@ -96,16 +96,22 @@ describe("projects over GraphQL", () => {
 
   it("refuses to archive a project with active flags, archives an empty one and revives it", async () => {
     await ok(t, `mutation { createFeature(project: "checkout", input: { name: "pay-button" }) { name } }`);
-    const refused = await fails(t, `mutation { archiveProject(id: "checkout") { id } }`);
+    const refused = await fails(t, `mutation { archiveProject(id: "checkout") { id: databaseId } }`);
     expect(refused.code).toBe("INVALID_OPERATION");
     expect(refused.message).toMatch(/1 active feature flag/);
 
-    const archived = await ok(t, `mutation { archiveProject(id: "check-out-2") { id archivedAt } }`);
+    const archived = await ok(
+      t,
+      `mutation { archiveProject(id: "check-out-2") { id: databaseId archivedAt } }`,
+    );
     expect(archived.archiveProject.archivedAt).not.toBeNull();
-    const lists = await ok(t, `{ active: projects { id } archived: projects(archived: true) { id } }`);
+    const lists = await ok(
+      t,
+      `{ active: projects { id: databaseId } archived: projects(archived: true) { id: databaseId } }`,
+    );
     expect(lists.active.map((p: { id: string }) => p.id)).not.toContain("check-out-2");
     expect(lists.archived).toEqual([{ id: "check-out-2" }]);
-    await ok(t, `mutation { archiveProject(id: "check-out-2") { id } }`);
+    await ok(t, `mutation { archiveProject(id: "check-out-2") { id: databaseId } }`);
     // An archived project takes no new flags.
     expect(
       await fails(
@@ -114,14 +120,17 @@ describe("projects over GraphQL", () => {
       ),
     ).toMatchObject({ code: "NOT_FOUND", message: 'Could not find project with id "check-out-2"' });
 
-    const revived = await ok(t, `mutation { reviveProject(id: "check-out-2") { id archivedAt } }`);
+    const revived = await ok(
+      t,
+      `mutation { reviveProject(id: "check-out-2") { id: databaseId archivedAt } }`,
+    );
     expect(revived.reviveProject).toEqual({ id: "check-out-2", archivedAt: null });
     const events = await eventsOf(t, ["project-archived", "project-revived"]);
     expect(events.map((e) => [e.type, e.project, e.data, e.preData])).toEqual([
       ["project-archived", "check-out-2", null, null],
       ["project-revived", "check-out-2", null, null],
     ]);
-    expect(await fails(t, `mutation { reviveProject(id: "nope") { id } }`)).toMatchObject({
+    expect(await fails(t, `mutation { reviveProject(id: "nope") { id: databaseId } }`)).toMatchObject({
       code: "NOT_FOUND",
     });
   });
@@ -133,9 +142,9 @@ describe("projects over GraphQL", () => {
       code: "LIMIT_EXCEEDED",
       message: "Failed to create project. You can't create more than the established limit of 4.",
     });
-    await ok(t, `mutation { archiveProject(id: "check-out") { id } }`);
+    await ok(t, `mutation { archiveProject(id: "check-out") { id: databaseId } }`);
     await ok(t, CREATE, { input: { id: "fifth", name: "Fifth" } });
-    expect(await fails(t, `mutation { reviveProject(id: "check-out") { id } }`)).toMatchObject({
+    expect(await fails(t, `mutation { reviveProject(id: "check-out") { id: databaseId } }`)).toMatchObject({
       code: "LIMIT_EXCEEDED",
     });
   });
@@ -168,13 +177,13 @@ describe("projects over GraphQL", () => {
       },
     });
     await t.deps.db.favoriteProject.create({ data: { userId: admin.id, projectId: "checkout" } });
-    const query = `{ projects { id favorite } }`;
+    const query = `{ projects { id: databaseId favorite } }`;
     const mine = await t.gql<{ projects: { id: string; favorite: boolean }[] }>(query, {}, secret);
     expect(mine.data?.projects.filter((p) => p.favorite).map((p) => p.id)).toEqual(["checkout"]);
     expect((await ok(t, `{ project(id: "checkout") { favorite } }`)).project.favorite).toBe(false);
     // An admin API token keeps its favourites as the shared admin-token user (-42).
     await t.deps.db.favoriteProject.create({ data: { userId: -42, projectId: "fifth" } });
-    const viaToken = await ok(t, `{ projects { id favorite } }`);
+    const viaToken = await ok(t, `{ projects { id: databaseId favorite } }`);
     expect(viaToken.projects.filter((p: { favorite: boolean }) => p.favorite)).toEqual([
       { id: "fifth", favorite: true },
     ]);
@@ -208,7 +217,7 @@ describe("projects over REST", () => {
   });
 
   it("POST creates (201 with the project), 409 on a taken id, 400 naming the field, 400 over the limit", async () => {
-    await ok(t, `mutation { archiveProject(id: "fifth") { id } }`);
+    await ok(t, `mutation { archiveProject(id: "fifth") { id: databaseId } }`);
     const created = await t.rest("POST", "/api/admin/projects", {
       id: "mobile",
       name: "Mobile",

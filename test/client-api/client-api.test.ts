@@ -48,22 +48,22 @@ const json = async (path: string, auth: string | null) => {
 let segmentId: number;
 beforeAll(async () => {
   t = await createTestApp({ FRONTEND_API_ORIGINS: "https://app.example" });
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id } }`);
+  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id: databaseId } }`);
   devAll = await token("client", "development");
   devDefault = await token("client", "development", ["default"]);
   prodAll = await token("client", "production");
   frontend = await token("frontend", "development", ["default"]);
   segmentId = (
     await ok<{ createSegment: { id: number } }>(
-      `mutation { createSegment(input: { name: "beta", constraints: [{ contextName: "plan", operator: IN, values: ["beta"] }] }) { id } }`,
+      `mutation { createSegment(input: { name: "beta", constraints: [{ contextName: "plan", operator: IN, values: ["beta"] }] }) { id: databaseId } }`,
     )
   ).createSegment.id;
   await flag("checkout");
   await ok(`mutation { addFeatureStrategy(project: "default", feature: "checkout", environment: "development", input: {
     name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
-    constraints: [{ contextName: "country", operator: IN, values: ["NO"] }], segments: [${segmentId}] }) { id } }`);
+    constraints: [{ contextName: "country", operator: IN, values: ["NO"] }], segments: [${segmentId}] }) { id: databaseId } }`);
   await ok(`mutation { addFeatureStrategy(project: "default", feature: "checkout", environment: "development", input: {
-    name: "default", disabled: true }) { id } }`);
+    name: "default", disabled: true }) { id: databaseId } }`);
   await enable("checkout");
   await ok(
     `mutation { addFeatureTag(project: "default", feature: "checkout", input: { type: "simple", value: "web" }) { value } }`,
@@ -224,7 +224,7 @@ describe("OpenAPI", () => {
 describe("remembered tokens", () => {
   it("a deleted token is refused at once, though SDK tokens are served from memory", async () => {
     const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
-      `mutation { createApiToken(input: { tokenName: "short-lived", type: "client", environment: "development" }) { secret token { id } } }`,
+      `mutation { createApiToken(input: { tokenName: "short-lived", type: "client", environment: "development" }) { secret token { id: databaseId } } }`,
     );
     const secret = created.createApiToken.secret;
     expect((await get("/api/client/features", secret)).status).toBe(200);
@@ -375,7 +375,7 @@ async function* sseEvents(res: Response) {
 describe("GET /api/client/streaming", () => {
   it("hydrates, sends only what changed, and ends when its token is deleted", async () => {
     const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
-      `mutation { createApiToken(input: { tokenName: "streamer", type: "client", environment: "development", projects: ["default"] }) { secret token { id } } }`,
+      `mutation { createApiToken(input: { tokenName: "streamer", type: "client", environment: "development", projects: ["default"] }) { secret token { id: databaseId } } }`,
     );
     const res = await get("/api/client/streaming", created.createApiToken.secret);
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);

@@ -13,9 +13,9 @@ const ok = async (query: string, variables?: Record<string, unknown>) => {
 beforeAll(async () => {
   t = await createTestApp();
   const segment = await ok(
-    `mutation { createSegment(input: { name: "beta", constraints: [{ contextName: "plan", operator: IN, values: ["beta"] }] }) { id } }`,
+    `mutation { createSegment(input: { name: "beta", constraints: [{ contextName: "plan", operator: IN, values: ["beta"] }] }) { id: databaseId } }`,
   );
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id } }`);
+  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id: databaseId } }`);
   for (const [name, project] of [
     ["alpha", "default"],
     ["beta-flag", "default"],
@@ -34,9 +34,9 @@ beforeAll(async () => {
       name: "flexibleRollout", parameters: { rollout: "50", stickiness: "userId", groupId: "alpha" },
       constraints: [{ contextName: "country", operator: IN, values: ["NO"], caseInsensitive: true }],
       segments: [${segment.createSegment.id}],
-      variants: [{ name: "v1", weight: 1000, weightType: variable, stickiness: "default" }] }) { id } }`);
+      variants: [{ name: "v1", weight: 1000, weightType: variable, stickiness: "default" }] }) { id: databaseId } }`);
   await ok(`mutation { addFeatureStrategy(project: "default", feature: "alpha", environment: "development", input: {
-      name: "default", disabled: true }) { id } }`);
+      name: "default", disabled: true }) { id: databaseId } }`);
   await ok(
     `mutation { enableFeatureEnvironment(project: "default", feature: "alpha", environment: "development") { name } }`,
   );

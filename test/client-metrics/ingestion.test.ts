@@ -55,7 +55,7 @@ const searchItem = async (name: string) => {
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
   t.setNow(T0);
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id } }`);
+  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id: databaseId } }`);
   for (const [name, project] of [
     ["alpha", "default"],
     ["beta", "default"],
@@ -474,7 +474,7 @@ describe("REST metrics reads", () => {
 describe("a token in memory", () => {
   it("a deleted token is refused at once, though it was just used (and so kept in memory)", async () => {
     const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
-      `mutation { createApiToken(input: { tokenName: "short-lived", type: "client", environment: "development" }) { secret token { id } } }`,
+      `mutation { createApiToken(input: { tokenName: "short-lived", type: "client", environment: "development" }) { secret token { id: databaseId } } }`,
     );
     const secret = created.createApiToken.secret;
     expect((await metrics(secret, { alpha: { yes: 0, no: 0 } }, { appName: "short" })).status).toBe(202);

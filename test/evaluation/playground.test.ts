@@ -30,7 +30,7 @@ const enable = (feature: string, environment = "development", project = "default
 const addStrategy = (feature: string, input: Record<string, unknown>, environment = "development") =>
   ok<{ addFeatureStrategy: { id: string } }>(
     `mutation($f: String!, $e: String!, $input: StrategyInput!) {
-      addFeatureStrategy(project: "default", feature: $f, environment: $e, input: $input) { id } }`,
+      addFeatureStrategy(project: "default", feature: $f, environment: $e, input: $input) { id: databaseId } }`,
     { f: feature, e: environment, input },
   );
 
@@ -58,7 +58,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const segment = await ok<{ createSegment: { id: number } }>(
     `mutation { createSegment(input: { name: "beta-users", constraints: [
-      { contextName: "plan", operator: IN, values: ["beta"] }] }) { id } }`,
+      { contextName: "plan", operator: IN, values: ["beta"] }] }) { id: databaseId } }`,
   );
   segmentId = segment.createSegment.id;
   await create("checkout");
@@ -91,7 +91,7 @@ beforeAll(async () => {
   await addStrategy("off", { name: "userWithId", parameters: { userIds: "u1,u2" } });
   await create("everyone");
   await enable("everyone");
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id } }`);
+  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id: databaseId } }`);
   await create("elsewhere", "other");
   server = await listen(t.app, t.deps, "127.0.0.1", 0);
 });

@@ -16,16 +16,16 @@ export type EventRow = {
 
 /** Id of the newest event (0 when none), to look at what an action records afterwards. */
 export async function lastEventId(t: TestApp): Promise<number> {
-  const res = await t.gql<{ events: { edges: { node: { id: number } }[] } }>(
-    `{ events(first: 1) { edges { node { id } } } }`,
+  const res = await t.gql<{ events: { edges: { node: { databaseId: number } }[] } }>(
+    `{ events(first: 1) { edges { node { databaseId } } } }`,
   );
-  return res.data?.events.edges[0]?.node.id ?? 0;
+  return res.data?.events.edges[0]?.node.databaseId ?? 0;
 }
 
 /** Events recorded after `mark`, oldest first. */
 export async function eventsAfter(t: TestApp, mark: number): Promise<EventRow[]> {
   const res = await t.gql<{ events: { edges: { node: EventRow }[] } }>(
-    `{ events(first: 1000) { edges { node { id type project environment featureName data preData groupId label summary } } } }`,
+    `{ events(first: 1000) { edges { node { id: databaseId type project environment featureName data preData groupId label summary } } } }`,
   );
   expect(res.errors).toBeUndefined();
   return (res.data?.events.edges ?? [])
@@ -45,7 +45,7 @@ export async function createFlag(t: TestApp, name: string, project = "default") 
   expect(res.errors).toBeUndefined();
 }
 
-export const STRATEGY = `id name title disabled sortOrder segments parameters
+export const STRATEGY = `id: databaseId name title disabled sortOrder segments parameters
   constraints { contextName operator caseInsensitive inverted values value }
   variants { name weight weightType stickiness payload { type value } }`;
 

@@ -108,7 +108,7 @@ describe("resource limits (reference-behaviours §12)", () => {
 
   it("segments, segmentValues and strategySegments", async () => {
     const create = (name: string, values: number) =>
-      t.gql(`mutation($i: SegmentInput!) { createSegment(input: $i) { id } }`, {
+      t.gql(`mutation($i: SegmentInput!) { createSegment(input: $i) { id: databaseId } }`, {
         i: { name, constraints: [inConstraint(values)] },
       });
     const tooManyValues = await create("big", 4);

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const SEGMENT =
-  "id name description project usedInFeatures usedInProjects constraints { contextName operator values value }";
+  "id: databaseId name description project usedInFeatures usedInProjects constraints { contextName operator values value }";
 const CREATE = `mutation($i: SegmentInput!) { createSegment(input: $i) { ${SEGMENT} } }`;
 const UPDATE = `mutation($id: Int!, $i: SegmentInput!) { updateSegment(id: $id, input: $i) { ${SEGMENT} } }`;
 const DELETE = "mutation($id: Int!) { deleteSegment(id: $id) }";
@@ -70,7 +70,7 @@ describe("segments over GraphQL", () => {
 
   it("updates (segment-updated with data and preData); an unchanged update records nothing", async () => {
     const [segment] =
-      (await t.gql<{ segments: { id: number }[] }>("{ segments { id } }")).data?.segments ?? [];
+      (await t.gql<{ segments: { id: number }[] }>("{ segments { id: databaseId } }")).data?.segments ?? [];
     const mark = await lastEventId(t);
     const input = {
       name: "beta-users",
@@ -125,7 +125,7 @@ describe("segments over GraphQL", () => {
 
   it("refuses to delete a segment in use (CONFLICT), deletes an unused one with segment-deleted", async () => {
     const inUse = (
-      await t.gql<{ segments: { id: number; name: string }[] }>("{ segments { id name } }")
+      await t.gql<{ segments: { id: number; name: string }[] }>("{ segments { id: databaseId name } }")
     ).data?.segments.find((s) => s.name === "global-seg");
     const mark = await lastEventId(t);
     const refused = await t.gql(DELETE, { id: inUse?.id });

@@ -22,9 +22,9 @@ const base = (f: string, e = "development") => `/api/admin/projects/default/feat
 const UPDATE = `mutation($f: String!, $id: String!, $i: StrategyUpdateInput!) {
   updateFeatureStrategy(project: "default", feature: $f, environment: "development", id: $id, input: $i) { ${STRATEGY} } }`;
 const DELETE = `mutation($f: String!, $id: String!) {
-  deleteFeatureStrategy(project: "default", feature: $f, environment: "development", id: $id) { name enabled strategies { id } } }`;
+  deleteFeatureStrategy(project: "default", feature: $f, environment: "development", id: $id) { name enabled strategies { id: databaseId } } }`;
 const REORDER = `mutation($f: String!, $o: [StrategySortOrderInput!]!) {
-  setFeatureStrategySortOrder(project: "default", feature: $f, environment: "development", order: $o) { strategies { id sortOrder } } }`;
+  setFeatureStrategySortOrder(project: "default", feature: $f, environment: "development", order: $o) { strategies { id: databaseId sortOrder } } }`;
 const ENABLE = `mutation($f: String!) { enableFeatureEnvironment(project: "default", feature: $f, environment: "development") { name } }`;
 
 describe("strategies over GraphQL", () => {

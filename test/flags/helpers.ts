@@ -16,17 +16,17 @@ export type RecordedEvent = {
 
 /** The id of the newest event, to list what one action recorded with `eventsAfter`. */
 export async function lastEventId(t: TestApp): Promise<number> {
-  const res = await t.gql<{ events: { edges: { node: { id: number } }[] } }>(
-    `{ events(first: 1) { edges { node { id } } } }`,
+  const res = await t.gql<{ events: { edges: { node: { databaseId: number } }[] } }>(
+    `{ events(first: 1) { edges { node { databaseId } } } }`,
   );
-  return res.data?.events.edges[0]?.node.id ?? 0;
+  return res.data?.events.edges[0]?.node.databaseId ?? 0;
 }
 
 /** Events recorded after `id`, oldest first, through the public events query. */
 export async function eventsAfter(t: TestApp, id: number): Promise<RecordedEvent[]> {
   const res = await t.gql<{ events: { edges: { node: RecordedEvent }[] } }>(
     `{ events(first: 1000) { edges { node {
-        id type project environment featureName createdBy createdByUserId data preData tags { type value } } } } }`,
+        id: databaseId type project environment featureName createdBy createdByUserId data preData tags { type value } } } } }`,
   );
   expect(res.errors).toBeUndefined();
   return (res.data?.events.edges ?? [])

@@ -10,7 +10,7 @@ afterAll(() => t.close());
 describe("GraphQL foundation", () => {
   it("bootstraps project default with development and production", async () => {
     const res = await t.gql(
-      `{ projects { id name environments { name type } } environments { name type sortOrder } }`,
+      `{ projects { id: databaseId name environments { name type } } environments { name type sortOrder } }`,
     );
     expect(res.errors).toBeUndefined();
     expect(res.data).toEqual({
@@ -35,7 +35,7 @@ describe("GraphQL foundation", () => {
     const res = await t.gql(
       `mutation($input: CreateFeatureInput!) { createFeature(project: "default", input: $input) {
          name type project enabled archived createdBy { id name } lifecycle { stage }
-         environments { name enabled type hasStrategies strategies { id } } } }`,
+         environments { name enabled type hasStrategies strategies { id: databaseId } } } }`,
       { input: { name: "new-checkout", description: "The new checkout" } },
     );
     expect(res.errors).toBeUndefined();

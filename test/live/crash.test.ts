@@ -74,7 +74,9 @@ describe("webhook delivery across a crash", () => {
       second,
       "GET",
       "/graphql?query=" +
-        encodeURIComponent('{ events(filter: { types: ["feature-created"] }) { edges { node { id } } } }'),
+        encodeURIComponent(
+          '{ events(filter: { types: ["feature-created"] }) { edges { node { id: databaseId } } } }',
+        ),
     );
     const expected = events.body.data.events.edges.map((e: { node: { id: number } }) => e.node.id);
     expect(expected).toHaveLength(5);

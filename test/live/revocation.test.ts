@@ -21,7 +21,7 @@ const EVENTS = `subscription($afterId: Long) { events(afterId: $afterId) { type 
 
 async function apiToken(name: string) {
   const res = await t.gql<{ createApiToken: { secret: string; token: { id: number } } }>(
-    `mutation($n: String!) { createApiToken(input: { tokenName: $n, type: "admin" }) { secret token { id } } }`,
+    `mutation($n: String!) { createApiToken(input: { tokenName: $n, type: "admin" }) { secret token { id: databaseId } } }`,
     { n: name },
   );
   expect(res.errors).toBeUndefined();

@@ -8,7 +8,7 @@ import { createSqlCounter } from "../helpers/sql-counter.ts";
 import { createFlag, lastEventId, seedProject, seedToken, wsClient } from "./live-helpers.ts";
 
 const EVENTS = `subscription($filter: EventFilter, $afterId: Long) {
-  events(filter: $filter, afterId: $afterId) { id featureName project } }`;
+  events(filter: $filter, afterId: $afterId) { id: databaseId featureName project } }`;
 type Delivery = { events: { id?: number; featureName: string; project?: string; type?: string } };
 
 const sql = createSqlCounter();

@@ -19,7 +19,7 @@ import {
 
 type Ev = { events: { id: number; type: string; featureName: string | null; project: string | null } };
 const EVENTS = `subscription($filter: EventFilter, $afterId: Long) {
-  events(filter: $filter, afterId: $afterId) { id type featureName project } }`;
+  events(filter: $filter, afterId: $afterId) { id: databaseId type featureName project } }`;
 
 let t: TestApp;
 let server: RunningServer;

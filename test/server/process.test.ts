@@ -149,6 +149,6 @@ describe("the server process (npm start)", () => {
     });
     // the second start applied no migration and bootstrapped nothing again
     expect(server.output.some((l) => l.includes("database migrated"))).toBe(false);
-    expect((await gql(`{ projects { id } }`)).data?.projects).toEqual([{ id: "default" }]);
+    expect((await gql(`{ projects { databaseId } }`)).data?.projects).toEqual([{ databaseId: "default" }]);
   }, 120_000);
 });

@@ -1,14 +1,18 @@
 import { builder } from "../../builder.ts";
-import { pageWindow } from "../../shared/pagination.ts";
+import { integerKey, NODE_ID } from "../../shared/node-ids.ts";
+import { listWindow } from "../../shared/pagination.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { createAddon, deleteAddon, existingAddon, updateAddon } from "./addon.service.ts";
 import { maskParameters, type ParameterDefinition, PROVIDERS, type ProviderDefinition } from "./providers.ts";
 
-builder.prismaObject("Addon", {
+builder.prismaNode("Addon", {
   description: "An integration configuration (spec 2.12): which events it reacts to and where it sends them.",
+  nullable: true,
+  id: { ...NODE_ID, field: "id" },
+  findUnique: (id) => ({ id: integerKey(id) }),
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Addon id." }),
+    databaseId: t.exposeInt("id", { description: "Addon id (REST API and arguments)." }),
     provider: t.exposeString("provider", { description: "Provider name, e.g. webhook." }),
     description: t.exposeString("description", { nullable: true, description: "Free text." }),
     enabled: t.exposeBoolean("enabled", { description: "Disabled addons receive nothing." }),
@@ -151,14 +155,13 @@ builder.queryField("addonEvents", (t) =>
       offset: t.arg.int({ description: "How many to skip." }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const window = pageWindow(args, { defaultLimit: 50, maxLimit: 100 });
+      const window = listWindow(args, { defaultLimit: 50, maxLimit: 100 });
       // An unknown addon has simply handled nothing: Unleash answers an empty list, not 404.
       return ctx.db.integrationEvent.findMany({
         ...query,
         where: { addonId: args.id },
         orderBy: { id: "desc" },
-        skip: window.offset,
-        take: window.limit,
+        ...window,
       });
     },
   }),

@@ -1,7 +1,15 @@
 import { builder } from "../../builder.ts";
+import type { Tx } from "../../db/database.ts";
+import { integerKey, NODE_ID } from "../../shared/node-ids.ts";
 import { imageOf } from "../users/avatars.ts";
 import type { ChangeRequestConfig } from "./settings.ts";
-import type { ChangeItem, ChangeRequestView, CrUser, FeatureGroup } from "./view.ts";
+import {
+  type ChangeItem,
+  type ChangeRequestView,
+  type CrUser,
+  changeRequestViews,
+  type FeatureGroup,
+} from "./view.ts";
 
 export const ChangeRequestUserRef = builder.objectRef<CrUser>("ChangeRequestUser").implement({
   description: "A user as a change request shows them.",
@@ -107,10 +115,13 @@ const ScheduleRef = builder
     }),
   });
 
-export const ChangeRequestRef = builder.objectRef<ChangeRequestView>("ChangeRequest").implement({
+export const ChangeRequestRef = builder.node(builder.objectRef<ChangeRequestView>("ChangeRequest"), {
   description: "Changes to one environment of a project, proposed for review (spec 2.11).",
+  id: { ...NODE_ID, resolve: (cr) => cr.id },
+  // as `changeRequest(id:)`: any credential of the admin API
+  loadMany: (ids, ctx) => changeRequestsInOrder(ctx.db, ids.map(integerKey)),
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Change request id." }),
+    databaseId: t.exposeInt("id", { description: "Change request id (REST API and arguments)." }),
     title: t.exposeString("title", { description: "Title." }),
     project: t.exposeString("project", { description: "Project id." }),
     environment: t.exposeString("environment", { description: "Environment the changes apply to." }),
@@ -154,3 +165,9 @@ export const ChangeRequestConfigRef = builder
       }),
     }),
   });
+
+/** The views of `ids`, in their order, null for each that does not exist (node loading). */
+async function changeRequestsInOrder(db: Tx, ids: number[]): Promise<(ChangeRequestView | null)[]> {
+  const byId = new Map((await changeRequestViews(db, ids)).map((view) => [view.id, view]));
+  return ids.map((id) => byId.get(id) ?? null);
+}

@@ -1,6 +1,6 @@
 import { builder } from "../../builder.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { pageWindow, toConnection } from "../../shared/pagination.ts";
+import { pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { actorOf } from "../access/principal.ts";
@@ -57,10 +57,12 @@ builder.queryField("changeRequests", (t) =>
       createdBy: t.arg.int({ description: "Only those created by this user id." }),
       first: t.arg.int({ description: "Page size (default 50, at most 1000)." }),
       after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
+      last: t.arg.int({ description: "Page size counted from the end (with `before`)." }),
+      before: t.arg.string({ description: "Cursor of the first item of the next page (pages backwards)." }),
       offset: t.arg.int({ description: "Items to skip (alternative to `after`)." }),
     },
     resolve: async (_root, args, ctx) => {
-      const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000 });
+      const request = pageRequest(args, { defaultLimit: 50, maxLimit: 1000 }, { name: "newest", size: 1 });
       const open = OPEN_STATES as readonly string[];
       const stateFilter =
         args.open === true ? { in: [...open] } : args.open === false ? { notIn: [...open] } : undefined;
@@ -73,21 +75,16 @@ builder.queryField("changeRequests", (t) =>
           ...(stateFilter ? [{ state: stateFilter }] : []),
         ],
       };
+      const page = prismaPage(request, [{ field: "id", descending: true }]);
       const [rows, total] = await Promise.all([
-        ctx.db.changeRequest.findMany({
-          where,
-          select: { id: true },
-          orderBy: { id: "desc" },
-          skip: window.offset,
-          take: window.limit,
-        }),
+        ctx.db.changeRequest.findMany({ ...page, where: { AND: [where, page.where] }, select: { id: true } }),
         ctx.db.changeRequest.count({ where }),
       ]);
       const views = await changeRequestViews(
         ctx.db,
         rows.map((r) => r.id),
       );
-      return toConnection(views, window, total);
+      return toConnection(views, request, total, (view) => [view.id]);
     },
   }),
 );

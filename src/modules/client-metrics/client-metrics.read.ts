@@ -1,6 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import type { PageWindow } from "../../shared/pagination.ts";
+import { type PageRequest, prismaPage } from "../../shared/pagination.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -96,19 +96,21 @@ export type Application = {
   seenFlags: SeenFlag[];
 };
 
+/** Applications by name (the name is unique). */
+export const APPLICATION_ORDER = [{ field: "appName", descending: false }];
+
 /** A page of applications by name (optionally containing `query`), and how many match. */
 export async function applicationsPage(
   db: Db,
   query: string | null | undefined,
-  window: PageWindow,
+  request: PageRequest,
 ): Promise<{ items: Application[]; total: number }> {
   const where = query ? { appName: { contains: query, mode: "insensitive" as const } } : {};
+  const page = prismaPage(request, APPLICATION_ORDER);
   const [apps, total] = await Promise.all([
     db.clientApplication.findMany({
-      where,
-      orderBy: { appName: "asc" },
-      skip: window.offset,
-      take: window.limit,
+      ...page,
+      where: { AND: [where, page.where] },
       include: { instances: { orderBy: [{ environment: "asc" }, { instanceId: "asc" }] } },
     }),
     db.clientApplication.count({ where }),

@@ -1,5 +1,5 @@
 import { builder } from "../../builder.ts";
-import { type Connection, pageWindow, toConnection } from "../../shared/pagination.ts";
+import { type Connection, pageRequest, toConnection } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { FeatureRef } from "../features/feature.schema.ts";
 import { hoursBackArg } from "./client-metrics.inputs.ts";
@@ -153,12 +153,16 @@ builder.queryField("clientApplications", (t) =>
       query: t.arg.string({ description: "Only names containing this (case-insensitive)." }),
       first: t.arg.int({ description: "Page size (default 1000, at most 1000)." }),
       after: t.arg.string({ description: "Cursor of the last application of the previous page." }),
+      last: t.arg.int({ description: "Page size counted from the end (with `before`)." }),
+      before: t.arg.string({
+        description: "Cursor of the first application of the next page (pages backwards).",
+      }),
       offset: t.arg.int({ description: "Applications to skip (alternative to `after`)." }),
     },
     resolve: async (_root, args, ctx) => {
-      const window = pageWindow(args, { defaultLimit: 1000, maxLimit: 1000 });
-      const page = await applicationsPage(ctx.db, args.query, window);
-      return toConnection(page.items, window, page.total);
+      const request = pageRequest(args, { defaultLimit: 1000, maxLimit: 1000 }, { name: "name", size: 1 });
+      const page = await applicationsPage(ctx.db, args.query, request);
+      return toConnection(page.items, request, page.total, (app) => [app.appName]);
     },
   }),
 );

@@ -1,11 +1,14 @@
 import { builder } from "../../builder.ts";
 import { found } from "../../shared/found.ts";
+import { NODE_ID } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { createEnvironment, updateEnvironment } from "./environment-write.ts";
 
-export const EnvironmentRef = builder.prismaObject("Environment", {
+export const EnvironmentRef = builder.prismaNode("Environment", {
   description: "A deployment environment (development, production, ...), shared by all projects.",
+  nullable: true,
+  id: { ...NODE_ID, field: "name" },
   fields: (t) => ({
     name: t.exposeString("name", { description: "Unique name, used in paths and tokens." }),
     type: t.exposeString("type", { description: "Environment type, e.g. development or production." }),

@@ -1,9 +1,12 @@
 import { builder } from "../../builder.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { type Connection, pageWindow } from "../../shared/pagination.ts";
-import { type EventSearchFilter, eventConnection } from "../search/event-search.ts";
+import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
+import { type Connection, pageRequest } from "../../shared/pagination.ts";
+import { EVENT_ORDER, type EventSearchFilter, eventConnection } from "../search/event-search.ts";
 import { visibilityOf } from "./visibility.ts";
+
+type EventAccess = NodeAccess<Pick<StoredEvent, "project">>;
 
 const EventTagRef = builder.objectRef<{ type: string; value: string }>("EventTag").implement({
   description: "A tag of the flag an event is about, as it was when the event happened.",
@@ -13,10 +16,17 @@ const EventTagRef = builder.objectRef<{ type: string; value: string }>("EventTag
   }),
 });
 
-export const EventRef = builder.prismaObject("Event", {
+export const EventRef = builder.prismaNode("Event", {
   description: "An entry of the audit log (spec 2.10).",
+  id: { ...NODE_ID, field: "id" },
+  nullable: true,
+  findUnique: (id) => ({ id: BigInt(integerKey(id)) }),
+  // the one rule of every read of the audit log
+  extensions: {
+    nodeAccess: { readable: (ctx, event) => visibilityOf(ctx).accept(event) } satisfies EventAccess,
+  },
   fields: (t) => ({
-    id: t.expose("id", { type: "Long", description: "Strictly increasing id." }),
+    databaseId: t.expose("id", { type: "Long", description: "Strictly increasing id." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it happened." }),
     type: t.exposeString("type", { description: "Event type (spec section 6)." }),
     createdBy: t.exposeString("createdBy", { description: "Username, email or token name of the actor." }),
@@ -115,11 +125,13 @@ builder.queryField("events", (t) =>
       filter: t.arg({ type: EventFilterInput, description: "What to include." }),
       first: t.arg.int({ description: "Page size (default 50, at most 1000)." }),
       after: t.arg.string({ description: "Cursor of the last event of the previous page." }),
+      last: t.arg.int({ description: "Page size counted from the end (with `before`)." }),
+      before: t.arg.string({ description: "Cursor of the first event of the next page (pages backwards)." }),
       offset: t.arg.int({ description: "Events to skip (alternative to `after`)." }),
     },
     resolve: async (_root, args, ctx) => {
-      const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000 });
-      return eventConnection(ctx.db, searchFilterOf(args.filter), window, visibilityOf(ctx));
+      const request = pageRequest(args, { defaultLimit: 50, maxLimit: 1000 }, EVENT_ORDER);
+      return eventConnection(ctx.db, searchFilterOf(args.filter), request, visibilityOf(ctx));
     },
   }),
 );

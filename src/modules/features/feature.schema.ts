@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { compoundKey, NODE_ID } from "../../shared/node-ids.ts";
 import { imageOf } from "../users/avatars.ts";
 import { currentLifecycleStage } from "./lifecycle.ts";
 import type { EnvironmentVariant } from "./strategy.inputs.ts";
@@ -90,8 +91,17 @@ export const LifecycleRef = builder
     }),
   });
 
-export const FeatureEnvironmentRef = builder.prismaObject("FeatureEnvironment", {
+export const FeatureEnvironmentRef = builder.prismaNode("FeatureEnvironment", {
   description: "A flag's state in one environment (spec 2.7).",
+  nullable: true,
+  id: {
+    ...NODE_ID,
+    resolve: (fe) => JSON.stringify([fe.featureName, fe.environmentName]),
+  },
+  findUnique: (id) => {
+    const [featureName, environmentName] = compoundKey(id, 2) as [string, string];
+    return { featureName_environmentName: { featureName, environmentName } };
+  },
   fields: (t) => ({
     name: t.exposeString("environmentName", { description: "Environment name." }),
     environment: t.exposeString("environmentName", { description: "Environment name (same as name)." }),
@@ -138,8 +148,10 @@ export const FeatureEnvironmentRef = builder.prismaObject("FeatureEnvironment", 
   }),
 });
 
-export const FeatureRef = builder.prismaObject("Feature", {
+export const FeatureRef = builder.prismaNode("Feature", {
   description: "A feature flag (spec 2.8).",
+  nullable: true,
+  id: { ...NODE_ID, field: "name" },
   fields: (t) => ({
     name: t.exposeID("name", { description: "Unique, URL-friendly flag name." }),
     type: t.exposeString("type", {

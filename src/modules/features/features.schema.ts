@@ -1,6 +1,6 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../../builder.ts";
-import { type Connection, pageWindow, toConnection } from "../../shared/pagination.ts";
+import { type Connection, pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { FeatureRef } from "./feature.schema.ts";
@@ -28,6 +28,12 @@ builder.queryField("feature", (t) =>
   }),
 );
 
+/** Newest first; the unique name breaks ties. */
+const NEWEST_FIRST = [
+  { field: "createdAt", descending: true },
+  { field: "name", descending: false },
+];
+
 builder.queryField("features", (t) =>
   t.field({
     type: FeatureConnection,
@@ -38,25 +44,26 @@ builder.queryField("features", (t) =>
       archived: t.arg.boolean({ defaultValue: false, description: "Archived flags instead of active ones." }),
       first: t.arg.int({ description: "Page size (default 50, at most 1000)." }),
       after: t.arg.string({ description: "Cursor of the last flag of the previous page." }),
+      last: t.arg.int({ description: "Page size counted from the end (with `before`)." }),
+      before: t.arg.string({ description: "Cursor of the first flag of the next page (pages backwards)." }),
       offset: t.arg.int({ description: "Flags to skip (alternative to `after`)." }),
     },
     resolve: async (_root, args, ctx, info) => {
-      const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000 });
+      const request = pageRequest(args, { defaultLimit: 50, maxLimit: 1000 }, { name: "newest", size: 2 });
       const where = {
         ...(args.project ? { projectId: args.project } : {}),
         archivedAt: args.archived ? { not: null } : null,
       };
+      const page = prismaPage(request, NEWEST_FIRST);
       const [items, total] = await Promise.all([
         ctx.db.feature.findMany({
           ...(queryFromInfo({ context: ctx, info, typeName: "Feature", path: ["edges", "node"] }) as object),
-          where,
-          orderBy: [{ createdAt: "desc" }, { name: "asc" }],
-          skip: window.offset,
-          take: window.limit,
+          ...page,
+          where: { AND: [where, page.where] },
         }),
         ctx.db.feature.count({ where }),
       ]);
-      return toConnection(items, window, total);
+      return toConnection(items, request, total, (f) => [f.createdAt.toISOString(), f.name]);
     },
   }),
 );

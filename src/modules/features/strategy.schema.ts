@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { NODE_ID } from "../../shared/node-ids.ts";
 import { CONSTRAINT_OPERATORS, type Constraint, type StrategyVariant } from "./strategy.inputs.ts";
 
 export const ConstraintOperatorEnum = builder.enumType("ConstraintOperator", {
@@ -56,11 +57,15 @@ export const StrategyVariantRef = builder.objectRef<StrategyVariant>("StrategyVa
   }),
 });
 
-builder.prismaObject("FeatureStrategy", {
+builder.prismaNode("FeatureStrategy", {
   name: "Strategy",
   description: "An activation strategy of a flag in one environment (spec 2.6).",
+  nullable: true,
+  id: { ...NODE_ID, field: "id" },
   fields: (t) => ({
-    id: t.exposeString("id", { description: "UUID." }),
+    databaseId: t.exposeString("id", {
+      description: "UUID, the strategy's id in the REST API and arguments.",
+    }),
     name: t.exposeString("strategyName", { description: "Strategy type, e.g. flexibleRollout." }),
     title: t.exposeString("title", { nullable: true, description: "Optional human title." }),
     disabled: t.exposeBoolean("disabled", { description: "Disabled strategies are not evaluated." }),

@@ -1,11 +1,16 @@
 import { builder } from "../../builder.ts";
 import { found } from "../../shared/found.ts";
+import { NODE_ID } from "../../shared/node-ids.ts";
 import { EnvironmentRef } from "../environments/environments.schema.ts";
 
-builder.prismaObject("Project", {
+builder.prismaNode("Project", {
   description: "A project groups flags, and chooses which environments they have.",
+  nullable: true,
+  id: { ...NODE_ID, field: "id" },
   fields: (t) => ({
-    id: t.exposeString("id", { description: "URL-friendly unique id." }),
+    databaseId: t.exposeString("id", {
+      description: "URL-friendly unique id: the project's id in the REST API and in arguments.",
+    }),
     name: t.exposeString("name", { description: "Display name." }),
     description: t.exposeString("description", { nullable: true, description: "Free text." }),
     health: t.exposeInt("health", {

@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
-import { type Connection, pageWindow } from "../../shared/pagination.ts";
+import { type Connection, listWindow, pageRequest } from "../../shared/pagination.ts";
 import { EventRef } from "../events/events.schema.ts";
 import { visibilityOf } from "../events/visibility.ts";
-import { eventConnection } from "./event-search.ts";
+import { EVENT_ORDER, eventConnection } from "./event-search.ts";
 import { EqualityFilterInput } from "./search.inputs.ts";
 
 const EventTextScopeEnum = builder.enumType("EventTextScope", {
@@ -51,11 +51,13 @@ builder.queryField("eventSearch", (t) =>
       filter: t.arg({ type: EventSearchFilterInput, description: "Filters, ANDed." }),
       first: t.arg.int({ description: "Page size (default 50, 1 to 1000)." }),
       after: t.arg.string({ description: "Cursor of the last event of the previous page." }),
+      last: t.arg.int({ description: "Page size counted from the end (with `before`)." }),
+      before: t.arg.string({ description: "Cursor of the first event of the next page (pages backwards)." }),
       offset: t.arg.int({ description: "Events to skip (alternative to `after`)." }),
     },
     resolve: async (_root, args, ctx) => {
-      const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000, minLimit: 1 });
-      return eventConnection(ctx.db, args.filter ?? {}, window, visibilityOf(ctx));
+      const request = pageRequest(args, { defaultLimit: 50, maxLimit: 1000, minLimit: 1 }, EVENT_ORDER);
+      return eventConnection(ctx.db, args.filter ?? {}, request, visibilityOf(ctx));
     },
   }),
 );
@@ -74,13 +76,12 @@ builder.queryField("featureEvents", (t) =>
       offset: t.arg.int({ description: "Newest events to skip (default 0)." }),
     },
     resolve: (query, _root, args, ctx) => {
-      const window = pageWindow(args, { defaultLimit: 50, maxLimit: 1000 });
+      const window = listWindow(args, { defaultLimit: 50, maxLimit: 1000 });
       return ctx.db.event.findMany({
         ...query,
         where: { AND: [{ featureName: args.feature }, visibilityOf(ctx).where] },
         orderBy: { id: "desc" },
-        skip: window.offset,
-        take: window.limit,
+        ...window,
       });
     },
   }),

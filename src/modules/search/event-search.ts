@@ -1,10 +1,19 @@
 import type { Db } from "../../db/database.ts";
 import type { StoredEvent } from "../../events/types.ts";
-import { type PageWindow, toConnection } from "../../shared/pagination.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { type Ordering, type PageRequest, rowsToRead, toConnection } from "../../shared/pagination.ts";
 import type { EventVisibility } from "../events/visibility.ts";
 import { NEWER_THAN_ROLLUP, ROLLED_UP_THROUGH, rolledUpCount } from "./event-counts.ts";
 import { matchingIds, PAYLOAD_TEXT, type TextCount, withTextCount } from "./event-text.ts";
-import { and, containsPattern, type Sql, sql } from "./feature-search.sql.ts";
+import {
+  and,
+  containsPattern,
+  orderOf,
+  type Sql,
+  type SqlSortKey,
+  seekSql,
+  sql,
+} from "./feature-search.sql.ts";
 import { dayStart, invalid } from "./feature-search.ts";
 
 type Equality = { operator: "IS" | "IS_ANY_OF"; values: string[] };
@@ -28,18 +37,25 @@ export type EventSearchFilter = {
 
 const DAY_MS = 86_400_000;
 
+/** The audit log's one order: newest first (ids increase with time). */
+export const EVENT_ORDER: Ordering = { name: "newest", size: 1 };
+/** That order over the ids of `rows` (an alias). */
+const byIdDesc = (rows: string): SqlSortKey[] => [
+  { expression: sql`${Prisma.raw(rows)}.id`, type: sql`bigint`, descending: true },
+];
+
 type SearchRow = StoredEvent & { total: bigint; upto: bigint | null; horizon: bigint | null };
 
 /**
  * Event search (spec 4.4 and the legacy 4.13): one page of matching events, newest first (id
  * descending: ids increase with time), and the number of all matches, read by one statement.
  */
-function searchEvents(db: Db, filter: EventSearchFilter, window: PageWindow) {
-  return withTextCount(db, filter, (known) => runSearch(db, filter, window, known));
+function searchEvents(db: Db, filter: EventSearchFilter, request: PageRequest) {
+  return withTextCount(db, filter, (known) => runSearch(db, filter, request, known));
 }
 
-async function runSearch(db: Db, filter: EventSearchFilter, window: PageWindow, known?: TextCount) {
-  const rows = await db.$queryRaw<SearchRow[]>(eventSearchQuery(filter, window, known));
+async function runSearch(db: Db, filter: EventSearchFilter, request: PageRequest, known?: TextCount) {
+  const rows = await db.$queryRaw<SearchRow[]>(eventSearchQuery(filter, request, known));
   const events: StoredEvent[] = [];
   for (const { total: _t, upto: _u, horizon: _h, ...event } of rows) {
     if (event.id !== null) events.push(event);
@@ -61,11 +77,11 @@ async function runSearch(db: Db, filter: EventSearchFilter, window: PageWindow, 
 export async function eventConnection(
   db: Db,
   filter: EventSearchFilter,
-  window: PageWindow,
+  request: PageRequest,
   visibility: EventVisibility,
 ) {
-  const page = await searchEvents(db, visibleTo(filter, visibility), window);
-  return toConnection(page.events, window, page.total);
+  const page = await searchEvents(db, visibleTo(filter, visibility), request);
+  return toConnection(page.events, request, page.total, (event) => [String(event.id)]);
 }
 
 /**
@@ -94,12 +110,14 @@ export function visibleTo(filter: EventSearchFilter, visibility: EventVisibility
  *   the total comes from the rollup plus a live count of the newer events when the filter has
  *   a rollup (event-counts.ts), else from counting.
  */
-export function eventSearchQuery(filter: EventSearchFilter, window: PageWindow, known?: TextCount): Sql {
+export function eventSearchQuery(filter: EventSearchFilter, request: PageRequest, known?: TextCount): Sql {
   const where = whereOf(filter);
-  const page = sql`ORDER BY e.id DESC LIMIT ${window.limit} OFFSET ${window.offset}`;
+  const order = orderOf(byIdDesc("e"), request);
+  const limit = sql`LIMIT ${rowsToRead(request)} OFFSET ${request.offset}`;
+  const page = sql`AND ${seekSql(byIdDesc("e"), request)} ORDER BY ${order} ${limit}`;
   const withPage = (counted: Sql, pageRows: Sql) => sql`${counted}
     LEFT JOIN LATERAL (${pageRows}) p ON TRUE
-    ORDER BY p.id DESC`;
+    ORDER BY ${orderOf(byIdDesc("p"), request)}`;
   if (!filter.query?.trim()) {
     return withPage(
       sql`SELECT p.*, t.total, NULL::bigint AS upto, NULL::bigint AS horizon FROM (SELECT ${totalOf(filter, where)} AS total) t`,
@@ -124,8 +142,9 @@ export function eventSearchQuery(filter: EventSearchFilter, window: PageWindow, 
         (SELECT count(*) FROM matching m WHERE m.id <= (SELECT id FROM horizon)) AS upto,
         (SELECT id FROM horizon) AS horizon) t`,
     sql`SELECT e.* FROM "Event" e
-      WHERE e.id IN (SELECT m.id FROM matching m ORDER BY m.id DESC LIMIT ${window.limit} OFFSET ${window.offset})
-      ORDER BY e.id DESC`,
+      WHERE e.id IN (SELECT m.id FROM matching m WHERE ${seekSql(byIdDesc("m"), request)}
+        ORDER BY ${orderOf(byIdDesc("m"), request)} ${limit})
+      ORDER BY ${order}`,
   );
 }
 

@@ -1,7 +1,7 @@
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import type { FeatureTag } from "../../generated/prisma/client.ts";
-import { type Connection, pageWindow, toConnection } from "../../shared/pagination.ts";
+import { type Connection, pageRequest, toConnection } from "../../shared/pagination.ts";
 import { actorOf } from "../access/principal.ts";
 import {
   FeatureEnvironmentRef,
@@ -16,7 +16,7 @@ import {
   searchItemsSql,
   toSearchItems,
 } from "./feature-search.items.ts";
-import { searchFeatures } from "./feature-search.ts";
+import { searchFeatures, searchOrdering } from "./feature-search.ts";
 import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search.inputs.ts";
 import { NO_EVALUATIONS, searchLoaders } from "./search.loaders.ts";
 
@@ -166,14 +166,17 @@ builder.queryField("featureSearch", (t) =>
       favoritesFirst: t.arg.boolean({ description: "The caller's favourite flags come first." }),
       first: t.arg.int({ description: "Page size (default 50, 1 to 100)." }),
       after: t.arg.string({ description: "Cursor of the last flag of the previous page." }),
+      last: t.arg.int({ description: "Page size counted from the end (with `before`)." }),
+      before: t.arg.string({ description: "Cursor of the first flag of the next page (pages backwards)." }),
       offset: t.arg.int({ description: "Flags to skip (alternative to `after`)." }),
     },
     resolve: async (_root, args, ctx) => {
-      const window = pageWindow(args, FEATURE_SEARCH_LIMITS);
       const search = { ...args, userId: actorOf(ctx.principal).userId };
-      const page = await searchFeatures(ctx.db, search, window, (names) => searchItemsSql(ctx, names));
+      const request = pageRequest(args, FEATURE_SEARCH_LIMITS, searchOrdering(search));
+      const page = await searchFeatures(ctx.db, search, request, (names) => searchItemsSql(ctx, names));
       const items = toSearchItems(page.details as Parameters<typeof toSearchItems>[0]);
-      return toConnection(items, window, page.total);
+      const positions = new Map(page.keys.map((key) => [key.at(-1), key]));
+      return toConnection(items, request, page.total, (item) => positions.get(item.name) ?? []);
     },
   }),
 );

@@ -1,4 +1,5 @@
 import { Prisma } from "../../generated/prisma/client.ts";
+import { type PageRequest, type SeekTest, type SortKey, seekConditions } from "../../shared/pagination.ts";
 import type { ListOperator, SetOperator } from "./search.inputs.ts";
 
 /**
@@ -15,6 +16,40 @@ export function and(parts: Sql[]): Sql {
 
 export function or(parts: Sql[]): Sql {
   return parts.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`(${Prisma.join(parts, " OR ")})`;
+}
+
+/** A sort key of a search: an SQL expression and the type its cursor values are cast to. */
+export type SqlSortKey = SortKey & { expression: Sql; type: Sql };
+
+/** `expression ASC|DESC [NULLS ...]` of each key, in the request's reading direction. */
+export function orderOf(keys: readonly SqlSortKey[], request: PageRequest): Sql {
+  return Prisma.join(
+    keys.map((k) => {
+      const descending = k.descending !== request.backward;
+      const nullsLast = (k.nullsLast ?? !k.descending) !== request.backward;
+      return sql`${k.expression} ${Prisma.raw(`${descending ? "DESC" : "ASC"} NULLS ${nullsLast ? "LAST" : "FIRST"}`)}`;
+    }),
+  );
+}
+
+/** The rows beyond the request's cursors (TRUE without one), as SQL over the keys' expressions. */
+export function seekSql(keys: readonly SqlSortKey[], request: PageRequest): Sql {
+  return and(
+    seekConditions(keys, request).map((terms) =>
+      or(terms.map((tests) => and(tests.map((t) => testSql(keys, t))))),
+    ),
+  );
+}
+
+function testSql(keys: readonly SqlSortKey[], test: SeekTest): Sql {
+  const key = keys[test.index] as SqlSortKey;
+  if (test.test === "notNull") return sql`${key.expression} IS NOT NULL`;
+  if (test.value === null) return sql`${key.expression} IS NULL`;
+  const value = sql`CAST(${test.value} AS ${key.type})`;
+  if (test.test === "equals") return sql`${key.expression} = ${value}`;
+  const beyond =
+    test.test === "greater" ? sql`${key.expression} > ${value}` : sql`${key.expression} < ${value}`;
+  return test.orNull ? sql`(${beyond} OR ${key.expression} IS NULL)` : beyond;
 }
 
 /** `%term%` for ILIKE with `\`, `%` and `_` escaped, so they match themselves. */

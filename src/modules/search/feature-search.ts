@@ -1,7 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import type { PageWindow } from "../../shared/pagination.ts";
+import { type Key, type Ordering, type PageRequest, rowsToRead } from "../../shared/pagination.ts";
 import {
   and,
   containsPattern,
@@ -10,7 +10,10 @@ import {
   LAST_SEEN,
   listCondition,
   or,
+  orderOf,
   type Sql,
+  type SqlSortKey,
+  seekSql,
   segmentMatch,
   setCondition,
   sql,
@@ -26,7 +29,8 @@ export type FeatureSearchArgs = {
   userId: number | null;
 };
 
-export type SearchPage = { names: string[]; total: number; details: unknown };
+/** One page: its flags' positions in the order (the name last) and the page's details. */
+export type SearchPage = { keys: Key[]; total: number; details: unknown };
 
 /** More columns for the page, computed in the same statement from `names` (the page's text[]). */
 export type PageDetailsOf = (names: Sql) => Sql;
@@ -44,24 +48,34 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export async function searchFeatures(
   db: Db,
   args: FeatureSearchArgs,
-  window: PageWindow,
+  request: PageRequest,
   detailsOf: PageDetailsOf,
 ): Promise<SearchPage> {
-  const [row] = await db.$queryRaw<{ names: string[]; total: bigint; details: unknown }[]>(
-    featureSearchStatement(args, window, detailsOf),
+  const [row] = await db.$queryRaw<{ keys: Key[]; total: bigint; details: unknown }[]>(
+    featureSearchStatement(args, request, detailsOf),
   );
-  return { names: row?.names ?? [], total: Number(row?.total ?? 0), details: row?.details ?? null };
+  return { keys: row?.keys ?? [], total: Number(row?.total ?? 0), details: row?.details ?? null };
+}
+
+/** The order a search pages in (its cursors are valid only in that order). */
+export function searchOrdering(args: FeatureSearchArgs): Ordering {
+  const sort = args.sort ?? { field: "CREATED_AT" as const };
+  const favorites = Boolean(args.favoritesFirst && args.userId !== null);
+  const name = JSON.stringify([sort.field, sort.direction ?? "ASC", sort.environment ?? null, favorites]);
+  return { name, size: sortKeysOf(args).length };
 }
 
 /** The whole statement: page, total and the page's details (exported for the benchmark's EXPLAIN). */
 export function featureSearchStatement(
   args: FeatureSearchArgs,
-  window: PageWindow,
+  request: PageRequest,
   detailsOf: PageDetailsOf,
 ): Sql {
   // MATERIALIZED: the details read the page's names several times; computed once.
-  return sql`WITH s AS MATERIALIZED (${featureSearchQuery(args, window)})
-    SELECT s.names, s.total, ${detailsOf(sql`s.names`)} AS details FROM s`;
+  return sql`WITH s AS MATERIALIZED (SELECT p.keys, p.total,
+      ARRAY(SELECT k ->> -1 FROM unnest(p.keys) WITH ORDINALITY u(k, i) ORDER BY i) AS names
+      FROM (${featureSearchQuery(args, request)}) p)
+    SELECT s.keys, s.total, ${detailsOf(sql`s.names`)} AS details FROM s`;
 }
 
 /**
@@ -72,44 +86,49 @@ export function featureSearchStatement(
  * both subqueries read. Status stays a plain semi-join: one indexed table, which the total
  * hashes and the page's walk checks for a few rows (6 ms against 7.7 ms materialised).
  */
-function featureSearchQuery(args: FeatureSearchArgs, window: PageWindow): Sql {
+function featureSearchQuery(args: FeatureSearchArgs, request: PageRequest): Sql {
   const filter = args.filter ?? {};
   const where = whereOf(filter, args.userId);
   if (!(filter.query?.trim() || filter.tag || filter.segment)) {
     return sql`SELECT (SELECT count(*) FROM "Feature" f WHERE ${where}) AS total,
-      ARRAY(${pageOf(args, where, window)}) AS names`;
+      ARRAY(${pageOf(args, where, request)}) AS keys`;
   }
   // The matches carry every column a sort key or the favourite test reads (sortKeysOf,
   // favoriteOf), so the page sorts them alone instead of joining them to the flags again.
   return sql`WITH matches AS MATERIALIZED (SELECT ${MATCH_COLUMNS} FROM "Feature" f WHERE ${where})
     SELECT (SELECT count(*) FROM matches) AS total,
-      ARRAY(${pageOf(args, sql`TRUE`, window, sql`matches`)}) AS names`;
+      ARRAY(${pageOf(args, sql`TRUE`, request, sql`matches`)}) AS keys`;
 }
 
 const MATCH_COLUMNS = sql`f.name, f."createdAt", f."lastSeenAt", f.type, f.stale, f."projectId"`;
 
 /**
- * Names of one page. Favourites first is a UNION of the caller's matching favourites (few) and
- * the first `offset + limit` other matches, so the ranking never needs a sort of all matches.
+ * The positions (sort key values, the name last, as a JSON array) of one page's flags, past
+ * the request's cursor. Favourites first is a UNION of the caller's matching favourites (few)
+ * and the first other matches, so the ranking never needs a sort of all matches.
  * `flags` is where the candidates come from: the flags, or the materialised matches.
  */
-function pageOf(args: FeatureSearchArgs, where: Sql, window: PageWindow, flags = sql`"Feature"`): Sql {
+function pageOf(args: FeatureSearchArgs, where: Sql, request: PageRequest, flags = sql`"Feature"`): Sql {
   const keys = sortKeysOf(args);
-  const ordered = Prisma.join(keys.map((k) => sql`${k.expression} ${k.direction}`));
+  const page = sql`LIMIT ${rowsToRead(request)} OFFSET ${request.offset}`;
+  const candidates = sql`${where} AND ${seekSql(keys, request)}`;
   if (!args.favoritesFirst || args.userId === null) {
-    return sql`SELECT f.name FROM ${flags} f WHERE ${where}
-      ORDER BY ${ordered} LIMIT ${window.limit} OFFSET ${window.offset}`;
+    return sql`SELECT ${positionOf(keys)} FROM ${flags} f WHERE ${candidates}
+      ORDER BY ${orderOf(keys, request)} ${page}`;
   }
   const columns = Prisma.join(keys.map((k, i) => sql`${k.expression} AS ${Prisma.raw(`k${i}`)}`));
-  const outer = Prisma.join(keys.map((k, i) => sql`${Prisma.raw(`k${i}`)} ${k.direction}`));
+  const outer = keys.map((k, i) => ({ ...k, expression: Prisma.raw(`k.k${i}`) }));
   const favorite = favoriteOf(args.userId);
-  return sql`SELECT k.name FROM (
-      (SELECT 0 AS rank, f.name, ${columns} FROM ${flags} f WHERE ${where} AND ${favorite})
+  return sql`SELECT ${positionOf(outer)} FROM (
+      (SELECT ${columns} FROM ${flags} f WHERE ${candidates} AND ${favorite})
       UNION ALL
-      (SELECT 1, f.name, ${columns} FROM ${flags} f WHERE ${where} AND NOT ${favorite}
-        ORDER BY ${ordered} LIMIT ${window.offset + window.limit})
-    ) k ORDER BY k.rank, ${outer} LIMIT ${window.limit} OFFSET ${window.offset}`;
+      (SELECT ${columns} FROM ${flags} f WHERE ${candidates} AND NOT ${favorite}
+        ORDER BY ${orderOf(keys, request)} LIMIT ${request.offset + rowsToRead(request)})
+    ) k ORDER BY ${orderOf(outer, request)} ${page}`;
 }
+
+const positionOf = (keys: SqlSortKey[]) =>
+  sql`json_build_array(${Prisma.join(keys.map((k) => k.expression))})`;
 
 function whereOf(filter: FeatureSearchFilter, userId: number | null): Sql {
   const parts: Sql[] = [archivedScope(filter)];
@@ -220,38 +239,52 @@ function statusCondition(entries: { environment: string; enabled: boolean }[]): 
   return sql`EXISTS (SELECT 1 FROM "FeatureEnvironment" fe WHERE fe."featureName" = f.name AND ${or(each)})`;
 }
 
-type SortKey = { expression: Sql; direction: Sql };
+const TIMESTAMP = sql`timestamp(3)`;
+const TEXT = sql`text`;
+const BOOLEAN = sql`boolean`;
 
-/** The sort keys, the last being the unique name, so every order is total and pages are stable. */
-function sortKeysOf(args: FeatureSearchArgs): SortKey[] {
+/**
+ * The sort keys, the last being the unique name, so every order is total and pages are stable
+ * (favourites first adds the rank first: false for a favourite).
+ */
+function sortKeysOf(args: FeatureSearchArgs): SqlSortKey[] {
   const sort = args.sort ?? { field: "CREATED_AT" as const };
-  const dir = sort.direction === "DESC" ? sql`DESC` : sql`ASC`;
-  const dirNullsLast = sql`${dir} NULLS LAST`;
-  const createdAtAsc = { expression: sql`f."createdAt"`, direction: sql`ASC` };
-  const keys: SortKey[] = [];
+  const descending = sort.direction === "DESC";
+  const createdAtAsc = { expression: sql`f."createdAt"`, type: TIMESTAMP, descending: false };
+  const keys: SqlSortKey[] = [];
+  if (args.favoritesFirst && args.userId !== null) {
+    keys.push({ expression: sql`(NOT ${favoriteOf(args.userId)})`, type: BOOLEAN, descending: false });
+  }
   switch (sort.field) {
     case "CREATED_AT":
-      keys.push({ expression: sql`f."createdAt"`, direction: dir });
+      keys.push({ ...createdAtAsc, descending });
       break;
     case "LAST_SEEN_AT":
-      keys.push({ expression: LAST_SEEN, direction: dirNullsLast }, createdAtAsc);
+      keys.push(
+        { expression: LAST_SEEN, type: TIMESTAMP, descending, nullable: true, nullsLast: true },
+        createdAtAsc,
+      );
       break;
     case "ENVIRONMENT": {
       if (!sort.environment) throw invalid("sortBy", "sorting by environment needs the environment name");
-      keys.push({ expression: enabledIn(sort.environment), direction: dirNullsLast }, createdAtAsc);
+      const enabled = enabledIn(sort.environment);
+      keys.push(
+        { expression: enabled, type: BOOLEAN, descending, nullable: true, nullsLast: true },
+        createdAtAsc,
+      );
       break;
     }
     default: {
-      const column = {
-        NAME: sql`f.name`,
-        TYPE: sql`f.type`,
-        STALE: sql`f.stale`,
-        PROJECT: sql`f."projectId"`,
-      }[sort.field];
-      keys.push({ expression: column, direction: dir }, createdAtAsc);
+      const [expression, type] = {
+        NAME: [sql`f.name`, TEXT],
+        TYPE: [sql`f.type`, TEXT],
+        STALE: [sql`f.stale`, BOOLEAN],
+        PROJECT: [sql`f."projectId"`, TEXT],
+      }[sort.field] as [Sql, Sql];
+      keys.push({ expression, type, descending }, createdAtAsc);
     }
   }
-  keys.push({ expression: sql`f.name`, direction: sql`ASC` });
+  keys.push({ expression: sql`f.name`, type: TEXT, descending: false });
   return keys;
 }
 

@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { integerKey, NODE_ID } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { ConstraintInput } from "../feature-environments/inputs.schema.ts";
@@ -6,10 +7,13 @@ import type { Constraint } from "../features/strategy.inputs.ts";
 import { ConstraintRef } from "../features/strategy.schema.ts";
 import { createSegment, deleteSegment, type SegmentInput, updateSegment } from "./segment.service.ts";
 
-builder.prismaObject("Segment", {
+builder.prismaNode("Segment", {
   description: "A named, reusable set of constraints that strategies can attach.",
+  nullable: true,
+  id: { ...NODE_ID, field: "id" },
+  findUnique: (id) => ({ id: integerKey(id) }),
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Numeric id, used in strategies' `segments`." }),
+    databaseId: t.exposeInt("id", { description: "Numeric id, used in strategies' `segments`." }),
     name: t.exposeString("name", { description: "Unique name." }),
     description: t.exposeString("description", { nullable: true, description: "Free text." }),
     project: t.exposeString("projectId", {

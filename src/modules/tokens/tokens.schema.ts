@@ -1,14 +1,26 @@
 import { builder } from "../../builder.ts";
+import type { Context } from "../../context.ts";
+import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
 import { can, requirePermission } from "../access/check.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.ts";
 import { apiTokenById, createApiToken, deleteApiToken } from "./api-tokens.service.ts";
 import { createPersonalToken, deletePersonalToken, requireUserId } from "./personal-tokens.service.ts";
 
-export const ApiTokenRef = builder.prismaObject("ApiToken", {
+export const ApiTokenRef = builder.prismaNode("ApiToken", {
   description: "An API token. Its secret is shown only once, when it is created.",
+  id: { ...NODE_ID, field: "id" },
+  nullable: true,
+  findUnique: (id) => ({ id: integerKey(id) }),
+  // as `apiTokens`: only the types the caller may read
+  extensions: {
+    nodeAccess: {
+      check: (ctx) => requirePermission(ctx, { permission: PERMISSIONS.READ_CLIENT_API_TOKEN }),
+      readable: (ctx, token) => readableTokenTypes(ctx).includes(token.type),
+    } satisfies NodeAccess<{ type: string }>,
+  },
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Token id." }),
+    databaseId: t.exposeInt("id", { description: "Token id (REST API and arguments)." }),
     tokenName: t.exposeString("tokenName", { description: "Name given at creation." }),
     type: t.exposeString("type", { description: "client, frontend or admin." }),
     environment: t.exposeString("environment", {
@@ -32,10 +44,19 @@ export const ApiTokenRef = builder.prismaObject("ApiToken", {
   }),
 });
 
-export const PersonalAccessTokenRef = builder.prismaObject("PersonalAccessToken", {
+export const PersonalAccessTokenRef = builder.prismaNode("PersonalAccessToken", {
   description: "A personal access token (`user:...`), acting as its user. Its secret is shown only once.",
+  id: { ...NODE_ID, field: "id" },
+  nullable: true,
+  findUnique: (id) => ({ id: integerKey(id) }),
+  // as `personalAccessTokens`: only the caller's own
+  extensions: {
+    nodeAccess: {
+      readable: (ctx, token) => token.userId === ctx.principal?.userId,
+    } satisfies NodeAccess<{ userId: number }>,
+  },
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Token id." }),
+    databaseId: t.exposeInt("id", { description: "Token id (REST API and arguments)." }),
     description: t.exposeString("description", { description: "What it is for." }),
     expiresAt: t.expose("expiresAt", { type: "DateTime", description: "Expiry." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created." }),
@@ -82,6 +103,14 @@ const READ_BY_TYPE: Record<string, Permission> = {
   frontend: PERMISSIONS.READ_FRONTEND_API_TOKEN,
   admin: PERMISSIONS.ADMIN,
 };
+/** The token types the caller may read (`apiTokens` and `node`). */
+function readableTokenTypes(ctx: Context): string[] {
+  const principal = ctx.principal;
+  return Object.entries(READ_BY_TYPE)
+    .filter(([, permission]) => principal && can(principal, { permission }))
+    .map(([type]) => type);
+}
+
 const CREATE_BY_TYPE: Record<string, Permission> = {
   frontend: PERMISSIONS.CREATE_FRONTEND_API_TOKEN,
   admin: PERMISSIONS.ADMIN,
@@ -98,11 +127,8 @@ builder.queryField("apiTokens", (t) =>
     description: "API tokens (without secrets), newest first; only the types the caller may read.",
     authScopes: { permission: { permission: PERMISSIONS.READ_CLIENT_API_TOKEN } },
     resolve: (query, _root, _args, ctx) => {
-      const principal = ctx.principal;
-      const types = Object.entries(READ_BY_TYPE)
-        .filter(([, permission]) => principal && can(principal, { permission }))
-        .map(([type]) => type);
-      return ctx.db.apiToken.findMany({ ...query, where: { type: { in: types } }, orderBy: { id: "desc" } });
+      const where = { type: { in: readableTokenTypes(ctx) } };
+      return ctx.db.apiToken.findMany({ ...query, where, orderBy: { id: "desc" } });
     },
   }),
 );

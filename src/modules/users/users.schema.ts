@@ -1,5 +1,7 @@
 import { builder } from "../../builder.ts";
+import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
+import { requirePermission } from "../access/check.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { imageOf } from "./avatars.ts";
 import { createResetLink } from "./password-reset.ts";
@@ -7,10 +9,21 @@ import { createUser, deleteUser, updateUser } from "./users.service.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 
-export const UserRef = builder.prismaObject("User", {
-  description: "A person who can log in (or a service identity, id < 0). The password hash is never exposed.",
+export const UserRef = builder.prismaNode("User", {
+  description:
+    "A person who can log in (or a service identity, databaseId < 0). The password hash is never exposed.",
+  id: { ...NODE_ID, field: "id" },
+  nullable: true,
+  findUnique: (id) => ({ id: integerKey(id) }),
+  // as `user(id:)`: admins only, active users only
+  extensions: {
+    nodeAccess: {
+      check: (ctx) => requirePermission(ctx, ADMIN_ONLY.permission),
+      readable: (_ctx, user) => user.deletedAt === null,
+    } satisfies NodeAccess<{ deletedAt: Date | null }>,
+  },
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "User id (-42: admin API token, -1337: the system)." }),
+    databaseId: t.exposeInt("id", { description: "User id (-42: admin API token, -1337: the system)." }),
     username: t.exposeString("username", { nullable: true, description: "Login name, if any." }),
     email: t.exposeString("email", { nullable: true, description: "Email address (lower case), if any." }),
     name: t.exposeString("name", { nullable: true, description: "Display name." }),

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashSecret } from "../../src/modules/access/credentials.ts";
+import { userWithPat } from "../access/principals.ts";
+import { configure, propose } from "../change-requests/fixtures.ts";
+import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+
+/*
+ * Issue 15 point 5: every entity type implements the Relay `Node` interface with a global id,
+ * `node(id:)`/`nodes(ids:)` read any of them back, under the same rule as the entity's own read.
+ */
+let t: TestApp;
+let viewer: { id: number; token: string };
+let changeRequestId: number;
+const SCOPED_ADMIN = "default:*.scoped-admin-secret-0123456789";
+
+async function ok<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<T> {
+  const res = await t.gql<T>(query, variables, token);
+  if (res.errors) throw new Error(`unexpected GraphQL error: ${JSON.stringify(res.errors)}`);
+  return res.data as T;
+}
+
+const NODE = `query($id: ID!) { node(id: $id) { __typename id } }`;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  viewer = await userWithPat(t, "vic-viewer", "Viewer");
+  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { databaseId } }`);
+  await ok(`mutation { createFeature(project: "default", input: { name: "checkout" }) { name } }`);
+  await ok(`mutation { createFeature(project: "other", input: { name: "elsewhere" }) { name } }`);
+  await ok(`mutation { addFeatureStrategy(project: "default", feature: "checkout", environment: "development",
+    input: { name: "default" }) { databaseId } }`);
+  await ok(`mutation { createSegment(input: { name: "beta", constraints: [] }) { databaseId } }`);
+  await ok(`mutation { createAddon(input: { provider: "webhook", enabled: false, events: ["feature-created"],
+    parameters: { url: "http://127.0.0.1:9/hook" } }) { databaseId } }`);
+  await ok(
+    `mutation { createApiToken(input: { tokenName: "sdk", type: "client", environment: "development" }) { secret } }`,
+  );
+  await configure(t, "production", 1);
+  const proposed = await propose(t, "production", { action: "archiveFeature", feature: "checkout" });
+  expect(proposed.status).toBe(200);
+  changeRequestId = proposed.body.id;
+  // an admin token of one project (Unleash issues none, but a stored one must stay in its project)
+  await t.database.prisma.apiToken.create({
+    data: {
+      tokenName: "scoped",
+      type: "admin",
+      environment: "*",
+      projects: ["default"],
+      displayPrefix: "default:*.",
+      secretHash: hashSecret(SCOPED_ADMIN),
+    },
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("global ids", () => {
+  it("gives every entity type an id that node and nodes read back as the same entity", async () => {
+    const data = await ok(`{
+      feature(name: "checkout") { id name environments { id name strategies { id databaseId } } }
+      project(id: "default") { id databaseId }
+      environment(name: "production") { id name }
+      segments { id databaseId }
+      users { id databaseId }
+      apiTokens { id databaseId }
+      personalAccessTokens { id }
+      addons { id databaseId }
+      events(first: 1) { edges { node { id databaseId } } }
+      changeRequest(id: ${changeRequestId}) { id }
+    }`);
+    const ids: Record<string, string> = {
+      Feature: data.feature.id,
+      FeatureEnvironment: data.feature.environments[0].id,
+      Strategy: data.feature.environments[0].strategies[0].id,
+      Project: data.project.id,
+      Environment: data.environment.id,
+      Segment: data.segments[0].id,
+      User: data.users[0].id,
+      ApiToken: data.apiTokens[0].id,
+      Addon: data.addons[0].id,
+      Event: data.events.edges[0].node.id,
+      ChangeRequest: data.changeRequest.id,
+    };
+    // unique across types and opaque (not the database id)
+    expect(new Set(Object.values(ids)).size).toBe(Object.keys(ids).length);
+    expect(ids.Project).not.toBe("default");
+    for (const [typename, id] of Object.entries(ids)) {
+      expect((await ok(NODE, { id })).node).toEqual({ __typename: typename, id });
+    }
+    const many = await ok(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, {
+      ids: [ids.Feature, ids.Project],
+    });
+    expect(many.nodes).toEqual([
+      { __typename: "Feature", id: ids.Feature },
+      { __typename: "Project", id: ids.Project },
+    ]);
+    const flag = await ok(
+      `query($id: ID!) { node(id: $id) { ... on FeatureEnvironment { featureName name enabled } } }`,
+      { id: ids.FeatureEnvironment },
+    );
+    expect(flag.node).toMatchObject({ featureName: "checkout", name: "development" });
+  });
+
+  it("answers null for an entity that does not exist, and a typed error for an id it never issued", async () => {
+    const gone = Buffer.from("Feature:no-such-flag").toString("base64");
+    expect((await ok(NODE, { id: gone })).node).toBeNull();
+    for (const id of [
+      "not base64 at all!",
+      Buffer.from("PageInfo:1").toString("base64"),
+      Buffer.from("User:abc").toString("base64"),
+    ]) {
+      const res = await t.gql(NODE, { id });
+      expect(res.errors?.[0]?.extensions?.code).toBe("VALIDATION");
+    }
+  });
+});
+
+describe("node respects each entity's read rule", () => {
+  it("refuses a Viewer the users and tokens that user(id:) and apiTokens refuse them", async () => {
+    const { users, apiTokens } = await ok(`{ users { id } apiTokens { id } }`);
+    for (const id of [users[0].id, apiTokens[0].id]) {
+      const res = await t.gql(NODE, { id }, viewer.token);
+      expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    }
+    const direct = await t.gql(`{ user(id: ${viewer.id}) { name } }`, undefined, viewer.token);
+    expect(direct.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+
+  it("shows a personal access token only to its owner", async () => {
+    const own = await ok(`{ personalAccessTokens { id } }`, undefined, viewer.token);
+    const id = own.personalAccessTokens[0].id;
+    expect((await ok(NODE, { id }, viewer.token)).node).toEqual({ __typename: "PersonalAccessToken", id });
+    expect((await ok(NODE, { id }, ADMIN_TOKEN)).node).toBeNull();
+  });
+
+  it("hides the events a caller may not read: another project's from a project token, no-project ones from a Viewer", async () => {
+    const all = await ok(`{ events(first: 1000) { edges { node { id project type } } } }`);
+    const nodes = all.events.edges.map(
+      (e: { node: { id: string; project: string | null; type: string } }) => e.node,
+    );
+    const other = nodes.find((e: { project: string | null }) => e.project === "other");
+    const none = nodes.find((e: { project: string | null }) => e.project === null);
+    expect(other && none).toBeTruthy();
+    expect((await ok(NODE, { id: none.id }, viewer.token)).node).toBeNull();
+    expect((await ok(NODE, { id: other.id }, viewer.token)).node).toEqual({
+      __typename: "Event",
+      id: other.id,
+    });
+    expect((await ok(NODE, { id: other.id }, SCOPED_ADMIN)).node).toBeNull();
+  });
+});
