@@ -247,13 +247,14 @@ builder.queryFields((t) => ({
     args: {
       project: t.arg.string({ required: true, description: "Project." }),
       environment: t.arg.string({ required: true, description: "Environment." }),
-      from: t.arg({ type: "DateTime", required: true, description: "Start instant." }),
-      to: t.arg({ type: "DateTime", required: true, description: "End instant." }),
+      from: t.arg({ type: "DateTime", description: "Start instant (default: a day before `to`)." }),
+      to: t.arg({ type: "DateTime", description: "End instant (default: now)." }),
     },
     resolve: async (_root, args, ctx) => {
       assertProjectHistoryReadable(ctx, args.project);
-      const names = await projectFlagNames(ctx.db, args.project, args.from);
-      return changesBetween(ctx.db, names, args, args.environment);
+      const range = rangeOf(args, ctx.now());
+      const names = await projectFlagNames(ctx.db, args.project, range.from);
+      return changesBetween(ctx.db, names, range, args.environment);
     },
   }),
   featureChanges: t.field({
@@ -265,14 +266,27 @@ builder.queryFields((t) => ({
     args: {
       name: t.arg.string({ required: true, description: "Flag name." }),
       environment: t.arg.string({ description: "Only this environment." }),
-      from: t.arg({ type: "DateTime", required: true, description: "Start instant." }),
-      to: t.arg({ type: "DateTime", required: true, description: "End instant." }),
+      from: t.arg({ type: "DateTime", description: "Start instant (default: a day before `to`)." }),
+      to: t.arg({ type: "DateTime", description: "End instant (default: now)." }),
     },
     resolve: async (_root, args, ctx) => {
       const project = await lastKnownProject(ctx.db, args.name);
       if (project) assertProjectHistoryReadable(ctx, project);
-      const [changes] = await changesBetween(ctx.db, [args.name], args, args.environment ?? null);
+      const [changes] = await changesBetween(
+        ctx.db,
+        [args.name],
+        rangeOf(args, ctx.now()),
+        args.environment ?? null,
+      );
       return changes ?? { name: args.name, exact: true, fields: [] };
     },
   }),
 }));
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The range a diff covers: `to` defaults to now, `from` to a day before `to`. */
+function rangeOf(args: { from?: Date | null; to?: Date | null }, now: Date) {
+  const to = args.to ?? now;
+  return { from: args.from ?? new Date(to.getTime() - DAY_MS), to };
+}
