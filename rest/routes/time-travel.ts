@@ -14,7 +14,7 @@ const fieldChange = z.object({
   before: z.unknown(),
   after: z.unknown(),
   events: z.array(changeEvent).describe("The events that changed it, most recent first (at most 20)."),
-  eventCount: z.number().int(),
+  moreEvents: z.boolean().describe("Whether there were more such events than listed."),
 });
 
 export const timeTravelRoutes = defineRoutes([
@@ -29,7 +29,7 @@ export const timeTravelRoutes = defineRoutes([
       "events that changed it.",
     document: `query EnvironmentDiff($project: String!, $environment: String!, $from: DateTime, $to: DateTime) {
       changes(project: $project, environment: $environment, from: $from, to: $to) {
-        name exact fields { field environment before after eventCount events { id type createdBy createdAt } } } }`,
+        name exact fields { field environment before after moreEvents events { id type createdBy createdAt } } } }`,
     variables: ({ params, query }) => ({
       project: params.projectId,
       environment: params.environment,

@@ -1,27 +1,22 @@
 import type { Db } from "../../db/database.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import {
-  differences,
-  type FieldDifference,
-  type FlagState,
-  fieldsChangedBy,
-  inEnvironment,
-} from "./flag-state.ts";
-import { type FlagAt, flagsAt } from "./history.read.ts";
+import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.ts";
+import { flagsAt, tagDeletions } from "./history.read.ts";
 
 /** The longest range a diff covers (docs/decisions.md, time travel). */
 export const MAX_DIFF_DAYS = 31;
-/** Events listed per changed field, the most recent first (the count says how many there were). */
+/** Events listed per changed field, the most recent first. */
 export const EVENTS_PER_FIELD = 20;
 
 export type ChangeEvent = { id: bigint; type: string; createdBy: string; createdAt: Date };
-export type FieldChange = FieldDifference & { events: ChangeEvent[]; eventCount: number };
+export type FieldChange = FieldDifference & { events: ChangeEvent[]; moreEvents: boolean };
 export type FlagChanges = {
   name: string;
   /** Whether both ends are within the flag's exact history. */
   exact: boolean;
   fields: FieldChange[];
 };
+type Range = { from: Date; to: Date };
 
 /** Refuses a range that is backwards or longer than MAX_DIFF_DAYS. */
 export function checkRange(from: Date, to: Date) {
@@ -36,96 +31,83 @@ export function checkRange(from: Date, to: Date) {
 }
 
 /**
- * What changed for each of `names` between `from` and `to` (both instants inclusive of the
- * events at them, as in `flagsAt`): the fields that differ, each with the events in
- * (`from`, `to`] that can have changed it. With `environment`, only that environment's state
- * and events count. Flags without any difference are left out.
+ * What changed for each of `names` between `from` and `to` (each instant holding the events at
+ * it, as in `flagsAt`): the fields that differ, each with the events in (`from`, `to`] that can
+ * have changed it. With `environment`, only that environment's state and events count. Flags
+ * without any difference are left out.
  */
 export async function changesBetween(
   db: Db,
   names: string[],
-  range: { from: Date; to: Date },
+  range: Range,
   environment: string | null,
 ): Promise<FlagChanges[]> {
   checkRange(range.from, range.to);
-  const [before, after] = await Promise.all([flagsAt(db, names, range.from), flagsAt(db, names, range.to)]);
+  // A tag deletion changes flags without a version of theirs: then every flag is compared.
+  const untagged = (await tagDeletions(db, range.from, range.to)).length > 0;
+  const candidates = untagged ? names : await namesWithVersionsBetween(db, names, range, environment);
+  const [before, after] = await Promise.all([
+    flagsAt(db, candidates, range.from, environment),
+    flagsAt(db, candidates, range.to, environment),
+  ]);
   const beforeByName = new Map(before.map((f) => [f.name, f]));
   const changed: { name: string; exact: boolean; diffs: FieldDifference[] }[] = [];
   for (const end of after) {
     const start = beforeByName.get(end.name);
-    const diffs = differences(
-      slice(start, environment),
-      slice(end, environment),
-      environment ? [environment] : undefined,
-    );
+    const diffs = differences(start?.state ?? null, end.state, environment ? [environment] : undefined);
     if (diffs.length > 0) changed.push({ name: end.name, exact: Boolean(start?.exact && end.exact), diffs });
   }
-  const groups = await eventGroups(
-    db,
-    changed.map((c) => c.name),
-    range,
-    environment,
-  );
-  const events = await eventsById(
-    db,
-    [...groups.values()].flat().flatMap((g) => g.ids),
-  );
+  const wanted = changed.flatMap((c) => c.diffs.map((d) => ({ name: c.name, ...d })));
+  const events = await eventsOfFields(db, wanted, range);
+  let i = 0;
   return changed.map((c) => ({
     name: c.name,
     exact: c.exact,
-    fields: c.diffs.map((d) => attribute(d, groups.get(c.name) ?? [], events)),
+    fields: c.diffs.map((d) => {
+      const found = events.get(i++) ?? [];
+      return { ...d, events: found.slice(0, EVENTS_PER_FIELD), moreEvents: found.length > EVENTS_PER_FIELD };
+    }),
   }));
 }
 
-function slice(flag: FlagAt | undefined, environment: string | null): FlagState | null {
-  if (!flag?.state) return null;
-  return environment ? inEnvironment(flag.state, environment) : flag.state;
+/** Those of `names` with a version in the range (in `environment` or flag-wide): the others did not change. */
+async function namesWithVersionsBetween(db: Db, names: string[], range: Range, environment: string | null) {
+  if (names.length === 0) return [];
+  const rows = await db.$queryRaw<{ name: string }[]>`
+    SELECT n.name FROM unnest(${names}::text[]) AS n(name)
+     WHERE EXISTS (SELECT 1 FROM "FeatureStateVersion" v
+                    WHERE v."featureName" = n.name
+                      AND v."createdAt" > ${range.from}::timestamp(3) AND v."createdAt" <= ${range.to}::timestamp(3)
+                      AND (${environment}::text IS NULL OR v.environment IS NULL OR v.environment = ${environment}::text))`;
+  return rows.map((r) => r.name);
 }
 
-type EventGroup = { type: string; environment: string | null; count: number; ids: bigint[] };
-
-/** The flags' events in the range, grouped by type and environment (counted in the database). */
-async function eventGroups(
+/**
+ * For each wanted field (by its index in `wanted`), its flag's events in the range whose type
+ * can change it (in its environment, or flag-wide), most recent first: at most one more than
+ * listed, to tell whether there were more. One statement for all of them.
+ */
+async function eventsOfFields(
   db: Db,
-  names: string[],
-  range: { from: Date; to: Date },
-  environment: string | null,
-): Promise<Map<string, EventGroup[]>> {
-  if (names.length === 0) return new Map();
-  const rows = await db.$queryRaw<(EventGroup & { name: string })[]>`
-    SELECT "featureName" AS name, "eventType" AS type, environment, count(*)::int AS count,
-           (array_agg("eventId" ORDER BY "createdAt" DESC, id DESC))[1:${EVENTS_PER_FIELD}] AS ids
-      FROM "FeatureStateVersion"
-     WHERE "featureName" = ANY (${names}::text[]) AND NOT baseline AND "eventId" IS NOT NULL
-       AND "createdAt" > ${range.from}::timestamp(3) AND "createdAt" <= ${range.to}::timestamp(3)
-       AND (${environment}::text IS NULL OR environment IS NULL OR environment = ${environment}::text)
-     GROUP BY 1, 2, 3`;
-  const byName = new Map<string, EventGroup[]>();
-  for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row]);
-  return byName;
-}
-
-async function eventsById(db: Db, ids: bigint[]): Promise<Map<bigint, ChangeEvent>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.event.findMany({
-    where: { id: { in: [...new Set(ids)] } },
-    select: { id: true, type: true, createdBy: true, createdAt: true },
-  });
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-/** The difference with the events of its flag that can have changed that field there. */
-function attribute(d: FieldDifference, groups: EventGroup[], events: Map<bigint, ChangeEvent>): FieldChange {
-  const relevant = groups.filter(
-    (g) =>
-      fieldsChangedBy(g.type).includes(d.field) &&
-      (d.environment === null || g.environment === null || g.environment === d.environment),
-  );
-  const listed = relevant
-    .flatMap((g) => g.ids)
-    .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
-    .slice(0, EVENTS_PER_FIELD)
-    .map((id) => events.get(id))
-    .filter((e): e is ChangeEvent => e !== undefined);
-  return { ...d, events: listed, eventCount: relevant.reduce((n, g) => n + g.count, 0) };
+  wanted: { name: string; field: DiffField; environment: string | null }[],
+  range: Range,
+): Promise<Map<number, ChangeEvent[]>> {
+  if (wanted.length === 0) return new Map();
+  const rows = await db.$queryRaw<(ChangeEvent & { i: number })[]>`
+    SELECT w.i, e.id, e.type, e."createdBy", e."createdAt"
+      FROM unnest(${wanted.map((w) => w.name)}::text[], ${wanted.map((w) => w.environment)}::text[],
+                  ${wanted.map((w) => eventTypesChanging(w.field).join(","))}::text[],
+                  ${wanted.map((_, i) => i)}::int[]) AS w(name, environment, types, i)
+      CROSS JOIN LATERAL (
+        SELECT v."eventId", v."createdAt", v.id FROM "FeatureStateVersion" v
+         WHERE v."featureName" = w.name AND NOT v.baseline AND v."eventId" IS NOT NULL
+           AND v."createdAt" > ${range.from}::timestamp(3) AND v."createdAt" <= ${range.to}::timestamp(3)
+           AND v."eventType" = ANY (string_to_array(w.types, ','))
+           AND (w.environment IS NULL OR v.environment IS NULL OR v.environment = w.environment)
+         ORDER BY v."createdAt" DESC, v.id DESC LIMIT ${EVENTS_PER_FIELD + 1}) v
+      JOIN "Event" e ON e.id = v."eventId"
+     ORDER BY w.i, v."createdAt" DESC, v.id DESC`;
+  const byField = new Map<number, ChangeEvent[]>();
+  for (const { i, ...event } of rows) byField.set(i, [...(byField.get(i) ?? []), event]);
+  return byField;
 }

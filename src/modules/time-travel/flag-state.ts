@@ -54,11 +54,6 @@ export function withoutDeletedTags(state: FlagState, since: Date, deletions: Tag
   return { ...state, tags: state.tags.filter((t) => !deleted(t)) };
 }
 
-/** The flag with only the environment `environment` (none when the flag is not there). */
-export function inEnvironment(state: FlagState, environment: string): FlagState {
-  return { ...state, environments: state.environments.filter((e) => e.name === environment) };
-}
-
 /** Flag-level fields a diff compares, in the order it reports them. */
 const FLAG_FIELDS = [
   "exists",
@@ -126,12 +121,12 @@ export function differences(
 }
 
 /**
- * The fields an event of `type` can change. An event changes what it names, plus the
- * documented side effects: reviving turns every environment off; adding or removing a project
- * environment makes the flag's state there appear or disappear.
+ * The event types that can change `field`. An event changes what it names, plus the documented
+ * side effects: reviving turns every environment off; adding or removing a project environment
+ * makes the flag's state there appear or disappear.
  */
-export function fieldsChangedBy(type: string): DiffField[] {
-  return FIELDS_BY_EVENT[type] ?? [];
+export function eventTypesChanging(field: DiffField): string[] {
+  return Object.keys(FIELDS_BY_EVENT).filter((type) => FIELDS_BY_EVENT[type]?.includes(field));
 }
 
 const FIELDS_BY_EVENT: Record<string, DiffField[]> = {

@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../../db/database.ts";
-import { type FlagState, inEnvironment, type TagDeletion, withoutDeletedTags } from "./flag-state.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { type FlagState, type TagDeletion, withoutDeletedTags } from "./flag-state.ts";
 
 /** One flag at one instant, with how far its history can be trusted. */
 export type FlagAt = {
@@ -23,21 +24,38 @@ type VersionRow = {
   name: string;
   eventId: bigint | null;
   createdAt: Date | null;
-  state: FlagState | null;
+  /** JSON text: parsed here, which is several times faster than as jsonb through the driver. */
+  state: string | null;
   firstAt: Date | null;
   firstBaseline: boolean | null;
 };
 
 /**
- * The flags `names` at `at` (a flag without any history is left out). A state holds every
- * event recorded at or before `at` (`createdAt <= at`); among events of the same
- * millisecond, the later one by id wins.
+ * The SQL of a state, cut down to `environment` when one is given (fewer bytes to send for a
+ * whole environment).
  */
-export async function flagsAt(db: Db | Tx, names: string[], at: Date): Promise<FlagAt[]> {
+function stateColumn(environment: string | null): Prisma.Sql {
+  if (environment === null) return Prisma.sql`v.state::text`;
+  return Prisma.sql`jsonb_set(v.state, '{environments}', COALESCE(
+    (SELECT jsonb_agg(e) FROM jsonb_array_elements(v.state->'environments') e WHERE e->>'name' = ${environment}),
+    '[]'::jsonb))::text`;
+}
+
+/**
+ * The flags `names` at `at` (a flag without any history is left out), with only `environment`
+ * when given. A state holds every event recorded at or before `at` (`createdAt <= at`); among
+ * events of the same millisecond, the later one by id wins.
+ */
+export async function flagsAt(
+  db: Db | Tx,
+  names: string[],
+  at: Date,
+  environment: string | null = null,
+): Promise<FlagAt[]> {
   if (names.length === 0) return [];
   const rows = await db.$queryRaw<VersionRow[]>`
-    SELECT n.name, v."eventId", v."createdAt", v.state, first."createdAt" AS "firstAt",
-           first.baseline AS "firstBaseline"
+    SELECT n.name, v."eventId", v."createdAt", ${stateColumn(environment)} AS state,
+           first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
       FROM unnest(${names}::text[]) AS n(name)
       LEFT JOIN LATERAL (
         SELECT "eventId", "createdAt", state FROM "FeatureStateVersion"
@@ -61,12 +79,13 @@ function toFlagAt(row: VersionRow, at: Date, deletions: TagDeletion[]): FlagAt {
   if (row.firstBaseline && row.firstAt && at < row.firstAt) {
     return { ...base, state: null, lastEventId: null, since: null, exact: false };
   }
-  const state = row.state && row.createdAt ? withoutDeletedTags(row.state, row.createdAt, deletions) : null;
+  const parsed = row.state === null ? null : (JSON.parse(row.state) as FlagState);
+  const state = parsed && row.createdAt ? withoutDeletedTags(parsed, row.createdAt, deletions) : null;
   return { ...base, state, lastEventId: row.eventId, since: row.createdAt, exact: true };
 }
 
 /** Tag and tag-type deletions in (`after`, `through`]: they untag flags without a flag event. */
-async function tagDeletions(db: Db | Tx, after: Date, through: Date): Promise<TagDeletion[]> {
+export async function tagDeletions(db: Db | Tx, after: Date, through: Date): Promise<TagDeletion[]> {
   const rows = await db.event.findMany({
     where: {
       type: { in: ["tag-deleted", "tag-type-deleted"] },
@@ -112,11 +131,10 @@ export async function environmentAt(
   environment: string,
   at: Date,
 ): Promise<FlagAt[]> {
-  const flags = await flagsAt(db, await projectFlagNames(db, project, at), at);
+  const flags = await flagsAt(db, await projectFlagNames(db, project, at), at, environment);
   return flags
     .filter((f) => !f.exact || f.state?.project === project)
-    .map((f) => (f.state ? { ...f, state: inEnvironment(f.state, environment) } : f))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /**

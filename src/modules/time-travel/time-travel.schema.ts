@@ -185,9 +185,12 @@ const FieldChangeRef = builder.objectRef<FieldChange>("FieldChange").implement({
     events: t.field({
       type: [ChangeEventRef],
       resolve: (c) => c.events,
-      description: "The events in (from, to] that changed this field, most recent first (at most 20).",
+      description:
+        "The events in (from, to] that changed this field, most recent first (at most 20; see moreEvents).",
     }),
-    eventCount: t.exposeInt("eventCount", { description: "How many such events there were." }),
+    moreEvents: t.exposeBoolean("moreEvents", {
+      description: "Whether there were more such events than listed.",
+    }),
   }),
 });
 
