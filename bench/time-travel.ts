@@ -53,9 +53,10 @@ async function load(db: Awaited<ReturnType<typeof openBenchDatabase>>["prisma"])
     SELECT i, CASE WHEN enabled THEN 'feature-environment-enabled' ELSE 'feature-environment-disabled' END,
            at, 'bench', 'default', 'production', name FROM toggles`);
   await db.$executeRawUnsafe(`
-    INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", environment, "projectId", "createdAt", state)
+    INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", environment, "projectId", "createdBy",
+                                       "createdAt", state)
     SELECT t.name, t.i, CASE WHEN t.enabled THEN 'feature-environment-enabled' ELSE 'feature-environment-disabled' END,
-           'production', 'default', t.at, jsonb_set(v.state, '{environments,1,enabled}', to_jsonb(t.enabled))
+           'production', 'default', 'bench', t.at, jsonb_set(v.state, '{environments,1,enabled}', to_jsonb(t.enabled))
       FROM toggles t JOIN "FeatureStateVersion" v ON v."featureName" = t.name AND v."eventId" IS NULL`);
   await db.$executeRawUnsafe(`ANALYZE`);
 }

@@ -13,7 +13,7 @@ const fieldChange = z.object({
   environment: z.string().nullable(),
   before: z.unknown(),
   after: z.unknown(),
-  events: z.array(changeEvent).describe("The events that changed it, most recent first (at most 20)."),
+  events: z.array(changeEvent).describe("The events that changed it, most recent first (at most 10)."),
   moreEvents: z.boolean().describe("Whether there were more such events than listed."),
 });
 

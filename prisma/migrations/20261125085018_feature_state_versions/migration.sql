@@ -6,6 +6,7 @@ CREATE TABLE "FeatureStateVersion" (
     "eventType" TEXT,
     "environment" TEXT,
     "projectId" TEXT,
+    "createdBy" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL,
     "baseline" BOOLEAN NOT NULL DEFAULT false,
     "state" JSONB,
@@ -65,9 +66,9 @@ $$;
 
 -- Baseline: the flags that exist now, as they are, from their last recorded event (or their
 -- creation when they have none). Their history before that instant is not exact.
-INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", "projectId", "createdAt", "baseline", "state")
-SELECT f.name, last.id, last.type, f."projectId", GREATEST(COALESCE(last."createdAt", f."createdAt"), f."createdAt"), true,
+INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", "projectId", "createdBy", "createdAt", "baseline", "state")
+SELECT f.name, last.id, last.type, f."projectId", last."createdBy", GREATEST(COALESCE(last."createdAt", f."createdAt"), f."createdAt"), true,
        vexil_flag_state(f.name)
   FROM "Feature" f
-  LEFT JOIN LATERAL (SELECT e.id, e.type, e."createdAt" FROM "Event" e
+  LEFT JOIN LATERAL (SELECT e.id, e.type, e."createdBy", e."createdAt" FROM "Event" e
                       WHERE e."featureName" = f.name ORDER BY e.id DESC LIMIT 1) last ON true;

@@ -1,12 +1,12 @@
 import type { Db } from "../../db/database.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.ts";
-import { flagsAt, tagDeletions } from "./history.read.ts";
+import { flagPairsAt, tagDeletions } from "./history.read.ts";
 
 /** The longest range a diff covers (docs/decisions.md, time travel). */
 export const MAX_DIFF_DAYS = 31;
 /** Events listed per changed field, the most recent first. */
-export const EVENTS_PER_FIELD = 20;
+export const EVENTS_PER_FIELD = 10;
 
 export type ChangeEvent = { id: bigint; type: string; createdBy: string; createdAt: Date };
 export type FieldChange = FieldDifference & { events: ChangeEvent[]; moreEvents: boolean };
@@ -45,17 +45,10 @@ export async function changesBetween(
   checkRange(range.from, range.to);
   // A tag deletion changes flags without a version of theirs: then every flag is compared.
   const untagged = (await tagDeletions(db, range.from, range.to)).length > 0;
-  const candidates = untagged ? names : await namesWithVersionsBetween(db, names, range, environment);
-  const [before, after] = await Promise.all([
-    flagsAt(db, candidates, range.from, environment),
-    flagsAt(db, candidates, range.to, environment),
-  ]);
-  const beforeByName = new Map(before.map((f) => [f.name, f]));
   const changed: { name: string; exact: boolean; diffs: FieldDifference[] }[] = [];
-  for (const end of after) {
-    const start = beforeByName.get(end.name);
-    const diffs = differences(start?.state ?? null, end.state, environment ? [environment] : undefined);
-    if (diffs.length > 0) changed.push({ name: end.name, exact: Boolean(start?.exact && end.exact), diffs });
+  for (const [start, end] of await flagPairsAt(db, names, range, environment, untagged)) {
+    const diffs = differences(start.state, end.state, environment ? [environment] : undefined);
+    if (diffs.length > 0) changed.push({ name: end.name, exact: start.exact && end.exact, diffs });
   }
   const wanted = changed.flatMap((c) => c.diffs.map((d) => ({ name: c.name, ...d })));
   const events = await eventsOfFields(db, wanted, range);
@@ -70,18 +63,6 @@ export async function changesBetween(
   }));
 }
 
-/** Those of `names` with a version in the range (in `environment` or flag-wide): the others did not change. */
-async function namesWithVersionsBetween(db: Db, names: string[], range: Range, environment: string | null) {
-  if (names.length === 0) return [];
-  const rows = await db.$queryRaw<{ name: string }[]>`
-    SELECT n.name FROM unnest(${names}::text[]) AS n(name)
-     WHERE EXISTS (SELECT 1 FROM "FeatureStateVersion" v
-                    WHERE v."featureName" = n.name
-                      AND v."createdAt" > ${range.from}::timestamp(3) AND v."createdAt" <= ${range.to}::timestamp(3)
-                      AND (${environment}::text IS NULL OR v.environment IS NULL OR v.environment = ${environment}::text))`;
-  return rows.map((r) => r.name);
-}
-
 /**
  * For each wanted field (by its index in `wanted`), its flag's events in the range whose type
  * can change it (in its environment, or flag-wide), most recent first: at most one more than
@@ -94,18 +75,17 @@ async function eventsOfFields(
 ): Promise<Map<number, ChangeEvent[]>> {
   if (wanted.length === 0) return new Map();
   const rows = await db.$queryRaw<(ChangeEvent & { i: number })[]>`
-    SELECT w.i, e.id, e.type, e."createdBy", e."createdAt"
+    SELECT w.i, v."eventId" AS id, v."eventType" AS type, v."createdBy", v."createdAt"
       FROM unnest(${wanted.map((w) => w.name)}::text[], ${wanted.map((w) => w.environment)}::text[],
                   ${wanted.map((w) => eventTypesChanging(w.field).join(","))}::text[],
                   ${wanted.map((_, i) => i)}::int[]) AS w(name, environment, types, i)
       CROSS JOIN LATERAL (
-        SELECT v."eventId", v."createdAt", v.id FROM "FeatureStateVersion" v
+        SELECT v."eventId", v."eventType", v."createdBy", v."createdAt", v.id FROM "FeatureStateVersion" v
          WHERE v."featureName" = w.name AND NOT v.baseline AND v."eventId" IS NOT NULL
            AND v."createdAt" > ${range.from}::timestamp(3) AND v."createdAt" <= ${range.to}::timestamp(3)
            AND v."eventType" = ANY (string_to_array(w.types, ','))
            AND (w.environment IS NULL OR v.environment IS NULL OR v.environment = w.environment)
          ORDER BY v."createdAt" DESC, v.id DESC LIMIT ${EVENTS_PER_FIELD + 1}) v
-      JOIN "Event" e ON e.id = v."eventId"
      ORDER BY w.i, v."createdAt" DESC, v.id DESC`;
   const byField = new Map<number, ChangeEvent[]>();
   for (const { i, ...event } of rows) byField.set(i, [...(byField.get(i) ?? []), event]);

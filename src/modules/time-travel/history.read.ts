@@ -1,6 +1,6 @@
 import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import { type FlagState, type TagDeletion, withoutDeletedTags } from "./flag-state.ts";
+import { type FlagState, inEnvironment, type TagDeletion, withoutDeletedTags } from "./flag-state.ts";
 
 /** One flag at one instant, with how far its history can be trusted. */
 export type FlagAt = {
@@ -31,17 +31,6 @@ type VersionRow = {
 };
 
 /**
- * The SQL of a state, cut down to `environment` when one is given (fewer bytes to send for a
- * whole environment).
- */
-function stateColumn(environment: string | null): Prisma.Sql {
-  if (environment === null) return Prisma.sql`v.state::text`;
-  return Prisma.sql`jsonb_set(v.state, '{environments}', COALESCE(
-    (SELECT jsonb_agg(e) FROM jsonb_array_elements(v.state->'environments') e WHERE e->>'name' = ${environment}),
-    '[]'::jsonb))::text`;
-}
-
-/**
  * The flags `names` at `at` (a flag without any history is left out), with only `environment`
  * when given. A state holds every event recorded at or before `at` (`createdAt <= at`); among
  * events of the same millisecond, the later one by id wins.
@@ -54,33 +43,87 @@ export async function flagsAt(
 ): Promise<FlagAt[]> {
   if (names.length === 0) return [];
   const rows = await db.$queryRaw<VersionRow[]>`
-    SELECT n.name, v."eventId", v."createdAt", ${stateColumn(environment)} AS state,
+    SELECT n.name, v."eventId", v."createdAt", v.state::text AS state,
            first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
       FROM unnest(${names}::text[]) AS n(name)
-      LEFT JOIN LATERAL (
-        SELECT "eventId", "createdAt", state FROM "FeatureStateVersion"
-         WHERE "featureName" = n.name AND "createdAt" <= ${at}::timestamp(3)
-         ORDER BY "createdAt" DESC, id DESC LIMIT 1) v ON true
-      LEFT JOIN LATERAL (
-        SELECT "createdAt", baseline FROM "FeatureStateVersion"
-         WHERE "featureName" = n.name ORDER BY "createdAt", id LIMIT 1) first ON true
+      LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, at)}) v ON true
+      LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`)}) first ON true
      WHERE first."createdAt" IS NOT NULL`;
+  const deletions = await deletionsSince(db, rows, at);
+  return rows.map((r) => toFlagAt(r, at, deletions, environment));
+}
+
+/** The latest version of flag `name` at `at`. */
+function versionAt(name: Prisma.Sql, at: Date) {
+  return Prisma.sql`SELECT id, "eventId", "createdAt", state FROM "FeatureStateVersion"
+     WHERE "featureName" = ${name} AND "createdAt" <= ${at}::timestamp(3)
+     ORDER BY "createdAt" DESC, id DESC LIMIT 1`;
+}
+
+/** The first version of flag `name`: its creation, or its baseline. */
+function firstVersion(name: Prisma.Sql) {
+  return Prisma.sql`SELECT "createdAt", baseline FROM "FeatureStateVersion"
+     WHERE "featureName" = ${name} ORDER BY "createdAt", id LIMIT 1`;
+}
+
+/** The tag deletions after the oldest of the versions read, through `at`. */
+async function deletionsSince(db: Db | Tx, rows: { createdAt: Date | null }[], at: Date) {
   const earliest = rows.reduce<Date | null>(
     (min, r) => (r.createdAt && (!min || r.createdAt < min) ? r.createdAt : min),
     null,
   );
-  const deletions = earliest ? await tagDeletions(db, earliest, at) : [];
-  return rows.map((r) => toFlagAt(r, at, deletions));
+  return earliest ? tagDeletions(db, earliest, at) : [];
 }
 
-function toFlagAt(row: VersionRow, at: Date, deletions: TagDeletion[]): FlagAt {
+/**
+ * The flags among `names` whose state may differ between `from` and `to`, at both instants
+ * (each as `flagsAt` has it): those with another version at `to` than at `from` holding another
+ * state. With `compareAll` (a tag deletion in between changed flags without a version of
+ * theirs), every flag with history.
+ */
+export async function flagPairsAt(
+  db: Db | Tx,
+  names: string[],
+  range: { from: Date; to: Date },
+  environment: string | null,
+  compareAll: boolean,
+): Promise<[FlagAt, FlagAt][]> {
+  if (names.length === 0) return [];
+  const rows = await db.$queryRaw<
+    (VersionRow & { beforeEventId: bigint | null; beforeAt: Date | null; before: string | null })[]
+  >`
+    SELECT n.name, a."eventId" AS "beforeEventId", a."createdAt" AS "beforeAt", a.state::text AS before,
+           b."eventId", b."createdAt", b.state::text AS state,
+           first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
+      FROM unnest(${names}::text[]) AS n(name)
+      LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, range.from)}) a ON true
+      LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, range.to)}) b ON true
+      -- Only needed without a version at \`from\`: created since, or older than time travel.
+      LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`)}) first ON a.id IS NULL
+     WHERE (a.id IS NOT NULL OR first."createdAt" IS NOT NULL)
+       AND (${compareAll} OR (a.id IS DISTINCT FROM b.id AND a.state IS DISTINCT FROM b.state))`;
+  const deletions = await deletionsSince(db, rows, range.to);
+  // With a version at `from`, both ends are within the exact history.
+  return rows.map((r) => [
+    toFlagAt(
+      { ...r, eventId: r.beforeEventId, createdAt: r.beforeAt, state: r.before },
+      range.from,
+      deletions,
+      environment,
+    ),
+    toFlagAt(r, range.to, deletions, environment),
+  ]);
+}
+
+function toFlagAt(row: VersionRow, at: Date, deletions: TagDeletion[], environment: string | null): FlagAt {
   const base = { name: row.name, at, exactSince: row.firstAt, predates: row.firstBaseline === true };
   // Before a baseline, the flag existed but its state was not kept.
   if (row.firstBaseline && row.firstAt && at < row.firstAt) {
     return { ...base, state: null, lastEventId: null, since: null, exact: false };
   }
   const parsed = row.state === null ? null : (JSON.parse(row.state) as FlagState);
-  const state = parsed && row.createdAt ? withoutDeletedTags(parsed, row.createdAt, deletions) : null;
+  const whole = parsed && row.createdAt ? withoutDeletedTags(parsed, row.createdAt, deletions) : null;
+  const state = whole && environment !== null ? inEnvironment(whole, environment) : whole;
   return { ...base, state, lastEventId: row.eventId, since: row.createdAt, exact: true };
 }
 

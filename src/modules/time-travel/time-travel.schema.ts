@@ -186,7 +186,7 @@ const FieldChangeRef = builder.objectRef<FieldChange>("FieldChange").implement({
       type: [ChangeEventRef],
       resolve: (c) => c.events,
       description:
-        "The events in (from, to] that changed this field, most recent first (at most 20; see moreEvents).",
+        "The events in (from, to] that changed this field, most recent first (at most 10; see moreEvents).",
     }),
     moreEvents: t.exposeBoolean("moreEvents", {
       description: "Whether there were more such events than listed.",
