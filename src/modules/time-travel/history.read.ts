@@ -24,7 +24,7 @@ type VersionRow = {
   name: string;
   eventId: bigint | null;
   createdAt: Date | null;
-  /** JSON text: parsed here, which is several times faster than as jsonb through the driver. */
+  /** JSON text, parsed here: about twice as fast as jsonb decoded by the driver (docs/performance.md). */
   state: string | null;
   firstAt: Date | null;
   firstBaseline: boolean | null;
