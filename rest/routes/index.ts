@@ -18,6 +18,7 @@ import { searchRoutes } from "./search.ts";
 import { segmentRoutes } from "./segments.ts";
 import { strategyRoutes } from "./strategies.ts";
 import { tagRoutes } from "./tags.ts";
+import { timeTravelRoutes } from "./time-travel.ts";
 import { tokenRoutes } from "./tokens.ts";
 import { uiConfigRoutes } from "./ui-config.ts";
 import { userRoutes } from "./users.ts";
@@ -46,4 +47,5 @@ export const allRoutes: Route[] = [
   ...addonRoutes,
   ...playgroundRoutes,
   ...clientMetricsRoutes,
+  ...timeTravelRoutes,
 ];

@@ -56,10 +56,20 @@ type EventValues = Pick<
 > & { data: string | null; preData: string | null; tags: string };
 
 /**
+ * Events that change the state of every flag of their project (their per-environment state
+ * appears or disappears) without naming a flag.
+ */
+const PROJECT_FLAGS_EVENTS = ["project-environment-added", "project-environment-removed"];
+
+/**
  * Inserts the event and, in the same statement (one round trip per event), the outbox rows
  * for the enabled addons that react to it (spec §6 rule 2, reference §8.3): its type is
  * listed, and its project and environment are in scope (an empty list or a leading `*` means
  * all; an event without a project or environment passes that filter).
+ * The same statement keeps the history time travel reads (src/modules/time-travel): the state
+ * of the flag the event names (or, for PROJECT_FLAGS_EVENTS, of every flag of its project)
+ * right after it. The statement sees every earlier change of the transaction, so the state is
+ * the one the event produced.
  */
 async function insertWithDeliveries(w: Write, v: EventValues): Promise<StoredEvent> {
   const [event] = await w.tx.$queryRaw<StoredEvent[]>`
@@ -78,6 +88,20 @@ async function insertWithDeliveries(w: Write, v: EventValues): Promise<StoredEve
               OR event.project = ANY (a.projects))
          AND (event.environment IS NULL OR cardinality(a.environments) = 0 OR a.environments[1] = '*'
               OR event.environment = ANY (a.environments))
+    ), versions AS (
+      INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", "environment", "projectId",
+                                         "createdBy", "createdAt", "state")
+      SELECT flag.name, event.id, event.type, event.environment, COALESCE(state.value->>'project', event.project),
+             event."createdBy", event."createdAt", state.value
+        FROM event
+        CROSS JOIN LATERAL (
+          SELECT event."featureName" AS name WHERE event."featureName" IS NOT NULL
+          UNION ALL
+          SELECT f.name FROM "Feature" f
+           WHERE event."featureName" IS NULL AND event.type = ANY (${PROJECT_FLAGS_EVENTS})
+             AND f."projectId" = event.project
+        ) flag
+        CROSS JOIN LATERAL (SELECT vexil_flag_state(flag.name) AS value) state
     )
     SELECT * FROM event`;
   if (!event) throw new Error("the event insert returned no row");

@@ -1,0 +1,93 @@
+import type { Db } from "../../db/database.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.ts";
+import { flagPairsAt, tagDeletions } from "./history.read.ts";
+
+/** The longest range a diff covers (docs/decisions.md, time travel). */
+export const MAX_DIFF_DAYS = 31;
+/** Events listed per changed field, the most recent first. */
+export const EVENTS_PER_FIELD = 10;
+
+export type ChangeEvent = { id: bigint; type: string; createdBy: string; createdAt: Date };
+export type FieldChange = FieldDifference & { events: ChangeEvent[]; moreEvents: boolean };
+export type FlagChanges = {
+  name: string;
+  /** Whether both ends are within the flag's exact history. */
+  exact: boolean;
+  fields: FieldChange[];
+};
+type Range = { from: Date; to: Date };
+
+/** Refuses a range that is backwards or longer than MAX_DIFF_DAYS. */
+export function checkRange(from: Date, to: Date) {
+  if (to < from) {
+    throw new ValidationError("to: must not be before from", [{ path: "to", message: "before from" }]);
+  }
+  if (to.getTime() - from.getTime() > MAX_DIFF_DAYS * 24 * 3600 * 1000) {
+    throw new ValidationError(`to: a diff covers at most ${MAX_DIFF_DAYS} days`, [
+      { path: "to", message: `more than ${MAX_DIFF_DAYS} days after from` },
+    ]);
+  }
+}
+
+/**
+ * What changed for each of `names` between `from` and `to` (each instant holding the events at
+ * it, as in `flagsAt`): the fields that differ, each with the events in (`from`, `to`] that can
+ * have changed it. With `environment`, only that environment's state and events count. Flags
+ * without any difference are left out.
+ */
+export async function changesBetween(
+  db: Db,
+  names: string[],
+  range: Range,
+  environment: string | null,
+): Promise<FlagChanges[]> {
+  checkRange(range.from, range.to);
+  // A tag deletion changes flags without a version of theirs: then every flag is compared.
+  const untagged = (await tagDeletions(db, range.from, range.to)).length > 0;
+  const changed: { name: string; exact: boolean; diffs: FieldDifference[] }[] = [];
+  for (const [start, end] of await flagPairsAt(db, names, range, environment, untagged)) {
+    const diffs = differences(start.state, end.state, environment ? [environment] : undefined);
+    if (diffs.length > 0) changed.push({ name: end.name, exact: start.exact && end.exact, diffs });
+  }
+  const wanted = changed.flatMap((c) => c.diffs.map((d) => ({ name: c.name, ...d })));
+  const events = await eventsOfFields(db, wanted, range);
+  let i = 0;
+  return changed.map((c) => ({
+    name: c.name,
+    exact: c.exact,
+    fields: c.diffs.map((d) => {
+      const found = events.get(i++) ?? [];
+      return { ...d, events: found.slice(0, EVENTS_PER_FIELD), moreEvents: found.length > EVENTS_PER_FIELD };
+    }),
+  }));
+}
+
+/**
+ * For each wanted field (by its index in `wanted`), its flag's events in the range whose type
+ * can change it (in its environment, or flag-wide), most recent first: at most one more than
+ * listed, to tell whether there were more. One statement for all of them.
+ */
+async function eventsOfFields(
+  db: Db,
+  wanted: { name: string; field: DiffField; environment: string | null }[],
+  range: Range,
+): Promise<Map<number, ChangeEvent[]>> {
+  if (wanted.length === 0) return new Map();
+  const rows = await db.$queryRaw<(ChangeEvent & { i: number })[]>`
+    SELECT w.i, v."eventId" AS id, v."eventType" AS type, v."createdBy", v."createdAt"
+      FROM unnest(${wanted.map((w) => w.name)}::text[], ${wanted.map((w) => w.environment)}::text[],
+                  ${wanted.map((w) => eventTypesChanging(w.field).join(","))}::text[],
+                  ${wanted.map((_, i) => i)}::int[]) AS w(name, environment, types, i)
+      CROSS JOIN LATERAL (
+        SELECT v."eventId", v."eventType", v."createdBy", v."createdAt", v.id FROM "FeatureStateVersion" v
+         WHERE v."featureName" = w.name AND NOT v.baseline AND v."eventId" IS NOT NULL
+           AND v."createdAt" > ${range.from}::timestamp(3) AND v."createdAt" <= ${range.to}::timestamp(3)
+           AND v."eventType" = ANY (string_to_array(w.types, ','))
+           AND (w.environment IS NULL OR v.environment IS NULL OR v.environment = w.environment)
+         ORDER BY v."createdAt" DESC, v.id DESC LIMIT ${EVENTS_PER_FIELD + 1}) v
+     ORDER BY w.i, v."createdAt" DESC, v.id DESC`;
+  const byField = new Map<number, ChangeEvent[]>();
+  for (const { i, ...event } of rows) byField.set(i, [...(byField.get(i) ?? []), event]);
+  return byField;
+}

@@ -1,0 +1,353 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userWithPat } from "../access/principals.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { FLAG_FIELDS, nextMillisecond, normalized } from "./time-travel-helpers.ts";
+
+let t: TestApp;
+let viewer: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  viewer = (await userWithPat(t, "vic-viewer", "Viewer")).token;
+});
+afterAll(() => t.close());
+
+async function ok<T = Record<string, any>>(
+  query: string,
+  variables?: Record<string, unknown>,
+  token?: string,
+) {
+  const res = await t.gql<T>(query, variables, token);
+  expect(res.errors).toBeUndefined();
+  return res.data as T;
+}
+
+/** The current instant, once the clock has moved past it (so later changes are strictly after). */
+async function instant(): Promise<string> {
+  return (await nextMillisecond(new Date())).toISOString();
+}
+
+const create = (name: string) =>
+  ok(`mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`, {
+    n: name,
+  });
+const toggle = (name: string, env: string, on: boolean) =>
+  ok(
+    `mutation($f: String!, $e: String!) { ${on ? "enable" : "disable"}FeatureEnvironment(project: "default", feature: $f, environment: $e) { name } }`,
+    { f: name, e: env },
+  );
+const addStrategy = (name: string, env: string, input: Record<string, unknown>) =>
+  ok<{ addFeatureStrategy: { id: string } }>(
+    `mutation($f: String!, $e: String!, $i: StrategyInput!) { addFeatureStrategy(project: "default", feature: $f, environment: $e, input: $i) { id } }`,
+    { f: name, e: env, i: input },
+  );
+const live = async (name: string) =>
+  normalized(
+    (
+      await ok<{ feature: unknown }>(`query($n: String!) { feature(name: $n) { ${FLAG_FIELDS} } }`, {
+        n: name,
+      })
+    ).feature,
+  );
+const pastState = async (name: string, at: string) =>
+  normalized(
+    (
+      await ok<{ featureAt: { state: unknown } }>(
+        `query($n: String!, $at: DateTime!) { featureAt(name: $n, at: $at) { state { ${FLAG_FIELDS} } } }`,
+        { n: name, at },
+      )
+    ).featureAt.state,
+  );
+const withoutStrategyIds = (flag: any) => ({
+  ...flag,
+  environments: flag.environments.map((e: any) => ({
+    ...e,
+    strategies: e.strategies.map(({ id: _id, ...s }: any) => s),
+  })),
+});
+
+describe("environmentSnapshot and diffs", () => {
+  let t0: string;
+  let t1: string;
+  let t2: string;
+  beforeAll(async () => {
+    t0 = await instant();
+    await create("snap-a");
+    await create("snap-b");
+    await toggle("snap-a", "production", true);
+    t1 = await instant();
+    await toggle("snap-a", "production", false);
+    await toggle("snap-b", "production", true);
+    await ok(`mutation { addFeatureTag(feature: "snap-b", type: "simple", value: "team-x") { value } }`);
+    t2 = await instant();
+  });
+
+  it("lists the project's flags as they were in one environment, with the last event applied", async () => {
+    const data = await ok<{ environmentSnapshot: any }>(
+      `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "production", at: $at) {
+         exactSince features { name exact lastEventId state { name environments { name enabled strategies { name } } } } } }`,
+      { at: t1 },
+    );
+    const byName = Object.fromEntries(data.environmentSnapshot.features.map((f: any) => [f.name, f]));
+    expect(data.environmentSnapshot.exactSince).toBeNull();
+    expect(byName["snap-a"].state.environments).toEqual([
+      { name: "production", enabled: true, strategies: [{ name: "flexibleRollout" }] },
+    ]);
+    expect(byName["snap-b"].state.environments).toEqual([
+      { name: "production", enabled: false, strategies: [] },
+    ]);
+    expect(byName["snap-a"].lastEventId).toBeGreaterThan(byName["snap-b"].lastEventId);
+    const before = await ok<{ environmentSnapshot: { features: unknown[] } }>(
+      `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "production", at: $at) { features { name } } }`,
+      { at: t0 },
+    );
+    expect(before.environmentSnapshot.features).toEqual([]);
+  });
+
+  it("diffs an environment: the fields that differ, each with the events that changed them", async () => {
+    const data = await ok<{ changes: any[] }>(
+      `query($from: DateTime!, $to: DateTime!) { changes(project: "default", environment: "production", from: $from, to: $to) {
+         name exact fields { field environment before after moreEvents events { id type createdBy createdAt } } } }`,
+      { from: t1, to: t2 },
+    );
+    const byName = Object.fromEntries(data.changes.map((c: any) => [c.name, c]));
+    expect(byName["snap-a"].fields).toEqual([
+      expect.objectContaining({
+        field: "enabled",
+        environment: "production",
+        before: true,
+        after: false,
+        moreEvents: false,
+        events: [expect.objectContaining({ type: "feature-environment-disabled", createdBy: "admin-token" })],
+      }),
+    ]);
+    expect(byName["snap-b"].fields.map((f: any) => [f.field, f.events.map((e: any) => e.type)])).toEqual([
+      ["tags", ["feature-tagged"]],
+      ["enabled", ["feature-environment-enabled"]],
+      ["strategies", ["feature-strategy-add"]],
+    ]);
+    const single = await ok<{ featureChanges: any }>(
+      `query($from: DateTime!, $to: DateTime!) { featureChanges(name: "snap-b", from: $from, to: $to) { name fields { field environment } } }`,
+      { from: t0, to: t2 },
+    );
+    expect(single.featureChanges.fields).toContainEqual({ field: "exists", environment: null });
+    expect(single.featureChanges.fields).toContainEqual({ field: "enabled", environment: "production" });
+  });
+
+  it("serves the environment diff over REST, and refuses a bad range with 400", async () => {
+    const path = "/api/admin/projects/default/environments/production/diff";
+    const res = await t.rest("GET", `${path}?from=${encodeURIComponent(t1)}&to=${encodeURIComponent(t2)}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ project: "default", environment: "production" });
+    expect(res.body.features.map((f: any) => f.name).sort()).toEqual(["snap-a", "snap-b"]);
+    expect(res.body.features[0].fields[0].events[0]).toEqual({
+      id: expect.any(Number),
+      type: expect.any(String),
+      createdBy: "admin-token",
+      createdAt: expect.any(String),
+    });
+    // Without a range: the last day, which holds every change of this file.
+    const lastDay = await t.rest("GET", path);
+    expect(lastDay.body.features.map((f: any) => f.name)).toEqual(
+      expect.arrayContaining(["snap-a", "snap-b"]),
+    );
+    const backwards = await t.rest(
+      "GET",
+      `${path}?from=${encodeURIComponent(t2)}&to=${encodeURIComponent(t1)}`,
+    );
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.message).toContain("to: must not be before from");
+    const tooLong = await t.rest("GET", `${path}?from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z`);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.message).toContain("at most 31 days");
+    const notADate = await t.rest("GET", `${path}?from=yesterday&to=${encodeURIComponent(t2)}`);
+    expect(notADate.status).toBe(400);
+    expect(notADate.body).toMatchObject({
+      name: "ValidationError",
+      message: expect.stringContaining("DateTime"),
+    });
+  });
+
+  it("lets a Viewer read history but not restore", async () => {
+    const read = await t.gql(
+      `query($at: DateTime!) { featureAt(name: "snap-a", at: $at) { exact } }`,
+      { at: t1 },
+      viewer,
+    );
+    expect(read).toEqual({ data: { featureAt: { exact: true } } });
+    const restore = await t.gql(
+      `mutation($at: DateTime!) { restoreFeature(project: "default", name: "snap-a", at: $at) { events } }`,
+      { at: t1 },
+      viewer,
+    );
+    expect(restore.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+});
+
+describe("restore", () => {
+  it("makes a flag what it was, as ordinary changes with ordinary events", async () => {
+    await create("restore-me");
+    await addStrategy("restore-me", "development", { name: "default", constraints: [] });
+    await toggle("restore-me", "development", true);
+    await ok(`mutation { addFeatureTag(feature: "restore-me", type: "simple", value: "keep") { value } }`);
+    const then = await instant();
+    const wanted = await live("restore-me");
+    const strategies = await ok<{ feature: any }>(
+      `{ feature(name: "restore-me") { environments { name strategies { id } } } }`,
+    );
+    const id = strategies.feature.environments.find((e: any) => e.name === "development").strategies[0].id;
+    await ok(
+      `mutation($id: String!) { deleteFeatureStrategy(project: "default", feature: "restore-me", environment: "development", id: $id) { name } }`,
+      { id },
+    );
+    await addStrategy("restore-me", "production", { name: "default", constraints: [] });
+    await toggle("restore-me", "production", true);
+    await ok(`mutation { removeFeatureTag(feature: "restore-me", type: "simple", value: "keep") { name } }`);
+    await ok(
+      `mutation { updateFeature(project: "default", name: "restore-me", input: { description: "later", stale: true }) { name } }`,
+    );
+    await ok(`mutation { archiveFeatures(project: "default", names: ["restore-me"]) { name } }`);
+    expect(await live("restore-me")).not.toEqual(wanted);
+
+    const restored = await ok<{ restoreFeature: any }>(
+      `mutation($at: DateTime!) { restoreFeature(project: "default", name: "restore-me", at: $at) { events changeRequests { id } skipped { feature } } }`,
+      { at: then },
+    );
+    expect(restored.restoreFeature).toMatchObject({ changeRequests: [], skipped: [] });
+    // The deleted strategy comes back as a new one (a new id), the rest is as it was; reviving
+    // turned production off already, so removing its strategy records no disable.
+    expect(withoutStrategyIds(await live("restore-me"))).toEqual(withoutStrategyIds(wanted));
+    const events = await ok<{ events: { edges: { node: { type: string } }[] } }>(
+      `{ events(first: ${restored.restoreFeature.events}, filter: { features: ["restore-me"] }) { edges { node { type } } } }`,
+    );
+    expect(events.events.edges.map((e) => e.node.type).sort()).toEqual(
+      [
+        "feature-revived",
+        "feature-metadata-updated",
+        "feature-stale-off",
+        "feature-tagged",
+        "feature-strategy-add",
+        "feature-environment-enabled",
+        "feature-strategy-remove",
+      ].sort(),
+    );
+  });
+
+  it("proposes the changes of an environment that requires change requests instead of applying them", async () => {
+    await create("guarded");
+    const then = await instant();
+    await addStrategy("guarded", "production", { name: "default", constraints: [] });
+    await toggle("guarded", "production", true);
+    await ok(
+      `mutation { updateChangeRequestConfig(project: "default", environment: "production", changeRequestsEnabled: true, requiredApprovals: 1) { environment } }`,
+    );
+    try {
+      const result = await ok<{ restoreFeature: any }>(
+        `mutation($at: DateTime!) { restoreFeature(project: "default", name: "guarded", at: $at) { events changeRequests { environment id } } }`,
+        { at: then },
+      );
+      expect(result.restoreFeature.changeRequests).toEqual([
+        { environment: "production", id: expect.any(Number) },
+      ]);
+      const cr = await ok<{
+        changeRequest: { state: string; features: { name: string; changes: { action: string }[] }[] };
+      }>(
+        `query($id: Int!) { changeRequest(project: "default", id: $id) { state features { name changes { action } } } }`,
+        { id: result.restoreFeature.changeRequests[0].id },
+      );
+      expect(cr.changeRequest.state).toBe("Draft");
+      expect(cr.changeRequest.features[0]?.changes.map((c) => c.action)).toEqual([
+        "deleteStrategy",
+        "updateEnabled",
+      ]);
+      expect(
+        ((await live("guarded")) as any).environments.find((e: any) => e.name === "production").enabled,
+      ).toBe(true);
+    } finally {
+      await ok(
+        `mutation { updateChangeRequestConfig(project: "default", environment: "production", changeRequestsEnabled: false, requiredApprovals: 1) { environment } }`,
+      );
+    }
+  });
+
+  it("restores a whole environment", async () => {
+    await create("env-1");
+    await create("env-2");
+    await toggle("env-1", "development", true);
+    const then = await instant();
+    await toggle("env-1", "development", false);
+    await toggle("env-2", "development", true);
+    const result = await ok<{ restoreEnvironment: { events: number } }>(
+      `mutation($at: DateTime!) { restoreEnvironment(project: "default", environment: "development", at: $at) { events } }`,
+      { at: then },
+    );
+    expect(result.restoreEnvironment.events).toBeGreaterThan(0);
+    const now = await instant();
+    const snapshot = await ok<{ environmentSnapshot: { features: any[] } }>(
+      `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "development", at: $at) { features { name state { environments { enabled } } } } }`,
+      { at: now },
+    );
+    const enabled = (name: string) =>
+      snapshot.environmentSnapshot.features.find((f) => f.name === name).state.environments[0].enabled;
+    expect([enabled("env-1"), enabled("env-2")]).toEqual([true, false]);
+  });
+
+  it("refuses what cannot be restored, saying what is missing", async () => {
+    const segment = await ok<{ createSegment: { id: number } }>(
+      `mutation { createSegment(input: { name: "gone-soon", constraints: [{ contextName: "userId", operator: IN, values: ["1"] }] }) { id } }`,
+    );
+    await create("uses-segment");
+    const { addFeatureStrategy } = await addStrategy("uses-segment", "development", {
+      name: "default",
+      constraints: [],
+      segments: [segment.createSegment.id],
+    });
+    const then = await instant();
+    await ok(
+      `mutation($id: String!) { deleteFeatureStrategy(project: "default", feature: "uses-segment", environment: "development", id: $id) { name } }`,
+      { id: addFeatureStrategy.id },
+    );
+    await ok(`mutation($id: Int!) { deleteSegment(id: $id) }`, { id: segment.createSegment.id });
+    const refused = await t.gql(
+      `mutation($at: DateTime!) { restoreFeature(project: "default", name: "uses-segment", at: $at) { events } }`,
+      { at: then },
+    );
+    expect(refused.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+    expect(refused.errors?.[0]?.message).toContain(`segment ${segment.createSegment.id} (deleted)`);
+    const before = await t.gql(
+      `mutation { restoreFeature(project: "default", name: "uses-segment", at: "2000-01-01T00:00:00Z") { events } }`,
+    );
+    expect(before.errors?.[0]?.message).toContain("did not exist");
+  });
+});
+
+describe("history older than time travel", () => {
+  it("says from which instant a flag's history is exact", async () => {
+    await create("old-flag");
+    await toggle("old-flag", "development", true);
+    const early = await instant();
+    // As the migration leaves a database whose events predate time travel: only a baseline.
+    await t.database.prisma.$executeRaw`DELETE FROM "FeatureStateVersion" WHERE "featureName" = 'old-flag'`;
+    const baselineAt = await instant();
+    await t.database.prisma.$executeRaw`
+      INSERT INTO "FeatureStateVersion" ("featureName", "createdAt", "baseline", "projectId", "state")
+      VALUES ('old-flag', ${new Date(baselineAt)}::timestamp(3), true, 'default', vexil_flag_state('old-flag'))`;
+    const later = await instant();
+    const query = `query($at: DateTime!) { featureAt(name: "old-flag", at: $at) { exact exactSince state { name } } }`;
+    expect((await ok(query, { at: early })).featureAt).toEqual({
+      exact: false,
+      exactSince: baselineAt,
+      state: null,
+    });
+    expect((await ok(query, { at: later })).featureAt).toEqual({
+      exact: true,
+      exactSince: baselineAt,
+      state: { name: "old-flag" },
+    });
+    const snapshot = await ok<{ environmentSnapshot: { exactSince: string } }>(
+      `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "development", at: $at) { exactSince } }`,
+      { at: later },
+    );
+    expect(snapshot.environmentSnapshot.exactSince).toBe(baselineAt);
+    expect(await pastState("old-flag", later)).toEqual(await live("old-flag"));
+  });
+});
