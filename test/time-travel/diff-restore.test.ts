@@ -37,7 +37,7 @@ const toggle = (name: string, env: string, on: boolean) =>
   );
 const addStrategy = (name: string, env: string, input: Record<string, unknown>) =>
   ok<{ addFeatureStrategy: { id: string } }>(
-    `mutation($f: String!, $e: String!, $i: StrategyInput!) { addFeatureStrategy(project: "default", feature: $f, environment: $e, input: $i) { id } }`,
+    `mutation($f: String!, $e: String!, $i: StrategyInput!) { addFeatureStrategy(project: "default", feature: $f, environment: $e, input: $i) { id: databaseId } }`,
     { f: name, e: env, i: input },
   );
 const live = async (name: string) =>
@@ -192,7 +192,7 @@ describe("restore", () => {
     const then = await instant();
     const wanted = await live("restore-me");
     const strategies = await ok<{ feature: any }>(
-      `{ feature(name: "restore-me") { environments { name strategies { id } } } }`,
+      `{ feature(name: "restore-me") { environments { name strategies { id: databaseId } } } }`,
     );
     const id = strategies.feature.environments.find((e: any) => e.name === "development").strategies[0].id;
     await ok(
@@ -293,7 +293,7 @@ describe("restore", () => {
 
   it("refuses what cannot be restored, saying what is missing", async () => {
     const segment = await ok<{ createSegment: { id: number } }>(
-      `mutation { createSegment(input: { name: "gone-soon", constraints: [{ contextName: "userId", operator: IN, values: ["1"] }] }) { id } }`,
+      `mutation { createSegment(input: { name: "gone-soon", constraints: [{ contextName: "userId", operator: IN, values: ["1"] }] }) { id: databaseId } }`,
     );
     await create("uses-segment");
     const { addFeatureStrategy } = await addStrategy("uses-segment", "development", {

@@ -53,7 +53,7 @@ const PAST = `query($n: String!, $at: DateTime!) {
 
 async function strategyIds(name: string, env: string): Promise<string[]> {
   const res = await t.gql<{ feature: { environments: { name: string; strategies: { id: string }[] }[] } }>(
-    `query($n: String!) { feature(name: $n) { environments { name strategies { id } } } }`,
+    `query($n: String!) { feature(name: $n) { environments { name strategies { id: databaseId } } } }`,
     { n: name },
   );
   return res.data?.feature.environments.find((e) => e.name === env)?.strategies.map((s) => s.id) ?? [];
@@ -69,14 +69,17 @@ async function apply(name: string, o: Op) {
     case "disable":
       return t.gql(`mutation(${args}) { ${o.kind}FeatureEnvironment(${at}) { name } }`, target);
     case "addStrategy":
-      return t.gql(`mutation(${args}, $i: StrategyInput!) { addFeatureStrategy(${at}, input: $i) { id } }`, {
-        ...target,
-        i: {
-          name: "flexibleRollout",
-          parameters: { rollout: String(o.rollout) },
-          constraints: o.constrained ? [{ contextName: "userId", operator: "IN", values: ["1", "2"] }] : [],
+      return t.gql(
+        `mutation(${args}, $i: StrategyInput!) { addFeatureStrategy(${at}, input: $i) { id: databaseId } }`,
+        {
+          ...target,
+          i: {
+            name: "flexibleRollout",
+            parameters: { rollout: String(o.rollout) },
+            constraints: o.constrained ? [{ contextName: "userId", operator: "IN", values: ["1", "2"] }] : [],
+          },
         },
-      });
+      );
     case "updateStrategy":
     case "deleteStrategy": {
       const ids = await strategyIds(name, o.environment);
@@ -89,7 +92,7 @@ async function apply(name: string, o: Op) {
         });
       }
       return t.gql(
-        `mutation(${args}, $id: String!, $i: StrategyUpdateInput!) { updateFeatureStrategy(${at}, id: $id, input: $i) { id } }`,
+        `mutation(${args}, $id: String!, $i: StrategyUpdateInput!) { updateFeatureStrategy(${at}, id: $id, input: $i) { id: databaseId } }`,
         { ...target, id, i: { parameters: { rollout: String(o.rollout) }, disabled: o.disabled } },
       );
     }

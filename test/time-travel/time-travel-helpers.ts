@@ -2,7 +2,7 @@
 export const FLAG_FIELDS = `name project type description stale impressionData archived
   environments { name enabled
     variants { name weight weightType stickiness payload { type value } overrides { contextName values } }
-    strategies { id name title disabled sortOrder segments parameters
+    strategies { id: databaseId name title disabled sortOrder segments parameters
       constraints { contextName operator caseInsensitive inverted values value }
       variants { name weight weightType stickiness payload { type value } } } }
   tags { type value }

@@ -25,7 +25,9 @@ export function assertProjectHistoryReadable(ctx: Context, project: string) {
 const PastStrategyRef = builder.objectRef<PastStrategy>("PastStrategy").implement({
   description: "A strategy as it was at a past instant (fields as Strategy).",
   fields: (t) => ({
-    id: t.exposeString("id", { description: "UUID." }),
+    // Named as on the live Strategy, whose `id` is its global (Node) id: a past strategy is
+    // not the live entity, so it has no global id a client cache would merge it under.
+    databaseId: t.exposeString("id", { description: "The strategy's UUID (Strategy.databaseId)." }),
     name: t.exposeString("name", { description: "Strategy type, e.g. flexibleRollout." }),
     title: t.exposeString("title", { nullable: true, description: "Optional human title." }),
     disabled: t.exposeBoolean("disabled", { description: "Disabled strategies are not evaluated." }),
