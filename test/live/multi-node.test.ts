@@ -202,7 +202,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
     };
     const created = (
       await gql(
-        `mutation { createApiToken(input: { tokenName: "watcher", type: "admin" }) { secret token { id } } }`,
+        `mutation { createApiToken(input: { tokenName: "watcher", type: "admin" }) { secret token { id: databaseId } } }`,
       )
     ).createApiToken;
     const client = wsClient(reader.server.url, created.secret);
