@@ -165,6 +165,17 @@ describe("environmentSnapshot and diffs", () => {
       name: "ValidationError",
       message: expect.stringContaining("DateTime"),
     });
+    for (const query of [`from=2026%00-01`, `from=${"9".repeat(100_000)}`, `from=%E0%A4%A`]) {
+      const bad = await t.rest("GET", `${path}?${query}`);
+      expect(bad.status, query.slice(0, 40)).toBe(400);
+      expect(bad.body).toMatchObject({
+        id: expect.any(String),
+        name: expect.any(String),
+        message: expect.any(String),
+      });
+    }
+    const nulEnvironment = await t.rest("GET", "/api/admin/projects/default/environments/pro%00d/diff");
+    expect(nulEnvironment.status).toBeLessThan(500);
   });
 
   it("lets a Viewer read history but not restore", async () => {

@@ -10,6 +10,7 @@ import { APPLIERS, PROPOSE_PERMISSION } from "../change-requests/appliers.ts";
 import { proposeChanges } from "../change-requests/propose.ts";
 import { assertDirectProjectChangeAllowed, changeRequestSetting } from "../change-requests/settings.ts";
 import { addDependency, removeDependency } from "../dependencies/dependencies.ts";
+import { lockFeatureRows } from "../features/feature.read.ts";
 import { archiveFeatures, reviveFeatures } from "../features/feature-archive.ts";
 import { addFeatureTag, removeFeatureTag } from "../features/feature-tags.ts";
 import { updateFeature } from "../features/feature-update.ts";
@@ -163,6 +164,9 @@ export async function restoreFeature(
   target: { project: string; name: string; at: Date; environments: string[] | null },
 ): Promise<RestoreResult> {
   const past = pastStateOf(await flagAt(r.w.tx, target.name, target.at), target.name, target.project);
+  // The lock every flag write takes first: the plan below compares with what a concurrent
+  // write (another restore, say) committed, not with what it is about to change.
+  await lockFeatureRows(r.w.tx, [target.name]);
   const current = await currentState(r.w.tx, target.name);
   if (!current)
     throw new ConflictError(`Flag "${target.name}" was deleted; a deleted flag cannot be restored.`);
@@ -211,6 +215,11 @@ export async function restoreEnvironment(
   target: { project: string; environment: string; at: Date },
 ): Promise<RestoreResult> {
   const flags = await environmentAt(r.w.tx, target.project, target.environment, target.at);
+  // As in restoreFeature: plan against committed states (all rows locked at once, in name order).
+  await lockFeatureRows(
+    r.w.tx,
+    flags.map((flag) => flag.name),
+  );
   const result: RestoreResult = { changeRequests: [], events: 0, skipped: [] };
   const plan: PlannedChange[] = [];
   const pasts: FlagState[] = [];
