@@ -7,6 +7,8 @@
 // - dist/migrate.js: `scripts/migrate.ts`, used here to make the template below.
 // - dist/pglite-template/: a migrated, empty PGlite data folder. A first start on a new data
 //   folder copies it instead of running initdb (seconds of WebAssembly CPU).
+// - ui/dist/: the web UI (Vite), after ui/src/graphql-env.d.ts, the schema's types for the UI's
+//   typed GraphQL documents (gql.tada), is generated from schema/schema.graphql.
 // See docs/decisions.md ("Build").
 //   node scripts/build.mjs             build what is out of date
 //   node scripts/build.mjs --if-stale  the same, silent when nothing is (npm's prestart)
@@ -21,7 +23,8 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -52,6 +55,9 @@ const EXTERNAL = [
 const template = join(dist, "pglite-template");
 const CODE = ["src", "rest", "scripts/migrate.ts", "package.json", "tsconfig.json"];
 const DATABASE = ["prisma/migrations", "src/db"];
+const UI = ["ui/src", "ui/index.html", "ui/vite.config.ts", "schema/schema.graphql", "package.json"];
+const uiTypes = join(root, "ui/src/graphql-env.d.ts");
+const uiIndex = join(root, "ui/dist/index.html");
 const quiet = process.argv.includes("--if-stale");
 
 /** Newest modification time under the given paths (files and folders, recursively). */
@@ -141,4 +147,19 @@ if (templateStale) {
   renameSync(staging, template);
   writeFileSync(templateStamp, `pglite ${pgliteVersion}\n`);
   console.log(`made dist/pglite-template in ${Math.round(performance.now() - started)} ms`);
+}
+
+if (isOlderThan(uiTypes, ["schema/schema.graphql"])) {
+  const cli = join(dirname(createRequire(import.meta.url).resolve("gql.tada/package.json")), "bin/cli.js");
+  const run = spawnSync(process.execPath, [cli, "generate-output", "-c", join(root, "ui/tsconfig.json")], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (run.status !== 0) process.exit(1);
+}
+
+if (isOlderThan(uiIndex, UI)) {
+  const started = performance.now();
+  const { build } = await import("vite");
+  await build({ configFile: join(root, "ui/vite.config.ts"), logLevel: "warn" });
+  console.log(`built ui/dist in ${Math.round(performance.now() - started)} ms`);
 }

@@ -4,7 +4,7 @@ import type pg from "pg";
 import { restPlugin } from "../rest/plugin.ts";
 import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
-import { type Credentials, callerOfRequest, createContext } from "./context.ts";
+import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
 import { corsPolicy } from "./http/cors.ts";
 import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from "./http/graphiql.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
@@ -13,6 +13,7 @@ import { guardOnRequest } from "./http/guard.ts";
 import { useMetrics } from "./http/metrics.ts";
 import { useRequestLog } from "./http/request-log.ts";
 import { useTracing } from "./http/tracing.ts";
+import { uiPlugin } from "./http/ui.ts";
 import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
@@ -63,6 +64,7 @@ export function createApp(
       useTextInputCheck(),
       useSharedSubscriptionResults(),
       useCredentialRevocation(deps),
+      uiPlugin(),
     ].map((plugin) => guardOnRequest(plugin, deps.logger)),
   });
 }
@@ -109,15 +111,16 @@ export function toGraphQLError(
 
 /**
  * HTTP requests carry the Authorization header or the session cookie (plus the CSRF header);
- * graphql-ws connections carry the token in `connectionParams`.
+ * graphql-ws connections carry a token or the CSRF token in `connectionParams` (socketCredentials).
  */
 function credentialsOf(initial: {
   request?: Request;
   connectionParams?: Record<string, unknown>;
+  extra?: { request?: { headers?: { cookie?: string } } };
 }): Credentials | { request: Request } {
-  const params = initial.connectionParams;
-  const fromParams = params?.Authorization ?? params?.authorization;
-  if (typeof fromParams === "string") return { authorization: fromParams };
+  if (initial.connectionParams) {
+    return socketCredentials(initial.connectionParams, initial.extra?.request?.headers?.cookie);
+  }
   return initial.request?.headers ? { request: initial.request } : {};
 }
 

@@ -132,6 +132,31 @@ function sameCaller(a: Principal, b: Principal): boolean {
   return a.kind === b.kind && a.userId === b.userId && a.tokenId === b.tokenId;
 }
 
+/**
+ * What a graphql-ws connection carries: an API token in `connectionParams.Authorization`, or
+ * (the web UI) the session cookie of the upgrade request with the session's CSRF token in
+ * `connectionParams.csrfToken`. The CSRF token is required because a page of another site can
+ * open a WebSocket that carries Vexil's cookie, but cannot read the token.
+ */
+export function socketCredentials(
+  connectionParams: Record<string, unknown> | undefined,
+  upgradeCookie: string | undefined,
+): Credentials {
+  const authorization = connectionParams?.Authorization ?? connectionParams?.authorization;
+  if (typeof authorization === "string") return { authorization };
+  const csrf = connectionParams?.csrfToken;
+  return {
+    cookie: upgradeCookie ?? null,
+    method: "POST",
+    csrfHeader: typeof csrf === "string" ? csrf : null,
+  };
+}
+
+/** Who a set of credentials stands for (null when they are missing, invalid or refused). */
+export async function principalOf(deps: AppDeps, creds: Credentials): Promise<Principal | null> {
+  return (await resolvePrincipal(deps, creds)).principal;
+}
+
 async function resolvePrincipal(
   deps: AppDeps,
   creds: Credentials,

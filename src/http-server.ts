@@ -5,9 +5,8 @@ import { MessageType } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.ts";
-import type { AppDeps } from "./context.ts";
+import { type AppDeps, principalOf, socketCredentials } from "./context.ts";
 import { tracedHandler } from "./http/tracing.ts";
-import { resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
 import type { DirectNext } from "./modules/live/shared-results.ts";
 
 /**
@@ -34,7 +33,7 @@ type Enveloped = ReturnType<App["getEnveloped"]>;
 /**
  * Serves `app` over HTTP and graphql-ws (WebSocket) on the same port and path: on `bound`
  * (from bindPort) or on a new server listening on `host:port`. A WebSocket whose
- * `connectionParams.Authorization` is missing or invalid is refused at connect (4403).
+ * credentials (socketCredentials) are missing or invalid is refused at connect (4403).
  */
 export async function listen(
   app: App,
@@ -49,11 +48,11 @@ export async function listen(
   const wss = new WebSocketServer({ server, path: app.graphqlEndpoint });
   const ws = useServer<Record<string, unknown>>(
     {
-      onConnect: async (ctx) => {
-        const header = ctx.connectionParams?.Authorization ?? ctx.connectionParams?.authorization;
-        const secret = tokenFromHeader(typeof header === "string" ? header : null);
-        return secret !== null && (await resolveToken(deps.db, secret, deps.now())) !== null;
-      },
+      onConnect: async (ctx) =>
+        (await principalOf(
+          deps,
+          socketCredentials(ctx.connectionParams, ctx.extra.request.headers.cookie),
+        )) !== null,
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onSubscribe: async (ctx, id, params) => {

@@ -1,0 +1,85 @@
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { listen, type RunningServer } from "../../src/http-server.ts";
+import { projectRoot } from "../../src/shared/project-root.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it when missing). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+export const ADMIN = { username: "admin", password: "Admin-Password-1" };
+
+export type UiHarness = TestApp & {
+  url: string;
+  browser: Browser;
+  /** A new browser context (its own cookies) with one page, at `path`, signed in as `user`. */
+  signedIn(user?: { username: string; password: string }, path?: string): Promise<Page>;
+  /** A new browser context with one page at `path`, signed out. */
+  page(path?: string): Promise<Page>;
+  /** Requests the pages made to other hosts (refused): the UI must work offline. */
+  externalRequests: string[];
+};
+
+/**
+ * A Vexil server on a fresh database, listening on a free port and serving the built UI
+ * (ui/dist, made by `npm install`), and a headless Chromium. Requests to other hosts are
+ * refused and listed in `externalRequests`.
+ */
+export async function startUi(env: Record<string, string> = {}): Promise<UiHarness> {
+  if (!existsSync(join(projectRoot(), "ui/dist/index.html"))) {
+    throw new Error("ui/dist is missing: run `npm run build` (npm install builds it)");
+  }
+  // Links the server builds (avatars, reset links) use its public URL: bind first to know it.
+  const bound = createServer();
+  await new Promise<void>((resolve) => bound.listen(0, "127.0.0.1", resolve));
+  const { port } = bound.address() as AddressInfo;
+  const test = await createTestApp({ VEXIL_URL: `http://127.0.0.1:${port}`, ...env });
+  const server: RunningServer = await listen(test.app, test.deps, "127.0.0.1", port, bound);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const contexts: BrowserContext[] = [];
+  const externalRequests: string[] = [];
+
+  async function page(path = "/"): Promise<Page> {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    await context.route(
+      (url) => !url.href.startsWith(server.url) && !url.href.startsWith(server.url.replace("http", "ws")),
+      (route) => {
+        externalRequests.push(route.request().url());
+        return route.abort();
+      },
+    );
+    context.setDefaultTimeout(10_000);
+    const created = await context.newPage();
+    await created.goto(path);
+    return created;
+  }
+
+  return {
+    ...test,
+    url: server.url,
+    browser,
+    page,
+    externalRequests,
+    async signedIn(user = ADMIN, path = "/") {
+      const created = await page(path);
+      await created.getByLabel("Username or email").fill(user.username);
+      await created.getByLabel("Password").fill(user.password);
+      await created.getByRole("button", { name: "Log in" }).click();
+      await created.getByRole("button", { name: "Log out" }).waitFor();
+      return created;
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+      await server.close(0);
+      await test.close();
+    },
+  };
+}

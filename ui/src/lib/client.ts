@@ -1,0 +1,60 @@
+import { cacheExchange } from "@urql/exchange-graphcache";
+import { createClient as createWsClient } from "graphql-ws";
+import { Client, fetchExchange, mapExchange, subscriptionExchange } from "urql";
+import { csrfToken } from "./csrf.ts";
+
+/**
+ * The UI's one GraphQL client: queries and mutations over HTTP with the session cookie and its
+ * CSRF header, subscriptions over graphql-ws on the same path (the socket is authenticated by
+ * the cookie plus the CSRF token in its connection parameters). The normalised cache
+ * (graphcache) keys every entity by its Relay `id`, so a mutation's result updates every page
+ * that shows the same object.
+ */
+export function createClient(onUnauthenticated: () => void): Client {
+  const ws = createWsClient({
+    url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`,
+    connectionParams: () => ({ csrfToken: csrfToken() }),
+    lazy: true,
+    retryAttempts: 1_000,
+    shouldRetry: () => true,
+  });
+  return new Client({
+    url: "/graphql",
+    fetchOptions: () => ({
+      credentials: "same-origin",
+      headers: { "x-csrf-token": csrfToken() ?? "" },
+    }),
+    exchanges: [
+      cacheExchange({ keys: UNKEYED }),
+      mapExchange({
+        onError(error) {
+          if (error.graphQLErrors.some((e) => e.extensions?.code === "UNAUTHENTICATED")) onUnauthenticated();
+        },
+      }),
+      fetchExchange,
+      subscriptionExchange({
+        forwardSubscription: (request) => ({
+          subscribe: (sink) => ({
+            unsubscribe: ws.subscribe({ ...request, query: request.query ?? "" }, sink),
+          }),
+        }),
+      }),
+    ],
+  });
+}
+
+/** Types without an identity of their own: embedded in their parent in the cache. */
+const UNKEYED = Object.fromEntries(
+  [
+    "PageInfo",
+    "Viewer",
+    "FeatureSearchItem",
+    "FeatureSearchEnvironment",
+    "UiConfig",
+    "Grant",
+    "Tag",
+    "UserSummary",
+    "FeatureLifecycle",
+    "PersonalDashboard",
+  ].map((type) => [type, () => null]),
+);
