@@ -137,8 +137,22 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         requestIdOf(request),
       );
     }
+    if (deps.checkRestResponses) {
+      const mismatch = declaredShapeMismatch(route, payload);
+      if (mismatch) return errorResponse(500, "ResponseSchemaMismatch", mismatch, {}, requestIdOf(request));
+    }
     return Response.json(payload, { status, headers });
   }
+}
+
+/** Where `payload` differs from the route's declared response schema, or null when it matches. */
+function declaredShapeMismatch(route: Route, payload: unknown): string | null {
+  const schema = route.schemas?.response;
+  if (!schema) return `${route.method} ${route.path} declares no response schema`;
+  const result = schema.safeParse(JSON.parse(JSON.stringify(payload)));
+  if (result.success) return null;
+  const issues = result.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`);
+  return `${route.method} ${route.path} answered outside its declared response schema: ${issues.join("; ")}`;
 }
 
 /**

@@ -3,6 +3,12 @@ import { z } from "zod";
 /** Response schemas of the spec's shapes, used for the OpenAPI document. */
 export const tagSchema = z.object({ type: z.string(), value: z.string().min(2).max(50) });
 
+/**
+ * A tag as answers carry it: the 2-to-50 rule holds for what the API writes, not for rows that
+ * imports or older data hold.
+ */
+export const storedTagSchema = z.object({ type: z.string(), value: z.string() });
+
 export const eventSchema = z.object({
   id: z.number().int().min(1),
   createdAt: z.string().datetime(),
@@ -14,7 +20,7 @@ export const eventSchema = z.object({
   featureName: z.string().nullable(),
   data: z.record(z.string(), z.unknown()).nullable(),
   preData: z.record(z.string(), z.unknown()).nullable(),
-  tags: z.array(tagSchema).nullable(),
+  tags: z.array(storedTagSchema).nullable(),
   label: z.string().nullable(),
   summary: z.string().nullable(),
   groupType: z.string().nullable(),

@@ -22,6 +22,11 @@ export type AppDeps = {
   now: () => Date;
   /** Password-login throttle shared by the nodes (default: this process's memory). */
   loginLimiter?: LoginLimiter;
+  /**
+   * Tests: every REST answer is checked against its route's declared response schema, and one
+   * that does not match is a 500 naming the difference (the OpenAPI document cannot drift).
+   */
+  checkRestResponses?: boolean;
 };
 
 /** Per-request (or per-WebSocket-operation) context: who is calling, and request-scoped loaders. */

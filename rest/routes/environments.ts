@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NotFoundError } from "../../src/shared/errors.ts";
 import { defineRoutes } from "../route.ts";
 import { bodyFields, ENVIRONMENT_FIELDS, environmentSchema } from "./catalog-shared.ts";
 
@@ -21,6 +22,23 @@ export const environmentRoutes = defineRoutes([
     respond: (data) => ({ version: 1, environments: data.environments }),
     schemas: { response: z.object({ version: z.literal(1), environments: z.array(environmentSchema) }) },
     errors: [],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/environments/project/:projectId",
+    tag: "Environments",
+    summary: "The environments enabled for a project",
+    description: "`{version: 1, environments}`, by sortOrder then name; 404 for an unknown project.",
+    document: `query ProjectEnvironments($id: String!) {
+      project(id: $id) { environments { ${ENVIRONMENT_FIELDS} } } }`,
+    variables: ({ params }) => ({ id: params.projectId }),
+    respond: (data, req) => {
+      const project = data.project as { environments: unknown[] } | null;
+      if (!project) throw new NotFoundError(`Could not find project with id "${req.params.projectId}"`);
+      return { version: 1, environments: project.environments };
+    },
+    schemas: { response: z.object({ version: z.literal(1), environments: z.array(environmentSchema) }) },
+    errors: [404],
   },
   {
     method: "GET",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoutes } from "../route.ts";
-import { tagSchema } from "../schemas.ts";
+import { storedTagSchema, tagSchema } from "../schemas.ts";
 
 const PATH = "/api/admin/features/:featureName/tags";
 
@@ -13,7 +13,7 @@ export const featureTagRoutes = defineRoutes([
     document: `query FeatureTags($feature: String!) { featureTags(feature: $feature) { type value } }`,
     variables: (req) => ({ feature: req.params.featureName }),
     respond: (data) => ({ version: 1, tags: data.featureTags }),
-    schemas: { response: z.object({ version: z.literal(1), tags: z.array(tagSchema) }) },
+    schemas: { response: z.object({ version: z.literal(1), tags: z.array(storedTagSchema) }) },
     errors: [404],
   },
   {

@@ -91,6 +91,30 @@ export const featureRoutes = defineRoutes([
     errors: [403, 404],
   },
   {
+    method: "GET",
+    path: `${FEATURE_PATH}/lifecycle`,
+    tag: "Features",
+    summary: "A flag's lifecycle stages",
+    description: "Every stage the flag entered, oldest first (`stage`, `status`, `enteredStageAt`).",
+    document: `query FeatureLifecycle($project: String!, $name: String!) {
+      projectFeature(project: $project, name: $name) { lifecycleStages { stage status enteredStageAt } } }`,
+    variables: (req) => ({ project: req.params.projectId, name: req.params.featureName }),
+    respond: (data) =>
+      (data.projectFeature as { lifecycleStages: { status: string | null }[] }).lifecycleStages.map(
+        ({ status, ...stage }) => (status === null ? stage : { ...stage, status }),
+      ),
+    schemas: {
+      response: z.array(
+        z.object({
+          stage: z.enum(["initial", "pre-live", "live", "completed", "archived"]),
+          status: z.string().optional(),
+          enteredStageAt: z.string().datetime(),
+        }),
+      ),
+    },
+    errors: [403, 404],
+  },
+  {
     method: "PUT",
     path: FEATURE_PATH,
     tag: "Features",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { SDK_CONTEXT_FIELDS } from "../../src/modules/evaluation/context-value.ts";
 import { ENV_VARIANT_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
+import { environmentVariantSchema } from "./strategy-shapes.ts";
 
 const CONSTRAINT = "contextName operator values value inverted caseInsensitive result";
 const FLAG_EVALUATION_FIELDS = /* GraphQL */ `
@@ -186,6 +187,64 @@ const sdkContextSchema = z
   .catchall(z.string());
 const projectsSchema = z.union([z.array(z.string()), z.literal("*")]).optional();
 
+/** Unleash's playgroundFeatureSchema and its parts, as unleashFeature builds them. */
+const evaluatedConstraintSchema = z.object({
+  contextName: z.string(),
+  operator: z.string(),
+  inverted: z.boolean(),
+  caseInsensitive: z.boolean(),
+  result: z.boolean(),
+  values: z.array(z.string()).optional(),
+  value: z.string().optional(),
+});
+const playgroundVariantSchema = z.object({
+  name: z.string(),
+  enabled: z.boolean(),
+  payload: z.object({ type: z.string(), value: z.string() }).optional(),
+  feature_enabled: z.boolean(),
+  featureEnabled: z.boolean(),
+});
+const playgroundFeatureSchema = z.object({
+  name: z.string(),
+  projectId: z.string(),
+  strategies: z.object({
+    result: z.union([z.boolean(), z.literal("unknown")]),
+    data: z.array(
+      z.object({
+        name: z.string(),
+        title: z.string().optional(),
+        id: z.string(),
+        result: z.object({
+          evaluationStatus: z.enum(["complete", "incomplete", "unevaluated"]),
+          enabled: z.union([z.boolean(), z.literal("unknown")]),
+          variant: playgroundVariantSchema.optional(),
+        }),
+        disabled: z.boolean(),
+        segments: z.array(
+          z.object({
+            id: z.number().int(),
+            name: z.string(),
+            result: z.boolean(),
+            constraints: z.array(evaluatedConstraintSchema),
+          }),
+        ),
+        constraints: z.array(evaluatedConstraintSchema),
+        parameters: z.record(z.string(), z.string()),
+        links: z.object({ edit: z.string() }),
+      }),
+    ),
+  }),
+  hasUnsatisfiedDependency: z.boolean(),
+  isEnabledInCurrentEnvironment: z.boolean(),
+  isEnabled: z.boolean(),
+  variant: playgroundVariantSchema,
+  variants: z.array(environmentVariantSchema),
+});
+const playgroundInputSchema = z.object({
+  projects: z.union([z.array(z.string()), z.literal("*")]),
+  context: z.record(z.string(), z.unknown()),
+});
+
 export const playgroundRoutes = defineRoutes([
   {
     method: "POST",
@@ -216,6 +275,10 @@ export const playgroundRoutes = defineRoutes([
     },
     schemas: {
       body: z.object({ environment: z.string(), projects: projectsSchema, context: sdkContextSchema }),
+      response: z.object({
+        input: playgroundInputSchema.extend({ environment: z.string() }),
+        features: z.array(playgroundFeatureSchema),
+      }),
     },
     errors: [400, 404],
   },
@@ -273,6 +336,23 @@ export const playgroundRoutes = defineRoutes([
         environments: z.array(z.string()).min(1),
         projects: projectsSchema,
         context: sdkContextSchema,
+      }),
+      response: z.object({
+        input: playgroundInputSchema.extend({ environments: z.array(z.string()) }),
+        features: z.array(
+          z.object({
+            name: z.string(),
+            projectId: z.string(),
+            environments: z.record(
+              z.string(),
+              z.array(
+                playgroundFeatureSchema
+                  .omit({ hasUnsatisfiedDependency: true })
+                  .extend({ environment: z.string(), context: z.record(z.string(), z.string()) }),
+              ),
+            ),
+          }),
+        ),
       }),
     },
     errors: [400, 404],

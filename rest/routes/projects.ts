@@ -43,8 +43,45 @@ const createdSchema = z.object({
   environments: z.array(z.string()),
 });
 
+const overviewFeatureSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  description: z.string().nullable(),
+  project: z.string(),
+  stale: z.boolean(),
+  impressionData: z.boolean(),
+  createdAt: z.string().datetime(),
+  lastSeenAt: z.string().datetime().nullable(),
+  archivedAt: z.string().datetime().nullable(),
+  favorite: z.boolean(),
+  environments: z.array(
+    z.object({
+      name: z.string(),
+      enabled: z.boolean(),
+      type: z.string(),
+      sortOrder: z.number().int(),
+      variantCount: z.number().int(),
+      lastSeenAt: z.string().datetime().nullable(),
+      hasStrategies: z.boolean(),
+      hasEnabledStrategies: z.boolean(),
+    }),
+  ),
+  tags: z.array(z.object({ type: z.string(), value: z.string() })),
+});
+
+const overviewSchema = projectSchema.extend({
+  version: z.literal(1),
+  technicalDebt: z.number().int(),
+  environments: z.array(z.object({ environment: z.string() })),
+  featureTypeCounts: z.array(z.object({ type: z.string(), count: z.number().int() })),
+  features: z.array(overviewFeatureSchema),
+});
+
 type ProjectData = Record<string, unknown> & { environments: { name: string }[] };
-type OverviewData = ProjectData & { health: number; features: { type: string }[] };
+type OverviewData = ProjectData & {
+  health: number;
+  features: { name: string; type: string; createdAt: string; lastSeenAt: string | null }[];
+};
 
 function overview(project: OverviewData) {
   const { environments, features, ...rest } = project;
@@ -61,6 +98,61 @@ function overview(project: OverviewData) {
     features,
   };
 }
+
+/**
+ * Unleash's newer overview (`/overview`): no flag list; `onboardingStatus` from the flags:
+ * none yet, created but never seen by an SDK, or seen.
+ */
+function unleashOverview(project: OverviewData) {
+  const { features, featureTypeCounts, environments, version, ...summary } = overview(project);
+  const rest = summary as Record<string, unknown>;
+  const seen = features.some((f) => f.lastSeenAt !== null);
+  const first = [...features].sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+  return {
+    version,
+    name: rest.name,
+    description: rest.description,
+    defaultStickiness: rest.defaultStickiness,
+    mode: rest.mode,
+    featureLimit: rest.featureLimit,
+    members: rest.memberCount,
+    health: rest.health,
+    technicalDebt: rest.technicalDebt,
+    environments,
+    featureTypeCounts,
+    createdAt: rest.createdAt,
+    updatedAt: rest.updatedAt,
+    archivedAt: rest.archivedAt,
+    favorite: rest.favorite,
+    onboardingStatus: seen
+      ? { status: "onboarded" }
+      : first
+        ? { status: "first-flag-created", feature: first.name }
+        : { status: "onboarding-started" },
+  };
+}
+
+const unleashOverviewSchema = z.object({
+  version: z.literal(1),
+  name: z.string(),
+  description: z.string().nullable(),
+  defaultStickiness: z.string(),
+  mode: z.string(),
+  featureLimit: z.number().int().nullable(),
+  members: z.number().int(),
+  health: z.number().int(),
+  technicalDebt: z.number().int(),
+  environments: z.array(z.object({ environment: z.string() })),
+  featureTypeCounts: z.array(z.object({ type: z.string(), count: z.number().int() })),
+  createdAt: z.string().datetime(),
+  updatedAt: z.string().datetime(),
+  archivedAt: z.string().datetime().nullable(),
+  favorite: z.boolean(),
+  onboardingStatus: z.union([
+    z.object({ status: z.enum(["onboarding-started", "sdk-connected", "onboarded"]) }),
+    z.object({ status: z.literal("first-flag-created"), feature: z.string() }),
+  ]),
+});
 
 const projectEnvironmentDoc = (field: string) => `mutation ($project: String!, $environment: String!) {
   ${field}(project: $project, environment: $environment) { id: databaseId environments { name } }
@@ -113,6 +205,21 @@ export const projectRoutes = defineRoutes([
     document: `query ProjectOverview($id: String!) { projectOverview(id: $id) { ${OVERVIEW_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.projectId }),
     respond: (data) => overview(data.projectOverview as OverviewData),
+    schemas: { response: overviewSchema },
+    errors: [404],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/projects/:projectId/overview",
+    tag: "Projects",
+    summary: "A project's overview (Unleash's projectOverviewSchema)",
+    description:
+      "Settings, health, environments, flag counts by type and `onboardingStatus`: `onboarding-started` " +
+      "(no flag), `first-flag-created` (no flag seen by an SDK yet), `onboarded`.",
+    document: `query ProjectOverviewSummary($id: String!) { projectOverview(id: $id) { ${OVERVIEW_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.projectId }),
+    respond: (data) => unleashOverview(data.projectOverview as OverviewData),
+    schemas: { response: unleashOverviewSchema },
     errors: [404],
   },
   {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EVENT_FIELDS } from "../fragments.ts";
 import { defineRoutes } from "../route.ts";
-import { eventSchema, tagSchema } from "../schemas.ts";
+import { eventSchema, storedTagSchema } from "../schemas.ts";
 import {
   booleanParam,
   dateFilter,
@@ -59,7 +59,7 @@ const featureSearchItemSchema = z.object({
     }),
   ),
   segments: z.array(z.string()),
-  tags: z.array(tagSchema).nullable(),
+  tags: z.array(storedTagSchema).nullable(),
   lifecycle: z
     .object({ stage: z.string(), status: z.string().nullable(), enteredStageAt: z.string().datetime() })
     .nullable(),

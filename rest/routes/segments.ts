@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NotFoundError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { CONSTRAINT_KEYS, constraintSchema, pick, pickList } from "./strategy-shapes.ts";
 
@@ -42,6 +43,20 @@ function segmentId({ params }: RestRequest) {
 }
 
 export const segmentRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/admin/segments/:id",
+    tag: "Segments",
+    summary: "Get a segment",
+    document: `query Segment($id: Int!) { segment(id: $id) { ${SEGMENT_FIELDS} } }`,
+    variables: (req) => ({ id: segmentId(req) }),
+    respond: (data, req) => {
+      if (!data.segment) throw new NotFoundError(`Could not find segment with id ${req.params.id}`);
+      return data.segment;
+    },
+    schemas: { response: segmentSchema },
+    errors: [400, 404],
+  },
   {
     method: "GET",
     path: "/api/admin/segments",

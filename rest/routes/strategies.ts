@@ -2,7 +2,13 @@ import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
 import { FEATURE_ENVIRONMENT_FIELDS, STRATEGY_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
-import { strategyBodySchema, strategyInput, strategySchema, targetVariables } from "./strategy-shapes.ts";
+import {
+  environmentVariantSchema,
+  strategyBodySchema,
+  strategyInput,
+  strategySchema,
+  targetVariables,
+} from "./strategy-shapes.ts";
 
 const STRATEGIES_PATH =
   "/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies";
@@ -52,6 +58,20 @@ export const strategyRoutes = defineRoutes([
     variables: readVariables,
     respond: (data, req) => environmentOf(data, req).strategies,
     schemas: { response: z.array(strategySchema) },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/projects/:projectId/features/:featureName/environments/:environment/variants",
+    tag: "Features",
+    summary: "A flag's variants in one environment",
+    description: "`{version: 1, variants}`, as the PUT on the same path answers.",
+    document: READ_ENVIRONMENT,
+    variables: readVariables,
+    respond: (data, req) => ({
+      version: 1,
+      variants: (environmentOf(data, req) as FeatureEnvironment & { variants: unknown[] }).variants,
+    }),
+    schemas: { response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }) },
   },
   {
     method: "GET",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CONSTRAINT_OPERATORS } from "../../src/modules/features/strategy.inputs.ts";
 import type { RestRequest } from "../route.ts";
-import { tagSchema } from "../schemas.ts";
+import { storedTagSchema } from "../schemas.ts";
 
 /** Spec 2.2 / 2.3 / 2.4 / 2.5 / 2.6 shapes of the strategy routes, for the OpenAPI document. */
 export const constraintSchema = z.object({
@@ -91,7 +91,7 @@ export const featureSchema = z.object({
   environments: z.array(featureEnvironmentSchema),
   variants: z.array(environmentVariantSchema),
   strategies: z.array(strategySchema),
-  tags: z.array(tagSchema).nullable(),
+  tags: z.array(storedTagSchema).nullable(),
   children: z.array(z.string()),
   lifecycle: z.object({ stage: z.string(), enteredStageAt: z.string().datetime() }).nullable(),
   dependencies: z.array(

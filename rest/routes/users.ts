@@ -73,6 +73,18 @@ export const userRoutes = defineRoutes([
       const v = data.viewer as { user: unknown; permissions: unknown; name: string; rootRole: string | null };
       return { user: v.user ?? { name: v.name, rootRole: v.rootRole }, permissions: v.permissions };
     },
+    schemas: {
+      response: z.object({
+        user: z.union([userSchema, z.object({ name: z.string(), rootRole: z.string().nullable() })]),
+        permissions: z.array(
+          z.object({
+            permission: z.string(),
+            project: z.string().nullable(),
+            environment: z.string().nullable(),
+          }),
+        ),
+      }),
+    },
     errors: [],
   },
   {

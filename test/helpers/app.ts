@@ -52,6 +52,7 @@ export async function createTestApp(
     bus: createInProcessBus(),
     logger,
     now: () => fixedNow ?? new Date(),
+    checkRestResponses: true,
     // On PostgreSQL, login attempts are counted in the database, as on a server node.
     loginLimiter: createLoginLimiter(
       database.pool ? { kind: "postgres", pool: database.pool } : { kind: "memory" },

@@ -231,6 +231,13 @@ export const FeatureRef = builder.prismaNode("Feature", {
       select: { lifecycle: true, archivedAt: true },
       resolve: (f) => currentLifecycleStage(f.lifecycle, f.archivedAt),
     }),
+    lifecycleStages: t.field({
+      type: [LifecycleRef],
+      description: "Every stage the flag entered, oldest first (Unleash's lifecycle read).",
+      select: { lifecycle: { orderBy: { createdAt: "asc" } } },
+      resolve: (f) =>
+        f.lifecycle.map((row) => ({ stage: row.stage, status: row.status, enteredStageAt: row.createdAt })),
+    }),
     collaborators: t.field({
       type: CollaboratorsRef,
       description: "Users who changed the flag, most recent first.",
