@@ -21,8 +21,10 @@ type StoredFlag = {
 
 describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   let ui: UiHarness;
+  let page: Page;
   beforeAll(async () => {
     ui = await startUi();
+    page = await ui.signedIn();
   });
   afterAll(() => ui?.close());
 
@@ -65,18 +67,18 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
       (a, b) => a.sortOrder - b.sortOrder,
     );
 
-  async function openFlag(name: string): Promise<Page> {
-    const page = await ui.signedIn(undefined, `/projects/default/flags/${name}`);
+  /** Opens the flag's page in the one signed-in browser page (a login per test costs seconds). */
+  async function openFlag(name: string) {
+    await page.goto(`/projects/default/flags/${name}`);
     await page.getByRole("heading", { level: 1, name }).waitFor();
-    return page;
   }
 
-  const environmentOf = (page: Page, environment: string) =>
+  const environmentOf = (environment: string) =>
     page.getByRole("region", { name: new RegExp(`^${environment} `) });
 
   it("enables the flag in development and shows it on", async () => {
     await createFlag("switch-me");
-    const page = await openFlag("switch-me");
+    await openFlag("switch-me");
     const toggle = page.getByRole("switch", { name: "Enabled in development" });
     expect(await toggle.isChecked()).toBe(false);
     await toggle.click();
@@ -92,10 +94,8 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
 
   it("adds a flexibleRollout strategy with a constraint, stored exactly", async () => {
     await createFlag("rollout-flag");
-    const page = await openFlag("rollout-flag");
-    await environmentOf(page, "development")
-      .getByRole("button", { name: "Add strategy in development" })
-      .click();
+    await openFlag("rollout-flag");
+    await environmentOf("development").getByRole("button", { name: "Add strategy in development" }).click();
     const form = page.getByRole("form", { name: "New strategy in development" });
     expect(await form.getByLabel("Strategy type").inputValue()).toBe("flexibleRollout");
     await form.getByLabel("Title").fill("Beta users");
@@ -108,7 +108,7 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     await form.getByLabel("Values of constraint 1 (comma-separated)").fill("alice, bob");
     await form.getByLabel("Case-insensitive").check();
     await form.getByRole("button", { name: "Save strategy" }).click();
-    await environmentOf(page, "development").getByText("Beta users").waitFor();
+    await environmentOf("development").getByText("Beta users").waitFor();
 
     const strategies = await strategiesIn("rollout-flag", "development");
     expect(strategies).toHaveLength(1);
@@ -133,7 +133,7 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
 
   it("shows the API's validation error next to the constraint value", async () => {
     await createFlag("invalid-flag");
-    const page = await openFlag("invalid-flag");
+    await openFlag("invalid-flag");
     await page.getByRole("button", { name: "Add strategy in development" }).click();
     const form = page.getByRole("form", { name: "New strategy in development" });
     await form.getByRole("button", { name: "Add constraint" }).click();
@@ -174,7 +174,7 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
       );
     }
     const titles = async () => (await strategiesIn("order-flag", "development")).map((s) => s.title);
-    const page = await openFlag("order-flag");
+    await openFlag("order-flag");
     await page.getByRole("button", { name: "Move Second up" }).click();
     await expect.poll(titles).toEqual(["Second", "First"]);
     await page.getByRole("button", { name: "Move Second down" }).focus();
@@ -198,10 +198,60 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     expect(await titles()).toEqual(["Renamed"]);
   });
 
+  it("sets environment variants with a fixed weight, a payload and an override", async () => {
+    await createFlag("variant-flag");
+    await openFlag("variant-flag");
+    await page.getByRole("button", { name: "Edit variants in development" }).click();
+    const form = page.getByRole("form", { name: "Variants in development" });
+    await form.getByRole("button", { name: "Add variant" }).click();
+    await form.getByRole("button", { name: "Add variant" }).click();
+    await form.getByLabel("Name of variant 1").fill("blue");
+    await form.getByLabel("Weight type of variant 1").selectOption("fix");
+    await form.getByLabel("Weight of variant 1 (of 1000)").fill("300");
+    await form.getByLabel("Payload type of variant 1").selectOption("json");
+    await form.getByLabel("Payload of variant 1").fill("{not json");
+    await form.getByLabel("Name of variant 2").fill("green");
+    await form.getByRole("button", { name: "Add override to variant 2" }).click();
+    await form.getByLabel("Context field of override 1").selectOption("userId");
+    await form.getByLabel("Values of override 1 (comma-separated)").fill("alice,bob");
+    await form.getByRole("button", { name: "Save variants" }).click();
+    const payload = form.getByLabel("Payload of variant 1");
+    await expect.poll(() => payload.getAttribute("aria-invalid")).toBe("true");
+    await payload.fill('{"color":"blue"}');
+    await form.getByRole("button", { name: "Save variants" }).click();
+    await form.waitFor({ state: "detached" });
+    const { projectFeature } = await gql<{
+      projectFeature: { environments: { name: string; variants: Record<string, unknown>[] }[] };
+    }>(`{
+      projectFeature(project: "default", name: "variant-flag") {
+        environments { name variants { name weight weightType stickiness payload { type value } overrides { contextName values } } }
+      }
+    }`);
+    expect(projectFeature.environments.find((e) => e.name === "development")?.variants).toEqual([
+      {
+        name: "blue",
+        weight: 300,
+        weightType: "fix",
+        stickiness: "default",
+        payload: { type: "json", value: '{"color":"blue"}' },
+        overrides: [],
+      },
+      {
+        name: "green",
+        weight: 700,
+        weightType: "variable",
+        stickiness: "default",
+        payload: null,
+        overrides: [{ contextName: "userId", values: ["alice", "bob"] }],
+      },
+    ]);
+    await environmentOf("development").getByText("blue", { exact: true }).waitFor();
+  });
+
   it("adds and removes tags and a dependency", async () => {
     await createFlag("parent-flag");
     await createFlag("child-flag");
-    const page = await openFlag("child-flag");
+    await openFlag("child-flag");
     const tags = page.getByRole("form", { name: "Add tag" });
     await tags.getByLabel("Tag type").selectOption("simple");
     await tags.getByLabel("Tag value").fill("team-checkout");
@@ -230,9 +280,33 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     expect((await stored("child-flag")).dependencies).toEqual([]);
   });
 
-  it("marks the flag stale and archives it after confirmation", async () => {
+  it("edits the settings, completes and uncompletes, favourites, marks stale and archives", async () => {
     await createFlag("old-flag");
-    const page = await openFlag("old-flag");
+    await openFlag("old-flag");
+    const settings = page.getByRole("form", { name: "Flag settings" });
+    await settings.getByLabel("Description").fill("Old checkout path");
+    await settings.getByLabel("Impression data").check();
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await settings.getByRole("status").getByText("Saved.").waitFor();
+    const meta = () =>
+      gql<{ projectFeature: { description: string; impressionData: boolean; lifecycle: { stage: string } } }>(
+        `{ projectFeature(project: "default", name: "old-flag") { description impressionData lifecycle { stage } } }`,
+      ).then((d) => d.projectFeature);
+    expect(await meta()).toMatchObject({ description: "Old checkout path", impressionData: true });
+
+    const complete = page.getByRole("form", { name: "Complete flag" });
+    await complete.getByLabel("Outcome").selectOption("discarded");
+    await complete.getByRole("button", { name: "Mark completed" }).click();
+    await page.getByRole("button", { name: "Uncomplete" }).waitFor();
+    expect((await meta()).lifecycle.stage).toBe("completed");
+    await page.getByRole("button", { name: "Uncomplete" }).click();
+    await complete.waitFor();
+    expect((await meta()).lifecycle.stage).not.toBe("completed");
+
+    await page.getByRole("button", { name: "Favourite" }).click();
+    await expect
+      .poll(() => page.getByRole("button", { name: "Favourite" }).getAttribute("aria-pressed"))
+      .toBe("true");
     await page.getByRole("button", { name: "Mark stale" }).click();
     await page.getByRole("button", { name: "Mark active" }).waitFor();
     expect((await stored("old-flag")).stale).toBe(true);
@@ -244,11 +318,15 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     await page.getByRole("button", { name: "Archive" }).click();
     await page.getByText("This flag is archived").waitFor();
     expect((await stored("old-flag")).archived).toBe(true);
+    expect(await page.getByRole("switch", { name: "Enabled in development" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Revive" }).click();
+    await page.getByRole("button", { name: "Archive" }).waitFor();
+    expect((await stored("old-flag")).archived).toBe(false);
   });
 
   it("shows a change made through the API in the open page's history, without reload", async () => {
     await createFlag("watched-flag");
-    const page = await openFlag("watched-flag");
+    await openFlag("watched-flag");
     const history = page.getByRole("list", { name: "Flag history" });
     await history.getByText("feature-created").waitFor();
     await gql(
@@ -274,8 +352,8 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
       }`,
     );
     await createFlag("guarded-flag");
-    const page = await openFlag("guarded-flag");
-    const production = environmentOf(page, "production");
+    await openFlag("guarded-flag");
+    const production = environmentOf("production");
     await production.getByText("Changes in production need review").waitFor();
     await production.getByRole("switch", { name: "Enabled in production" }).click();
     const link = production.getByRole("status").getByRole("link", { name: /^#\d+$/ });
@@ -311,6 +389,26 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
       .getByRole("note")
       .getByRole("link", { name: `#${id}` })
       .waitFor();
+
+    // A strategy made there goes into the same draft.
+    await production.getByRole("button", { name: "Add strategy in production" }).click();
+    const form = page.getByRole("form", { name: "New strategy in production" });
+    await form.getByLabel("Rollout %").fill("25");
+    await form.getByRole("button", { name: "Propose strategy" }).click();
+    await form.waitFor({ state: "detached" });
+    expect(await strategiesIn("guarded-flag", "production")).toEqual([]);
+    const after = await gql<{
+      changeRequest: { features: { changes: { action: string; payload: unknown }[] }[] };
+    }>(`query ($id: Int!) { changeRequest(id: $id) { features { changes { action payload } } } }`, { id });
+    expect(after.changeRequest.features[0]?.changes.map((c) => c.action)).toEqual([
+      "updateEnabled",
+      "addStrategy",
+    ]);
+    expect(after.changeRequest.features[0]?.changes[1]?.payload).toMatchObject({
+      name: "flexibleRollout",
+      parameters: { rollout: "25", stickiness: "default" },
+      constraints: [],
+    });
     expect(ui.externalRequests).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ import { VariantsEditor } from "./VariantsEditor.tsx";
 export type FlagEnvironment = ResultOf<typeof EnvironmentFields>;
 export type FlagStrategy = ResultOf<typeof StrategyFields>;
 
-type Props = { environment: FlagEnvironment; needsReview: boolean; archived: boolean };
+type Props = { environment: FlagEnvironment; needsReview: boolean };
 
 /** One environment of the flag: on/off, its strategies in order, its variants. */
 export function EnvironmentSection(props: Props) {

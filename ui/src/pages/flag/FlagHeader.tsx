@@ -10,6 +10,7 @@ import {
   CompleteFlag,
   FavoriteFlag,
   type FlagFields,
+  ReviveFlag,
   SetStale,
   UncompleteFlag,
   UnfavoriteFlag,
@@ -59,7 +60,9 @@ function FlagActions(props: { flag: Flag }) {
   const [unfavorite, setUnfavorite] = useMutation(UnfavoriteFlag);
   const [stale, setStale] = useMutation(SetStale);
   const [archive, setArchive] = useMutation(ArchiveFlag);
-  const error: CombinedError | undefined = favorite.error ?? unfavorite.error ?? stale.error ?? archive.error;
+  const [revive, setRevive] = useMutation(ReviveFlag);
+  const error: CombinedError | undefined =
+    favorite.error ?? unfavorite.error ?? stale.error ?? archive.error ?? revive.error;
 
   async function archiveFlag() {
     if (!window.confirm(`Archive flag ${name}? SDKs will no longer get it.`)) return;
@@ -85,7 +88,11 @@ function FlagActions(props: { flag: Flag }) {
       >
         {flag.stale ? "Mark active" : "Mark stale"}
       </button>
-      {!flag.archived && (
+      {flag.archived ? (
+        <button type="button" className="secondary" onClick={() => setRevive({ project, name })}>
+          Revive
+        </button>
+      ) : (
         <button type="button" className="danger" onClick={() => void archiveFlag()}>
           Archive
         </button>
@@ -119,7 +126,13 @@ function SettingsForm(props: { flag: Flag }) {
 
   const types = choices?.featureTypes ?? [];
   return (
-    <form className="inline-form flag-settings" aria-label="Flag settings" onSubmit={submit} key={flag.id}>
+    <form
+      className="inline-form flag-settings"
+      aria-label="Flag settings"
+      onSubmit={submit}
+      // A change made elsewhere resets the form to the stored values.
+      key={`${flag.description}|${flag.type}|${flag.impressionData}`}
+    >
       <Field
         label="Description"
         name="description"

@@ -52,19 +52,21 @@ export default function FlagPage() {
         <Link to="/flags">Flags</Link> / {flag.project}
       </p>
       <FlagHeader flag={flag} />
-      <section aria-labelledby="environments-heading">
-        <h2 id="environments-heading">Environments</h2>
-        {environments.map((environment) => (
-          <EnvironmentSection
-            key={environment.id}
-            environment={environment}
-            needsReview={reviewed.has(environment.name)}
-            archived={flag.archived}
-          />
-        ))}
-      </section>
-      <TagsSection tags={flag.tags} />
-      <DependenciesSection dependencies={flag.dependencies} childFlags={flag.children} />
+      {/* An archived flag cannot change (the API refuses): its controls are shown disabled. */}
+      <fieldset className="plain" disabled={flag.archived} aria-label="Flag configuration">
+        <section aria-labelledby="environments-heading">
+          <h2 id="environments-heading">Environments</h2>
+          {environments.map((environment) => (
+            <EnvironmentSection
+              key={environment.id}
+              environment={environment}
+              needsReview={reviewed.has(environment.name)}
+            />
+          ))}
+        </section>
+        <TagsSection tags={flag.tags} />
+        <DependenciesSection dependencies={flag.dependencies} childFlags={flag.children} />
+      </fieldset>
       <FlagHistory />
     </FlagContext.Provider>
   );

@@ -141,11 +141,14 @@ function constraintInput(c: ConstraintValue) {
 }
 
 function strategyInput(value: StrategyValue) {
-  const type = STRATEGY_TYPES.find((t) => t.name === value.name);
-  const keys = new Set(type?.parameters.map((p) => p.key));
-  // Parameters of another type, left from switching type, are not sent.
+  const own = new Set(STRATEGY_TYPES.find((t) => t.name === value.name)?.parameters.map((p) => p.key));
+  const others = new Set(
+    STRATEGY_TYPES.flatMap((t) => t.parameters.map((p) => p.key)).filter((k) => !own.has(k)),
+  );
+  // Parameters left from switching type are not sent; those no type here knows (a custom
+  // strategy's) are kept as they are.
   const parameters = Object.fromEntries(
-    Object.entries(value.parameters).filter(([key, v]) => keys.has(key) && v !== ""),
+    Object.entries(value.parameters).filter(([key, v]) => !others.has(key) && v !== ""),
   );
   return {
     name: value.name,

@@ -113,6 +113,15 @@ export const ArchiveFlag = graphql(
   [FlagFields],
 );
 
+export const ReviveFlag = graphql(
+  `
+  mutation ReviveFlag($project: String!, $name: String!) {
+    reviveFeatures(project: $project, names: [$name]) { ...FlagFields }
+  }
+`,
+  [FlagFields],
+);
+
 export const FavoriteFlag = graphql(
   `
   mutation FavoriteFlag($project: String!, $name: String!) {
