@@ -8,6 +8,7 @@ type StoredStrategy = {
   title: string | null;
   disabled: boolean;
   sortOrder: number;
+  segments: number[];
   parameters: Record<string, string>;
   constraints: Record<string, unknown>[];
 };
@@ -51,7 +52,7 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
           environments {
             name enabled
             strategies {
-              databaseId name title disabled sortOrder parameters
+              databaseId name title disabled sortOrder parameters segments
               constraints { contextName operator values value inverted caseInsensitive }
             }
           }
@@ -94,6 +95,9 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
 
   it("adds a flexibleRollout strategy with a constraint, stored exactly", async () => {
     await createFlag("rollout-flag");
+    const { createSegment } = await gql<{ createSegment: { databaseId: number } }>(
+      `mutation { createSegment(input: { name: "beta-testers", constraints: [] }) { databaseId } }`,
+    );
     await openFlag("rollout-flag");
     await environmentOf("development").getByRole("button", { name: "Add strategy in development" }).click();
     const form = page.getByRole("form", { name: "New strategy in development" });
@@ -107,6 +111,7 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     await form.getByLabel("Operator of constraint 1").selectOption("IN");
     await form.getByLabel("Values of constraint 1 (comma-separated)").fill("alice, bob");
     await form.getByLabel("Case-insensitive").check();
+    await form.getByRole("group", { name: "Segments" }).getByLabel("beta-testers").check();
     await form.getByRole("button", { name: "Save strategy" }).click();
     await environmentOf("development").getByText("Beta users").waitFor();
 
@@ -128,6 +133,7 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
         },
       ],
     });
+    expect(strategies[0]?.segments).toEqual([createSegment.databaseId]);
     expect(Object.keys(strategies[0]?.parameters ?? {}).sort()).toEqual(["groupId", "rollout", "stickiness"]);
   });
 
