@@ -35,7 +35,7 @@ type LegalValue = { value: string; description: string };
 
 /** Context fields: create, edit legal values / stickiness / order, delete. */
 export default function ContextFieldsPage() {
-  const [result, refetch] = useQuery({ query: ContextFieldList });
+  const [result, refetch] = useQuery({ query: ContextFieldList, requestPolicy: "cache-and-network" });
   const [editing, setEditing] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);

@@ -33,7 +33,7 @@ const TYPES = ["development", "test", "preproduction", "production"];
  * to switch `enabled` after creation, so both are shown read-only.
  */
 export default function EnvironmentsPage() {
-  const [result, refetch] = useQuery({ query: EnvironmentList });
+  const [result, refetch] = useQuery({ query: EnvironmentList, requestPolicy: "cache-and-network" });
   const environments = result.data?.environments;
   const typesId = useId();
   return (

@@ -59,7 +59,7 @@ export function addonInput(addon: Addon, changes: { enabled?: boolean } = {}) {
  * it reacts to, and the projects and environments it listens to (none: all).
  */
 export function AddonForm(props: { addon?: Addon; onSaved(addon: Addon): void; onCancel?(): void }) {
-  const [choices] = useQuery({ query: AddonChoices });
+  const [choices] = useQuery({ query: AddonChoices, requestPolicy: "cache-and-network" });
   const providers = choices.data?.addonProviders;
   const [providerName, setProviderName] = useState(props.addon?.provider ?? "webhook");
   const provider = providers?.find((p) => p.name === providerName);

@@ -27,7 +27,7 @@ export const DeleteAddon = graphql(`
 
 /** Integrations (addons): list, create, enable / disable, delete; each links to its page and log. */
 export default function IntegrationsPage() {
-  const [result, refetch] = useQuery({ query: AddonList });
+  const [result, refetch] = useQuery({ query: AddonList, requestPolicy: "cache-and-network" });
   const [creating, setCreating] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, toggle] = useMutation(ToggleAddon);

@@ -35,8 +35,12 @@ const RemoveMember = graphql(`
  */
 export function ProjectMembers(props: { project: string }) {
   const { isAdmin } = useSession();
-  const [roles] = useQuery({ query: ProjectRoles });
-  const [users, refetchUsers] = useQuery({ query: Members, pause: !isAdmin });
+  const [roles] = useQuery({ query: ProjectRoles, requestPolicy: "cache-and-network" });
+  const [users, refetchUsers] = useQuery({
+    query: Members,
+    pause: !isAdmin,
+    requestPolicy: "cache-and-network",
+  });
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [adding, add] = useMutation(AddMember);
   const [, remove] = useMutation(RemoveMember);

@@ -43,7 +43,11 @@ type Project = ResultOf<typeof Overview>["projectOverview"];
 /** One project: its details, flags, environments, change request settings and members. */
 export default function ProjectPage() {
   const projectId = useParams().project ?? "";
-  const [result] = useQuery({ query: Overview, variables: { id: projectId } });
+  const [result] = useQuery({
+    query: Overview,
+    variables: { id: projectId },
+    requestPolicy: "cache-and-network",
+  });
   const project = result.data?.projectOverview;
   return (
     <>

@@ -39,7 +39,12 @@ const UnfavoriteProject = graphql(`
 /** Projects: the active ones (or the archived ones), create, archive / revive, favourite. */
 export default function ProjectsPage() {
   const [archived, setArchived] = useState(false);
-  const [result, refetch] = useQuery({ query: ProjectList, variables: { archived } });
+  // Archiving or reviving moves a project between the two lists: show the other one fresh.
+  const [result, refetch] = useQuery({
+    query: ProjectList,
+    variables: { archived },
+    requestPolicy: "cache-and-network",
+  });
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, archive] = useMutation(ArchiveProject);
   const [, revive] = useMutation(ReviveProject);

@@ -39,7 +39,7 @@ type Segment = Data["segments"][number];
 
 /** Segments: reusable constraint sets; create, edit, delete, and where each is used. */
 export default function SegmentsPage() {
-  const [result, refetch] = useQuery({ query: SegmentList });
+  const [result, refetch] = useQuery({ query: SegmentList, requestPolicy: "cache-and-network" });
   const [editing, setEditing] = useState<number | "new" | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, remove] = useMutation(DeleteSegment);

@@ -27,7 +27,7 @@ type TagType = ResultOf<typeof TagTypeList>["tagTypes"][number];
 
 /** Tag types: create, edit description / colour / icon, delete (with their tags). */
 export default function TagTypesPage() {
-  const [result, refetch] = useQuery({ query: TagTypeList });
+  const [result, refetch] = useQuery({ query: TagTypeList, requestPolicy: "cache-and-network" });
   const [editing, setEditing] = useState<string | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, remove] = useMutation(DeleteTagType);

@@ -27,7 +27,7 @@ function inAMonth(): string {
 
 /** The signed-in user's personal access tokens: act as the user through the API. */
 export function PersonalTokens() {
-  const [result, refetch] = useQuery({ query: PersonalTokenList });
+  const [result, refetch] = useQuery({ query: PersonalTokenList, requestPolicy: "cache-and-network" });
   const [created, create] = useMutation(CreatePersonalToken);
   const [, remove] = useMutation(DeletePersonalToken);
   const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);

@@ -34,7 +34,7 @@ const TYPES = [
 
 /** API tokens (create, show the secret once, revoke) and the user's personal access tokens. */
 export default function TokensPage() {
-  const [result, refetch] = useQuery({ query: ApiTokenList });
+  const [result, refetch] = useQuery({ query: ApiTokenList, requestPolicy: "cache-and-network" });
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, remove] = useMutation(DeleteApiToken);
   const reload = () => refetch({ requestPolicy: "network-only" });

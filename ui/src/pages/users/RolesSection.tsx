@@ -34,7 +34,7 @@ const isCustom = (role: Role) => role.type === "custom" || role.type === "root-c
 
 /** Roles: the predefined ones (read-only) and custom ones made of permissions. */
 export function RolesSection() {
-  const [result, refetch] = useQuery({ query: RoleList });
+  const [result, refetch] = useQuery({ query: RoleList, requestPolicy: "cache-and-network" });
   const [editing, setEditing] = useState<number | "new" | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, remove] = useMutation(DeleteRole);

@@ -39,7 +39,7 @@ function labelOf(user: User): string {
 
 /** Users: create with a root role, edit, delete, and password reset links. */
 export function UsersSection() {
-  const [result, refetch] = useQuery({ query: UserList });
+  const [result, refetch] = useQuery({ query: UserList, requestPolicy: "cache-and-network" });
   const [editing, setEditing] = useState<number | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [resetLink, setResetLink] = useState<{ user: string; url: string } | null>(null);
