@@ -94,9 +94,21 @@ export function RolesSection() {
                     </th>
                     <td>{role.type}</td>
                     <td>
-                      {role.permissions
-                        .map((p) => (p.environment ? `${p.name} (${p.environment})` : p.name))
-                        .join(", ")}
+                      <details>
+                        <summary>
+                          {role.permissions.length === 1
+                            ? "1 permission"
+                            : `${role.permissions.length} permissions`}
+                        </summary>
+                        <ul className="plain-list permission-list">
+                          {role.permissions.map((p) => (
+                            <li key={`${p.name}:${p.environment ?? ""}`}>
+                              <code>{p.name}</code>
+                              {p.environment && ` in ${p.environment}`}
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
                     </td>
                     <td className="row-actions">
                       {isCustom(role) && (
