@@ -80,6 +80,24 @@ describe.skipIf(!hasChromium)("web UI: administration (integrations, tokens, use
 
     // The stored URL is secret: the form shows it masked, and saving keeps it.
     await expect.poll(() => admin.getByLabel("Webhook URL (required)").inputValue()).toBe("*****");
+    await admin.getByLabel("Description").fill("Renamed");
+    await admin.getByRole("button", { name: "Save integration" }).click();
+    await admin.getByText("Saved.").waitFor();
+
+    await admin.getByRole("link", { name: "All integrations" }).click();
+    const enabled = admin.getByRole("checkbox", { name: /^Enabled #\d+/ });
+    await enabled.uncheck();
+    const id = Number(integrationPath.split("/").pop());
+    await expect
+      .poll(async () => (await ui.gql<any>(`{ addon(id: ${id}) { enabled description } }`)).data?.addon)
+      .toEqual({ enabled: false, description: "Renamed" });
+    // Saving with the masked URL kept the stored one: enabled again, it still delivers.
+    await enabled.check();
+    await expect
+      .poll(async () => (await ui.gql<any>(`{ addon(id: ${id}) { enabled } }`)).data?.addon.enabled)
+      .toBe(true);
+    await ui.gql(`mutation { createFeature(project: "default", input: { name: "hooked-again" }) { name } }`);
+    await expect.poll(() => receiver.bodies.length, { timeout: 15_000 }).toBe(2);
   });
 
   it("creates an API token whose secret is shown once and works against the client API", async () => {

@@ -36,9 +36,13 @@ export default function IntegrationsPage() {
   const reload = () => refetch({ requestPolicy: "network-only" });
   const addons = result.data?.addons;
 
+  // The box shows the wanted state at once; the answer (or its error) settles it.
+  const [wanted, setWanted] = useState<Record<number, boolean>>({});
   async function setEnabled(addon: Addon, enabled: boolean) {
+    setWanted({ ...wanted, [addon.databaseId]: enabled });
     const outcome = await toggle({ id: addon.databaseId, input: addonInput(addon, { enabled }) });
     setProblem(problemOf(outcome.error));
+    setWanted(({ [addon.databaseId]: _, ...rest }) => rest);
   }
 
   async function deleteAddon(addon: Addon) {
@@ -104,7 +108,7 @@ export default function IntegrationsPage() {
                     <label className="check">
                       <input
                         type="checkbox"
-                        checked={addon.enabled}
+                        checked={wanted[addon.databaseId] ?? addon.enabled}
                         onChange={(e) => void setEnabled(addon, e.target.checked)}
                       />
                       Enabled #{addon.databaseId}

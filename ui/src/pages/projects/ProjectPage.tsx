@@ -62,7 +62,11 @@ export default function ProjectPage() {
           <EditProjectForm project={project} />
           <ProjectFlags project={project} />
           <ProjectEnvironments project={project} environments={result.data.environments} />
-          <ChangeRequestSettings project={project.databaseId} />
+          {/* Enabling or disabling an environment changes the settings' rows: load them anew. */}
+          <ChangeRequestSettings
+            key={project.environments.map((e) => e.name).join()}
+            project={project.databaseId}
+          />
           <ProjectMembers project={project.databaseId} />
         </>
       )}
@@ -186,6 +190,8 @@ function ProjectEnvironments(props: {
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [enabling, enable] = useMutation(EnableEnvironment);
   const [disabling, disable] = useMutation(DisableEnvironment);
+  // The box shows the wanted state at once; the answer (or its error) settles it.
+  const [wanted, setWanted] = useState<Record<string, boolean>>({});
   const linked = new Set(props.project.environments.map((e) => e.name));
   async function toggle(environment: string, on: boolean) {
     const variables = { project: props.project.databaseId, environment };
@@ -196,8 +202,10 @@ function ProjectEnvironments(props: {
       )
     )
       return;
+    setWanted({ ...wanted, [environment]: on });
     const outcome = await (on ? enable(variables) : disable(variables));
     setProblem(problemOf(outcome.error));
+    setWanted(({ [environment]: _, ...rest }) => rest);
   }
   return (
     <section aria-labelledby="project-environments">
@@ -209,7 +217,7 @@ function ProjectEnvironments(props: {
             <label className="check">
               <input
                 type="checkbox"
-                checked={linked.has(env.name)}
+                checked={wanted[env.name] ?? linked.has(env.name)}
                 disabled={enabling.fetching || disabling.fetching}
                 onChange={(e) => void toggle(env.name, e.target.checked)}
               />
