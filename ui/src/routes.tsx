@@ -5,6 +5,17 @@ import { PageTitle, Shell } from "./components/layout.tsx";
 /** Each page is its own chunk, loaded on first visit: the first load stays small. */
 const FlagsPage = lazy(() => import("./pages/flags/FlagsPage.tsx"));
 const FlagPage = lazy(() => import("./pages/flag/FlagPage.tsx"));
+// Administration pages
+const ProjectsPage = lazy(() => import("./pages/projects/ProjectsPage.tsx"));
+const ProjectPage = lazy(() => import("./pages/projects/ProjectPage.tsx"));
+const EnvironmentsPage = lazy(() => import("./pages/environments/EnvironmentsPage.tsx"));
+const SegmentsPage = lazy(() => import("./pages/segments/SegmentsPage.tsx"));
+const ContextFieldsPage = lazy(() => import("./pages/context-fields/ContextFieldsPage.tsx"));
+const TagTypesPage = lazy(() => import("./pages/tag-types/TagTypesPage.tsx"));
+const IntegrationsPage = lazy(() => import("./pages/integrations/IntegrationsPage.tsx"));
+const IntegrationPage = lazy(() => import("./pages/integrations/IntegrationPage.tsx"));
+const TokensPage = lazy(() => import("./pages/tokens/TokensPage.tsx"));
+const UsersPage = lazy(() => import("./pages/users/UsersPage.tsx"));
 
 export function AppRoutes() {
   return (
@@ -14,6 +25,17 @@ export function AppRoutes() {
           <Route index element={<FlagsPage />} />
           <Route path="flags" element={<FlagsPage />} />
           <Route path="projects/:project/flags/:name" element={<FlagPage />} />
+          {/* Administration pages */}
+          <Route path="projects" element={<ProjectsPage />} />
+          <Route path="projects/:project" element={<ProjectPage />} />
+          <Route path="environments" element={<EnvironmentsPage />} />
+          <Route path="segments" element={<SegmentsPage />} />
+          <Route path="context-fields" element={<ContextFieldsPage />} />
+          <Route path="tag-types" element={<TagTypesPage />} />
+          <Route path="integrations" element={<IntegrationsPage />} />
+          <Route path="integrations/:id" element={<IntegrationPage />} />
+          <Route path="tokens" element={<TokensPage />} />
+          <Route path="users" element={<UsersPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

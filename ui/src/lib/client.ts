@@ -1,4 +1,4 @@
-import { cacheExchange } from "@urql/exchange-graphcache";
+import { cacheExchange, type Data } from "@urql/exchange-graphcache";
 import { createClient as createWsClient } from "graphql-ws";
 import { Client, fetchExchange, mapExchange, subscriptionExchange } from "urql";
 import { csrfToken } from "./csrf.ts";
@@ -25,7 +25,7 @@ export function createClient(onUnauthenticated: () => void): Client {
       headers: { "x-csrf-token": csrfToken() ?? "" },
     }),
     exchanges: [
-      cacheExchange({ keys: UNKEYED }),
+      cacheExchange({ keys: { ...UNKEYED, ...KEYED_BY_NAME } }),
       mapExchange({
         onError(error) {
           if (error.graphQLErrors.some((e) => e.extensions?.code === "UNAUTHENTICATED")) onUnauthenticated();
@@ -64,8 +64,20 @@ const UNKEYED = Object.fromEntries(
     "FeatureDependencyLink",
     "ChangeRequestConfig",
     "FeatureType",
-    "TagType",
-    "ContextField",
     "LegalValue",
+    "ProjectMember",
+    "RolePermission",
+    "AddonParameterDefinition",
+    "CreatedApiToken",
+    "CreatedPersonalAccessToken",
+    "ResetPasswordLink",
   ].map((type) => [type, () => null]),
+);
+
+/** Types identified by their unique name instead of a Relay id. */
+const KEYED_BY_NAME = Object.fromEntries(
+  ["ContextField", "TagType", "Permission", "AddonProvider"].map((type) => [
+    type,
+    (data: Data) => (typeof data.name === "string" ? data.name : null),
+  ]),
 );

@@ -1,0 +1,239 @@
+import { type FormEvent, useState } from "react";
+import { useMutation, useQuery } from "urql";
+import { ConstraintsEditor, type ConstraintValue } from "../../components/ConstraintsEditor.tsx";
+import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
+import { PageTitle, Pending } from "../../components/layout.tsx";
+import { type ApiProblem, problemOf } from "../../lib/errors.ts";
+import { graphql, type ResultOf } from "../../lib/graphql.ts";
+
+const SegmentList = graphql(`
+  query SegmentList {
+    segments {
+      id databaseId name description project usedInFeatures usedInProjects
+      constraints { contextName operator values value inverted caseInsensitive }
+    }
+    contextFields { name legalValues { value description } }
+    projects { id databaseId name }
+  }
+`);
+
+const CreateSegment = graphql(`
+  mutation CreateSegment($input: SegmentInput!) { createSegment(input: $input) { id databaseId name } }
+`);
+
+const UpdateSegment = graphql(`
+  mutation UpdateSegment($id: Int!, $input: SegmentInput!) {
+    updateSegment(id: $id, input: $input) {
+      id name description project
+      constraints { contextName operator values value inverted caseInsensitive }
+    }
+  }
+`);
+
+const DeleteSegment = graphql(`
+  mutation DeleteSegment($id: Int!) { deleteSegment(id: $id) }
+`);
+
+type Data = ResultOf<typeof SegmentList>;
+type Segment = Data["segments"][number];
+
+/** Segments: reusable constraint sets; create, edit, delete, and where each is used. */
+export default function SegmentsPage() {
+  const [result, refetch] = useQuery({ query: SegmentList, requestPolicy: "cache-and-network" });
+  const [editing, setEditing] = useState<number | "new" | null>(null);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const [, remove] = useMutation(DeleteSegment);
+  const reload = () => refetch({ requestPolicy: "network-only" });
+  const data = result.data;
+
+  async function deleteSegment(segment: Segment) {
+    if (!window.confirm(`Delete segment ${segment.name}?`)) return;
+    const outcome = await remove({ id: segment.databaseId });
+    setProblem(problemOf(outcome.error));
+    if (!outcome.error) reload();
+  }
+
+  return (
+    <>
+      <PageTitle
+        actions={
+          editing !== "new" && (
+            <button type="button" onClick={() => setEditing("new")}>
+              New segment
+            </button>
+          )
+        }
+      >
+        Segments
+      </PageTitle>
+      {editing === "new" && data && (
+        <SegmentForm
+          data={data}
+          onDone={(saved) => {
+            setEditing(null);
+            if (saved) reload();
+          }}
+        />
+      )}
+      <ProblemBanner problem={problem} showFieldErrors />
+      <Pending fetching={result.fetching && !data} error={result.error} />
+      {data && data.segments.length === 0 && <p>No segments yet.</p>}
+      {data && data.segments.length > 0 && (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Project</th>
+                <th scope="col">Constraints</th>
+                <th scope="col">Used in</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.segments.map((segment) =>
+                editing === segment.databaseId ? (
+                  <tr key={segment.id}>
+                    <td colSpan={5}>
+                      <SegmentForm data={data} segment={segment} onDone={() => setEditing(null)} />
+                    </td>
+                  </tr>
+                ) : (
+                  <tr key={segment.id}>
+                    <th scope="row">
+                      {segment.name}
+                      {segment.description && <p className="hint">{segment.description}</p>}
+                    </th>
+                    <td>{segment.project ?? "all projects"}</td>
+                    <td>
+                      <ul className="plain-list">
+                        {segment.constraints.map((c, i) => (
+                          // biome-ignore lint/suspicious/noArrayIndexKey: constraints are positional
+                          <li key={i}>
+                            <code>
+                              {c.contextName} {c.inverted ? "NOT " : ""}
+                              {c.operator} {c.values.length > 0 ? c.values.join(", ") : c.value}
+                              {c.caseInsensitive ? " (case-insensitive)" : ""}
+                            </code>
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td>
+                      {segment.usedInFeatures} flags in {segment.usedInProjects} projects
+                    </td>
+                    <td className="row-actions">
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => setEditing(segment.databaseId)}
+                      >
+                        Edit {segment.name}
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={segment.usedInFeatures > 0}
+                        title={
+                          segment.usedInFeatures > 0
+                            ? "Strategies use it: remove it from them first"
+                            : undefined
+                        }
+                        onClick={() => void deleteSegment(segment)}
+                      >
+                        Delete {segment.name}
+                      </button>
+                    </td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** Creates a segment, or replaces `segment`'s content. */
+function SegmentForm(props: { data: Data; segment?: Segment; onDone(saved: boolean): void }) {
+  const existing = props.segment;
+  const [constraints, setConstraints] = useState<ConstraintValue[]>(
+    existing?.constraints.map((c) => ({
+      contextName: c.contextName,
+      operator: c.operator,
+      values: c.operator === "IN" || c.operator === "NOT_IN" ? c.values : undefined,
+      value: c.operator === "IN" || c.operator === "NOT_IN" ? undefined : c.value,
+      inverted: c.inverted,
+      caseInsensitive: c.caseInsensitive,
+    })) ?? [],
+  );
+  const [created, create] = useMutation(CreateSegment);
+  const [updated, update] = useMutation(UpdateSegment);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const input = {
+      name: String(data.get("name")),
+      description: String(data.get("description") || "") || null,
+      project: String(data.get("project") || "") || null,
+      constraints,
+    };
+    const outcome = existing ? await update({ id: existing.databaseId, input }) : await create({ input });
+    if (!outcome.error) props.onDone(true);
+  }
+  const problem = problemOf(existing ? updated.error : created.error);
+  const constraintMessage = problem
+    ? ["contextName", "operator", "values", "value", "constraints"]
+        .map((key) => problem.fields[key])
+        .filter(Boolean)
+        .join(" ")
+    : "";
+  return (
+    <form
+      className="stacked-form"
+      onSubmit={submit}
+      aria-label={existing ? `Edit segment ${existing.name}` : "New segment"}
+    >
+      <Field
+        label="Segment name"
+        name="name"
+        defaultValue={existing?.name ?? ""}
+        required
+        problem={problem}
+      />
+      <Field
+        label="Description"
+        name="description"
+        defaultValue={existing?.description ?? ""}
+        problem={problem}
+      />
+      <SelectField label="Project" name="project" defaultValue={existing?.project ?? ""} problem={problem}>
+        <option value="">All projects (global)</option>
+        {props.data.projects.map((project) => (
+          <option key={project.id} value={project.databaseId}>
+            {project.name}
+          </option>
+        ))}
+      </SelectField>
+      <fieldset>
+        <legend>Constraints</legend>
+        <ConstraintsEditor
+          value={constraints}
+          onChange={setConstraints}
+          contextFields={props.data.contextFields}
+          message={constraintMessage || undefined}
+        />
+      </fieldset>
+      <div className="form-actions">
+        <button type="submit" disabled={created.fetching || updated.fetching}>
+          {existing ? "Save segment" : "Create segment"}
+        </button>
+        <button type="button" className="secondary" onClick={() => props.onDone(false)}>
+          Cancel
+        </button>
+      </div>
+      <ProblemBanner problem={problem} />
+    </form>
+  );
+}
