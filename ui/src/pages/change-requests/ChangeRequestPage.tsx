@@ -271,7 +271,7 @@ function TitleForm(props: { request: Request }) {
     await action.run(UpdateTitle, { project: props.request.project, id: props.request.databaseId, title });
   }
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Title">
+    <form className="inline-form" onSubmit={submit} aria-label="Change the title">
       <Field
         label="Title"
         name="title"

@@ -141,7 +141,7 @@ export function DiffTable(props: { before: Json; after: Json; caption: string })
   if (paths.length === 0) return <p className="muted">No data.</p>;
   return (
     <table className="diff">
-      <caption className="visually-hidden">{props.caption}</caption>
+      <caption className="visually-hidden">{props.caption}: before and after</caption>
       <thead>
         <tr>
           <th scope="col">Field</th>
