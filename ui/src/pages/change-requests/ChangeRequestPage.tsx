@@ -7,7 +7,7 @@ import { type ApiProblem, problemOf } from "../../lib/errors.ts";
 import { graphql, type ResultOf, readFragment } from "../../lib/graphql.ts";
 import { useSession } from "../../lib/session.tsx";
 import { ChangeRequestFields, FlagChanges, SegmentChanges } from "./changes.tsx";
-import { StateBadge } from "./state.tsx";
+import { StateBadge, userLabel } from "./state.tsx";
 
 const ChangeRequestQuery = graphql(
   `query ChangeRequest($id: Int!) { changeRequest(id: $id) { ...ChangeRequestFields } }`,
@@ -147,7 +147,7 @@ function Review(props: { request: Request }) {
         <dt>Environment</dt>
         <dd>{cr.environment}</dd>
         <dt>Author</dt>
-        <dd>{cr.createdBy.username ?? `user ${cr.createdBy.id}`}</dd>
+        <dd>{userLabel(cr.createdBy)}</dd>
         <dt>Created</dt>
         <dd>
           <time dateTime={cr.createdAt}>{new Date(cr.createdAt).toLocaleString()}</time>
@@ -155,12 +155,12 @@ function Review(props: { request: Request }) {
         <dt>Approvals</dt>
         <dd>
           {cr.approvals.length} of {cr.minApprovals} needed
-          {cr.approvals.length > 0 && ` (${cr.approvals.map((a) => a.createdBy.username).join(", ")})`}
+          {cr.approvals.length > 0 && ` (${cr.approvals.map((a) => userLabel(a.createdBy)).join(", ")})`}
         </dd>
         {cr.rejections.length > 0 && (
           <>
             <dt>Rejected by</dt>
-            <dd>{cr.rejections.map((r) => r.createdBy.username).join(", ")}</dd>
+            <dd>{cr.rejections.map((r) => userLabel(r.createdBy)).join(", ")}</dd>
           </>
         )}
         {cr.schedule && (
@@ -334,8 +334,8 @@ function Comments(props: { request: Request }) {
         {props.request.comments.map((comment) => (
           <li key={comment.id}>
             <p className="muted">
-              <img src={comment.createdBy.imageUrl} alt="" width={20} height={20} />{" "}
-              {comment.createdBy.username ?? `user ${comment.createdBy.id}`},{" "}
+              <img src={comment.createdBy.imageUrl} alt="" className="avatar" width={20} height={20} />{" "}
+              {userLabel(comment.createdBy)},{" "}
               <time dateTime={comment.createdAt}>{new Date(comment.createdAt).toLocaleString()}</time>
             </p>
             <p className="comment-text">{comment.text}</p>

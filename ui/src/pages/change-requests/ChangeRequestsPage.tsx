@@ -5,7 +5,7 @@ import { SelectField } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { graphql } from "../../lib/graphql.ts";
 import { useSession } from "../../lib/session.tsx";
-import { CHANGE_REQUEST_STATES, StateBadge } from "./state.tsx";
+import { CHANGE_REQUEST_STATES, StateBadge, userLabel } from "./state.tsx";
 
 const ChangeRequestList = graphql(`
   query ChangeRequestList(
@@ -184,7 +184,7 @@ export default function ChangeRequestsPage() {
                     <td>
                       {node.approvals.length} / {node.minApprovals}
                     </td>
-                    <td>{node.createdBy.username ?? `user ${node.createdBy.id}`}</td>
+                    <td>{userLabel(node.createdBy)}</td>
                     <td>
                       <time dateTime={node.createdAt}>{new Date(node.createdAt).toLocaleString()}</time>
                     </td>

@@ -8,6 +8,7 @@ import {
   describeSegmentChange,
   type FlagState,
 } from "./diff.tsx";
+import { userLabel } from "./state.tsx";
 
 export const ChangeRequestFields = graphql(`
   fragment ChangeRequestFields on ChangeRequest {
@@ -156,7 +157,7 @@ function ChangeView(props: {
       <div className="cr-change-head">
         <strong>{description.summary}</strong>
         <span className="muted">
-          {change.action} by {change.createdBy.username ?? `user ${change.createdBy.id}`}
+          {change.action} by {userLabel(change.createdBy)}
         </span>
         {onDiscard && (
           <button type="button" className="secondary" onClick={() => onDiscard(change)}>

@@ -18,3 +18,8 @@ const STATE_CLASS: Record<string, string> = {
 export function StateBadge(props: { state: string }) {
   return <span className={STATE_CLASS[props.state] ?? "badge"}>{props.state}</span>;
 }
+
+/** How a change request names a person: -42 is the shared user of admin API tokens. */
+export function userLabel(user: { id: number; username: string | null }): string {
+  return user.username ?? (user.id === -42 ? "an admin API token" : `user ${user.id}`);
+}

@@ -176,7 +176,8 @@ function PeopleList(props: {
     <ul className="plain-list people">
       {props.people.map((person) => (
         <li key={person.key}>
-          {person.imageUrl && <img src={person.imageUrl} alt="" width={24} height={24} />} {person.name}
+          {person.imageUrl && <img src={person.imageUrl} alt="" className="avatar" width={24} height={24} />}{" "}
+          {person.name}
           {person.email && (
             <>
               {" "}

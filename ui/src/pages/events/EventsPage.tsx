@@ -49,7 +49,9 @@ export default function EventsPage() {
               ? "Live"
               : live.status === "interrupted"
                 ? "Live updates interrupted, reconnecting…"
-                : "Live updates on the first page only"}
+                : firstPage
+                  ? "Connecting…"
+                  : "Live updates on the first page only"}
           </span>
         }
       >
@@ -61,10 +63,8 @@ export default function EventsPage() {
         onApply={(next) => setParams(next)}
         problem={problemOf(result.error)}
       />
-      <Pending
-        fetching={result.fetching && !page}
-        error={result.error && !problemOf(result.error) ? result.error : undefined}
-      />
+      {/* The search's errors show in the filter form, next to the filter they concern. */}
+      <Pending fetching={result.fetching && !page} />
       {page && (
         <>
           <p className="count">{page.totalCount + fresh.length} events</p>
