@@ -131,6 +131,48 @@ describe.skipIf(!hasChromium)("web UI: change requests", { timeout: 60_000 }, ()
     await alice.getByText("Applied", { exact: true }).waitFor();
   });
 
+  it("the author discards one change; a reviewer approves and schedules the rest", async () => {
+    const alice = await ui.signedIn(ALICE, "/change-requests");
+    const proposed = await gqlAs(alice, PROPOSE, {
+      changes: [
+        { action: "deleteStrategy", feature: "checkout", payload: { id: strategyId } },
+        { action: "updateEnabled", feature: "checkout", payload: { enabled: false } },
+      ],
+    });
+    expect(proposed.errors).toBeUndefined();
+    const id = proposed.data.proposeChanges.databaseId as number;
+    await alice.goto(`/change-requests/${id}`);
+    await alice.getByText("Delete strategy flexibleRollout", { exact: true }).waitFor();
+    alice.once("dialog", (dialog) => void dialog.accept());
+    await alice
+      .getByRole("button", { name: /^Discard change/ })
+      .first()
+      .click();
+    await expect
+      .poll(() => alice.getByText("Delete strategy flexibleRollout", { exact: true }).count())
+      .toBe(0);
+    await alice.getByRole("button", { name: "Send to review" }).click();
+    await alice.getByText("In review", { exact: true }).waitFor();
+
+    const bob = await ui.signedIn(BOB, `/change-requests/${id}`);
+    await bob.getByRole("button", { name: "Approve" }).click();
+    await bob.getByText("Approved", { exact: true }).waitFor();
+    await bob.getByLabel("Apply at (local time)").fill("2030-01-15T10:30");
+    await bob.getByRole("button", { name: "Schedule" }).click();
+    await bob.getByText("Scheduled", { exact: true }).waitFor();
+    const expected = await bob.evaluate(() => new Date("2030-01-15T10:30").toISOString());
+    const stored = await ui.gql<any>(
+      `query($id: Int!) { changeRequest(id: $id) { state schedule { status scheduledAt } features { changes { action } } } }`,
+      { id },
+    );
+    expect(stored.data.changeRequest).toMatchObject({
+      state: "Scheduled",
+      schedule: { status: "pending" },
+      features: [{ changes: [{ action: "updateEnabled" }] }],
+    });
+    expect(new Date(stored.data.changeRequest.schedule.scheduledAt).toISOString()).toBe(expected);
+  });
+
   it("a reviewer rejects a request, and the list filters by state", async () => {
     const alice = await ui.signedIn(ALICE, "/change-requests");
     const proposed = await gqlAs(alice, PROPOSE, {
