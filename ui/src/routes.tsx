@@ -16,13 +16,16 @@ const IntegrationsPage = lazy(() => import("./pages/integrations/IntegrationsPag
 const IntegrationPage = lazy(() => import("./pages/integrations/IntegrationPage.tsx"));
 const TokensPage = lazy(() => import("./pages/tokens/TokensPage.tsx"));
 const UsersPage = lazy(() => import("./pages/users/UsersPage.tsx"));
+const DashboardPage = lazy(() => import("./pages/dashboard/DashboardPage.tsx"));
+const ChangeRequestsPage = lazy(() => import("./pages/change-requests/ChangeRequestsPage.tsx"));
+const ChangeRequestPage = lazy(() => import("./pages/change-requests/ChangeRequestPage.tsx"));
+const EventsPage = lazy(() => import("./pages/events/EventsPage.tsx"));
 
 export function AppRoutes() {
   return (
     <Suspense fallback={<p className="loading">Loading…</p>}>
       <Routes>
         <Route element={<Shell />}>
-          <Route index element={<FlagsPage />} />
           <Route path="flags" element={<FlagsPage />} />
           <Route path="projects/:project/flags/:name" element={<FlagPage />} />
           {/* Administration pages */}
@@ -36,6 +39,11 @@ export function AppRoutes() {
           <Route path="integrations/:id" element={<IntegrationPage />} />
           <Route path="tokens" element={<TokensPage />} />
           <Route path="users" element={<UsersPage />} />
+          {/* Dashboard, change requests and event log */}
+          <Route index element={<DashboardPage />} />
+          <Route path="change-requests" element={<ChangeRequestsPage />} />
+          <Route path="change-requests/:id" element={<ChangeRequestPage />} />
+          <Route path="events" element={<EventsPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

@@ -1,0 +1,258 @@
+import { type FormEvent, useMemo, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { useQuery } from "urql";
+import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
+import { PageTitle, Pending } from "../../components/layout.tsx";
+import { problemOf } from "../../lib/errors.ts";
+import { readFragment } from "../../lib/graphql.ts";
+import { useSession } from "../../lib/session.tsx";
+import { LIST_PARAMS, liveFilterOf, needsServerCheck, searchFilterOf, TEXT_PARAMS } from "./filters.ts";
+import { EventFields, EventFilterChoices, EventLogQuery, EventUsers } from "./queries.ts";
+import { type LogEvent, useLiveEvents } from "./useLiveEvents.ts";
+
+const PAGE_SIZE = 50;
+
+/** The audit log (spec 4.4): searchable, paged, and live on its first page. */
+export default function EventsPage() {
+  const [params, setParams] = useSearchParams();
+  const searchKey = filterKeyOf(params);
+  const [paging, setPaging] = useState<{ key: string; cursors: string[] }>({ key: searchKey, cursors: [] });
+  const cursors = paging.key === searchKey ? paging.cursors : [];
+  const searchFilter = useMemo(() => searchFilterOf(new URLSearchParams(searchKey)), [searchKey]);
+  const [result] = useQuery({
+    query: EventLogQuery,
+    variables: { filter: searchFilter, first: PAGE_SIZE, after: cursors.at(-1) ?? null },
+    requestPolicy: "cache-and-network",
+  });
+  const page = result.data?.eventSearch;
+  const firstPage = cursors.length === 0;
+  const newest = result.data?.newest.edges[0]?.node.databaseId ?? 0;
+  const live = useLiveEvents({
+    searchKey,
+    searchFilter,
+    liveFilter: useMemo(() => liveFilterOf(new URLSearchParams(searchKey)), [searchKey]),
+    checkEach: needsServerCheck(new URLSearchParams(searchKey)),
+    startAfter: firstPage && result.data && !result.stale ? newest : null,
+  });
+
+  const stored = (page?.edges ?? []).map((edge) => readFragment(EventFields, edge.node));
+  const storedIds = new Set(stored.map((e) => e.databaseId));
+  const fresh = firstPage ? live.events.filter((e) => !storedIds.has(e.databaseId)) : [];
+  const shown = [...fresh, ...stored];
+
+  return (
+    <>
+      <PageTitle
+        actions={
+          <span role="status" className={live.status === "live" ? "badge on" : "badge"}>
+            {live.status === "live"
+              ? "Live"
+              : live.status === "interrupted"
+                ? "Live updates interrupted, reconnecting…"
+                : firstPage
+                  ? "Connecting…"
+                  : "Live updates on the first page only"}
+          </span>
+        }
+      >
+        Event log
+      </PageTitle>
+      <EventFilters
+        key={searchKey}
+        params={params}
+        onApply={(next) => setParams(next)}
+        problem={problemOf(result.error)}
+      />
+      {/* The search's errors show in the filter form, next to the filter they concern. */}
+      <Pending fetching={result.fetching && !page} />
+      {page && (
+        <>
+          <p className="count">{page.totalCount + fresh.length} events</p>
+          {shown.length > 0 && <EventTable events={shown} />}
+          <div className="pager">
+            <button
+              type="button"
+              disabled={firstPage}
+              onClick={() => setPaging({ key: searchKey, cursors: cursors.slice(0, -1) })}
+            >
+              Newer events
+            </button>
+            <button
+              type="button"
+              disabled={!page.pageInfo.hasNextPage}
+              onClick={() =>
+                page.pageInfo.endCursor &&
+                setPaging({ key: searchKey, cursors: [...cursors, page.pageInfo.endCursor] })
+              }
+            >
+              Older events
+            </button>
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The filter parameters only, in a stable order: the identity of a search. */
+function filterKeyOf(params: URLSearchParams): string {
+  const key = new URLSearchParams();
+  for (const name of [...LIST_PARAMS, ...TEXT_PARAMS]) {
+    const value = params.get(name);
+    if (value) key.set(name, value);
+  }
+  return key.toString();
+}
+
+function EventFilters(props: {
+  params: URLSearchParams;
+  onApply(next: URLSearchParams): void;
+  problem: ReturnType<typeof problemOf>;
+}) {
+  const { isAdmin } = useSession();
+  const [choices] = useQuery({ query: EventFilterChoices });
+  const [users] = useQuery({ query: EventUsers, pause: !isAdmin });
+  const value = (name: string) => props.params.get(name) ?? "";
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    for (const name of [...LIST_PARAMS, ...TEXT_PARAMS]) {
+      const entry = String(data.get(name) ?? "").trim();
+      if (entry) next.set(name, entry);
+    }
+    props.onApply(next);
+  }
+
+  return (
+    <form className="toolbar event-filters" onSubmit={submit} aria-label="Filter events">
+      <Field label="Text" name="q" type="search" defaultValue={value("q")} problem={props.problem} />
+      <SelectField label="Text in" name="scope" defaultValue={value("scope")}>
+        <option value="">Event data</option>
+        <option value="TYPE_ACTOR_DATA">Type, author and data</option>
+      </SelectField>
+      <Field
+        label="Type"
+        name="type"
+        defaultValue={value("type")}
+        placeholder="feature-created, …"
+        list="event-types"
+        problem={props.problem}
+      />
+      <Field label="Project" name="project" defaultValue={value("project")} list="event-projects" />
+      <Field label="Flag" name="feature" defaultValue={value("feature")} />
+      <Field
+        label="Environment"
+        name="environment"
+        defaultValue={value("environment")}
+        list="event-environments"
+      />
+      {isAdmin && users.data ? (
+        <SelectField label="Created by" name="createdBy" defaultValue={value("createdBy")}>
+          <option value="">Anyone</option>
+          {users.data.users.map((user) => (
+            <option key={user.id} value={user.databaseId}>
+              {user.name ?? user.username ?? user.email}
+            </option>
+          ))}
+        </SelectField>
+      ) : (
+        <Field
+          label="Created by (user id)"
+          name="createdBy"
+          defaultValue={value("createdBy")}
+          inputMode="numeric"
+        />
+      )}
+      <Field label="From" name="from" type="date" defaultValue={value("from")} problem={props.problem} />
+      <Field label="To" name="to" type="date" defaultValue={value("to")} problem={props.problem} />
+      <button type="submit">Search</button>
+      <button type="button" className="secondary" onClick={() => props.onApply(new URLSearchParams())}>
+        Clear filters
+      </button>
+      <datalist id="event-projects">
+        {choices.data?.projects.map((p) => (
+          <option key={p.id} value={p.databaseId}>
+            {p.name}
+          </option>
+        ))}
+      </datalist>
+      <datalist id="event-environments">
+        {choices.data?.environments.map((e) => (
+          <option key={e.id} value={e.name} />
+        ))}
+      </datalist>
+      <p className="hint">Separate several values with commas. Dates are UTC days, both inclusive.</p>
+      <ProblemBanner problem={props.problem} />
+    </form>
+  );
+}
+
+function EventTable(props: { events: LogEvent[] }) {
+  return (
+    <table className="events">
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Event</th>
+          <th scope="col">Flag</th>
+          <th scope="col">Project / environment</th>
+          <th scope="col">By</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.events.map((event) => (
+          <tr key={event.id} data-event-id={event.databaseId}>
+            <td>
+              <time dateTime={event.createdAt}>{new Date(event.createdAt).toLocaleString()}</time>
+            </td>
+            <td>
+              <span className="event-type">{event.type}</span>
+              {event.summary && <p className="event-summary">{plainText(event.summary)}</p>}
+              {(event.data != null || event.preData != null) && (
+                <details>
+                  <summary>Data of event {event.databaseId}</summary>
+                  {event.preData != null && (
+                    <>
+                      <p className="muted">Before</p>
+                      <pre>{JSON.stringify(event.preData, null, 2)}</pre>
+                    </>
+                  )}
+                  {event.data != null && (
+                    <>
+                      <p className="muted">After</p>
+                      <pre>{JSON.stringify(event.data, null, 2)}</pre>
+                    </>
+                  )}
+                </details>
+              )}
+            </td>
+            <td>
+              {event.featureName && event.project ? (
+                <Link to={`/projects/${event.project}/flags/${event.featureName}`}>{event.featureName}</Link>
+              ) : (
+                (event.featureName ?? "—")
+              )}
+              {event.tags.map((tag) => (
+                <span key={`${tag.type}:${tag.value}`} className="badge">
+                  {tag.type}:{tag.value}
+                </span>
+              ))}
+            </td>
+            <td>
+              {event.project ?? "—"}
+              {event.environment && ` / ${event.environment}`}
+            </td>
+            <td>{event.createdBy}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Summaries are short markdown sentences: shown as text, without the emphasis marks. */
+function plainText(markdown: string): string {
+  return markdown.replace(/\*\*|__|`/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+}
