@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useQuery } from "urql";
 import { Field, SelectField } from "../../components/form.tsx";
 import { useSession } from "../../lib/session.tsx";
@@ -7,6 +8,8 @@ import {
   LIFECYCLE_STAGES,
   LIST_OPERATORS,
   operatorOf,
+  PAGE_SIZES,
+  pageSizeOf,
   SET_OPERATORS,
   SORT_FIELDS,
   STATES,
@@ -26,6 +29,8 @@ export function FlagFilters({ params, onChange }: Props) {
   const [options] = useQuery({ query: FilterOptions });
   const [creators] = useQuery({ query: Creators, pause: !isAdmin });
   const data = options.data;
+  // Open at first when the URL filters on what it hides; then as the user leaves it.
+  const [open, setOpen] = useState(() => hasDetailedFilters(params));
   const update = (change: (next: URLSearchParams) => void) => onChange(changed(params, change));
 
   const me = viewer.user ? [{ value: String(viewer.user.databaseId), label: `Me (${viewer.name})` }] : [];
@@ -80,11 +85,25 @@ export function FlagFilters({ params, onChange }: Props) {
           <option value="ASC">Ascending</option>
           <option value="DESC">Descending</option>
         </SelectField>
+        <SelectField
+          label="Per page"
+          name="size"
+          value={String(pageSizeOf(params))}
+          onChange={(e) =>
+            update((next) => setOrDelete(next, "size", e.target.value !== "50" && e.target.value))
+          }
+        >
+          {PAGE_SIZES.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </SelectField>
         <Checkbox label="Favourites first" name="favoritesFirst" params={params} update={update} />
         <Checkbox label="Favourites only" name="favorites" params={params} update={update} />
         <Checkbox label="Archived flags" name="archived" params={params} update={update} />
       </div>
-      <details className="more-filters" open={hasDetailedFilters(params)}>
+      <details className="more-filters" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary>Filters</summary>
         <div className="filter-grid">
           <ListFilter
@@ -180,12 +199,20 @@ export function FlagFilters({ params, onChange }: Props) {
             ))}
           </fieldset>
         </div>
-        <button type="button" className="secondary" onClick={() => onChange(new URLSearchParams())}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => onChange(changed(params, (next) => keepOnly(next, ["size"])))}
+        >
           Clear filters
         </button>
       </details>
     </search>
   );
+}
+
+function keepOnly(params: URLSearchParams, keys: string[]) {
+  for (const key of [...params.keys()]) if (!keys.includes(key)) params.delete(key);
 }
 
 const plain = (values: string[]): Option[] => values.map((value) => ({ value, label: value }));

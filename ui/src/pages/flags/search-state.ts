@@ -9,7 +9,13 @@ import type { FlagSearch } from "./queries.ts";
 export type SearchVariables = VariablesOf<typeof FlagSearch>;
 type Filter = NonNullable<SearchVariables["filter"]>;
 
-export const PAGE_SIZE = 50;
+export const PAGE_SIZES = [10, 25, 50, 100];
+const DEFAULT_PAGE_SIZE = 50;
+
+export function pageSizeOf(params: URLSearchParams): number {
+  const size = Number(params.get("size"));
+  return PAGE_SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE;
+}
 
 export const LIST_FILTERS = ["project", "type", "state", "lifecycle", "createdBy"] as const;
 export const SET_FILTERS = ["tag", "segment"] as const;
@@ -102,11 +108,12 @@ export function variablesOf(params: URLSearchParams): SearchVariables {
   const sort = sortOf(params);
   const before = params.get("before");
   const after = params.get("after");
+  const size = pageSizeOf(params);
   return {
     filter: Object.keys(filter).length > 0 ? filter : null,
     sort: { field: sort.field, direction: sort.desc ? "DESC" : "ASC", environment: sort.environment },
     favoritesFirst: params.get("favoritesFirst") === "1",
-    ...(before ? { last: PAGE_SIZE, before } : { first: PAGE_SIZE, after }),
+    ...(before ? { last: size, before } : { first: size, after }),
   };
 }
 
