@@ -1,7 +1,7 @@
 // `npm run ui:screenshots`: PNG screenshots of the web UI's main pages into docs/ui/, for the
 // README. Starts a Vexil server on an in-memory PGlite database, seeds demo data through the
-// GraphQL API (projects, flags with strategies and tags, toggles over the past days for the
-// event log and time travel, a change request), signs in with Debian's Chromium
+// GraphQL API (projects, flags with strategies and tags, two rounds of toggles for the event
+// log and time travel, a change request), signs in with Debian's Chromium
 // (CHROMIUM_PATH, default /usr/bin/chromium) and saves each page of PAGES that exists in this
 // build (a page answering "Page not found" is skipped), at 1280 px, plus the flag list at 390 px.
 // Needs a built UI (`npm run build`).
@@ -19,8 +19,11 @@ import { listen } from "../src/http-server.ts";
 import { createLogger } from "../src/shared/logger.ts";
 import { projectRoot } from "../src/shared/project-root.ts";
 
+/** What the pages' paths may refer to: an instant between the demo's two rounds of changes. */
+type Demo = { between: string };
+
 /** The pages to capture: file name (docs/ui/<name>.png), path, and the viewport width. */
-const PAGES: { name: string; path: string; width?: number }[] = [
+const PAGES: { name: string; path: string | ((demo: Demo) => string); width?: number }[] = [
   { name: "dashboard", path: "/" },
   { name: "flags", path: "/flags" },
   { name: "flags-mobile", path: "/flags", width: 390 },
@@ -34,7 +37,11 @@ const PAGES: { name: string; path: string; width?: number }[] = [
   { name: "change-requests", path: "/change-requests" },
   { name: "change-request", path: "/change-requests/1" },
   { name: "events", path: "/events" },
-  { name: "time-travel", path: "/time-travel?project=default&environment=production" },
+  {
+    name: "time-travel",
+    path: (demo) =>
+      `/time-travel?project=default&environment=production&at=${encodeURIComponent(demo.between)}`,
+  },
   { name: "playground", path: "/playground" },
   { name: "integrations", path: "/integrations" },
   { name: "tokens", path: "/tokens" },
@@ -45,11 +52,10 @@ const ADMIN_TOKEN = "*:*.screenshots-admin-secret-0123456789abcdef";
 const ADMIN = { username: "admin", password: "Admin-Password-1" };
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUT = join(projectRoot(), "docs/ui");
-const DAY = 86_400_000;
 
 type Gql = (query: string, variables?: Record<string, unknown>) => Promise<unknown>;
 
-async function seed(gql: Gql, setNow: (date: Date | null) => void) {
+async function seed(gql: Gql): Promise<Demo> {
   const flag = `mutation($project: String!, $input: CreateFeatureInput!) { createFeature(project: $project, input: $input) { id } }`;
   const toggle = (on: boolean, project: string, feature: string, environment: string) =>
     gql(
@@ -64,7 +70,6 @@ async function seed(gql: Gql, setNow: (date: Date | null) => void) {
       { project, feature, environment, input },
     );
 
-  setNow(new Date(Date.now() - 6 * DAY));
   for (const [id, name] of [
     ["payments", "Payments"],
     ["search", "Search"],
@@ -106,7 +111,6 @@ async function seed(gql: Gql, setNow: (date: Date | null) => void) {
     parameters: { rollout: "10", stickiness: "userId", groupId: "refunds" },
   });
 
-  setNow(new Date(Date.now() - 3 * DAY));
   for (const [project, name] of [
     ["default", "new-checkout"],
     ["default", "dark-mode"],
@@ -116,10 +120,16 @@ async function seed(gql: Gql, setNow: (date: Date | null) => void) {
     await toggle(true, project, name, "development");
     await toggle(true, project, name, "production");
   }
-  setNow(new Date(Date.now() - 1 * DAY));
+  // History is stamped with the real clock: a second later, a second round of changes.
+  const between = new Date();
+  while (Date.now() < between.getTime() + 1000) await new Promise((resolve) => setTimeout(resolve, 50));
   await toggle(false, "default", "dark-mode", "production");
   await toggle(true, "default", "maintenance-banner", "development");
-  setNow(null);
+  await strategy("default", "new-checkout", "production", {
+    name: "userWithId",
+    title: "Internal testers",
+    parameters: { userIds: "qa-1,qa-2" },
+  });
   await gql(
     `mutation { updateChangeRequestConfig(project: "payments", environment: "production", changeRequestsEnabled: true, requiredApprovals: 1) { environment } }`,
   );
@@ -128,6 +138,7 @@ async function seed(gql: Gql, setNow: (date: Date | null) => void) {
       proposeChanges(project: "payments", environment: "production", changes: $changes) { id } }`,
     { changes: [{ action: "updateEnabled", feature: "fraud-check-v2", payload: { enabled: true } }] },
   );
+  return { between: between.toISOString() };
 }
 
 async function main() {
@@ -141,7 +152,7 @@ async function main() {
   });
   const logger = createLogger("silent");
   await bootstrap(database.prisma, config, logger);
-  let fixedNow: Date | null = null;
+  const fixedNow: Date | null = null;
   const deps = {
     config,
     db: database.prisma,
@@ -160,9 +171,7 @@ async function main() {
     if (body.errors?.length) throw new Error(`${body.errors[0]?.message} in ${query.slice(0, 80)}`);
     return body.data ?? {};
   };
-  await seed(gql, (date) => {
-    fixedNow = date;
-  });
+  const demo = await seed(gql);
   const server = await listen(app, deps, "127.0.0.1", 0);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   await mkdir(OUT, { recursive: true });
@@ -174,8 +183,9 @@ async function main() {
       });
       await context.request.post("/auth/simple/login", { data: ADMIN });
       const page = await context.newPage();
-      const saved = await capture(page, shot.path, join(OUT, `${shot.name}.png`));
-      console.log(`${saved ? "saved" : "skipped (no such page)"}: ${shot.name} ${shot.path}`);
+      const path = typeof shot.path === "function" ? shot.path(demo) : shot.path;
+      const saved = await capture(page, path, join(OUT, `${shot.name}.png`));
+      console.log(`${saved ? "saved" : "skipped (no such page)"}: ${shot.name} ${path}`);
       await context.close();
     }
   } finally {

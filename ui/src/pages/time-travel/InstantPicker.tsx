@@ -4,6 +4,7 @@ const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
 /** How far back the slider reaches; the date-and-time field goes anywhere. */
 const SLIDER_DAYS = 30;
+const DAY_MINUTES = 24 * 60;
 
 /** `date` as a datetime-local value (local time, to the second). */
 export function toLocalInput(date: Date): string {
@@ -20,9 +21,9 @@ export const formatInstant = (date: Date) =>
  */
 export function InstantPicker(props: { label: string; value: Date; now: Date; onChange(value: Date): void }) {
   const id = useId();
-  const max = Math.floor(props.now.getTime() / MINUTE) * MINUTE + MINUTE;
-  const min = max - SLIDER_DAYS * DAY;
-  const value = props.value.getTime();
+  // The slider counts minutes back from now (small integers: browsers step them exactly).
+  const span = SLIDER_DAYS * DAY_MINUTES;
+  const minutesBack = Math.round((props.now.getTime() - props.value.getTime()) / MINUTE);
   return (
     <fieldset className="instant-picker">
       <legend>{props.label}</legend>
@@ -31,12 +32,14 @@ export function InstantPicker(props: { label: string; value: Date; now: Date; on
         <input
           id={`${id}-range`}
           type="range"
-          min={min}
-          max={max}
-          step={MINUTE}
-          value={Math.min(max, Math.max(min, value))}
+          min={0}
+          max={span}
+          step={1}
+          value={span - Math.min(span, Math.max(0, minutesBack))}
           aria-valuetext={formatInstant(props.value)}
-          onChange={(e) => props.onChange(new Date(Math.min(Number(e.target.value), props.now.getTime())))}
+          onChange={(e) =>
+            props.onChange(new Date(props.now.getTime() - (span - Number(e.target.value)) * MINUTE))
+          }
         />
       </div>
       <div className="field">

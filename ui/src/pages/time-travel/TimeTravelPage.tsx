@@ -297,12 +297,13 @@ function ChangesView(props: { project: string; environment: string; from: Date; 
               <ul>
                 {flag.fields.map((change) => (
                   <li key={`${change.environment}:${change.field}`}>
-                    <FieldChangeText field={change.field} before={change.before} after={change.after} />
-                    <span className="description">
-                      {" "}
-                      ({change.events.map((e) => `${e.type} by ${e.createdBy}`).join(", ")}
-                      {change.moreEvents ? ", …" : ""})
-                    </span>
+                    <div className="change">
+                      <FieldChangeText field={change.field} before={change.before} after={change.after} />
+                    </div>
+                    <div className="description">
+                      {change.events.map((e) => `${e.type} by ${e.createdBy}`).join(", ")}
+                      {change.moreEvents ? ", …" : ""}
+                    </div>
                   </li>
                 ))}
               </ul>
