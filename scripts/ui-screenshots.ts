@@ -6,6 +6,8 @@
 // build (a page answering "Page not found" is skipped), at 1280 px, plus the flag list at 390 px.
 // Needs a built UI (`npm run build`).
 import { mkdir } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { createApp } from "../src/app.ts";
@@ -142,10 +144,15 @@ async function seed(gql: Gql): Promise<Demo> {
 }
 
 async function main() {
+  // Links the server builds (avatars) use its public URL: bind first to know it.
+  const bound = createServer();
+  await new Promise<void>((resolve) => bound.listen(0, "127.0.0.1", resolve));
+  const { port } = bound.address() as AddressInfo;
   const database = openPglite(await createPglite("memory://"));
   await applyMigrations(database.adapterFactory);
   const config = loadConfig({
     ...process.env,
+    VEXIL_URL: `http://127.0.0.1:${port}`,
     INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
     INIT_ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: "error",
@@ -172,7 +179,7 @@ async function main() {
     return body.data ?? {};
   };
   const demo = await seed(gql);
-  const server = await listen(app, deps, "127.0.0.1", 0);
+  const server = await listen(app, deps, "127.0.0.1", port, bound);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   await mkdir(OUT, { recursive: true });
   try {

@@ -81,11 +81,11 @@ function FlagTable(props: { items: Item[]; onFavoriteChanged(): void }) {
                 </div>
               )}
             </td>
-            <td>{item.project}</td>
-            <td>{item.type}</td>
-            <td>
+            <td data-label="Project">{item.project}</td>
+            <td data-label="Type">{item.type}</td>
+            <td data-label="Created">
               <time dateTime={item.createdAt}>{item.createdAt.slice(0, 10)}</time>
-              <div className="description">{item.createdBy.name}</div>
+              <span className="description"> by {item.createdBy.name}</span>
             </td>
             <td>
               {item.environments.map((env) => (
