@@ -20,6 +20,7 @@ const DashboardPage = lazy(() => import("./pages/dashboard/DashboardPage.tsx"));
 const ChangeRequestsPage = lazy(() => import("./pages/change-requests/ChangeRequestsPage.tsx"));
 const ChangeRequestPage = lazy(() => import("./pages/change-requests/ChangeRequestPage.tsx"));
 const EventsPage = lazy(() => import("./pages/events/EventsPage.tsx"));
+const TimeTravelPage = lazy(() => import("./pages/time-travel/TimeTravelPage.tsx"));
 
 export function AppRoutes() {
   return (
@@ -44,6 +45,7 @@ export function AppRoutes() {
           <Route path="change-requests" element={<ChangeRequestsPage />} />
           <Route path="change-requests/:id" element={<ChangeRequestPage />} />
           <Route path="events" element={<EventsPage />} />
+          <Route path="time-travel" element={<TimeTravelPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

@@ -12,6 +12,7 @@ const NAV: { to: string; label: string; admin?: boolean }[] = [
   { to: "/tag-types", label: "Tag types" },
   { to: "/change-requests", label: "Change requests" },
   { to: "/events", label: "Event log" },
+  { to: "/time-travel", label: "Time travel" },
   { to: "/integrations", label: "Integrations" },
   { to: "/tokens", label: "API tokens" },
   { to: "/users", label: "Users", admin: true },

@@ -1,146 +1,164 @@
-import { type FormEvent, useState } from "react";
-import { Link } from "react-router";
+import { useMemo } from "react";
+import { Link, useSearchParams } from "react-router";
 import { useMutation, useQuery } from "urql";
-import { Field, ProblemBanner } from "../../components/form.tsx";
+import { ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { problemOf } from "../../lib/errors.ts";
-import { graphql } from "../../lib/graphql.ts";
+import type { ResultOf } from "../../lib/graphql.ts";
+import { CreateFlagForm } from "./CreateFlagForm.tsx";
+import { FlagFilters } from "./FlagFilters.tsx";
+import { FavoriteFlag, FlagSearch, UnfavoriteFlag } from "./queries.ts";
+import { variablesOf } from "./search-state.ts";
 
-const FlagSearch = graphql(`
-  query FlagSearch($filter: FeatureSearchFilter, $first: Int, $after: String) {
-    featureSearch(filter: $filter, first: $first, after: $after) {
-      totalCount
-      pageInfo { hasNextPage endCursor }
-      edges {
-        node {
-          name
-          project
-          type
-          description
-          stale
-          favorite
-          environments { name enabled }
-        }
-      }
-    }
-  }
-`);
+type Page = ResultOf<typeof FlagSearch>["featureSearch"];
+type Item = Page["edges"][number]["node"];
 
-const CreateFlag = graphql(`
-  mutation CreateFlag($project: String!, $input: CreateFeatureInput!) {
-    createFeature(project: $project, input: $input) { id name project }
-  }
-`);
-
-const PAGE_SIZE = 50;
-
-/** The flag search of spec 4.2. */
+/** The flag search of spec 4.2: filters, order and page live in the URL. */
 export default function FlagsPage() {
-  const [query, setQuery] = useState("");
-  const [cursors, setCursors] = useState<string[]>([]);
-  const after = cursors.at(-1);
-  const [result, refetch] = useQuery({
-    query: FlagSearch,
-    variables: { filter: query ? { query } : null, first: PAGE_SIZE, after: after ?? null },
-  });
+  const [params, setParams] = useSearchParams();
+  const variables = useMemo(() => variablesOf(params), [params]);
+  const [result, refetch] = useQuery({ query: FlagSearch, variables });
   const page = result.data?.featureSearch;
+  const reload = () => refetch({ requestPolicy: "network-only" });
+  // Typing in the search box replaces the history entry; other changes add one (back undoes them).
+  const onChange = (next: URLSearchParams) => setParams(next, { replace: next.get("q") !== params.get("q") });
 
   return (
     <>
       <PageTitle>Flags</PageTitle>
-      <CreateFlagForm onCreated={() => refetch({ requestPolicy: "network-only" })} />
-      <search className="toolbar">
-        <Field
-          label="Search"
-          name="query"
-          type="search"
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setCursors([]);
-          }}
-        />
-      </search>
+      <CreateFlagForm onCreated={reload} />
+      <FlagFilters params={params} onChange={onChange} />
       <Pending fetching={result.fetching && !page} error={result.error} />
       {page && (
         <>
-          <p className="count">{page.totalCount} flags</p>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Project</th>
-                <th scope="col">Type</th>
-                <th scope="col">Environments</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.edges.map(({ node }) => (
-                <tr key={node.name}>
-                  <td>
-                    <Link to={`/projects/${node.project}/flags/${node.name}`}>{node.name}</Link>
-                    {node.stale && <span className="badge">stale</span>}
-                  </td>
-                  <td>{node.project}</td>
-                  <td>{node.type}</td>
-                  <td>
-                    {node.environments.map((env) => (
-                      <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
-                        {env.name}: {env.enabled ? "on" : "off"}
-                      </span>
-                    ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <div className="pager">
-            <button
-              type="button"
-              disabled={cursors.length === 0}
-              onClick={() => setCursors(cursors.slice(0, -1))}
-            >
-              Previous page
-            </button>
-            <button
-              type="button"
-              disabled={!page.pageInfo.hasNextPage}
-              onClick={() => page.pageInfo.endCursor && setCursors([...cursors, page.pageInfo.endCursor])}
-            >
-              Next page
-            </button>
-          </div>
+          <p className="count" aria-live="polite">
+            {page.totalCount === 1 ? "1 flag" : `${page.totalCount} flags`}
+          </p>
+          <FlagTable items={page.edges.map((e) => e.node)} onFavoriteChanged={reload} />
+          <Pager page={page} params={params} onChange={setParams} />
         </>
       )}
     </>
   );
 }
 
-function CreateFlagForm(props: { onCreated(): void }) {
-  const [result, create] = useMutation(CreateFlag);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const created = await create({
-      project: String(data.get("project") || "default"),
-      input: { name: String(data.get("name")), description: String(data.get("description") || "") || null },
-    });
-    if (!created.error) {
-      form.reset();
-      props.onCreated();
-    }
-  }
-  const problem = problemOf(result.error);
+function FlagTable(props: { items: Item[]; onFavoriteChanged(): void }) {
+  if (props.items.length === 0) return <p className="banner info">No flag matches these filters.</p>;
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="New flag">
-      <Field label="New flag name" name="name" required problem={problem} />
-      <Field label="Description" name="description" problem={problem} />
-      <Field label="Project" name="project" defaultValue="default" problem={problem} />
-      <button type="submit" disabled={result.fetching}>
-        Create flag
+    <table className="flag-list">
+      <thead>
+        <tr>
+          <th scope="col">
+            <span className="visually-hidden">Favourite</span>
+          </th>
+          <th scope="col">Name</th>
+          <th scope="col">Project</th>
+          <th scope="col">Type</th>
+          <th scope="col">Created</th>
+          <th scope="col">Environments</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.items.map((item) => (
+          <tr key={`${item.project}/${item.name}`}>
+            <td>
+              <FavoriteButton item={item} onChanged={props.onFavoriteChanged} />
+            </td>
+            <td>
+              <Link to={`/projects/${item.project}/flags/${item.name}`}>{item.name}</Link>
+              {item.stale && <span className="badge off">stale</span>}
+              {item.potentiallyStale && !item.stale && <span className="badge">potentially stale</span>}
+              {item.archived && <span className="badge">archived</span>}
+              {item.lifecycle && <span className="badge">{item.lifecycle.stage}</span>}
+              {item.description && <div className="description">{item.description}</div>}
+              {item.tags.length > 0 && (
+                <div>
+                  {item.tags.map((tag) => (
+                    <span key={`${tag.type}:${tag.value}`} className="badge tag">
+                      {tag.type}: {tag.value}
+                    </span>
+                  ))}
+                </div>
+              )}
+            </td>
+            <td data-label="Project">{item.project}</td>
+            <td data-label="Type">{item.type}</td>
+            <td data-label="Created">
+              <time dateTime={item.createdAt}>{item.createdAt.slice(0, 10)}</time>
+              <span className="description"> by {item.createdBy.name}</span>
+            </td>
+            <td>
+              {item.environments.map((env) => (
+                <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
+                  {env.name}: {env.enabled ? "on" : "off"}
+                </span>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A star toggling the flag in the signed-in user's favourites. */
+function FavoriteButton(props: { item: Item; onChanged(): void }) {
+  const { item } = props;
+  const [favoriting, favorite] = useMutation(FavoriteFlag);
+  const [unfavoriting, unfavorite] = useMutation(UnfavoriteFlag);
+  const problem = problemOf(favoriting.error ?? unfavoriting.error);
+  async function toggle() {
+    const variables = { project: item.project, feature: item.name };
+    const done = await (item.favorite ? unfavorite(variables) : favorite(variables));
+    if (!done.error) props.onChanged();
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="star"
+        aria-label={`Favourite ${item.name}`}
+        aria-pressed={item.favorite}
+        title={item.favorite ? "Remove from favourites" : "Add to favourites"}
+        disabled={favoriting.fetching || unfavoriting.fetching}
+        onClick={() => void toggle()}
+      >
+        {item.favorite ? "★" : "☆"}
       </button>
       <ProblemBanner problem={problem} />
-    </form>
+    </>
+  );
+}
+
+/** Cursor paging both ways: `after` the page's last flag, or `before` its first. */
+function Pager(props: { page: Page; params: URLSearchParams; onChange(next: URLSearchParams): void }) {
+  const { pageInfo } = props.page;
+  const go = (key: "after" | "before", cursor: string | null | undefined) => {
+    if (!cursor) return;
+    const next = new URLSearchParams(props.params);
+    next.delete("after");
+    next.delete("before");
+    next.set(key, cursor);
+    props.onChange(next);
+  };
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button
+        type="button"
+        className="secondary"
+        disabled={!pageInfo.hasPreviousPage}
+        onClick={() => go("before", pageInfo.startCursor)}
+      >
+        Previous page
+      </button>
+      <button
+        type="button"
+        className="secondary"
+        disabled={!pageInfo.hasNextPage}
+        onClick={() => go("after", pageInfo.endCursor)}
+      >
+        Next page
+      </button>
+    </nav>
   );
 }

@@ -1,0 +1,156 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium, startUi, type UiHarness } from "./browser.ts";
+
+const BULK = 12;
+const bulkName = (i: number) => `bulk-${String(i).padStart(2, "0")}`;
+
+describe.skipIf(!hasChromium)("web UI: flag list", () => {
+  let ui: UiHarness;
+  let page: Page;
+
+  beforeAll(async () => {
+    ui = await startUi();
+    const ok = async (query: string, variables?: Record<string, unknown>) => {
+      const result = await ui.gql(query, variables);
+      expect(result.errors).toBeUndefined();
+    };
+    await ok(`mutation { createProject(input: { id: "payments", name: "Payments" }) { id } }`);
+    const create = `mutation($project: String!, $input: CreateFeatureInput!) {
+      createFeature(project: $project, input: $input) { id } }`;
+    for (let i = 0; i < BULK; i++) await ok(create, { project: "default", input: { name: bulkName(i) } });
+    await ok(create, { project: "default", input: { name: "kill-old", type: "kill-switch" } });
+    await ok(create, {
+      project: "payments",
+      input: { name: "pay-checkout", type: "experiment", tags: [{ type: "simple", value: "checkout" }] },
+    });
+    await ok(`mutation { enableFeatureEnvironment(project: "payments", feature: "pay-checkout",
+      environment: "production") { id } }`);
+    page = await ui.signedIn(undefined, "/flags?size=10");
+    await page.getByText(`${BULK + 2} flags`).waitFor();
+  }, 120_000);
+  afterAll(() => ui?.close());
+
+  const count = () => page.locator(".count").textContent();
+  const firstFlag = () => page.getByRole("row").nth(1).getByRole("link").first().textContent();
+  const openFilters = async () => {
+    const summary = page.getByText("Filters", { exact: true });
+    if (!(await page.getByLabel("Project", { exact: true }).isVisible())) await summary.click();
+  };
+  const clear = async () => {
+    await openFilters();
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect.poll(count).toBe(`${BULK + 2} flags`);
+  };
+
+  it("narrows the list with each filter and keeps them in the URL across a reload", async () => {
+    await page.getByLabel("Search", { exact: true }).fill("checkout");
+    await expect.poll(count).toBe("1 flag");
+    await page.getByRole("link", { name: "pay-checkout" }).waitFor();
+    await page.getByLabel("Search", { exact: true }).fill("");
+    await expect.poll(count).toBe(`${BULK + 2} flags`);
+
+    await openFilters();
+    await page.getByLabel("Type", { exact: true }).selectOption("kill-switch");
+    await expect.poll(count).toBe("1 flag");
+    await page.getByRole("link", { name: "kill-old" }).waitFor();
+    await page.getByLabel("Type operator").selectOption("IS_NONE_OF");
+    await expect.poll(count).toBe(`${BULK + 1} flags`);
+    await clear();
+
+    await openFilters();
+    await page.getByLabel("Tags", { exact: true }).selectOption("simple:checkout");
+    await expect.poll(count).toBe("1 flag");
+    await clear();
+
+    await openFilters();
+    await page.getByLabel("In production").selectOption("enabled");
+    await expect.poll(count).toBe("1 flag");
+    await page.getByLabel("In production").selectOption("disabled");
+    await expect.poll(count).toBe(`${BULK + 1} flags`);
+    await clear();
+
+    await openFilters();
+    await page.getByLabel("Project", { exact: true }).selectOption("payments");
+    await expect.poll(count).toBe("1 flag");
+    await page.getByLabel("Created day").fill("2000-01-01");
+    await page.getByLabel("Created when").selectOption("IS_BEFORE");
+    await expect.poll(count).toBe("0 flags");
+    await page.getByLabel("Created when").selectOption("IS_ON_OR_AFTER");
+    await expect.poll(count).toBe("1 flag");
+    await page.getByLabel("Archived flags").check();
+    await expect.poll(count).toBe("0 flags");
+    await page.getByLabel("Archived flags").uncheck();
+    expect(new URL(page.url()).searchParams.getAll("project")).toEqual(["payments"]);
+
+    await page.reload();
+    await expect.poll(count).toBe("1 flag");
+    const chosen = await page
+      .getByLabel("Project", { exact: true })
+      .evaluate((select: HTMLSelectElement) => [...select.selectedOptions].map((o) => o.value));
+    expect(chosen).toEqual(["payments"]);
+    expect(await page.getByLabel("Created day").inputValue()).toBe("2000-01-01");
+    await clear();
+  });
+
+  it("sorts by every field, both ways", async () => {
+    expect(await firstFlag()).toBe("bulk-00");
+    await page.getByLabel("Sort by").selectOption("NAME");
+    await page.getByLabel("Direction").selectOption("DESC");
+    await expect.poll(firstFlag).toBe("pay-checkout");
+    await page.getByLabel("Sort by").selectOption("TYPE");
+    await expect.poll(firstFlag).toBe("bulk-00"); // release > kill-switch > experiment
+    await page.getByLabel("Direction").selectOption("ASC");
+    await expect.poll(firstFlag).toBe("pay-checkout");
+    await page.getByLabel("Sort by").selectOption("ENVIRONMENT:production");
+    await page.getByLabel("Direction").selectOption("DESC");
+    await expect.poll(firstFlag).toBe("pay-checkout");
+    await page.getByLabel("Sort by").selectOption("CREATED_AT");
+    await expect.poll(firstFlag).toBe("pay-checkout");
+    await page.getByLabel("Direction").selectOption("ASC");
+    await expect.poll(firstFlag).toBe("bulk-00");
+  });
+
+  it("pages forwards and backwards with cursors", async () => {
+    const previous = page.getByRole("button", { name: "Previous page" });
+    const next = page.getByRole("button", { name: "Next page" });
+    expect(await previous.isDisabled()).toBe(true);
+    await expect.poll(() => page.getByRole("row").count()).toBe(11);
+    await next.click();
+    await page.getByRole("link", { name: "pay-checkout" }).waitFor();
+    expect(await page.getByRole("row").count()).toBe(BULK + 2 - 10 + 1);
+    expect(await firstFlag()).toBe(bulkName(10));
+    expect(await next.isDisabled()).toBe(true);
+    expect(new URL(page.url()).searchParams.has("after")).toBe(true);
+    await previous.click();
+    await expect.poll(firstFlag).toBe("bulk-00");
+    await expect.poll(() => page.getByRole("row").count()).toBe(11);
+    expect(await previous.isDisabled()).toBe(true);
+    expect(await next.isDisabled()).toBe(false);
+    expect(await count()).toBe(`${BULK + 2} flags`);
+  });
+
+  it("favourites a flag from the list and puts favourites first", async () => {
+    const star = page.getByRole("button", { name: "Favourite bulk-01" });
+    expect(await star.getAttribute("aria-pressed")).toBe("false");
+    await star.click();
+    await expect.poll(() => star.getAttribute("aria-pressed")).toBe("true");
+    await page.getByLabel("Favourites first").check();
+    await expect.poll(firstFlag).toBe("bulk-01");
+    await page.getByLabel("Favourites only").check();
+    await expect.poll(count).toBe("1 flag");
+    await star.click();
+    await expect.poll(count).toBe("0 flags");
+    await page.getByText("No flag matches these filters.").waitFor();
+    expect(ui.externalRequests).toEqual([]);
+  });
+
+  it("is readable 390 px wide", async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto("/flags?size=100");
+    await page.getByRole("link", { name: "bulk-00" }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(ui.externalRequests).toEqual([]);
+  });
+});

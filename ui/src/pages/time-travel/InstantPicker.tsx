@@ -1,0 +1,61 @@
+import { useId } from "react";
+
+const MINUTE = 60_000;
+export const DAY = 24 * 60 * MINUTE;
+/** How far back the slider reaches; the date-and-time field goes anywhere. */
+const SLIDER_DAYS = 30;
+const DAY_MINUTES = 24 * 60;
+
+/** `date` as a datetime-local value (local time, to the second). */
+export function toLocalInput(date: Date): string {
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * MINUTE);
+  return local.toISOString().slice(0, 19);
+}
+
+export const formatInstant = (date: Date) =>
+  date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
+/**
+ * An instant chosen with a slider over the last 30 days (arrow keys move a minute, Page Up/Down
+ * a larger step) or typed to the second in a date-and-time field.
+ */
+export function InstantPicker(props: { label: string; value: Date; now: Date; onChange(value: Date): void }) {
+  const id = useId();
+  // The slider counts minutes back from now (small integers: browsers step them exactly).
+  const span = SLIDER_DAYS * DAY_MINUTES;
+  const minutesBack = Math.round((props.now.getTime() - props.value.getTime()) / MINUTE);
+  return (
+    <fieldset className="instant-picker">
+      <legend>{props.label}</legend>
+      <div className="field">
+        <label htmlFor={`${id}-range`}>{props.label}: last 30 days</label>
+        <input
+          id={`${id}-range`}
+          type="range"
+          min={0}
+          max={span}
+          step={1}
+          value={span - Math.min(span, Math.max(0, minutesBack))}
+          aria-valuetext={formatInstant(props.value)}
+          onChange={(e) =>
+            props.onChange(new Date(props.now.getTime() - (span - Number(e.target.value)) * MINUTE))
+          }
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-at`}>{props.label}: date and time</label>
+        <input
+          id={`${id}-at`}
+          type="datetime-local"
+          step={1}
+          value={toLocalInput(props.value)}
+          onChange={(e) => {
+            // Partly typed values read as "": keep the last complete one.
+            const typed = e.target.value ? new Date(e.target.value) : null;
+            if (typed && !Number.isNaN(typed.getTime())) props.onChange(typed);
+          }}
+        />
+      </div>
+    </fieldset>
+  );
+}
