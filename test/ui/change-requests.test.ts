@@ -208,4 +208,37 @@ describe.skipIf(!hasChromium)("web UI: change requests", { timeout: 60_000 }, ()
     await expect.poll(() => bob.getByRole("link", { name: new RegExp(`#${id} `) }).count()).toBe(0);
     expect(ui.externalRequests).toEqual([]);
   });
+  it("end to end: proposed on the flag page of a protected environment, approved by another user, applied", async () => {
+    await setUp(`mutation { createFeature(project: "default", input: { name: "guarded" }) { id } }`);
+    const alice = await ui.signedIn(ALICE, "/projects/default/flags/guarded");
+    const production = alice.getByRole("region", { name: /^production / });
+    await production.getByText("Changes in production need review").waitFor();
+    await production.getByRole("switch", { name: "Enabled in production" }).click();
+    const link = production.getByRole("status").getByRole("link", { name: /^#\d+$/ });
+    await link.waitFor();
+    const id = Number((await link.textContent())?.slice(1));
+    await link.click();
+    await alice.getByRole("heading", { name: new RegExp(`Change request #${id}`) }).waitFor();
+    await alice.getByRole("button", { name: "Send to review" }).click();
+    await alice.getByText("In review", { exact: true }).waitFor();
+
+    const bob = await ui.signedIn(BOB, "/change-requests");
+    await bob.getByRole("link", { name: new RegExp(`#${id} `) }).click();
+    const changes = bob.getByRole("region", { name: "Changes to guarded" });
+    await changes.getByText("Turn the flag on", { exact: true }).waitFor();
+    await bob.getByRole("button", { name: "Approve" }).click();
+    await bob.getByText("Approved", { exact: true }).waitFor();
+    await bob.getByRole("button", { name: "Apply changes" }).click();
+    await bob.getByText("Applied", { exact: true }).waitFor();
+
+    const flag = await ui.gql<any>(
+      `{ projectFeature(project: "default", name: "guarded") { environments { name enabled } } }`,
+    );
+    expect(flag.data.projectFeature.environments).toContainEqual({ name: "production", enabled: true });
+    await alice.goto("/projects/default/flags/guarded");
+    await expect
+      .poll(() => production.getByRole("switch", { name: "Enabled in production" }).isChecked())
+      .toBe(true);
+    expect(ui.externalRequests).toEqual([]);
+  });
 });

@@ -9,6 +9,16 @@ describe.skipIf(!hasChromium)("web UI: flag list", () => {
   let ui: UiHarness;
   let page: Page;
 
+  /**
+   * Filters live in the URL: a checkbox shows its new state once the navigation it starts has
+   * rendered, which Playwright's check() does not wait for on a busy machine.
+   */
+  async function setChecked(label: string, checked: boolean) {
+    const box = page.getByLabel(label);
+    if ((await box.isChecked()) !== checked) await box.click();
+    await expect.poll(() => box.isChecked()).toBe(checked);
+  }
+
   beforeAll(async () => {
     ui = await startUi();
     const ok = async (query: string, variables?: Record<string, unknown>) => {
@@ -78,9 +88,9 @@ describe.skipIf(!hasChromium)("web UI: flag list", () => {
     await expect.poll(count).toBe("0 flags");
     await page.getByLabel("Created when").selectOption("IS_ON_OR_AFTER");
     await expect.poll(count).toBe("1 flag");
-    await page.getByLabel("Archived flags").check();
+    await setChecked("Archived flags", true);
     await expect.poll(count).toBe("0 flags");
-    await page.getByLabel("Archived flags").uncheck();
+    await setChecked("Archived flags", false);
     expect(new URL(page.url()).searchParams.getAll("project")).toEqual(["payments"]);
 
     await page.reload();
@@ -135,9 +145,9 @@ describe.skipIf(!hasChromium)("web UI: flag list", () => {
     expect(await star.getAttribute("aria-pressed")).toBe("false");
     await star.click();
     await expect.poll(() => star.getAttribute("aria-pressed")).toBe("true");
-    await page.getByLabel("Favourites first").check();
+    await setChecked("Favourites first", true);
     await expect.poll(firstFlag).toBe("bulk-01");
-    await page.getByLabel("Favourites only").check();
+    await setChecked("Favourites only", true);
     await expect.poll(count).toBe("1 flag");
     await star.click();
     await expect.poll(count).toBe("0 flags");
