@@ -16,7 +16,9 @@ export default defineConfig({
     // A file that replaces a module with vi.mock (login-limits) needs its own graph: `npm test`
     // runs it in a second, isolated pass (package.json).
     isolate: false,
-    testTimeout: 30_000,
+    // Browser tests (test/ui) share the 2 cores with the rest of the suite: their waits get room.
+    testTimeout: 60_000,
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 180_000,
   },
 });

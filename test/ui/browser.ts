@@ -55,7 +55,7 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
         return route.abort();
       },
     );
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(20_000);
     const created = await context.newPage();
     await created.goto(path);
     return created;
