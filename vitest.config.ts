@@ -13,8 +13,9 @@ export default defineConfig({
     maxWorkers: 2,
     // Test files share a worker's module graph: each still gets its own database and app,
     // and importing the server's modules once per worker instead of once per file halves the run.
-    // A file that replaces a module with vi.mock (login-limits) needs its own graph: `npm test`
-    // runs it in a second, isolated pass (package.json).
+    // A file that replaces a module with vi.mock (login-limits) needs its own graph, and the
+    // browser tests (test/ui: a server, a database and Chromium each) a process of their own:
+    // `npm test` runs them in a second, isolated pass (package.json).
     isolate: false,
     // Browser tests (test/ui) share the 2 cores with the rest of the suite: their waits get room.
     testTimeout: 60_000,
