@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from "react";
 import { useMutation } from "urql";
+import { CONSTRAINT_OPERATORS, type ConstraintOperator } from "../../components/ConstraintsEditor.tsx";
 import { Field, SelectField } from "../../components/form.tsx";
 import { type ChangeOutcome, fieldProblem, useEnvironmentChange, useFlag } from "./context.ts";
 import { type FlagStrategy, strategyPayload } from "./EnvironmentSection.tsx";
@@ -7,25 +8,10 @@ import { type PathProblem, pathProblemOf } from "./problems.ts";
 import { AddStrategy, UpdateStrategy } from "./queries.ts";
 import { GeneralProblems, VariantsFields, type VariantValue } from "./VariantsEditor.tsx";
 
-/** The spec's constraint operators (2.2); the first five compare with a list of values. */
-export const OPERATORS = [
-  "IN",
-  "NOT_IN",
-  "STR_CONTAINS",
-  "STR_STARTS_WITH",
-  "STR_ENDS_WITH",
-  "NUM_EQ",
-  "NUM_GT",
-  "NUM_GTE",
-  "NUM_LT",
-  "NUM_LTE",
-  "DATE_AFTER",
-  "DATE_BEFORE",
-  "SEMVER_EQ",
-  "SEMVER_GT",
-  "SEMVER_LT",
-] as const;
-export type Operator = (typeof OPERATORS)[number];
+/** The spec's constraint operators (2.2), the same list the segment editor offers. */
+const OPERATORS = CONSTRAINT_OPERATORS;
+type Operator = ConstraintOperator;
+/** The first five compare with a list of values. */
 const MULTI_VALUE = new Set<Operator>(["IN", "NOT_IN", "STR_CONTAINS", "STR_STARTS_WITH", "STR_ENDS_WITH"]);
 const TEXT_OPERATORS = new Set<Operator>(["STR_CONTAINS", "STR_STARTS_WITH", "STR_ENDS_WITH"]);
 
