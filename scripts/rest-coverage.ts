@@ -1,0 +1,31 @@
+/**
+ * Which of Unleash 8.2's REST operations (../shared/reference/unleash-operations.md, or the path
+ * given as the first argument) the REST layer serves, from the same OpenAPI document `/docs`
+ * serves. Prints the missing ones by tag, then the count. `npx tsx scripts/rest-coverage.ts`
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { openApiDocument } from "../rest/openapi.ts";
+import { allRoutes } from "../rest/routes/index.ts";
+
+const referencePath = resolve(process.argv[2] ?? "../shared/reference/unleash-operations.md");
+const shape = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, "{}")}`;
+
+const served = new Set<string>();
+const doc = openApiDocument(allRoutes, { config: { publicUrl: "http://localhost" } } as never);
+for (const [path, operations] of Object.entries(doc.paths)) {
+  for (const method of Object.keys(operations as object)) served.add(shape(method, path));
+}
+
+const rows = readFileSync(referencePath, "utf8")
+  .split("\n")
+  .map((line) => line.match(/^\| ([^|]+) \| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \|/))
+  .filter((m): m is RegExpMatchArray => m !== null);
+const missing = rows.filter(([, , method, path]) => !served.has(shape(method, path)));
+let tag = "";
+for (const [, rowTag, method, path] of missing) {
+  if (rowTag !== tag) console.log(`\n${rowTag}`);
+  tag = rowTag;
+  console.log(`  ${method.padEnd(6)} ${path}`);
+}
+console.log(`\nserved ${rows.length - missing.length} of ${rows.length}; missing ${missing.length}`);
