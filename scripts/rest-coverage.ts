@@ -20,10 +20,10 @@ for (const [path, operations] of Object.entries(doc.paths)) {
 const rows = readFileSync(referencePath, "utf8")
   .split("\n")
   .map((line) => line.match(/^\| ([^|]+) \| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \|/))
-  .filter((m): m is RegExpMatchArray => m !== null);
-const missing = rows.filter(([, , method, path]) => !served.has(shape(method, path)));
+  .flatMap((m) => (m ? [{ tag: m[1] ?? "", method: m[2] ?? "", path: m[3] ?? "" }] : []));
+const missing = rows.filter(({ method, path }) => !served.has(shape(method, path)));
 let tag = "";
-for (const [, rowTag, method, path] of missing) {
+for (const { tag: rowTag, method, path } of missing) {
   if (rowTag !== tag) console.log(`\n${rowTag}`);
   tag = rowTag;
   console.log(`  ${method.padEnd(6)} ${path}`);
