@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, extname, join } from "node:path";
+import { assetResponse, CONTENT_TYPES, type StaticAsset } from "../src/http/static-asset.ts";
 
 /**
  * `/docs`: the OpenAPI document rendered by Swagger UI (`swagger-ui-dist`), whose script and
@@ -9,27 +10,28 @@ import { dirname, join } from "node:path";
  * summaries and descriptions; each operation shows request and response examples generated
  * from its schemas. Swagger's online validator badge is off (it would call swagger.io).
  */
-const ASSETS: Record<string, string> = {
-  "swagger-ui.css": "text/css; charset=utf-8",
-  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-};
+const ASSETS = new Set(["swagger-ui.css", "swagger-ui-bundle.js"]);
 
 const assetDirectory = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-const assets = new Map<string, Promise<Buffer>>();
+const assets = new Map<string, Promise<StaticAsset>>();
 
-/** The page or one of its assets for `pathname`, or null when it is none of them. */
-export async function docsResponse(pathname: string): Promise<Response | null> {
+/** The page or one of its assets for `request`'s path, or null when it is none of them. */
+export async function docsResponse(request: Request, pathname: string): Promise<Response | null> {
   if (pathname === "/docs" || pathname === "/docs/") {
     return new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
   }
   const name = pathname.startsWith("/docs/assets/") ? pathname.slice("/docs/assets/".length) : null;
-  const type = name ? ASSETS[name] : undefined;
-  if (!name || !type) return null;
-  if (!assets.has(name)) assets.set(name, readFile(join(assetDirectory, name)));
-  const body = await (assets.get(name) as Promise<Buffer>);
-  return new Response(new Uint8Array(body), {
-    headers: { "content-type": type, "cache-control": "public, max-age=3600" },
-  });
+  if (!name || !ASSETS.has(name)) return null;
+  let asset = assets.get(name);
+  if (!asset) {
+    asset = readFile(join(assetDirectory, name)).then((raw) => ({
+      type: CONTENT_TYPES[extname(name)] as string,
+      raw,
+    }));
+    assets.set(name, asset);
+  }
+  // Not versioned in the path: a new swagger-ui-dist is picked up within the hour.
+  return assetResponse(await asset, request, "public, max-age=3600");
 }
 
 /** Swagger UI's filter, widened from tag names to every text of an operation (all words must match). */

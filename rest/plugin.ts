@@ -37,7 +37,7 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
       if (url.pathname === "/docs/openapi.json")
         return endResponse(Response.json(openApiDocument(routes, deps)));
       if (url.pathname === "/docs" || url.pathname.startsWith("/docs/")) {
-        const docs = await docsResponse(url.pathname);
+        const docs = await docsResponse(request, url.pathname);
         if (docs) return endResponse(docs);
       }
       if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return;

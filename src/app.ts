@@ -6,7 +6,7 @@ import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
 import { corsPolicy } from "./http/cors.ts";
-import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from "./http/graphiql.ts";
+import { GRAPHIQL_OPTIONS, graphiqlAssetsPlugin, renderOfflineGraphiQL } from "./http/graphiql.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
@@ -55,6 +55,7 @@ export function createApp(
       ...(deps.config.tracing ? [useTracing()] : []),
       healthPlugin(deps),
       avatarPlugin(),
+      graphiqlAssetsPlugin(),
       authPlugin(deps),
       restPlugin(deps),
       ofrepPlugin(deps),

@@ -1,4 +1,6 @@
-import type { GraphiQLOptions } from "graphql-yoga";
+import { createHash } from "node:crypto";
+import type { GraphiQLOptions, Plugin } from "graphql-yoga";
+import { assetResponse, CONTENT_TYPES, IMMUTABLE, type StaticAsset } from "./static-asset.ts";
 
 /** What GraphiQL opens with: where the token goes, and a first query to run. */
 export const GRAPHIQL_OPTIONS: GraphiQLOptions = {
@@ -8,15 +10,79 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions = {
     "{\n  viewer { name }\n  features(first: 10) { totalCount edges { node { id name enabled } } }\n}\n",
 };
 
-let page: Promise<string> | undefined;
+/** GraphiQL's files live under `/graphiql/<hash of the package's code>/`. */
+export const GRAPHIQL_ASSETS = "/graphiql/";
+
+type Bundle = { base: string; assets: Map<string, StaticAsset> };
+let bundle: Promise<Bundle> | undefined;
 
 /**
- * GraphiQL's page with its scripts and styles inlined from the npm package
- * `@graphql-yoga/render-graphiql`, so the browser loads nothing from a CDN and the page works
- * without internet access. The package is 9 MB of JavaScript: imported at the first visit (not
- * at start-up) and the page built once.
+ * GraphiQL's script, styles and Monaco workers from the npm package
+ * `@graphql-yoga/render-graphiql` (the package yoga's own GraphiQL page inlines), served as
+ * files of their own: the browser compiles the 9 MB script off its main thread while it
+ * downloads, caches it across visits, and receives it compressed. Nothing comes from a CDN,
+ * so GraphiQL works without internet access. Imported at the first visit, not at start-up.
  */
-export function renderOfflineGraphiQL(options: GraphiQLOptions): Promise<string> {
-  page ??= import("@graphql-yoga/render-graphiql").then(({ renderGraphiQL }) => renderGraphiQL(options));
-  return page;
+function graphiqlBundle(): Promise<Bundle> {
+  bundle ??= import("@graphql-yoga/render-graphiql/graphiql").then((code) => {
+    const hash = createHash("sha256").update(code.js).digest("hex").slice(0, 12);
+    const file = (text: string, extension: ".js" | ".css"): StaticAsset => ({
+      type: CONTENT_TYPES[extension] as string,
+      raw: Buffer.from(text),
+    });
+    const assets = new Map<string, StaticAsset>([
+      ["graphiql.js", file(code.js, ".js")],
+      ["graphiql.css", file(code.css, ".css")],
+      ["editor.worker.js", file(code.editorWorkerService, ".js")],
+      ["json.worker.js", file(code.jsonWorker, ".js")],
+      ["graphql.worker.js", file(code.graphqlWorker, ".js")],
+    ]);
+    return { base: `${GRAPHIQL_ASSETS}${hash}/`, assets };
+  });
+  return bundle;
+}
+
+/** Yoga's `renderGraphiQL`: the page that loads GraphiQL's files from this server. */
+export async function renderOfflineGraphiQL(options: GraphiQLOptions): Promise<string> {
+  const { base } = await graphiqlBundle();
+  const json = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\u003c");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${escapeHtml(options.title ?? "GraphiQL")}</title>
+<link rel="stylesheet" href="${base}graphiql.css">
+</head>
+<body id="body" class="no-focus-outline">
+<noscript>GraphiQL needs JavaScript.</noscript>
+<div id="root"></div>
+<script>
+const workers = {
+  editorWorkerService: "${base}editor.worker.js",
+  json: "${base}json.worker.js",
+  graphql: "${base}graphql.worker.js",
+};
+self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => workers[label] };
+</script>
+<script src="${base}graphiql.js"></script>
+<script>YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), ${json(options)});</script>
+</body>
+</html>`;
+}
+
+/** Serves GraphiQL's files (see `graphiqlBundle`); another path is left to the 404. */
+export function graphiqlAssetsPlugin(): Plugin {
+  return {
+    async onRequest({ request, url, endResponse }) {
+      if (!url.pathname.startsWith(GRAPHIQL_ASSETS)) return;
+      if (request.method !== "GET" && request.method !== "HEAD") return;
+      const { base, assets } = await graphiqlBundle();
+      const asset = url.pathname.startsWith(base) ? assets.get(url.pathname.slice(base.length)) : undefined;
+      if (asset) endResponse(assetResponse(asset, request, IMMUTABLE));
+    },
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 /*
  * Issue 15 points 3 and 4: GraphiQL and the REST reference are served from npm packages, so a
  * browser without internet access gets working pages: nothing they load comes from another
- * host. (No browser runs here: there is no Chromium on the machine; see docs/decisions.md.)
+ * host. The pages in a real browser: test/ui/offline-tools.test.ts.
  */
 let t: TestApp;
 
@@ -16,9 +16,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function get(path: string, accept = "*/*") {
-  const res = await t.app.fetch(`http://vexil.test${path}`, { headers: { accept } });
-  return { status: res.status, type: res.headers.get("content-type") ?? "", text: await res.text() };
+async function get(path: string, accept = "*/*", acceptEncoding?: string) {
+  const headers: Record<string, string> = { accept };
+  if (acceptEncoding) headers["accept-encoding"] = acceptEncoding;
+  const res = await t.app.fetch(`http://vexil.test${path}`, { headers });
+  return {
+    status: res.status,
+    type: res.headers.get("content-type") ?? "",
+    headers: res.headers,
+    text: acceptEncoding ? "" : await res.text(),
+  };
 }
 
 /** Every resource the HTML makes a browser load (scripts, styles, images, frames, imports). */
@@ -42,8 +49,32 @@ describe("GraphiQL at /graphql", () => {
     expect(page.text).not.toContain("__TITLE__");
     expect(page.text).not.toMatch(/unpkg\.com|jsdelivr|cdnjs|esm\.sh|fonts\.googleapis/);
     expect(external(loadedUrls(page.text))).toEqual([]);
-    // the GraphiQL application itself is inlined
     expect(page.text).toContain("renderYogaGraphiQL");
+  });
+
+  it("loads GraphiQL's script, styles and Monaco workers from this server, cached and compressed", async () => {
+    const page = await get("/graphql", "text/html");
+    const urls = [
+      ...loadedUrls(page.text),
+      ...[...page.text.matchAll(/"(\/graphiql\/[^"]+\.worker\.js)"/g)].map((m) => m[1] as string),
+    ];
+    expect(urls.map((u) => u.replace(/^\/graphiql\/[0-9a-f]{12}\//, ""))).toEqual([
+      "graphiql.css",
+      "graphiql.js",
+      "editor.worker.js",
+      "json.worker.js",
+      "graphql.worker.js",
+    ]);
+    for (const url of urls) {
+      const asset = await get(url);
+      expect(asset.status, url).toBe(200);
+      expect(asset.headers.get("cache-control"), url).toContain("immutable");
+      expect(asset.text.length, url).toBeGreaterThan(1_000);
+      expect(asset.text, url).not.toMatch(/unpkg\.com|jsdelivr|cdnjs|esm\.sh|fonts\.googleapis/);
+    }
+    const script = urls.find((u) => u.endsWith("/graphiql.js")) as string;
+    expect((await get(script, "*/*", "gzip, br")).headers.get("content-encoding")).toBe("br");
+    expect((await get(script.replace(/[0-9a-f]{12}/, "000000000000"))).status).toBe(404);
   });
 
   it("asks for the token in the headers editor and runs queries against /graphql", async () => {

@@ -1,13 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN } from "../helpers/app.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
-/** The REST reference renders and works in a browser with no request leaving the machine. */
-describe.skipIf(!hasChromium)("the REST reference, offline", { timeout: 120_000 }, () => {
+/** GraphiQL and the REST reference render and work in a browser with no request leaving the machine. */
+describe.skipIf(!hasChromium)("GraphiQL and the REST reference, offline", { timeout: 120_000 }, () => {
   let ui: UiHarness;
   beforeAll(async () => {
     ui = await startUi();
   });
   afterAll(() => ui?.close());
+
+  it("GraphiQL renders from npm packages and runs a query with a token", async () => {
+    const page = await ui.page("/graphql");
+    await page.getByRole("button", { name: "Execute query (Ctrl-Enter)" }).waitFor({ timeout: 60_000 });
+    await page.getByRole("button", { name: "Headers" }).click();
+    const headers = page.getByRole("region", { name: "Headers" }).getByRole("code");
+    await headers.locator("textarea").focus();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Delete");
+    await page.keyboard.insertText(JSON.stringify({ Authorization: ADMIN_TOKEN }));
+    await expect.poll(() => headers.textContent()).toContain(ADMIN_TOKEN);
+    await page.getByRole("button", { name: "Execute query (Ctrl-Enter)" }).click();
+    const response = page.getByRole("region", { name: "Result Window" });
+    await expect.poll(() => response.textContent(), { timeout: 20_000 }).toContain("totalCount");
+    expect(await response.textContent()).not.toContain("errors");
+    expect(ui.externalRequests).toEqual([]);
+  });
 
   it("the REST reference groups operations by tag, searches them and shows examples", async () => {
     const page = await ui.page("/docs");

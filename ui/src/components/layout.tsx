@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
 import { NavLink, Outlet } from "react-router";
 import { useSession } from "../lib/session.tsx";
 
@@ -48,7 +48,10 @@ export function Shell() {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        {/* Inside the frame: opening a page not loaded yet keeps the navigation in place. */}
+        <Suspense fallback={<p className="loading">Loading…</p>}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

@@ -1,5 +1,5 @@
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
-import { Provider, useQuery } from "urql";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import { type Client, Provider, useQuery } from "urql";
 import { createClient } from "./client.ts";
 import { graphql, type ResultOf } from "./graphql.ts";
 
@@ -39,6 +39,8 @@ export function useSession(): Session {
  * (and so a fresh cache: nothing of the previous user survives).
  */
 export function SessionProvider(props: {
+  /** Called with each new client (first render, log in, log out), e.g. to prefetch the page. */
+  onClient?(client: Client): void;
   signedOut: (login: (username: string, password: string) => Promise<string | null>) => ReactNode;
   children: ReactNode;
 }) {
@@ -46,6 +48,8 @@ export function SessionProvider(props: {
   const [signedOut, setSignedOut] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation (log in, log out) is a new client and cache
   const client = useMemo(() => createClient(() => setSignedOut(true)), [generation]);
+  const { onClient } = props;
+  useEffect(() => onClient?.(client), [client, onClient]);
 
   const login = useCallback(async (username: string, password: string) => {
     const response = await fetch("/auth/simple/login", {

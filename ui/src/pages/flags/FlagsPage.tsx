@@ -1,17 +1,23 @@
 import { useMemo } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useMutation, useQuery } from "urql";
+import { type Client, useMutation, useQuery } from "urql";
 import { ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import type { ResultOf } from "../../lib/graphql.ts";
 import { CreateFlagForm } from "./CreateFlagForm.tsx";
 import { FlagFilters } from "./FlagFilters.tsx";
-import { FavoriteFlag, FlagSearch, UnfavoriteFlag } from "./queries.ts";
+import { FavoriteFlag, FilterOptions, FlagSearch, UnfavoriteFlag } from "./queries.ts";
 import { variablesOf } from "./search-state.ts";
 
 type Page = ResultOf<typeof FlagSearch>["featureSearch"];
 type Item = Page["edges"][number]["node"];
+
+/** The page's first queries, started while the viewer query runs (see `preloadPageAt`). */
+export function prefetch(client: Client, url: URL) {
+  void client.query(FlagSearch, variablesOf(url.searchParams)).toPromise();
+  void client.query(FilterOptions, {}).toPromise();
+}
 
 /** The flag search of spec 4.2: filters, order and page live in the URL. */
 export default function FlagsPage() {
