@@ -86,7 +86,7 @@ export const addonRoutes = defineRoutes([
     description: "Event: addon-config-created. Sensitive parameters are masked (`*****`) in the answer.",
     document: `mutation CreateAddon($input: AddonInput!) { createAddon(input: $input) { ${ADDON_FIELDS} } }`,
     variables: ({ body }) => ({ input: addonInput(body) }),
-    status: 201,
+    // 200, not 201: what Unleash answers, and what its users' scripts check.
     schemas: { body: addonBodySchema, response: addonSchema },
     errors: [400, 403],
   },
