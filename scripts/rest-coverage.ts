@@ -31,16 +31,24 @@ for (const { tag: rowTag, method, path } of missing) {
 console.log(`\nserved ${rows.length - missing.length} of ${rows.length}; missing ${missing.length}`);
 
 // Success statuses that differ from Unleash's document (the spec may decide otherwise: check it).
-const unleash = JSON.parse(readFileSync(referencePath.replace(/unleash-operations\.md$/, "unleash-openapi.json"), "utf8")) as {
+const unleash = JSON.parse(
+  readFileSync(referencePath.replace(/unleash-operations\.md$/, "unleash-openapi.json"), "utf8"),
+) as {
   paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
 };
 const unleashByShape = new Map<string, string[]>();
 for (const [path, operations] of Object.entries(unleash.paths))
   for (const [method, operation] of Object.entries(operations))
-    unleashByShape.set(shape(method, path), Object.keys(operation.responses ?? {}).filter((s) => s.startsWith("2")));
+    unleashByShape.set(
+      shape(method, path),
+      Object.keys(operation.responses ?? {}).filter((s) => s.startsWith("2")),
+    );
 for (const [path, operations] of Object.entries(doc.paths))
-  for (const [method, operation] of Object.entries(operations as Record<string, { responses: Record<string, unknown> }>)) {
+  for (const [method, operation] of Object.entries(
+    operations as Record<string, { responses: Record<string, unknown> }>,
+  )) {
     const theirs = unleashByShape.get(shape(method, path));
     const ours = Object.keys(operation.responses ?? {}).filter((s) => s.startsWith("2"));
-    if (theirs && theirs.join() !== ours.join()) console.log(`status: ${shape(method, path)} ours ${ours} Unleash ${theirs}`);
+    if (theirs && theirs.join() !== ours.join())
+      console.log(`status: ${shape(method, path)} ours ${ours} Unleash ${theirs}`);
   }

@@ -45,7 +45,7 @@ export const featureRoutes = defineRoutes([
     path: "/api/admin/projects/:projectId/features",
     tag: "Features",
     summary: "Create a flag",
-    description: "201 with the Feature record; 409 when the name is taken anywhere.",
+    description: "200 with the Feature record (as Unleash); 409 when the name is taken anywhere.",
     document: `mutation CreateFeature($project: String!, $input: CreateFeatureInput!) {
       createFeature(project: $project, input: $input) { ${FEATURE_FIELDS} } }`,
     variables: (req) => ({
@@ -53,7 +53,6 @@ export const featureRoutes = defineRoutes([
       input: pick(req, ["name", "type", "description", "impressionData", "tags"]),
     }),
     respond: feature,
-    status: 201,
     schemas: {
       body: z.object({
         name: z.string(),

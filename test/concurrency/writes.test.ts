@@ -22,7 +22,7 @@ function expectNoServerError(results: Res[]) {
 }
 
 /** Exactly one request created it; the others were told it exists (409), nothing else. */
-function expectOneCreated(results: Res[], created = 201) {
+function expectOneCreated(results: Res[], created = 200) {
   expectNoServerError(results);
   const statuses = results.map((r) => r.status).sort();
   expect(statuses.filter((s) => s === created)).toHaveLength(1);
@@ -37,7 +37,7 @@ const events = async (type: string, where: Record<string, unknown> = {}) =>
 
 async function createFlag(name: string) {
   const res = await t.rest("POST", "/api/admin/projects/default/features", { name });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
 }
 
 const flagPath = (flag: string, env = "development") =>
@@ -270,7 +270,7 @@ describe("a 500 means not applied", () => {
     });
     try {
       const res = await t.rest("POST", "/api/admin/projects/default/features", { name: "committed-anyway" });
-      expect(res.status).toBe(201);
+      expect(res.status).toBe(200);
     } finally {
       stop();
     }
