@@ -67,12 +67,17 @@ export async function exportDocument(tx: Tx, query: ExportQuery): Promise<Record
     ), ftags AS (
       SELECT ft.* FROM "FeatureTag" ft JOIN sel ON sel.name = ft."featureName"
     ), used_context AS (
-      SELECT c->>'contextName' AS name FROM strat, jsonb_array_elements(strat.constraints) c
-      UNION SELECT strat.parameters->>'stickiness' FROM strat
-      UNION SELECT v->>'stickiness' FROM strat, jsonb_array_elements(strat.variants) v
-      UNION SELECT v->>'stickiness' FROM fenv, jsonb_array_elements(fenv.variants) v
-      UNION SELECT o->>'contextName' FROM fenv, jsonb_array_elements(fenv.variants) v,
-                   jsonb_array_elements(COALESCE(v->'overrides', '[]')) o
+      -- Context fields are few: each is looked for (containment, stops at the first use) rather
+      -- than every constraint and variant of every flag unnested and deduplicated.
+      SELECT c.* FROM "ContextField" c
+       WHERE EXISTS (SELECT 1 FROM strat
+                      WHERE strat.constraints @> jsonb_build_array(jsonb_build_object('contextName', c.name))
+                         OR strat.parameters->>'stickiness' = c.name
+                         OR strat.variants @> jsonb_build_array(jsonb_build_object('stickiness', c.name)))
+          OR EXISTS (SELECT 1 FROM fenv
+                      WHERE fenv.variants @> jsonb_build_array(jsonb_build_object('stickiness', c.name))
+                         OR fenv.variants @> jsonb_build_array(jsonb_build_object('overrides',
+                              jsonb_build_array(jsonb_build_object('contextName', c.name)))))
     )
     SELECT EXISTS (SELECT 1 FROM "Environment" WHERE name = ${query.environment}) AS environment,
       json_build_object(
@@ -90,7 +95,7 @@ export async function exportDocument(tx: Tx, query: ExportQuery): Promise<Record
         'contextFields', COALESCE((SELECT json_agg(json_strip_nulls(json_build_object(
             'name', c.name, 'description', c.description, 'stickiness', c.stickiness,
             'sortOrder', c."sortOrder", 'legalValues', c."legalValues")) ORDER BY c.name)
-            FROM "ContextField" c WHERE c.name IN (SELECT name FROM used_context)), '[]'),
+            FROM used_context c), '[]'),
         'featureTags', COALESCE((SELECT json_agg(json_build_object(
             'featureName', "featureName", 'tagType', "tagType", 'tagValue', "tagValue")
             ORDER BY "featureName", "tagType", "tagValue") FROM ftags), '[]'),
