@@ -343,6 +343,95 @@ describe("import into a fresh Vexil", () => {
   });
 });
 
+describe("a file written by Unleash", () => {
+  it("imports, with the fields Unleash adds that Vexil does not keep (lastSeenAt, createdByUserId, links)", async () => {
+    const data = {
+      features: [
+        {
+          name: "from-unleash",
+          type: "operational",
+          description: "made elsewhere",
+          project: "x",
+          stale: false,
+          impressionData: false,
+          archived: false,
+        },
+      ],
+      featureStrategies: [
+        {
+          name: "flexibleRollout",
+          id: "0c9a4f2e-56c7-4e36-9a8d-4d4d8c6a1b11",
+          featureName: "from-unleash",
+          title: null,
+          parameters: { groupId: "from-unleash", rollout: "25", stickiness: "default" },
+          constraints: [
+            {
+              values: ["eu"],
+              inverted: false,
+              operator: "IN",
+              contextName: "region",
+              caseInsensitive: false,
+            },
+          ],
+          variants: [],
+          disabled: false,
+          segments: [],
+          sortOrder: 0,
+        },
+      ],
+      featureEnvironments: [
+        {
+          enabled: true,
+          featureName: "from-unleash",
+          environment: "production",
+          variants: [],
+          name: "from-unleash",
+          lastSeenAt: null,
+        },
+      ],
+      contextFields: [
+        {
+          name: "region",
+          description: "",
+          stickiness: false,
+          sortOrder: 10,
+          legalValues: [{ value: "eu" }],
+          usedInFeatures: 1,
+        },
+      ],
+      featureTags: [
+        { featureName: "from-unleash", tagType: "simple", tagValue: "imported", createdByUserId: 1 },
+      ],
+      segments: [],
+      tagTypes: [{ name: "simple", description: "Used to simplify filtering of features", icon: "#" }],
+      dependencies: [],
+      links: [{ feature: "from-unleash", links: [{ url: "https://example.com", title: "docs" }] }],
+    };
+    await ok(target, "POST", "/api/admin/features-batch/import", {
+      project: "default",
+      environment: "development",
+      data,
+    });
+    const exported = await ok(target, "POST", "/api/admin/features-batch/export", {
+      environment: "development",
+      features: ["from-unleash"],
+    });
+    expect(exported.features[0]).toMatchObject({
+      type: "operational",
+      project: "default",
+      description: "made elsewhere",
+    });
+    expect(exported.featureStrategies[0]).toMatchObject({
+      parameters: { rollout: "25" },
+      constraints: [expect.objectContaining({ values: ["eu"] })],
+    });
+    expect(exported.featureEnvironments[0]).toMatchObject({ enabled: true, environment: "development" });
+    expect(exported.featureTags).toEqual([
+      { featureName: "from-unleash", tagType: "simple", tagValue: "imported" },
+    ]);
+  });
+});
+
 describe("refusals", () => {
   it("lists every problem: other project, illegal constraint values, unknown tag type and parent, bad legal values", async () => {
     await ok(target, "POST", "/api/admin/projects", { id: "other", name: "Other" });
