@@ -31,6 +31,7 @@ import "./modules/playground/playground.schema.ts";
 import "./modules/client-metrics/client-metrics.schema.ts";
 import "./modules/time-travel/time-travel.schema.ts";
 import "./modules/time-travel/restore.schema.ts";
+import "./modules/import-export/import-export.schema.ts";
 
 /** The GraphQL schema of every module (each `*.schema.ts` registers its types on the builder). */
 export const schema = lexicographicSortSchema(describeRelayTypes(builder.toSchema()));

@@ -11,6 +11,7 @@ import { favoriteRoutes } from "./favorites.ts";
 import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
+import { importExportRoutes } from "./import-export.ts";
 import { personalDashboardRoutes } from "./personal-dashboard.ts";
 import { playgroundRoutes } from "./playground.ts";
 import { projectRoutes } from "./projects.ts";
@@ -48,4 +49,5 @@ export const allRoutes: Route[] = [
   ...playgroundRoutes,
   ...clientMetricsRoutes,
   ...timeTravelRoutes,
+  ...importExportRoutes,
 ];

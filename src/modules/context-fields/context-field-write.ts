@@ -93,6 +93,27 @@ export async function createContextField(w: Write, input: CreateContextFieldInpu
 }
 
 /**
+ * Creates the context field unless one of that name exists (kept as it is):
+ * `context-field-created` only when this call created it. Safe against a concurrent creation
+ * of the same name (the insert waits for it, then does nothing). Throws Validation.
+ */
+export async function ensureContextField(w: Write, input: CreateContextFieldInput): Promise<boolean> {
+  const data = parseInput(createContextFieldSchema, input);
+  const row = {
+    ...data,
+    description: data.description ?? null,
+    legalValues: storedLegalValues(data.legalValues),
+  };
+  const created = await w.tx.contextField.createMany({
+    data: [{ ...row, createdAt: w.now }],
+    skipDuplicates: true,
+  });
+  if (created.count === 0) return false;
+  await recordEvent(w, { type: "context-field-created", data: contextFieldRecord(row) });
+  return true;
+}
+
+/**
  * Changes description, stickiness, sortOrder or the legal values (replaced as a whole).
  * Records `context-field-updated` (nothing when unchanged). Throws NotFound, Validation.
  */

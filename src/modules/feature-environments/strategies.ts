@@ -30,7 +30,7 @@ const strategyFields = {
   variants: z.array(z.custom<VariantInput>()).nullish(),
   segments: z.array(z.number().int()).nullish(),
 };
-const newStrategySchema = z.object({ name: z.string().min(1).max(255), ...strategyFields });
+export const newStrategySchema = z.object({ name: z.string().min(1).max(255), ...strategyFields });
 const strategyUpdateSchema = z.object({ name: z.string().min(1).max(255).nullish(), ...strategyFields });
 export type NewStrategyInput = z.input<typeof newStrategySchema>;
 export type StrategyUpdateInput = z.input<typeof strategyUpdateSchema>;
@@ -215,7 +215,7 @@ export async function reorderStrategies(
  * Parameters are a map of strings (numbers and booleans are written as strings, as Unleash
  * does). A flexibleRollout without groupId groups by the flag name, and sticks on `default`.
  */
-function normalizeParameters(
+export function normalizeParameters(
   name: string,
   parameters: Record<string, string | number | boolean>,
   flag: string,

@@ -53,6 +53,28 @@ export async function createTagType(w: Write, input: CreateTagTypeInput) {
   return tagType;
 }
 
+/**
+ * Creates the tag type unless one of that name exists (kept as it is): `tag-type-created` only
+ * when this call created it. Safe against a concurrent creation of the same name (the insert
+ * waits for it, then does nothing), as an import of the same file twice at once needs.
+ */
+export async function ensureTagType(w: Write, input: CreateTagTypeInput): Promise<boolean> {
+  const data = parseInput(createTagTypeSchema, input);
+  const row = {
+    name: data.name,
+    description: data.description ?? null,
+    icon: data.icon ?? null,
+    color: data.color ?? null,
+  };
+  const created = await w.tx.tagType.createMany({
+    data: [{ ...row, createdAt: w.now }],
+    skipDuplicates: true,
+  });
+  if (created.count === 0) return false;
+  await recordEvent(w, { type: "tag-type-created", data: tagTypeRecord(row) });
+  return true;
+}
+
 /** Changes description, icon or colour. Records `tag-type-updated` (nothing when unchanged). */
 export async function updateTagType(w: Write, name: string, input: UpdateTagTypeInput) {
   await lockRow(w.tx, "TagType", name);

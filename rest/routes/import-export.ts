@@ -1,0 +1,184 @@
+import { z } from "zod";
+import { defineRoutes, type RestRequest } from "../route.ts";
+import { constraintSchema, environmentVariantSchema, strategyVariantSchema } from "./strategy-shapes.ts";
+
+/** Unleash 8.2's exportResultSchema, as Vexil writes it (its `links` are never written: none here). */
+const exportResultSchema = z
+  .object({
+    features: z.array(
+      z.object({
+        name: z.string(),
+        type: z.string(),
+        description: z.string().nullable(),
+        project: z.string(),
+        stale: z.boolean(),
+        impressionData: z.boolean(),
+        archived: z.boolean(),
+      }),
+    ),
+    featureStrategies: z.array(
+      z.object({
+        id: z.string(),
+        featureName: z.string(),
+        name: z.string(),
+        title: z.string().nullable(),
+        disabled: z.boolean().nullable(),
+        sortOrder: z.number(),
+        segments: z.array(z.number().int()),
+        constraints: z.array(constraintSchema),
+        parameters: z.record(z.string(), z.string()),
+        variants: z.array(strategyVariantSchema),
+      }),
+    ),
+    featureEnvironments: z.array(
+      z.object({
+        name: z.string(),
+        featureName: z.string(),
+        environment: z.string(),
+        enabled: z.boolean(),
+        variants: z.array(environmentVariantSchema),
+      }),
+    ),
+    contextFields: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string().optional(),
+        stickiness: z.boolean(),
+        sortOrder: z.number().int(),
+        legalValues: z.array(z.object({ value: z.string(), description: z.string().optional() })),
+      }),
+    ),
+    featureTags: z.array(z.object({ featureName: z.string(), tagType: z.string(), tagValue: z.string() })),
+    segments: z.array(z.object({ id: z.number(), name: z.string() })),
+    tagTypes: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string().optional(),
+        icon: z.string().optional(),
+        color: z.string().optional(),
+      }),
+    ),
+    dependencies: z.array(
+      z.object({
+        feature: z.string(),
+        dependencies: z.array(
+          z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()) }),
+        ),
+      }),
+    ),
+  })
+  .strict();
+
+const exportQuerySchema = z.object({
+  environment: z.string(),
+  features: z.array(z.string().min(1)).optional(),
+  tag: z.string().optional(),
+  project: z.string().optional(),
+  downloadFile: z.boolean().optional(),
+});
+
+const importTogglesSchema = z.object({
+  project: z.string(),
+  environment: z.string(),
+  data: z.record(z.string(), z.unknown()).describe("An export document (exportResultSchema)."),
+});
+
+const validateItemSchema = z.object({ message: z.string(), affectedItems: z.array(z.string()) });
+const importTogglesValidateSchema = z.object({
+  errors: z.array(validateItemSchema),
+  warnings: z.array(validateItemSchema),
+  permissions: z.array(validateItemSchema),
+});
+
+const EXPORT_DOCUMENT = `query ExportFeatures($environment: String!, $features: [String!], $tag: String, $project: String) {
+  exportFeatures(environment: $environment, features: $features, tag: $tag, project: $project) }`;
+const ITEM = "message affectedItems";
+
+function body(req: RestRequest): Record<string, unknown> {
+  const b = req.body;
+  if (!b || typeof b !== "object" || Array.isArray(b)) throw new Error("The body must be a JSON object.");
+  return b as Record<string, unknown>;
+}
+
+function importVariables(req: RestRequest) {
+  const b = body(req);
+  return { project: b.project, environment: b.environment, data: b.data };
+}
+
+export const importExportRoutes = defineRoutes([
+  {
+    method: "POST",
+    path: "/api/admin/features-batch/export",
+    tag: "Import/Export",
+    summary: "Export feature flags from an environment",
+    description:
+      "Unleash's export document of the flags selected by `features` (names; an empty list: every flag), else `tag` (`type:value` or a value), else `project`, with their strategies, state and variants in `environment`. `downloadFile` is accepted; the answer is always the JSON document.",
+    document: EXPORT_DOCUMENT,
+    variables: (req) => {
+      const b = body(req);
+      return { environment: b.environment, features: b.features, tag: b.tag, project: b.project };
+    },
+    schemas: { body: exportQuerySchema, response: exportResultSchema },
+    errors: [400, 404],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/features-batch/export",
+    tag: "Import/Export",
+    summary: "Export feature flags from an environment (query string)",
+    description:
+      "Vexil's GET form of the export (issue 14): `?environment=` with `features=a,b` (none: every flag), `tag=` or `project=`.",
+    document: EXPORT_DOCUMENT,
+    variables: ({ query }) => {
+      const features = query.get("features");
+      return {
+        environment: query.get("environment"),
+        features: features
+          ? features.split(",").filter(Boolean)
+          : query.has("tag") || query.has("project")
+            ? null
+            : [],
+        tag: query.get("tag"),
+        project: query.get("project"),
+      };
+    },
+    schemas: {
+      query: z.object({
+        environment: z.string(),
+        features: z.string().optional(),
+        tag: z.string().optional(),
+        project: z.string().optional(),
+      }),
+      response: exportResultSchema,
+    },
+    errors: [400, 404],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/features-batch/validate",
+    tag: "Import/Export",
+    summary: "Validate feature import data",
+    description:
+      "What importing `data` into `project`/`environment` would meet: errors (the import would answer 400 with them), warnings, and permissions the caller lacks.",
+    document: `query ValidateImport($project: String!, $environment: String!, $data: JSON!) {
+      validateFeatureImport(project: $project, environment: $environment, data: $data) {
+        errors { ${ITEM} } warnings { ${ITEM} } permissions { ${ITEM} } } }`,
+    variables: importVariables,
+    schemas: { body: importTogglesSchema, response: importTogglesValidateSchema },
+    errors: [400, 404],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/features-batch/import",
+    tag: "Import/Export",
+    summary: "Import feature flags",
+    description:
+      "Imports an export document into `project` and `environment` in one transaction (200, no body). 400 lists every problem found; 403 lists the missing permissions.",
+    document: `mutation ImportFeatures($project: String!, $environment: String!, $data: JSON!) {
+      importFeatures(project: $project, environment: $environment, data: $data) { events } }`,
+    variables: importVariables,
+    emptyBody: true,
+    schemas: { body: importTogglesSchema },
+    errors: [400, 403, 404],
+  },
+]);
