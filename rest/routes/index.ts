@@ -21,6 +21,7 @@ import { tagRoutes } from "./tags.ts";
 import { timeTravelRoutes } from "./time-travel.ts";
 import { tokenRoutes } from "./tokens.ts";
 import { uiConfigRoutes } from "./ui-config.ts";
+import { userAccountRoutes } from "./user-account.ts";
 import { userRoutes } from "./users.ts";
 
 /** Every REST route; each feature slice contributes its own list. */
@@ -39,6 +40,7 @@ export const allRoutes: Route[] = [
   ...contextRoutes,
   ...tagRoutes,
   ...searchRoutes,
+  ...userAccountRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...uiConfigRoutes,
