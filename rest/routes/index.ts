@@ -17,6 +17,7 @@ import { projectRoutes } from "./projects.ts";
 import { searchRoutes } from "./search.ts";
 import { segmentRoutes } from "./segments.ts";
 import { strategyRoutes } from "./strategies.ts";
+import { strategyDefinitionRoutes } from "./strategy-definitions.ts";
 import { tagRoutes } from "./tags.ts";
 import { timeTravelRoutes } from "./time-travel.ts";
 import { tokenRoutes } from "./tokens.ts";
@@ -34,6 +35,7 @@ export const allRoutes: Route[] = [
   ...featureTagRoutes,
   ...featureEnvironmentRoutes,
   ...strategyRoutes,
+  ...strategyDefinitionRoutes,
   ...segmentRoutes,
   ...projectRoutes,
   ...environmentRoutes,
