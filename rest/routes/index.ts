@@ -13,6 +13,7 @@ import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
 import { personalDashboardRoutes } from "./personal-dashboard.ts";
 import { playgroundRoutes } from "./playground.ts";
+import { projectAdminRoutes } from "./project-admin.ts";
 import { projectRoutes } from "./projects.ts";
 import { searchRoutes } from "./search.ts";
 import { segmentRoutes } from "./segments.ts";
@@ -37,6 +38,7 @@ export const allRoutes: Route[] = [
   ...strategyRoutes,
   ...strategyDefinitionRoutes,
   ...segmentRoutes,
+  ...projectAdminRoutes,
   ...projectRoutes,
   ...environmentRoutes,
   ...contextRoutes,

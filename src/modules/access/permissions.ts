@@ -114,9 +114,11 @@ export const OWNER_PERMISSIONS: ReadonlySet<Permission> = new Set(
   ),
 );
 
-/** A project Member: works on the project's flags, but does not change or delete the project. */
+/** A project Member: works on the project's flags; does not change or delete the project or manage its tokens. */
 export const MEMBER_PERMISSIONS: ReadonlySet<Permission> = new Set(
-  [...OWNER_PERMISSIONS].filter((p) => p !== "UPDATE_PROJECT" && p !== "DELETE_PROJECT"),
+  [...OWNER_PERMISSIONS].filter(
+    (p) => p !== "UPDATE_PROJECT" && p !== "DELETE_PROJECT" && !p.endsWith("_PROJECT_API_TOKEN"),
+  ),
 );
 
 /** The roles every instance has (ids as in Unleash: 1-3 root, 4-5 project). */
