@@ -26,6 +26,7 @@ import "./modules/strategy-definitions/definitions.schema.ts";
 import "./modules/tokens/tokens.schema.ts";
 import "./modules/tokens/project-tokens.schema.ts";
 import "./modules/ui-config/ui-config.schema.ts";
+import "./modules/maintenance/maintenance.schema.ts";
 import "./modules/personal-dashboard/personal-dashboard.schema.ts";
 import "./modules/change-requests/change-requests.schema.ts";
 import "./modules/change-requests/change-request-mutations.schema.ts";

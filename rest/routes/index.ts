@@ -11,6 +11,7 @@ import { favoriteRoutes } from "./favorites.ts";
 import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
+import { maintenanceRoutes } from "./maintenance.ts";
 import { personalDashboardRoutes } from "./personal-dashboard.ts";
 import { playgroundRoutes } from "./playground.ts";
 import { projectAdminRoutes } from "./project-admin.ts";
@@ -48,6 +49,7 @@ export const allRoutes: Route[] = [
   ...userRoutes,
   ...tokenRoutes,
   ...uiConfigRoutes,
+  ...maintenanceRoutes,
   ...personalDashboardRoutes,
   ...changeRequestRoutes,
   ...addonRoutes,
