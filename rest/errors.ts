@@ -16,6 +16,7 @@ const BY_CODE: Record<ErrorCode | "INTERNAL", { status: number; name: string }> 
   RATE_LIMITED: { status: 429, name: "RateLimitError" },
   PAYLOAD_TOO_LARGE: { status: 413, name: "PayloadTooLargeError" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, name: "ContentTypeError" },
+  MAINTENANCE: { status: 503, name: "MaintenanceModeError" },
   INTERNAL: { status: 500, name: "InternalError" },
 };
 

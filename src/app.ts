@@ -17,6 +17,7 @@ import { uiPlugin } from "./http/ui.ts";
 import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
+import { useMaintenanceGuard } from "./modules/maintenance/maintenance.ts";
 import { ofrepPlugin } from "./modules/ofrep/ofrep.plugin.ts";
 import { avatarPlugin } from "./modules/users/avatars.ts";
 import { schema } from "./schema.ts";
@@ -63,6 +64,7 @@ export function createApp(
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),
+      useMaintenanceGuard(),
       useSharedSubscriptionResults(),
       useCredentialRevocation(deps),
       uiPlugin(),

@@ -12,16 +12,20 @@ import { featureEnvironmentRoutes } from "./feature-environments.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
 import { importExportRoutes } from "./import-export.ts";
+import { maintenanceRoutes } from "./maintenance.ts";
 import { personalDashboardRoutes } from "./personal-dashboard.ts";
 import { playgroundRoutes } from "./playground.ts";
+import { projectAdminRoutes } from "./project-admin.ts";
 import { projectRoutes } from "./projects.ts";
 import { searchRoutes } from "./search.ts";
 import { segmentRoutes } from "./segments.ts";
 import { strategyRoutes } from "./strategies.ts";
+import { strategyDefinitionRoutes } from "./strategy-definitions.ts";
 import { tagRoutes } from "./tags.ts";
 import { timeTravelRoutes } from "./time-travel.ts";
 import { tokenRoutes } from "./tokens.ts";
 import { uiConfigRoutes } from "./ui-config.ts";
+import { userAccountRoutes } from "./user-account.ts";
 import { userRoutes } from "./users.ts";
 
 /** Every REST route; each feature slice contributes its own list. */
@@ -34,15 +38,19 @@ export const allRoutes: Route[] = [
   ...featureTagRoutes,
   ...featureEnvironmentRoutes,
   ...strategyRoutes,
+  ...strategyDefinitionRoutes,
   ...segmentRoutes,
+  ...projectAdminRoutes,
   ...projectRoutes,
   ...environmentRoutes,
   ...contextRoutes,
   ...tagRoutes,
   ...searchRoutes,
+  ...userAccountRoutes,
   ...userRoutes,
   ...tokenRoutes,
   ...uiConfigRoutes,
+  ...maintenanceRoutes,
   ...personalDashboardRoutes,
   ...changeRequestRoutes,
   ...addonRoutes,

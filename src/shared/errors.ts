@@ -15,7 +15,8 @@ export type ErrorCode =
   | "INVALID_OPERATION"
   | "RATE_LIMITED"
   | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE";
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "MAINTENANCE";
 
 export type ErrorDetail = { message: string; path?: string };
 
@@ -125,5 +126,12 @@ export class PayloadTooLargeError extends DomainError {
 export class ContentTypeError extends DomainError {
   constructor(message = "The request body must be JSON: send Content-Type: application/json.") {
     super("UNSUPPORTED_MEDIA_TYPE", message);
+  }
+}
+
+/** A change refused while the instance is in maintenance mode (503, as Unleash). */
+export class MaintenanceModeError extends DomainError {
+  constructor() {
+    super("MAINTENANCE", "Vexil is in maintenance mode: changes are refused until an admin turns it off.");
   }
 }

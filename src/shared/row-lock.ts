@@ -13,6 +13,7 @@ const KEY_COLUMN = {
   ContextField: "name",
   Environment: "name",
   TagType: "name",
+  StrategyDefinition: "name",
 } as const;
 
 /**

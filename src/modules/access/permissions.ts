@@ -40,6 +40,12 @@ export const PERMISSIONS = {
   READ_FRONTEND_API_TOKEN: "READ_FRONTEND_API_TOKEN",
   CREATE_FRONTEND_API_TOKEN: "CREATE_FRONTEND_API_TOKEN",
   DELETE_FRONTEND_API_TOKEN: "DELETE_FRONTEND_API_TOKEN",
+  CREATE_STRATEGY: "CREATE_STRATEGY",
+  UPDATE_STRATEGY: "UPDATE_STRATEGY",
+  DELETE_STRATEGY: "DELETE_STRATEGY",
+  READ_PROJECT_API_TOKEN: "READ_PROJECT_API_TOKEN",
+  CREATE_PROJECT_API_TOKEN: "CREATE_PROJECT_API_TOKEN",
+  DELETE_PROJECT_API_TOKEN: "DELETE_PROJECT_API_TOKEN",
 } as const;
 
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
@@ -72,6 +78,9 @@ const PROJECT_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>([
   "UPDATE_PROJECT",
   "DELETE_PROJECT",
   "UPDATE_FEATURE_DEPENDENCY",
+  "READ_PROJECT_API_TOKEN",
+  "CREATE_PROJECT_API_TOKEN",
+  "DELETE_PROJECT_API_TOKEN",
 ]);
 
 export function permissionType(permission: Permission): PermissionType {
@@ -105,9 +114,11 @@ export const OWNER_PERMISSIONS: ReadonlySet<Permission> = new Set(
   ),
 );
 
-/** A project Member: works on the project's flags, but does not change or delete the project. */
+/** A project Member: works on the project's flags; does not change or delete the project or manage its tokens. */
 export const MEMBER_PERMISSIONS: ReadonlySet<Permission> = new Set(
-  [...OWNER_PERMISSIONS].filter((p) => p !== "UPDATE_PROJECT" && p !== "DELETE_PROJECT"),
+  [...OWNER_PERMISSIONS].filter(
+    (p) => p !== "UPDATE_PROJECT" && p !== "DELETE_PROJECT" && !p.endsWith("_PROJECT_API_TOKEN"),
+  ),
 );
 
 /** The roles every instance has (ids as in Unleash: 1-3 root, 4-5 project). */

@@ -68,7 +68,7 @@ export const PersonalAccessTokenRef = builder.prismaNode("PersonalAccessToken", 
   }),
 });
 
-const CreatedApiTokenRef = builder
+export const CreatedApiTokenRef = builder
   .objectRef<{ token: { id: number }; secret: string }>("CreatedApiToken")
   .implement({
     description: "A new API token with its secret: store the secret now, it cannot be shown again.",

@@ -2,6 +2,7 @@ import { builder } from "../../builder.ts";
 import type { ResourceLimits } from "../../config.ts";
 import type { Context } from "../../context.ts";
 import { VERSION } from "../../version.ts";
+import { isMaintenanceMode } from "../maintenance/maintenance.ts";
 
 type Link = { value: string; icon: string; href: string; title: string };
 
@@ -32,7 +33,7 @@ export async function uiConfig(ctx: Context) {
     feedbackUriPath: "",
     disablePasswordAuth: config.auth.disablePasswordAuth,
     emailEnabled: false,
-    maintenanceMode: false,
+    maintenanceMode: await isMaintenanceMode(ctx.db),
     segmentValuesLimit: config.limits.segmentValues,
     strategySegmentsLimit: config.limits.strategySegments,
     resourceLimits: config.limits,

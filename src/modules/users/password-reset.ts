@@ -102,25 +102,41 @@ export async function validateResetToken(db: Db, token: string, now: Date) {
  */
 export async function resetPassword(w: Write, token: string, password: string): Promise<void> {
   const row = await openToken(w.tx, token, w.now);
-  assertStrongPassword(password);
-  const history = await w.tx.passwordHistory.findMany({
-    where: { userId: row.userId },
-    orderBy: { id: "desc" },
-    take: HISTORY_DEPTH,
-  });
-  for (const old of history) {
-    if (await verifyPassword(password, old.passwordHash)) throw new PasswordPreviouslyUsedError();
-  }
-  const passwordHash = await hashPassword(password);
-  await w.tx.user.update({ where: { id: row.userId }, data: { passwordHash, loginAttempts: 0 } });
-  await w.tx.passwordHistory.create({ data: { userId: row.userId, passwordHash } });
+  await replacePassword(w, row.userId, password, { checkHistory: true });
   await w.tx.resetToken.update({
     where: { tokenHash: row.tokenHash },
     data: { usedAt: w.now, expiresAt: w.now },
   });
+}
+
+/**
+ * Gives a user a new password: it must be strong (and, with `checkHistory`, none of their last
+ * five); their open reset links expire and their sessions end, as in Unleash. No event: Unleash
+ * records none, and a password hash never goes into one.
+ */
+export async function replacePassword(
+  w: Write,
+  userId: number,
+  password: string,
+  options: { checkHistory: boolean },
+): Promise<void> {
+  assertStrongPassword(password);
+  if (options.checkHistory) {
+    const history = await w.tx.passwordHistory.findMany({
+      where: { userId },
+      orderBy: { id: "desc" },
+      take: HISTORY_DEPTH,
+    });
+    for (const old of history) {
+      if (await verifyPassword(password, old.passwordHash)) throw new PasswordPreviouslyUsedError();
+    }
+  }
+  const passwordHash = await hashPassword(password);
+  await w.tx.user.update({ where: { id: userId }, data: { passwordHash, loginAttempts: 0 } });
+  await w.tx.passwordHistory.create({ data: { userId, passwordHash } });
   await w.tx.resetToken.updateMany({
-    where: { userId: row.userId, usedAt: null, expiresAt: { gt: w.now } },
+    where: { userId, usedAt: null, expiresAt: { gt: w.now } },
     data: { expiresAt: w.now },
   });
-  await w.tx.userSession.deleteMany({ where: { userId: row.userId } });
+  await w.tx.userSession.deleteMany({ where: { userId } });
 }

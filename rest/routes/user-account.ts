@@ -1,0 +1,240 @@
+import { z } from "zod";
+import { defineRoutes } from "../route.ts";
+import { intParam, objectBody } from "./users.ts";
+
+/** Unleash's user-admin and own-account paths that come before `/user-admin/:id` in the table. */
+
+const SUMMARY_FIELDS = "id name email username imageUrl rootRoleId createdAt seenAt";
+const ROLE_FIELDS = "id name type description project";
+
+type Summary = {
+  id: number;
+  name: string | null;
+  email: string | null;
+  username: string | null;
+  imageUrl: string;
+  rootRoleId: number | null;
+  createdAt: string;
+  seenAt: string | null;
+  patSeenAt?: string | null;
+};
+type Role = { id: number; name: string; type: string; description: string | null; project: string | null };
+
+/** Unleash's userSchema as its search and access lists give it (email omitted when there is none). */
+const userBaseSchema = z.object({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  email: z.string().optional(),
+  username: z.string().nullable(),
+  imageUrl: z.string(),
+  rootRole: z.number().int().min(0).optional(),
+  accountType: z.literal("User"),
+  seenAt: z.string().datetime().nullable(),
+  createdAt: z.string().datetime(),
+});
+const roleSchema = z.object({
+  id: z.number().int().min(0),
+  type: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  project: z.string().nullable(),
+});
+const passwordBody = z.object({
+  password: z.string(),
+  confirmPassword: z.string().optional(),
+  oldPassword: z.string().optional(),
+});
+
+const userBase = (u: Summary) => ({
+  id: u.id,
+  name: u.name,
+  ...(u.email ? { email: u.email } : {}),
+  username: u.username,
+  imageUrl: u.imageUrl,
+  ...(u.rootRoleId !== null ? { rootRole: u.rootRoleId } : {}),
+  accountType: "User" as const,
+  seenAt: u.seenAt,
+  createdAt: u.createdAt,
+});
+const role = (r: Role) => ({
+  id: r.id,
+  type: r.type,
+  name: r.name,
+  ...(r.description !== null ? { description: r.description } : {}),
+  project: r.project,
+});
+const password = (req: Parameters<typeof objectBody>[0]) => {
+  const value = objectBody(req).password;
+  if (typeof value !== "string") throw new Error('"password" is required (a string).');
+  return value;
+};
+
+export const userAccountRoutes = defineRoutes([
+  {
+    method: "GET",
+    path: "/api/admin/user/profile",
+    tag: "Users",
+    summary: "The caller's root role and project memberships",
+    document: `query Profile { myProfile { rootRole { ${ROLE_FIELDS} } projects canChangePassword } }`,
+    respond: (data) => {
+      const p = data.myProfile as { rootRole: Role | null; projects: string[]; canChangePassword: boolean };
+      return {
+        rootRole: p.rootRole ? role(p.rootRole) : { id: 0, type: "root", name: "None", project: null },
+        projects: p.projects,
+        groups: [],
+        features: [],
+        subscriptions: [],
+        canChangePassword: p.canChangePassword,
+      };
+    },
+    schemas: {
+      response: z.object({
+        rootRole: roleSchema,
+        projects: z.array(z.string()),
+        groups: z.array(z.object({ name: z.string() })),
+        features: z.array(z.object({ name: z.string() })),
+        subscriptions: z.array(z.string()),
+        canChangePassword: z.boolean(),
+      }),
+    },
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/user/roles",
+    tag: "Users",
+    summary: "The caller's roles: root role, then project roles (of `projectId` when given)",
+    document: `query MyRoles($projectId: String) { myRoles(projectId: $projectId) { ${ROLE_FIELDS} } }`,
+    variables: (req) => ({ projectId: req.query.get("projectId") || undefined }),
+    respond: (data) => ({ version: 1, roles: (data.myRoles as Role[]).map(role) }),
+    schemas: {
+      query: z.object({ projectId: z.string().optional() }),
+      response: z.object({ version: z.literal(1), roles: z.array(roleSchema) }),
+    },
+    errors: [],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/user/change-password",
+    tag: "Users",
+    summary: "Change your own password",
+    description:
+      "Body `{password, confirmPassword, oldPassword}`. 400 when the two new ones differ or the password is weak or recently used; 401 when the old one is wrong. Ends your sessions.",
+    document: `mutation ChangeMyPassword($input: ChangePasswordInput!) { changeMyPassword(input: $input) }`,
+    variables: (req) => ({ input: { ...objectBody(req), password: password(req) } }),
+    emptyBody: true,
+    schemas: { body: passwordBody },
+    errors: [400, 401],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/user-admin/validate-password",
+    tag: "Users",
+    summary: "Check a password against the strength rules",
+    description: "200 with no body when strong; 400 listing each rule it breaks.",
+    document: `query ValidatePassword($password: String!) { validatePassword(password: $password) }`,
+    variables: (req) => ({ password: password(req) }),
+    emptyBody: true,
+    schemas: { body: passwordBody },
+    errors: [400],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/user-admin/search",
+    tag: "Users",
+    summary: "Users whose name, username or email contains `q` (2 characters or more)",
+    document: `query SearchUsers($q: String!) { searchUsers(query: $q) { ${SUMMARY_FIELDS} } }`,
+    variables: (req) => ({ q: req.query.get("q") ?? "" }),
+    respond: (data) => (data.searchUsers as Summary[]).map(userBase),
+    schemas: { query: z.object({ q: z.string().optional() }), response: z.array(userBaseSchema) },
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/user-admin/access",
+    tag: "Users",
+    summary: "Users (and groups: Vexil has none) as any caller may see them",
+    document: `query UserAccess { userDirectory { ${SUMMARY_FIELDS} } }`,
+    respond: (data) => ({ users: (data.userDirectory as Summary[]).map(userBase), groups: [] }),
+    schemas: {
+      response: z.object({ users: z.array(userBaseSchema), groups: z.array(z.object({ name: z.string() })) }),
+    },
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/user-admin/admin-count",
+    tag: "Users",
+    summary: "How many admins have a password, have none, or are service accounts (admins only)",
+    document: "query AdminCount { adminCount { password noPassword service } }",
+    schemas: {
+      response: z.object({
+        password: z.number().int(),
+        noPassword: z.number().int(),
+        service: z.number().int(),
+      }),
+    },
+    errors: [403],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/user-admin/inactive",
+    tag: "Users",
+    summary: "Users not seen for 180 days (admins only)",
+    document: `query InactiveUsers { inactiveUsers { ${SUMMARY_FIELDS} patSeenAt } }`,
+    respond: (data) => ({
+      version: 1,
+      inactiveUsers: (data.inactiveUsers as Summary[]).map((u) => ({
+        id: u.id,
+        name: u.name,
+        ...(u.email ? { email: u.email } : {}),
+        username: u.username,
+        seenAt: u.seenAt,
+        createdAt: u.createdAt,
+        patSeenAt: u.patSeenAt ?? null,
+      })),
+    }),
+    schemas: {
+      response: z.object({
+        version: z.literal(1),
+        inactiveUsers: z.array(
+          z.object({
+            id: z.number().int().min(0),
+            name: z.string().nullable(),
+            email: z.string().optional(),
+            username: z.string().nullable(),
+            seenAt: z.string().datetime().nullable(),
+            createdAt: z.string().datetime(),
+            patSeenAt: z.string().datetime().nullable(),
+          }),
+        ),
+      }),
+    },
+    errors: [403],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/user-admin/inactive/delete",
+    tag: "Users",
+    summary: "Delete the listed users that are inactive, never yourself (admins only)",
+    description: "Body `{ids: [...]}`. Ids of active or unknown users are skipped. 200 with no body.",
+    document: "mutation DeleteInactiveUsers($ids: [Int!]!) { deleteInactiveUsers(ids: $ids) }",
+    variables: (req) => ({ ids: objectBody(req).ids }),
+    emptyBody: true,
+    schemas: { body: z.object({ ids: z.array(z.number().int().min(0)) }) },
+    errors: [400, 403],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/user-admin/:id/change-password",
+    tag: "Users",
+    summary: "Set a user's password (admins only)",
+    description:
+      "Body `{password}`: must pass the strength rules. Ends the user's sessions. 200 with no body.",
+    document:
+      "mutation SetUserPassword($id: Int!, $password: String!) { setUserPassword(id: $id, password: $password) }",
+    variables: (req) => ({ id: intParam(req, "id"), password: password(req) }),
+    emptyBody: true,
+    schemas: { body: passwordBody },
+  },
+]);

@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userWithPat } from "../access/principals.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/**
+ * Unleash's project API tokens and environment default strategy (issue 14). Answers are
+ * checked against each route's response schema; the concurrency case really overlaps on
+ * PostgreSQL (TEST_DATABASE_URL).
+ */
+let t: TestApp;
+let viewer: string;
+let owner: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  viewer = (await userWithPat(t, "pa-viewer", "Viewer")).token;
+  const m = await userWithPat(t, "pa-owner", "Viewer");
+  owner = m.token;
+  const added = await t.gql(
+    `mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 4) }`,
+    {
+      u: m.id,
+    },
+  );
+  expect(added.errors).toBeUndefined();
+});
+afterAll(() => t.close());
+
+const TOKENS = "/api/admin/projects/default/api-tokens";
+const events = (type: string) =>
+  t.database.prisma.event.findMany({ where: { type }, orderBy: { id: "asc" } });
+
+describe("project API tokens", () => {
+  it("create (secret once), list (no secret), use, revoke by secret", async () => {
+    const created = await t.rest(
+      "POST",
+      TOKENS,
+      { tokenName: "backend-svc", type: "backend", environment: "production", x: 1 },
+      owner,
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      tokenName: "backend-svc",
+      type: "client",
+      environment: "production",
+      project: "default",
+      projects: ["default"],
+      secret: expect.stringMatching(/^default:production\./),
+    });
+    const secret = created.body.secret as string;
+    const list = await t.rest("GET", TOKENS, undefined, owner);
+    expect(list.status).toBe(200);
+    expect(list.body.tokens).toEqual([
+      expect.objectContaining({ tokenName: "backend-svc", project: "default" }),
+    ]);
+    expect(JSON.stringify(list.body)).not.toContain(secret.slice(secret.indexOf(".") + 1));
+    const sdk = await t.app.fetch("http://vexil.test/api/client/features", {
+      headers: { authorization: secret },
+    });
+    expect(sdk.status).toBe(200);
+
+    expect((await t.rest("DELETE", `${TOKENS}/${encodeURIComponent(secret)}`, undefined, owner)).status).toBe(
+      200,
+    );
+    expect((await t.rest("GET", TOKENS)).body.tokens).toEqual([]);
+    expect(await events("api-token-deleted")).toHaveLength(1);
+    const after = await t.app.fetch("http://vexil.test/api/client/features", {
+      headers: { authorization: secret },
+    });
+    expect(after.status).toBe(401);
+    // unknown secret: 200, as Unleash; nothing recorded
+    expect((await t.rest("DELETE", `${TOKENS}/default:production.nope`)).status).toBe(200);
+    expect(await events("api-token-deleted")).toHaveLength(1);
+  });
+
+  it("refuses admin tokens (400), unknown projects (404) and callers without the project permission (403)", async () => {
+    expect((await t.rest("POST", TOKENS, { tokenName: "a", type: "admin" })).status).toBe(400);
+    expect(
+      (await t.rest("POST", TOKENS, { tokenName: "a", type: "client", environment: "nowhere" })).status,
+    ).toBe(400);
+    expect((await t.rest("POST", TOKENS, { type: "client" })).status).toBe(400);
+    expect((await t.rest("GET", "/api/admin/projects/nope/api-tokens")).status).toBe(404);
+    expect(
+      (await t.rest("POST", "/api/admin/projects/nope/api-tokens", { tokenName: "a", type: "client" }))
+        .status,
+    ).toBe(404);
+    expect((await t.rest("GET", TOKENS, undefined, viewer)).status).toBe(403);
+    expect((await t.rest("POST", TOKENS, { tokenName: "a", type: "client" }, viewer)).status).toBe(403);
+    expect((await t.rest("DELETE", `${TOKENS}/x`, undefined, viewer)).status).toBe(403);
+  });
+
+  it("a token that serves several projects is not revoked through one of them", async () => {
+    expect((await t.rest("POST", "/api/admin/projects", { id: "second", name: "Second" })).status).toBe(201);
+    const shared = await t.rest("POST", "/api/admin/api-tokens", {
+      tokenName: "shared",
+      type: "client",
+      environment: "development",
+      projects: ["default", "second"],
+    });
+    expect(shared.status).toBe(201);
+    expect(
+      (await t.rest("GET", TOKENS)).body.tokens.map((x: { tokenName: string }) => x.tokenName),
+    ).toContain("shared");
+    expect((await t.rest("DELETE", `${TOKENS}/${encodeURIComponent(shared.body.secret)}`)).status).toBe(400);
+  });
+});
+
+const DEFAULT = "/api/admin/projects/default/environments/development/default-strategy";
+
+describe("environment default strategy", () => {
+  it("is stored, answered, recorded, and used when a flag is enabled", async () => {
+    const body = {
+      name: "flexibleRollout",
+      parameters: { rollout: 25, stickiness: "userId" },
+      constraints: [{ contextName: "appName", operator: "IN", values: ["web"] }],
+      unknownField: true,
+    };
+    const res = await t.rest("POST", DEFAULT, body);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      name: "flexibleRollout",
+      parameters: { rollout: "25", stickiness: "userId" },
+      constraints: [expect.objectContaining({ contextName: "appName", values: ["web"] })],
+      variants: [],
+      segments: [],
+    });
+    expect((await events("default-strategy-updated")).map((e) => [e.project, e.environment])).toEqual([
+      ["default", "development"],
+    ]);
+
+    expect(
+      (await t.rest("POST", "/api/admin/projects/default/features", { name: "uses-default" })).status,
+    ).toBe(201);
+    const on = await t.rest(
+      "POST",
+      "/api/admin/projects/default/features/uses-default/environments/development/on",
+    );
+    expect(on.status).toBe(200);
+    const strategies = await t.rest(
+      "GET",
+      "/api/admin/projects/default/features/uses-default/environments/development/strategies",
+    );
+    expect(strategies.body).toEqual([
+      expect.objectContaining({
+        name: "flexibleRollout",
+        parameters: expect.objectContaining({ rollout: "25", stickiness: "userId", groupId: "uses-default" }),
+      }),
+    ]);
+  });
+
+  it("`*` sets every environment of the project; errors 400, 403, 404", async () => {
+    const all = await t.rest("POST", "/api/admin/projects/default/environments/*/default-strategy", {
+      name: "default",
+    });
+    expect(all.status).toBe(200);
+    const links = await t.database.prisma.projectEnvironment.findMany({ where: { projectId: "default" } });
+    expect(links.map((l) => (l.defaultStrategy as { name: string }).name)).toEqual(["default", "default"]);
+    expect((await t.rest("POST", DEFAULT, { parameters: {} })).status).toBe(400);
+    expect(
+      (
+        await t.rest("POST", DEFAULT, {
+          name: "default",
+          constraints: [{ contextName: "appName", operator: "BOGUS" }],
+        })
+      ).status,
+    ).toBe(400);
+    expect((await t.rest("POST", DEFAULT, { name: "default", segments: [98765] })).status).toBe(400);
+    expect(
+      (
+        await t.rest("POST", "/api/admin/projects/nope/environments/development/default-strategy", {
+          name: "default",
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await t.rest("POST", "/api/admin/projects/default/environments/nowhere/default-strategy", {
+          name: "default",
+        })
+      ).status,
+    ).toBe(404);
+    expect((await t.rest("POST", DEFAULT, { name: "default" }, viewer)).status).toBe(403);
+  });
+
+  it("concurrent changes apply one after the other: each event's preData is the previous one's data", async () => {
+    const before = (await events("default-strategy-updated")).length;
+    const results = await Promise.all(
+      [10, 20, 30, 40].map((rollout) =>
+        t.rest("POST", DEFAULT, { name: "flexibleRollout", parameters: { rollout, stickiness: "default" } }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const recorded = (await events("default-strategy-updated"))
+      .slice(before)
+      .filter((e) => e.environment === "development");
+    expect(recorded).toHaveLength(4);
+    for (let i = 1; i < recorded.length; i++) expect(recorded[i]?.preData).toEqual(recorded[i - 1]?.data);
+    const stored = await t.database.prisma.projectEnvironment.findUnique({
+      where: { projectId_environmentName: { projectId: "default", environmentName: "development" } },
+    });
+    expect(stored?.defaultStrategy).toEqual(recorded.at(-1)?.data);
+  });
+});
