@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { assertDirectProjectChangeAllowed } from "../change-requests/settings.ts";
-import { featureByName } from "./feature.read.ts";
+import { featureByName, lockFeatures } from "./feature.read.ts";
 import { cloneFeature } from "./feature-clone.ts";
 import { addFeatureTag, removeFeatureTag } from "./feature-tags.ts";
 import { TagInput } from "./features.schema.ts";
@@ -34,6 +34,32 @@ builder.mutationFields((t) => ({
           where: { featureName: args.feature },
           orderBy: [{ tagType: "asc" }, { tagValue: "asc" }],
         });
+      }),
+  }),
+  updateProjectFeaturesTags: t.stringList({
+    description:
+      "Adds then removes the same tags on several flags of a project, all or nothing (Unleash's bulk tagging): feature-tagged / feature-untagged for each real change, tag-created for a new value. Returns the flag names.",
+    args: {
+      project: t.arg.string({ required: true, description: "Project id (every flag must be in it)." }),
+      features: t.arg.stringList({ required: true, description: "Flag names." }),
+      addedTags: t.arg({
+        type: [TagInput],
+        required: true,
+        description: "Tags to add (their types must exist).",
+      }),
+      removedTags: t.arg({ type: [TagInput], required: true, description: "Tags to remove." }),
+    },
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
+    resolve: (_root, args, ctx) =>
+      runWrite(ctx, async (w) => {
+        const features = await lockFeatures(w.tx, args.project, args.features);
+        for (const feature of features) {
+          for (const tag of args.addedTags) await addFeatureTag(w, feature.name, tag);
+          for (const tag of args.removedTags) await removeFeatureTag(w, feature.name, tag);
+        }
+        return features.map((f) => f.name);
       }),
   }),
   cloneFeature: t.prismaField({
