@@ -180,6 +180,7 @@ describe("context fields", () => {
     expect((await t.rest("DELETE", "/api/admin/context/nope/legal-values/x")).status).toBe(404);
     expect((await t.rest("POST", path, {})).status).toBe(400);
     expect((await t.rest("POST", path, { value: "DK" }, viewer)).status).toBe(403);
+    expect((await t.rest("DELETE", `${path}/NO`, undefined, viewer)).status).toBe(403);
   });
 
   it("20 concurrent additions of different legal values keep all of them, one event each", async () => {
