@@ -75,4 +75,26 @@ export const archiveRoutes = defineRoutes([
     emptyBody: true,
     schemas: { body: featuresBody },
   },
+  {
+    method: "POST",
+    path: "/api/admin/archive/revive/:featureName",
+    tag: "Archive",
+    summary: "Revive one archived flag",
+    description:
+      "200, no body. Off in every environment afterwards. A flag that is not archived is left alone.",
+    document: `mutation ReviveArchivedFeature($name: String!) { reviveArchivedFeature(name: $name) { name } }`,
+    variables: (req) => ({ name: req.params.featureName }),
+    emptyBody: true,
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/archive/:featureName",
+    tag: "Archive",
+    summary: "Delete one archived flag for good",
+    description: "200, no body. A flag that is not archived is left unchanged; an unknown one is 404.",
+    document: `mutation DeleteArchivedFeature($name: String!) { deleteArchivedFeature(name: $name) }`,
+    variables: (req) => ({ name: req.params.featureName }),
+    emptyBody: true,
+    errors: [403, 404],
+  },
 ]);

@@ -85,4 +85,43 @@ export const contextRoutes = defineRoutes([
     variables: ({ params }) => ({ name: params.contextField }),
     emptyBody: true,
   },
+  {
+    method: "POST",
+    path: "/api/admin/context/validate",
+    tag: "Context",
+    summary: "Check a name for a new context field",
+    description: "200, no body, when URL-friendly and free; 400 malformed; 409 taken.",
+    document: `query ValidateContextFieldName($name: String!) { validateContextFieldName(name: $name) }`,
+    variables: (req) => ({ name: (req.body as { name?: unknown } | undefined)?.name }),
+    emptyBody: true,
+    schemas: { body: z.object({ name: z.string() }) },
+    errors: [400, 409],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/context/:contextField/legal-values",
+    tag: "Context",
+    summary: "Add or update one legal value",
+    description: "200, no body. A value the field has gets the new description.",
+    document: `mutation SetLegalValue($name: String!, $value: String!, $description: String) {
+      setContextFieldLegalValue(name: $name, value: $value, description: $description) { name } }`,
+    variables: (req) => {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      return { name: req.params.contextField, value: b.value, description: b.description ?? null };
+    },
+    emptyBody: true,
+    schemas: { body: z.object({ value: z.string(), description: z.string().optional() }) },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/context/:contextField/legal-values/:legalValue",
+    tag: "Context",
+    summary: "Remove one legal value",
+    description: "200, no body. Constraints that use the value are left as they are.",
+    document: `mutation RemoveLegalValue($name: String!, $value: String!) {
+      removeContextFieldLegalValue(name: $name, value: $value) { name } }`,
+    variables: (req) => ({ name: req.params.contextField, value: req.params.legalValue }),
+    emptyBody: true,
+    errors: [403, 404],
+  },
 ]);

@@ -11,7 +11,45 @@ const createBody = z.object({
 });
 const updateBody = z.object({ type: z.string().optional(), sortOrder: z.number().int().optional() });
 
+/** Unleash's environment on/off: available to projects or not (204, no body). */
+const toggle = (enabled: boolean) => ({
+  method: "POST" as const,
+  path: `/api/admin/environments/:name/${enabled ? "on" : "off"}`,
+  tag: "Environments",
+  summary: enabled
+    ? "Make an environment available to projects"
+    : "Make an environment unavailable to projects",
+  description: "204. Event: environment-updated when the state changes.",
+  document: `mutation SetEnvironmentEnabled($name: String!, $enabled: Boolean!) {
+    setEnvironmentEnabled(name: $name, enabled: $enabled) { name } }`,
+  variables: (req: { params: Record<string, string> }) => ({ name: req.params.name, enabled }),
+  status: 204,
+  errors: [403, 404],
+});
+
 export const environmentRoutes = defineRoutes([
+  // Before PUT /environments/:name, which the same path would match.
+  {
+    method: "PUT",
+    path: "/api/admin/environments/sort-order",
+    tag: "Environments",
+    summary: "Reorder environments",
+    description:
+      "Body: `{<environment name>: sortOrder}`. Environments not named keep theirs; an unknown name is 404 and nothing changes. 200, no body.",
+    document: `mutation SetEnvironmentSortOrder($order: [EnvironmentSortOrderInput!]!) {
+      setEnvironmentSortOrder(order: $order) { name } }`,
+    variables: (req) => {
+      const b = req.body;
+      if (!b || typeof b !== "object" || Array.isArray(b))
+        throw new Error("The body must be an object of sort orders.");
+      return { order: Object.entries(b).map(([name, sortOrder]) => ({ name, sortOrder })) };
+    },
+    emptyBody: true,
+    schemas: { body: z.record(z.string(), z.number().int()) },
+    errors: [400, 403, 404],
+  },
+  toggle(true),
+  toggle(false),
   {
     method: "GET",
     path: "/api/admin/environments",

@@ -43,6 +43,44 @@ function legacySearchVariables(body: unknown) {
 export const eventRoutes = defineRoutes([
   {
     method: "GET",
+    path: "/api/admin/events",
+    tag: "Events",
+    summary: "List events (deprecated)",
+    description:
+      "Newest first: the latest 100, or with `project` that project's latest 50 (as Unleash); `totalEvents` counts every match. An unknown project answers an empty list. Events the caller may not read are left out (only admins see events of no project).",
+    deprecated: true,
+    document: `query RecentEvents($filter: EventFilter, $first: Int) {
+      events(filter: $filter, first: $first) { totalCount edges { node { ${EVENT_FIELDS} } } } }`,
+    variables: ({ query }) => {
+      const project = query.get("project");
+      return project ? { filter: { projects: [project] }, first: 50 } : { first: 100 };
+    },
+    respond: (data) => {
+      const page = data.events as EventPage;
+      return { version: 1, events: page.edges.map((e) => e.node), totalEvents: page.totalCount };
+    },
+    schemas: {
+      query: z.object({ project: z.string().optional().describe("Only this project's events.") }),
+      response: z.object({
+        version: z.literal(1),
+        events: z.array(eventSchema),
+        totalEvents: z.number().int(),
+      }),
+    },
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/event-creators",
+    tag: "Events",
+    summary: "Who made the recorded changes",
+    description: "Distinct authors `{id, name}` of the events the caller may read.",
+    document: `query EventCreators { eventCreators { id name } }`,
+    schemas: { response: z.array(z.object({ id: z.number().int(), name: z.string() })) },
+    errors: [],
+  },
+  {
+    method: "GET",
     path: "/api/admin/events/:featureName",
     tag: "Events",
     summary: "List events of a flag (spec 4.8)",

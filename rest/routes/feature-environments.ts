@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { ENV_VARIANT_FIELDS, FEATURE_FIELDS } from "../fragments.ts";
 import { defineRoutes } from "../route.ts";
-import { environmentVariantSchema, featureSchema, targetVariables, variantInput } from "./strategy-shapes.ts";
+import {
+  environmentVariantSchema,
+  featureSchema,
+  patchesSchema,
+  targetVariables,
+  variantInput,
+} from "./strategy-shapes.ts";
 
 const ENVIRONMENT_PATH = "/api/admin/projects/:projectId/features/:featureName/environments/:environment";
 const TARGET_VARS = "$project: String!, $feature: String!, $environment: String!";
@@ -64,6 +70,59 @@ export const featureEnvironmentRoutes = defineRoutes([
     }),
     schemas: {
       body: z.array(environmentVariantSchema),
+      response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }),
+    },
+  },
+  {
+    method: "PATCH",
+    path: `${ENVIRONMENT_PATH}/variants`,
+    tag: "Features",
+    summary: "Patch a flag's variants in an environment (JSON Patch, RFC 6902)",
+    description:
+      "The patch applies to the variant list (`/0/weight`, `/-` to append...); `variable` weights are rebalanced. Answers `{version, variants}`.",
+    document: `mutation PatchFeatureEnvironmentVariants(${TARGET_VARS}, $operations: [JsonPatchOperationInput!]!) {
+      patchFeatureEnvironmentVariants(${TARGET_ARGS}, operations: $operations) { variants { ${ENV_VARIANT_FIELDS} } }
+    }`,
+    variables: (req) => ({ ...targetVariables(req), operations: req.body ?? [] }),
+    respond: (data) => ({
+      version: 1,
+      variants: (data.patchFeatureEnvironmentVariants as { variants: unknown[] }).variants,
+    }),
+    schemas: {
+      body: patchesSchema,
+      response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }),
+    },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/projects/:projectId/features/:featureName/variants-batch",
+    tag: "Features",
+    summary: "Set the same variants in several environments",
+    description:
+      "Replaces the variants in each listed environment, all or nothing. Answers `{version, variants}` as stored (weights rebalanced); no environments: nothing changes and `variants` is empty.",
+    document: `mutation SetFeatureVariantsInEnvironments($project: String!, $feature: String!, $environments: [String!]!, $variants: [EnvironmentVariantInput!]!) {
+      setFeatureVariantsInEnvironments(project: $project, feature: $feature, environments: $environments, variants: $variants) { variants { ${ENV_VARIANT_FIELDS} } }
+    }`,
+    variables: (req) => {
+      const b = (req.body ?? {}) as { variants?: unknown; environments?: unknown };
+      return {
+        project: req.params.projectId,
+        feature: req.params.featureName,
+        environments: b.environments ?? [],
+        variants: Array.isArray(b.variants)
+          ? b.variants.map((v) => variantInput(v, true))
+          : (b.variants ?? []),
+      };
+    },
+    respond: (data) => ({
+      version: 1,
+      variants: (data.setFeatureVariantsInEnvironments as { variants: unknown[] }[])[0]?.variants ?? [],
+    }),
+    schemas: {
+      body: z.object({
+        variants: z.array(environmentVariantSchema).optional(),
+        environments: z.array(z.string()).optional(),
+      }),
       response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }),
     },
   },

@@ -9,6 +9,7 @@ import { environmentRoutes } from "./environments.ts";
 import { eventRoutes } from "./events.ts";
 import { favoriteRoutes } from "./favorites.ts";
 import { featureEnvironmentRoutes } from "./feature-environments.ts";
+import { featureOperationRoutes } from "./feature-operations.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
 import { importExportRoutes } from "./import-export.ts";
@@ -32,6 +33,7 @@ import { userRoutes } from "./users.ts";
 export const allRoutes: Route[] = [
   ...eventRoutes,
   ...featureRoutes,
+  ...featureOperationRoutes,
   ...archiveRoutes,
   ...dependencyRoutes,
   ...favoriteRoutes,

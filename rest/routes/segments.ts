@@ -101,4 +101,54 @@ export const segmentRoutes = defineRoutes([
     status: 204,
     errors: [400, 403, 404, 409],
   },
+  {
+    method: "POST",
+    path: "/api/admin/segments/validate",
+    tag: "Segments",
+    summary: "Check a name for a new segment",
+    description: "204 when no segment holds the name; 409 when one does.",
+    document: `query ValidateSegmentName($name: String!) { validateSegmentName(name: $name) }`,
+    variables: (req) => ({ name: (req.body as { name?: unknown } | undefined)?.name }),
+    status: 204,
+    schemas: { body: z.object({ name: z.string() }) },
+    errors: [400, 409],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/segments/:id/strategies",
+    tag: "Segments",
+    summary: "The strategies that use a segment",
+    description:
+      "`{strategies: [{id, featureName, projectId, environment, strategyName}]}`; empty for an unknown segment.",
+    document: `query SegmentStrategies($id: Int!) {
+      segmentStrategies(id: $id) { id: databaseId featureName projectId: project environment strategyName: name } }`,
+    variables: (req) => ({ id: segmentId(req) }),
+    respond: (data) => ({ strategies: data.segmentStrategies }),
+    schemas: {
+      response: z.object({
+        strategies: z.array(
+          z.object({
+            id: z.string(),
+            featureName: z.string(),
+            projectId: z.string(),
+            environment: z.string(),
+            strategyName: z.string(),
+          }),
+        ),
+      }),
+    },
+    errors: [400],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/segments/strategies/:strategyId",
+    tag: "Segments",
+    summary: "The segments a strategy uses",
+    description: "`{segments}`; empty for an unknown strategy.",
+    document: `query StrategySegments($strategyId: String!) { strategySegments(strategyId: $strategyId) { ${SEGMENT_FIELDS} } }`,
+    variables: (req) => ({ strategyId: req.params.strategyId }),
+    respond: (data) => ({ segments: data.strategySegments }),
+    schemas: { response: z.object({ segments: z.array(segmentSchema) }) },
+    errors: [],
+  },
 ]);

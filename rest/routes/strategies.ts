@@ -4,6 +4,7 @@ import { FEATURE_ENVIRONMENT_FIELDS, STRATEGY_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import {
   environmentVariantSchema,
+  patchesSchema,
   strategyBodySchema,
   strategyInput,
   strategySchema,
@@ -138,6 +139,19 @@ export const strategyRoutes = defineRoutes([
       input: strategyInput(req.body),
     }),
     schemas: { body: strategyBodySchema, response: strategySchema },
+  },
+  {
+    method: "PATCH",
+    path: `${STRATEGIES_PATH}/:strategyId`,
+    tag: "Features",
+    summary: "Patch a strategy (JSON Patch, RFC 6902)",
+    description:
+      "Paths are those of the strategy as this API shows it (/parameters/rollout, /constraints/0, /disabled, ...). Events as the PUT.",
+    document: `mutation PatchFeatureStrategy(${TARGET_VARS}, $id: String!, $operations: [JsonPatchOperationInput!]!) {
+      patchFeatureStrategy(${TARGET_ARGS}, id: $id, operations: $operations) { ${STRATEGY_FIELDS} }
+    }`,
+    variables: (req) => ({ ...targetVariables(req), id: req.params.strategyId, operations: req.body ?? [] }),
+    schemas: { body: patchesSchema, response: strategySchema },
   },
   {
     method: "DELETE",

@@ -102,6 +102,16 @@ export const featureSchema = z.object({
   }),
 });
 
+/** An RFC 6902 JSON Patch document. */
+export const patchesSchema = z.array(
+  z.object({
+    op: z.enum(["add", "remove", "replace", "move", "copy", "test"]),
+    path: z.string(),
+    from: z.string().optional(),
+    value: z.unknown().optional(),
+  }),
+);
+
 /** Path parameters locating a flag in one environment, as GraphQL arguments. */
 export function targetVariables({ params }: RestRequest) {
   return { project: params.projectId, feature: params.featureName, environment: params.environment };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineRoutes } from "../route.ts";
 import { tagSchema } from "../schemas.ts";
 import { bodyFields } from "./catalog-shared.ts";
+import { pickList } from "./strategy-shapes.ts";
 
 const TAG_TYPE_FIELDS = "name description icon color";
 const tagTypeSchema = z.object({
@@ -135,5 +136,57 @@ export const tagRoutes = defineRoutes([
     }`,
     variables: ({ params }) => ({ type: params.type, value: params.value }),
     emptyBody: true,
+  },
+  {
+    method: "POST",
+    path: "/api/admin/tag-types/validate",
+    tag: "Tags",
+    summary: "Check a tag type before creating it",
+    description: "`{valid: true, tagType}` when valid and free; 400 malformed; 409 name taken.",
+    document: `query ValidateTagType($input: CreateTagTypeInput!) { validateTagType(input: $input) }`,
+    variables: ({ body }) => ({ input: bodyFields(body, ["name", "description", "icon", "color"]) }),
+    respond: (data, { body }) => ({
+      valid: data.validateTagType,
+      tagType: bodyFields(body, ["name", "description", "icon", "color"]),
+    }),
+    schemas: {
+      body: updateTagTypeBody.extend({ name: z.string() }),
+      response: z.object({
+        valid: z.boolean(),
+        tagType: z.object({
+          name: z.string(),
+          description: z.string().nullish(),
+          icon: z.string().nullish(),
+          color: z.string().nullish(),
+        }),
+      }),
+    },
+    errors: [400, 403, 409],
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/projects/:projectId/tags",
+    tag: "Tags",
+    summary: "Add and remove tags on several flags",
+    description:
+      "Body `{features, tags: {addedTags, removedTags}}`; all or nothing (an unknown flag is 404, nothing changes). 200, no body.",
+    document: `mutation BulkTagFeatures($project: String!, $features: [String!]!, $addedTags: [TagInput!]!, $removedTags: [TagInput!]!) {
+      updateProjectFeaturesTags(project: $project, features: $features, addedTags: $addedTags, removedTags: $removedTags) }`,
+    variables: ({ params, body }) => {
+      const b = (body ?? {}) as { features?: unknown; tags?: { addedTags?: unknown; removedTags?: unknown } };
+      return {
+        project: params.projectId,
+        features: b.features,
+        addedTags: pickList(b.tags?.addedTags, ["type", "value"]),
+        removedTags: pickList(b.tags?.removedTags, ["type", "value"]),
+      };
+    },
+    emptyBody: true,
+    schemas: {
+      body: z.object({
+        features: z.array(z.string().min(1)),
+        tags: z.object({ addedTags: z.array(tagSchema), removedTags: z.array(tagSchema) }),
+      }),
+    },
   },
 ]);

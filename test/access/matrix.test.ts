@@ -141,8 +141,8 @@ describe("the matrix: every root field and REST route × caller ⇒ expected sta
         try {
           variables =
             route.variables?.({
-              params: paramsOf(route, call.path),
-              query: new URLSearchParams(),
+              params: paramsOf(route, call.path.split("?")[0] as string),
+              query: call.query,
               body: call.body,
             }) ?? {};
         } catch {

@@ -106,7 +106,7 @@ function sample(schema: JsonSchema, name: string): unknown {
   }
 }
 
-/** A request to a route with every path param and required body field filled with dummies. */
+/** A request to a route with every path param, required query parameter and body field filled with dummies. */
 export function routeCall(route: Route) {
   const path = route.path.replace(/:(\w+)/g, (_m, name: string) => {
     if (PROJECT.test(name)) return "default";
@@ -119,7 +119,14 @@ export function routeCall(route: Route) {
     : ["POST", "PUT", "PATCH"].includes(route.method)
       ? {}
       : undefined;
-  return { path, body };
+  const query = new URLSearchParams(
+    route.schemas?.query
+      ? Object.entries(
+          sample(z.toJSONSchema(route.schemas.query, { io: "input" }) as JsonSchema, "query") as object,
+        ).map(([key, value]) => [key, String(value)])
+      : [],
+  );
+  return { path: query.size ? `${path}?${query}` : path, query, body };
 }
 
 /** The scopes a field declared, evaluated for given arguments when they depend on them. */

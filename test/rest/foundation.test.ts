@@ -55,7 +55,7 @@ describe("REST layer", () => {
   });
 
   it("answers an unknown /api/admin path with 404 in the error shape", async () => {
-    for (const path of ["/api/admin/nope", "/api/admin", "/api/admin/events"]) {
+    for (const path of ["/api/admin/nope", "/api/admin", "/api/admin/events/nothing/here"]) {
       const res = await t.rest("GET", path);
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ ...errorShape, name: "NotFoundError" });

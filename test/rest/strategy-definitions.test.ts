@@ -152,7 +152,7 @@ describe("strategy types", () => {
     );
     expect(
       (await t.rest("POST", "/api/admin/projects/default/features", { name: "region-flag" })).status,
-    ).toBe(201);
+    ).toBe(200);
     const strategy = await t.rest(
       "POST",
       "/api/admin/projects/default/features/region-flag/environments/development/strategies",

@@ -147,3 +147,26 @@ export async function deleteContextField(w: Write, name: string) {
   await recordEvent(w, { type: "context-field-deleted", preData: contextFieldRecord(field) });
   return field;
 }
+
+/**
+ * Adds a legal value to a context field, or replaces the description of the one with that
+ * value. Records `context-field-updated` (nothing when unchanged). Throws NotFound, Validation.
+ */
+export async function upsertLegalValue(w: Write, name: string, legalValue: LegalValue) {
+  await lockRow(w.tx, "ContextField", name);
+  const values = (await findContextField(w.tx, name)).legalValues as LegalValue[];
+  const at = values.findIndex((v) => v.value === legalValue.value);
+  const next = at === -1 ? [...values, legalValue] : values.map((v, i) => (i === at ? legalValue : v));
+  return updateContextField(w, name, { legalValues: next });
+}
+
+/**
+ * Removes a legal value from a context field (constraints that use it are left as they are, as
+ * Unleash). Records `context-field-updated`; a value the field does not have records nothing.
+ * Throws NotFound (field).
+ */
+export async function removeLegalValue(w: Write, name: string, value: string) {
+  await lockRow(w.tx, "ContextField", name);
+  const values = (await findContextField(w.tx, name)).legalValues as LegalValue[];
+  return updateContextField(w, name, { legalValues: values.filter((v) => v.value !== value) });
+}

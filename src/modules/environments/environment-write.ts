@@ -21,6 +21,7 @@ export type CreateEnvironmentInput = z.input<typeof createEnvironmentSchema>;
 export const updateEnvironmentSchema = z.object({
   type: environmentType.optional(),
   sortOrder: sortOrder.optional(),
+  enabled: z.boolean().optional(),
 });
 export type UpdateEnvironmentInput = z.input<typeof updateEnvironmentSchema>;
 
@@ -53,14 +54,16 @@ export async function createEnvironment(w: Write, input: CreateEnvironmentInput,
   return environment;
 }
 
-/** Changes type and/or sortOrder. Records `environment-updated` (nothing when unchanged). */
+/** Changes type, sortOrder and/or enabled. Records `environment-updated` (nothing when unchanged). */
 export async function updateEnvironment(w: Write, name: string, input: UpdateEnvironmentInput) {
   await lockRow(w.tx, "Environment", name);
   const data = parseInput(updateEnvironmentSchema, input);
   const before = await w.tx.environment.findUnique({ where: { name } });
   if (!before) throw new NotFoundError(`Could not find environment "${name}"`);
   const unchanged =
-    (data.type ?? before.type) === before.type && (data.sortOrder ?? before.sortOrder) === before.sortOrder;
+    (data.type ?? before.type) === before.type &&
+    (data.sortOrder ?? before.sortOrder) === before.sortOrder &&
+    (data.enabled ?? before.enabled) === before.enabled;
   if (unchanged) return before;
   const after = await w.tx.environment.update({ where: { name }, data });
   await recordEvent(w, {

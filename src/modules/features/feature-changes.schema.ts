@@ -19,8 +19,8 @@ const UpdateFeatureInput = builder.inputType("UpdateFeatureInput", {
   }),
 });
 
-const JsonPatchOperationInput = builder.inputType("JsonPatchOperationInput", {
-  description: "One RFC 6902 operation on `{description, type, impressionData, stale}`.",
+export const JsonPatchOperationInput = builder.inputType("JsonPatchOperationInput", {
+  description: "One RFC 6902 operation (JSON Patch) on the document a mutation names.",
   fields: (t) => ({
     op: t.string({ required: true, description: "add, remove, replace, move, copy or test." }),
     path: t.string({ required: true, description: "JSON Pointer, e.g. /description." }),

@@ -1,7 +1,7 @@
-import fastJsonPatch from "fast-json-patch";
 import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { ValidationError } from "../../shared/errors.ts";
+import { applyJsonPatch, type PatchOperation, patchOperationSchema } from "../../shared/json-patch.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { lockFeature, lockFeatures } from "./feature.read.ts";
@@ -56,14 +56,6 @@ export async function updateFeature(w: Write, projectId: string, name: string, i
 /** Fields of the flag a JSON Patch may change (the rest are identity or have their own paths). */
 const PATCHABLE = ["description", "type", "impressionData", "stale"] as const;
 
-export const patchOperationSchema = z.object({
-  op: z.enum(["add", "remove", "replace", "move", "copy", "test"]),
-  path: z.string(),
-  from: z.string().optional(),
-  value: z.unknown().optional(),
-});
-export type PatchOperation = z.infer<typeof patchOperationSchema>;
-
 /**
  * Applies an RFC 6902 JSON Patch to the flag's metadata document
  * `{description, type, impressionData, stale}` and stores the result as `updateFeature` does.
@@ -89,16 +81,7 @@ export async function patchFeature(w: Write, projectId: string, name: string, op
     impressionData: current.impressionData,
     stale: current.stale,
   };
-  let patched: Record<string, unknown>;
-  try {
-    patched = fastJsonPatch.applyPatch(document, ops as fastJsonPatch.Operation[], true, false).newDocument;
-  } catch (error) {
-    const e = error as { index?: number; message: string };
-    const where = e.index === undefined ? "" : `${e.index}: `;
-    throw new ValidationError(`${where}${e.message.split("\n")[0]}`, [
-      { path: e.index === undefined ? "" : String(e.index), message: e.message.split("\n")[0] ?? "" },
-    ]);
-  }
+  const patched: Record<string, unknown> = applyJsonPatch(document, ops);
   return updateFeature(w, projectId, name, {
     description: (patched.description ?? null) as string | null,
     type: patched.type as string,

@@ -68,7 +68,7 @@ builder.queryField("features", (t) =>
   }),
 );
 
-const TagInput = builder.inputType("TagInput", {
+export const TagInput = builder.inputType("TagInput", {
   description: "A tag reference.",
   fields: (t) => ({
     type: t.string({ required: true, description: "Tag type (must exist)." }),

@@ -86,7 +86,7 @@ builder.queryField("tag", (t) =>
   }),
 );
 
-const CreateTagTypeInput = builder.inputType("CreateTagTypeInput", {
+export const CreateTagTypeInput = builder.inputType("CreateTagTypeInput", {
   description: "A new tag type.",
   fields: (t) => ({
     name: t.string({ required: true, description: "Unique URL-friendly name, 2 to 50 characters." }),

@@ -92,7 +92,7 @@ builder.mutationField("deleteProjectApiToken", (t) =>
       runWrite(ctx, async (w) => {
         await assertProject(w.tx, args.project);
         const match = await w.tx.apiToken.findUnique({ where: { secretHash: hashSecret(args.secret) } });
-        if (!match || !match.projects.includes(args.project) || !PROJECT_TOKEN_TYPES.includes(match.type)) {
+        if (!match?.projects.includes(args.project) || !PROJECT_TOKEN_TYPES.includes(match.type)) {
           return false;
         }
         if (match.projects.length > 1) {

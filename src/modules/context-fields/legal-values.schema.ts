@@ -1,0 +1,59 @@
+import { builder } from "../../builder.ts";
+import { NameExistsError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validation.ts";
+import { runWrite } from "../../shared/write.ts";
+import { PERMISSIONS } from "../access/permissions.ts";
+import { createContextFieldSchema, removeLegalValue, upsertLegalValue } from "./context-field-write.ts";
+
+builder.queryField("validateContextFieldName", (t) =>
+  t.boolean({
+    description:
+      "Checks a name for a new context field: true when URL-friendly and free; VALIDATION for a malformed name, NAME_EXISTS for a taken one.",
+    authScopes: { authenticated: true },
+    args: { name: t.arg.string({ required: true, description: "The name to check." }) },
+    resolve: async (_root, args, ctx) => {
+      parseInput(createContextFieldSchema.pick({ name: true }), { name: args.name });
+      if (await ctx.db.contextField.findUnique({ where: { name: args.name }, select: { name: true } })) {
+        throw new NameExistsError(`A context field with the name "${args.name}" already exists.`);
+      }
+      return true;
+    },
+  }),
+);
+
+builder.mutationFields((t) => ({
+  setContextFieldLegalValue: t.prismaField({
+    type: "ContextField",
+    description:
+      "Adds a legal value to a context field, or changes the description of the existing one. Event: context-field-updated (none when unchanged).",
+    args: {
+      name: t.arg.string({ required: true, description: "Context field name." }),
+      value: t.arg.string({ required: true, description: "The legal value." }),
+      description: t.arg.string({ description: "What the value means." }),
+    },
+    authScopes: { permission: { permission: PERMISSIONS.UPDATE_CONTEXT_FIELD } },
+    resolve: (query, _root, args, ctx) =>
+      runWrite(ctx, async (w) => {
+        await upsertLegalValue(w, args.name, {
+          value: args.value,
+          ...(args.description ? { description: args.description } : {}),
+        });
+        return w.tx.contextField.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      }),
+  }),
+  removeContextFieldLegalValue: t.prismaField({
+    type: "ContextField",
+    description:
+      "Removes a legal value from a context field; constraints using it are left as they are. Event: context-field-updated (none when the field does not have it).",
+    args: {
+      name: t.arg.string({ required: true, description: "Context field name." }),
+      value: t.arg.string({ required: true, description: "The legal value." }),
+    },
+    authScopes: { permission: { permission: PERMISSIONS.UPDATE_CONTEXT_FIELD } },
+    resolve: (query, _root, args, ctx) =>
+      runWrite(ctx, async (w) => {
+        await removeLegalValue(w, args.name, args.value);
+        return w.tx.contextField.findUniqueOrThrow({ ...query, where: { name: args.name } });
+      }),
+  }),
+}));

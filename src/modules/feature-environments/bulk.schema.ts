@@ -1,0 +1,163 @@
+import { builder } from "../../builder.ts";
+import { runWrite } from "../../shared/write.ts";
+import { PERMISSIONS } from "../access/permissions.ts";
+import { JsonPatchOperationInput } from "../features/feature-changes.schema.ts";
+import {
+  patchEnvironmentVariants,
+  patchStrategy,
+  setFeaturesEnabled,
+  setVariantsInEnvironments,
+} from "./bulk.ts";
+import { requireChangeRequestBypass, requireStrategyCreationWhenNone } from "./guards.ts";
+import { EnvironmentVariantInput } from "./inputs.schema.ts";
+import type { VariantInput } from "./variants.ts";
+
+/** JSON Patch operations as GraphQL gives them, without the nulls of absent fields. */
+const patchOperations = (ops: { op: string; path: string; from?: string | null; value?: unknown }[]) =>
+  ops.map((o) => ({
+    op: o.op,
+    path: o.path,
+    ...(o.from == null ? {} : { from: o.from }),
+    ...(o.value === undefined ? {} : { value: o.value }),
+  }));
+
+builder.mutationFields((t) => ({
+  setFeaturesEnabled: t.prismaField({
+    type: ["Feature"],
+    description:
+      "Turns several flags of a project on or off in one environment, all or nothing (Unleash's bulk toggle). Each flag as enableFeatureEnvironment / disableFeatureEnvironment does it: feature-environment-enabled or -disabled per flag whose state flips, the default strategy added where none would apply. Returns the flags in the order given.",
+    args: {
+      project: t.arg.string({ required: true, description: "Project id." }),
+      environment: t.arg.string({ required: true, description: "Environment name." }),
+      features: t.arg.stringList({ required: true, description: "Flag names (each once)." }),
+      enabled: t.arg.boolean({ required: true, description: "On (true) or off (false)." }),
+      shouldActivateDisabledStrategies: t.arg.boolean({
+        description: "When turning on: re-enable disabled strategies instead of adding the default strategy.",
+      }),
+    },
+    authScopes: (_root, args) => ({
+      permission: {
+        permission: PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT,
+        project: args.project,
+        environment: args.environment,
+      },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      await requireChangeRequestBypass(ctx, args.project, args.environment);
+      if (args.enabled) {
+        for (const feature of new Set(args.features)) {
+          await requireStrategyCreationWhenNone(ctx, args.project, feature, args.environment);
+        }
+      }
+      return runWrite(ctx, async (w) => {
+        const names = await setFeaturesEnabled(
+          w,
+          { project: args.project, environment: args.environment },
+          args.features,
+          args.enabled,
+          { shouldActivateDisabledStrategies: args.shouldActivateDisabledStrategies ?? false },
+          ctx.config.limits,
+        );
+        const rows = await w.tx.feature.findMany({ ...query, where: { name: { in: names } } });
+        return names.map((name) => rows.find((r) => r.name === name)).filter((r) => r !== undefined);
+      });
+    },
+  }),
+  patchFeatureStrategy: t.prismaField({
+    type: "FeatureStrategy",
+    description:
+      "Applies a JSON Patch (RFC 6902) to a strategy as REST shows it (name, title, disabled, sortOrder, parameters, constraints, variants, segments). Events as updateFeatureStrategy.",
+    args: {
+      project: t.arg.string({ required: true, description: "Project id." }),
+      feature: t.arg.string({ required: true, description: "Flag name." }),
+      environment: t.arg.string({ required: true, description: "Environment name." }),
+      id: t.arg.string({ required: true, description: "Strategy id." }),
+      operations: t.arg({ type: [JsonPatchOperationInput], required: true, description: "The patch." }),
+    },
+    authScopes: (_root, args) => ({
+      permission: {
+        permission: PERMISSIONS.UPDATE_FEATURE_STRATEGY,
+        project: args.project,
+        environment: args.environment,
+      },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      await requireChangeRequestBypass(ctx, args.project, args.environment);
+      const target = { project: args.project, feature: args.feature, environment: args.environment };
+      return runWrite(ctx, async (w) => {
+        await patchStrategy(w, target, args.id, patchOperations(args.operations), ctx.config.limits);
+        return w.tx.featureStrategy.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      });
+    },
+  }),
+  patchFeatureEnvironmentVariants: t.prismaField({
+    type: "FeatureEnvironment",
+    description:
+      "Applies a JSON Patch (RFC 6902) to a flag's variant list in one environment; weights rebalanced. Event: feature-environment-variants-updated (none when unchanged).",
+    args: {
+      project: t.arg.string({ required: true, description: "Project id." }),
+      feature: t.arg.string({ required: true, description: "Flag name." }),
+      environment: t.arg.string({ required: true, description: "Environment name." }),
+      operations: t.arg({ type: [JsonPatchOperationInput], required: true, description: "The patch." }),
+    },
+    authScopes: (_root, args) => ({
+      permission: {
+        permission: PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT_VARIANTS,
+        project: args.project,
+        environment: args.environment,
+      },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      await requireChangeRequestBypass(ctx, args.project, args.environment);
+      const target = { project: args.project, feature: args.feature, environment: args.environment };
+      return runWrite(ctx, async (w) => {
+        await patchEnvironmentVariants(w, target, patchOperations(args.operations));
+        return w.tx.featureEnvironment.findUniqueOrThrow({
+          ...query,
+          where: {
+            featureName_environmentName: { featureName: args.feature, environmentName: args.environment },
+          },
+        });
+      });
+    },
+  }),
+  setFeatureVariantsInEnvironments: t.prismaField({
+    type: ["FeatureEnvironment"],
+    description:
+      "Writes the same variants to several environments of a flag, all or nothing (Unleash's variants-batch). Event: feature-environment-variants-updated per environment that changes. Needs UPDATE_FEATURE_ENVIRONMENT_VARIANTS in each environment.",
+    args: {
+      project: t.arg.string({ required: true, description: "Project id." }),
+      feature: t.arg.string({ required: true, description: "Flag name." }),
+      environments: t.arg.stringList({ required: true, description: "Environment names." }),
+      variants: t.arg({ type: [EnvironmentVariantInput], required: true, description: "All variants." }),
+    },
+    // One environment: a grant for it suffices; several: a grant covering every environment.
+    authScopes: (_root, args) => {
+      const environments = [...new Set(args.environments)];
+      return {
+        permission: {
+          permission: PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT_VARIANTS,
+          project: args.project,
+          environment: environments.length === 1 ? environments[0] : null,
+        },
+      };
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const environments = [...new Set(args.environments)];
+      for (const environment of environments) {
+        await requireChangeRequestBypass(ctx, args.project, environment);
+      }
+      return runWrite(ctx, async (w) => {
+        const target = { project: args.project, feature: args.feature };
+        await setVariantsInEnvironments(w, target, environments, args.variants as VariantInput[]);
+        const rows = await w.tx.featureEnvironment.findMany({
+          ...query,
+          where: { featureName: args.feature, environmentName: { in: environments } },
+        });
+        return environments
+          .map((e) => rows.find((r) => r.environmentName === e))
+          .filter((r) => r !== undefined);
+      });
+    },
+  }),
+}));
