@@ -17,6 +17,7 @@ import { maintenanceRoutes } from "./maintenance.ts";
 import { personalDashboardRoutes } from "./personal-dashboard.ts";
 import { playgroundRoutes } from "./playground.ts";
 import { projectAdminRoutes } from "./project-admin.ts";
+import { projectInsightRoutes } from "./project-insights.ts";
 import { projectRoutes } from "./projects.ts";
 import { searchRoutes } from "./search.ts";
 import { segmentRoutes } from "./segments.ts";
@@ -43,6 +44,7 @@ export const allRoutes: Route[] = [
   ...strategyDefinitionRoutes,
   ...segmentRoutes,
   ...projectAdminRoutes,
+  ...projectInsightRoutes,
   ...projectRoutes,
   ...environmentRoutes,
   ...contextRoutes,
