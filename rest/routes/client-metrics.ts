@@ -17,13 +17,18 @@ type Bucket = {
 type Instance = { environment: string; sdkVersion: string | null; strategies: string[]; lastSeenAt: string };
 type Application = {
   appName: string;
+  description: string | null;
+  url: string | null;
+  color: string | null;
+  icon: string | null;
+  declaredStrategies: string[];
   instances: Instance[];
   seenFlags: { featureName: string; project: string; environments: string[] }[];
 };
 
 const BUCKET_FIELDS = "featureName environment appName hour yes no variants { name count }";
 const APPLICATION_FIELDS =
-  "appName instances { environment sdkVersion strategies lastSeenAt } seenFlags { featureName project environments }";
+  "appName description url color icon declaredStrategies instances { environment sdkVersion strategies lastSeenAt } seenFlags { featureName project environments }";
 
 const variantsSchema = z.record(z.string(), z.number().int()).describe("Count per variant name.");
 const environmentMetricsSchema = z.object({
@@ -38,7 +43,11 @@ const environmentMetricsSchema = z.object({
 const applicationSchema = z.object({
   appName: z.string(),
   sdkVersion: z.string().optional().describe("SDK of the most recently seen instance."),
-  strategies: z.array(z.string()).describe("Strategies any instance reported."),
+  strategies: z.array(z.string()).describe("Strategies any instance reported or an admin declared."),
+  description: z.string().optional(),
+  url: z.string().optional(),
+  color: z.string().optional(),
+  icon: z.string().optional(),
   usage: z
     .array(z.object({ project: z.string(), environments: z.array(z.string()) }))
     .describe("Projects (and environments) of the flags it reported metrics for."),
@@ -58,7 +67,10 @@ function rawMetric(b: Bucket) {
   };
 }
 
-/** Unleash's applicationSchema: SDK of the latest instance, strategies of all, usage per project. */
+/**
+ * Unleash's applicationSchema: SDK of the latest instance, strategies of all (and those an admin
+ * declared), the metadata an admin set, usage per project.
+ */
 function applicationBody(app: Application) {
   const latest = [...app.instances].sort((a, b) => (a.lastSeenAt < b.lastSeenAt ? 1 : -1))[0];
   const usage = new Map<string, Set<string>>();
@@ -70,7 +82,14 @@ function applicationBody(app: Application) {
   return {
     appName: app.appName,
     ...(latest?.sdkVersion ? { sdkVersion: latest.sdkVersion } : {}),
-    strategies: [...new Set(app.instances.flatMap((i) => i.strategies))].sort(),
+    strategies: [
+      ...new Set([...app.declaredStrategies, ...app.instances.flatMap((i) => i.strategies)]),
+    ].sort(),
+    ...Object.fromEntries(
+      (["description", "url", "color", "icon"] as const).flatMap((f) =>
+        app[f] === null ? [] : [[f, app[f]]],
+      ),
+    ),
     usage: [...usage.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([project, envs]) => ({ project, environments: [...envs].sort() })),

@@ -1,5 +1,6 @@
 import type { Route } from "../route.ts";
 import { addonRoutes } from "./addons.ts";
+import { applicationMetricsRoutes } from "./application-metrics.ts";
 import { archiveRoutes } from "./archive.ts";
 import { changeRequestRoutes } from "./change-requests.ts";
 import { clientMetricsRoutes } from "./client-metrics.ts";
@@ -60,6 +61,7 @@ export const allRoutes: Route[] = [
   ...addonRoutes,
   ...playgroundRoutes,
   ...clientMetricsRoutes,
+  ...applicationMetricsRoutes,
   ...timeTravelRoutes,
   ...importExportRoutes,
 ];

@@ -92,6 +92,12 @@ export type Application = {
   appName: string;
   createdAt: Date;
   lastSeenAt: Date;
+  description: string | null;
+  url: string | null;
+  color: string | null;
+  icon: string | null;
+  /** Strategies an admin declared (its instances report their own). */
+  strategies: string[];
   instances: ApplicationInstance[];
   seenFlags: SeenFlag[];
 };

@@ -41,37 +41,39 @@ const FeatureMetricsBucketRef = builder.objectRef<FeatureMetricsRow>("FeatureMet
   }),
 });
 
-const ApplicationInstanceRef = builder.objectRef<ApplicationInstance>("ApplicationInstance").implement({
-  description: "One running instance of an application's SDK in one environment.",
-  fields: (t) => ({
-    instanceId: t.exposeString("instanceId", {
-      description: "The SDK's instance id (`default` when it sent none).",
+export const ApplicationInstanceRef = builder
+  .objectRef<ApplicationInstance>("ApplicationInstance")
+  .implement({
+    description: "One running instance of an application's SDK in one environment.",
+    fields: (t) => ({
+      instanceId: t.exposeString("instanceId", {
+        description: "The SDK's instance id (`default` when it sent none).",
+      }),
+      environment: t.exposeString("environment", { description: "Environment of the SDK token it used." }),
+      sdkType: t.exposeString("sdkType", {
+        description: "`backend` (client token, /api/client) or `frontend` (frontend token, /api/frontend).",
+      }),
+      sdkVersion: t.exposeString("sdkVersion", { nullable: true, description: "SDK name and version." }),
+      platformName: t.exposeString("platformName", { nullable: true, description: "Runtime, e.g. `node`." }),
+      platformVersion: t.exposeString("platformVersion", { nullable: true, description: "Runtime version." }),
+      strategies: t.exposeStringList("strategies", {
+        description: "Strategies the SDK knows (from register).",
+      }),
+      startedAt: t.field({
+        type: "DateTime",
+        nullable: true,
+        description: "When the SDK started (from register).",
+        resolve: (i) => i.startedAt,
+      }),
+      interval: t.exposeInt("interval", { nullable: true, description: "Refresh interval it reported." }),
+      createdAt: t.field({ type: "DateTime", description: "First seen.", resolve: (i) => i.createdAt }),
+      lastSeenAt: t.field({
+        type: "DateTime",
+        description: "Last register or metrics call.",
+        resolve: (i) => i.lastSeenAt,
+      }),
     }),
-    environment: t.exposeString("environment", { description: "Environment of the SDK token it used." }),
-    sdkType: t.exposeString("sdkType", {
-      description: "`backend` (client token, /api/client) or `frontend` (frontend token, /api/frontend).",
-    }),
-    sdkVersion: t.exposeString("sdkVersion", { nullable: true, description: "SDK name and version." }),
-    platformName: t.exposeString("platformName", { nullable: true, description: "Runtime, e.g. `node`." }),
-    platformVersion: t.exposeString("platformVersion", { nullable: true, description: "Runtime version." }),
-    strategies: t.exposeStringList("strategies", {
-      description: "Strategies the SDK knows (from register).",
-    }),
-    startedAt: t.field({
-      type: "DateTime",
-      nullable: true,
-      description: "When the SDK started (from register).",
-      resolve: (i) => i.startedAt,
-    }),
-    interval: t.exposeInt("interval", { nullable: true, description: "Refresh interval it reported." }),
-    createdAt: t.field({ type: "DateTime", description: "First seen.", resolve: (i) => i.createdAt }),
-    lastSeenAt: t.field({
-      type: "DateTime",
-      description: "Last register or metrics call.",
-      resolve: (i) => i.lastSeenAt,
-    }),
-  }),
-});
+  });
 
 const SeenFlagRef = builder.objectRef<SeenFlag>("ApplicationSeenFlag").implement({
   description: "A flag an application reported metrics for (while its metrics are kept).",
@@ -91,6 +93,13 @@ const ApplicationRef = builder.objectRef<Application>("ClientApplication").imple
       type: "DateTime",
       description: "Last seen from any instance.",
       resolve: (a) => a.lastSeenAt,
+    }),
+    description: t.exposeString("description", { nullable: true, description: "Set by an admin." }),
+    url: t.exposeString("url", { nullable: true, description: "Link to the application, set by an admin." }),
+    color: t.exposeString("color", { nullable: true, description: "Display colour, set by an admin." }),
+    icon: t.exposeString("icon", { nullable: true, description: "Display icon, set by an admin." }),
+    declaredStrategies: t.exposeStringList("strategies", {
+      description: "Strategies an admin declared for it (its instances report their own).",
     }),
     instances: t.field({
       type: [ApplicationInstanceRef],

@@ -1,0 +1,79 @@
+import type { Db } from "../../db/database.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { isOutdatedSdk } from "./sdk-versions.ts";
+
+const DAY_MS = 86_400_000;
+
+export type OverviewEnvironment = {
+  name: string;
+  instanceCount: number;
+  sdks: string[];
+  frontendSdks: string[];
+  backendSdks: string[];
+  lastSeen: Date | null;
+  outdatedSdks: string[];
+};
+export type ApplicationOverview = {
+  projects: string[];
+  featureCount: number;
+  environments: OverviewEnvironment[];
+  missingStrategies: string[];
+};
+
+const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
+
+/**
+ * What one application uses (Unleash's applicationOverviewSchema): the projects and number of
+ * the flags it reported metrics for; per environment its instances, their SDKs (all, frontend,
+ * backend, outdated) and when one was last seen; and the strategies its SDKs reported that no
+ * strategy definition has. Null when no application has that name.
+ */
+export async function applicationOverview(db: Db, appName: string): Promise<ApplicationOverview | null> {
+  const app = await db.clientApplication.findUnique({ where: { appName }, include: { instances: true } });
+  if (!app) return null;
+  const [flags, definitions] = await Promise.all([
+    db.$queryRaw<{ featureName: string; project: string }[]>(Prisma.sql`
+      SELECT DISTINCT m."featureName", f."projectId" AS project
+      FROM "ClientMetricsHourly" m JOIN "Feature" f ON f.name = m."featureName"
+      WHERE m."appName" = ${appName}`),
+    db.strategyDefinition.findMany({ select: { name: true } }),
+  ]);
+  const environments = new Map<string, typeof app.instances>();
+  for (const i of app.instances)
+    environments.set(i.environment, [...(environments.get(i.environment) ?? []), i]);
+  const known = new Set(definitions.map((d) => d.name));
+  const versionsOf = (list: typeof app.instances) =>
+    sorted(list.flatMap((i) => (i.sdkVersion ? [i.sdkVersion] : [])));
+  return {
+    projects: sorted(flags.map((f) => f.project)),
+    featureCount: new Set(flags.map((f) => f.featureName)).size,
+    environments: [...environments.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, list]) => ({
+        name,
+        instanceCount: new Set(list.map((i) => i.instanceId)).size,
+        sdks: versionsOf(list),
+        frontendSdks: versionsOf(list.filter((i) => i.sdkType === "frontend")),
+        backendSdks: versionsOf(list.filter((i) => i.sdkType !== "frontend")),
+        lastSeen: list.reduce<Date | null>(
+          (max, i) => (max && max > i.lastSeenAt ? max : i.lastSeenAt),
+          null,
+        ),
+        outdatedSdks: versionsOf(list).filter(isOutdatedSdk),
+      })),
+    missingStrategies: sorted(app.instances.flatMap((i) => i.strategies).filter((s) => !known.has(s))),
+  };
+}
+
+/**
+ * The application's instances in one environment seen in the last 24 hours, most recent
+ * first; null when no application has that name.
+ */
+export async function recentInstances(db: Db, appName: string, environment: string, now: Date) {
+  const app = await db.clientApplication.findUnique({ where: { appName }, select: { appName: true } });
+  if (!app) return null;
+  return db.clientInstance.findMany({
+    where: { appName, environment, lastSeenAt: { gte: new Date(now.getTime() - DAY_MS) } },
+    orderBy: [{ lastSeenAt: "desc" }, { instanceId: "asc" }],
+  });
+}

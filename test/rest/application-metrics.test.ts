@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userToken } from "../feature-environments/helpers.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/**
+ * Unleash's per-application metrics paths (issue 14): overview, recent instances, outdated
+ * SDKs, and an admin's application metadata, with applications known from real SDK calls.
+ * Every answer is also checked against its route's response schema (checkRestResponses).
+ */
+let t: TestApp;
+let viewer: string;
+let devToken: string;
+let frontendToken: string;
+
+async function token(type: string, environment: string) {
+  const res = await t.gql<{ createApiToken: { secret: string } }>(
+    `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret } }`,
+    { input: { tokenName: `${type}-${environment}`, type, environment, projects: ["*"] } },
+  );
+  expect(res.errors).toBeUndefined();
+  return res.data?.createApiToken.secret as string;
+}
+
+const register = (secret: string, instanceId: string, sdkVersion: string, strategies: string[]) =>
+  t.rest(
+    "POST",
+    "/api/client/register",
+    {
+      appName: "web",
+      instanceId,
+      sdkVersion,
+      strategies,
+      started: new Date().toISOString(),
+      interval: 15000,
+    },
+    secret,
+  );
+
+beforeAll(async () => {
+  t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
+  viewer = await userToken(t, "apps-viewer", "Viewer");
+  expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "app-flag" })).status).toBe(
+    200,
+  );
+  devToken = await token("client", "development");
+  frontendToken = await token("frontend", "development");
+  expect(
+    (await register(devToken, "web-1", "unleash-client-node:4.0.0", ["default", "my-custom"])).status,
+  ).toBeLessThan(300);
+  expect((await register(devToken, "web-2", "unleash-client-node:6.6.0", ["default"])).status).toBeLessThan(
+    300,
+  );
+  const now = Date.now();
+  const metrics = await t.rest(
+    "POST",
+    "/api/client/metrics",
+    {
+      appName: "web",
+      instanceId: "web-1",
+      bucket: {
+        start: new Date(now - 60_000).toISOString(),
+        stop: new Date(now).toISOString(),
+        toggles: { "app-flag": { yes: 1, no: 0, variants: {} } },
+      },
+    },
+    devToken,
+  );
+  expect(metrics.status).toBe(202);
+  const frontend = await t.rest(
+    "POST",
+    "/api/frontend/client/register",
+    {
+      appName: "web",
+      instanceId: "browser-1",
+      sdkVersion: "unleash-proxy-client:3.6.0",
+      started: new Date().toISOString(),
+      interval: 15000,
+    },
+    frontendToken,
+  );
+  expect(frontend.status).toBeLessThan(300);
+});
+afterAll(() => t?.close());
+
+describe("application metrics", () => {
+  it("overview: projects, flags, environments with SDKs and issues; 404 for an unknown application", async () => {
+    const res = await t.rest("GET", "/api/admin/metrics/applications/web/overview");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      projects: ["default"],
+      featureCount: 1,
+      environments: [
+        {
+          name: "development",
+          instanceCount: 3,
+          sdks: ["unleash-client-node:4.0.0", "unleash-client-node:6.6.0", "unleash-proxy-client:3.6.0"],
+          frontendSdks: ["unleash-proxy-client:3.6.0"],
+          backendSdks: ["unleash-client-node:4.0.0", "unleash-client-node:6.6.0"],
+          lastSeen: expect.any(String),
+          issues: { missingFeatures: [], outdatedSdks: ["unleash-client-node:4.0.0"] },
+        },
+      ],
+      issues: { missingStrategies: ["my-custom"] },
+    });
+    expect((await t.rest("GET", "/api/admin/metrics/applications/nope/overview")).status).toBe(404);
+    expect(
+      (await t.rest("GET", "/api/admin/metrics/applications/web/overview", undefined, null)).status,
+    ).toBe(401);
+  });
+
+  it("instances of the last 24 hours in one environment, most recent first", async () => {
+    const res = await t.rest("GET", "/api/admin/metrics/instances/web/environment/development");
+    expect(res.status).toBe(200);
+    expect(res.body.instances.map((i: { instanceId: string }) => i.instanceId).sort()).toEqual([
+      "browser-1",
+      "web-1",
+      "web-2",
+    ]);
+    expect(res.body.instances).toContainEqual({
+      instanceId: "web-1",
+      sdkVersion: "unleash-client-node:4.0.0",
+      clientIp: null,
+      lastSeen: expect.any(String),
+    });
+    await t.database.prisma.clientInstance.update({
+      where: {
+        appName_instanceId_environment: { appName: "web", instanceId: "web-2", environment: "development" },
+      },
+      data: { lastSeenAt: new Date(Date.now() - 25 * 3_600_000) },
+    });
+    const recent = await t.rest("GET", "/api/admin/metrics/instances/web/environment/development");
+    expect(recent.body.instances.map((i: { instanceId: string }) => i.instanceId)).not.toContain("web-2");
+    expect((await t.rest("GET", "/api/admin/metrics/instances/web/environment/production")).body).toEqual({
+      instances: [],
+    });
+    expect((await t.rest("GET", "/api/admin/metrics/instances/nope/environment/development")).status).toBe(
+      404,
+    );
+  });
+
+  it("outdated SDKs across the instance", async () => {
+    const res = await t.rest("GET", "/api/admin/metrics/sdks/outdated");
+    expect(res).toMatchObject({
+      status: 200,
+      body: { sdks: [{ sdkVersion: "unleash-client-node:4.0.0", applications: ["web"] }] },
+    });
+  });
+
+  it("an admin sets an application's metadata (202, application-created) and deletes it (200)", async () => {
+    const body = { url: "https://web.example.com", color: "#ff0000", icon: "globe", strategies: ["gradual"] };
+    expect((await t.rest("POST", "/api/admin/metrics/applications/web", body, viewer)).status).toBe(403);
+    const res = await t.rest("POST", "/api/admin/metrics/applications/web", body);
+    expect(res).toMatchObject({ status: 202, body: undefined });
+    const app = await t.rest("GET", "/api/admin/metrics/applications/web");
+    expect(app.body).toMatchObject({ appName: "web", url: body.url, color: "#ff0000", icon: "globe" });
+    expect(app.body.strategies).toEqual(["default", "gradual", "my-custom"]);
+    const events = await t.database.prisma.event.findMany({ where: { type: "application-created" } });
+    expect(events).toHaveLength(1);
+    expect(events[0]?.data).toMatchObject({ appName: "web", url: body.url });
+    // The same metadata again changes nothing and records nothing.
+    expect((await t.rest("POST", "/api/admin/metrics/applications/web", body)).status).toBe(202);
+    expect(await t.database.prisma.event.count({ where: { type: "application-created" } })).toBe(1);
+    // A new application by an admin.
+    expect(
+      (await t.rest("POST", "/api/admin/metrics/applications/planned", { url: "https://p.example" })).status,
+    ).toBe(202);
+    expect((await t.rest("GET", "/api/admin/metrics/applications/planned")).body).toMatchObject({
+      url: "https://p.example",
+    });
+    expect(
+      (await t.rest("POST", "/api/admin/metrics/applications/planned", { strategies: "x" })).status,
+    ).toBe(400);
+
+    expect(
+      (await t.rest("DELETE", "/api/admin/metrics/applications/planned", undefined, viewer)).status,
+    ).toBe(403);
+    expect(await t.rest("DELETE", "/api/admin/metrics/applications/planned")).toMatchObject({
+      status: 200,
+      body: undefined,
+    });
+    expect((await t.rest("GET", "/api/admin/metrics/applications/planned")).status).toBe(404);
+    expect((await t.rest("DELETE", "/api/admin/metrics/applications/planned")).status).toBe(200);
+  });
+});
