@@ -19,6 +19,7 @@ import "./modules/feature-environments/feature-environments.schema.ts";
 import "./modules/feature-environments/bulk.schema.ts";
 import "./modules/segments/segments.schema.ts";
 import "./modules/segments/segment-usage.schema.ts";
+import "./modules/segments/strategy-segments.schema.ts";
 import "./modules/events/events.schema.ts";
 import "./modules/events/event-creators.schema.ts";
 import "./modules/projects/projects.mutations.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoutes } from "../route.ts";
+import { defineRoutes, type Route } from "../route.ts";
 import { bodyFields } from "./catalog-shared.ts";
 
 const CONTEXT_FIELD_FIELDS =
@@ -124,4 +124,42 @@ export const contextRoutes = defineRoutes([
     emptyBody: true,
     errors: [403, 404],
   },
+  ...[
+    { path: "/api/admin/context/:contextField/strategies", tag: "Strategies", project: false },
+    {
+      path: "/api/admin/projects/:projectId/context/:contextField/strategies",
+      tag: "Strategies",
+      project: true,
+    },
+  ].map(
+    ({ path, tag, project }): Route => ({
+      method: "GET",
+      path,
+      tag,
+      summary: project
+        ? "Get strategies in a project that use a context field"
+        : "Get strategies that use a context field",
+      description:
+        "Strategies with a constraint on the field (archived flags' too), by flag, environment and position; empty for an unknown field.",
+      document: `query ContextFieldStrategies($contextField: String!, $projectId: String) {
+        contextFieldStrategies(contextField: $contextField, projectId: $projectId) {
+          id: databaseId featureName projectId: project environment strategyName: name } }`,
+      variables: ({ params }) => ({ contextField: params.contextField, projectId: params.projectId ?? null }),
+      respond: (data) => ({ strategies: data.contextFieldStrategies }),
+      schemas: {
+        response: z.object({
+          strategies: z.array(
+            z.object({
+              id: z.string(),
+              featureName: z.string(),
+              projectId: z.string(),
+              environment: z.string(),
+              strategyName: z.string(),
+            }),
+          ),
+        }),
+      },
+      errors: [],
+    }),
+  ),
 ]);

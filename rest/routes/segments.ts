@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
+import { bodyFields } from "./catalog-shared.ts";
 import { CONSTRAINT_KEYS, constraintSchema, pick, pickList } from "./strategy-shapes.ts";
 
 const SEGMENT_FIELDS = /* GraphQL */ `
@@ -41,6 +42,13 @@ function segmentId({ params }: RestRequest) {
   if (!Number.isInteger(id)) throw new Error(`Segment id must be an integer, not "${params.id}".`);
   return id;
 }
+
+const strategySegmentsSchema = z.object({
+  projectId: z.string(),
+  strategyId: z.string(),
+  environmentId: z.string(),
+  segmentIds: z.array(z.number().int().min(0)),
+});
 
 export const segmentRoutes = defineRoutes([
   {
@@ -150,5 +158,24 @@ export const segmentRoutes = defineRoutes([
     respond: (data) => ({ segments: data.strategySegments }),
     schemas: { response: z.object({ segments: z.array(segmentSchema) }) },
     errors: [],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/segments/strategies",
+    tag: "Segments",
+    summary: "Update strategy segments",
+    description:
+      "Sets the strategy's segments to exactly `segmentIds` (feature-strategy-update); 404 unless the strategy is in that project and environment. Answers 201 with the request.",
+    document: `mutation SetStrategySegments($projectId: String!, $environmentId: String!, $strategyId: String!, $segmentIds: [Int!]!) {
+      setStrategySegments(projectId: $projectId, environmentId: $environmentId, strategyId: $strategyId, segmentIds: $segmentIds) {
+        projectId: project strategyId: databaseId environmentId: environment segmentIds: segments } }`,
+    variables: ({ body }) => bodyFields(body, ["projectId", "environmentId", "strategyId", "segmentIds"]),
+    status: 201,
+    respond: (data) => data.setStrategySegments,
+    schemas: {
+      body: strategySegmentsSchema,
+      response: strategySegmentsSchema,
+    },
+    errors: [400, 403, 404],
   },
 ]);
