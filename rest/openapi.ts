@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AppDeps } from "../src/context.ts";
+import { healthOpenApiPaths } from "../src/http/health.ts";
 import { sdkOpenApiPaths } from "../src/modules/client-api/client-api.plugin.ts";
 import { VERSION } from "../src/version.ts";
 import { STATUS_NAMES } from "./errors.ts";
@@ -32,7 +33,11 @@ const ERROR_TEXT: Record<number, string> = {
 export function openApiDocument(
   routes: Route[],
   deps: Pick<AppDeps, "config">,
-  otherPaths: Record<string, Record<string, unknown>> = { ...sdkOpenApiPaths(), ...authOpenApiPaths() },
+  otherPaths: Record<string, Record<string, unknown>> = {
+    ...sdkOpenApiPaths(),
+    ...authOpenApiPaths(),
+    ...healthOpenApiPaths(),
+  },
 ) {
   const paths: Record<string, Record<string, unknown>> = { ...otherPaths };
   for (const route of routes) {

@@ -1,5 +1,5 @@
 import { GraphQLError } from "graphql";
-import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type pg from "pg";
 import { restPlugin } from "../rest/plugin.ts";
 import { authPlugin } from "../rest/routes/auth.ts";
@@ -10,6 +10,7 @@ import { GRAPHIQL_OPTIONS, graphiqlAssetsPlugin, renderOfflineGraphiQL } from ".
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
+import { healthPlugin } from "./http/health.ts";
 import { useMetrics } from "./http/metrics.ts";
 import { useRequestLog } from "./http/request-log.ts";
 import { useTracing } from "./http/tracing.ts";
@@ -40,6 +41,10 @@ export function createApp(
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // Yoga's own health check answers an empty 200 to every URL that *ends with* its endpoint
+    // (a flag named "health" included); a NUL never appears in a request URL, so it never
+    // answers, and healthPlugin serves /health and /ready in Unleash's shape.
+    healthCheckEndpoint: "\u0000",
     renderGraphiQL: renderOfflineGraphiQL,
     graphiql: GRAPHIQL_OPTIONS,
     logging: false,
@@ -54,7 +59,7 @@ export function createApp(
       useRequestLog(deps.logger, deps.config.logLevel === "debug"),
       useMetrics(deps, deps.pool),
       ...(deps.config.tracing ? [useTracing()] : []),
-      healthPlugin(deps),
+      healthPlugin(deps.ready),
       avatarPlugin(),
       graphiqlAssetsPlugin(),
       authPlugin(deps),
@@ -125,20 +130,4 @@ function credentialsOf(initial: {
     return socketCredentials(initial.connectionParams, initial.extra?.request?.headers?.cookie);
   }
   return initial.request?.headers ? { request: initial.request } : {};
-}
-
-function healthPlugin(deps: AppDeps & { ready?: () => Promise<void> }): Plugin {
-  return {
-    async onRequest({ url, endResponse }) {
-      if (url.pathname === "/health") {
-        endResponse(Response.json({ health: "GOOD" }));
-      } else if (url.pathname === "/ready") {
-        const ok = await Promise.resolve(deps.ready?.()).then(
-          () => true,
-          () => false,
-        );
-        endResponse(Response.json({ ready: ok }, { status: ok ? 200 : 503 }));
-      }
-    },
-  };
 }

@@ -9,7 +9,7 @@ export async function bindPort(host: string, port: number): Promise<Server> {
   const server = createServer((request, response) => {
     const health = request.url === "/health";
     response.writeHead(health ? 200 : 503, { "content-type": "application/json" });
-    response.end(health ? '{"health":"GOOD"}' : '{"ready":false}');
+    response.end(health ? '{"health":"GOOD"}' : '{"health":"BAD"}');
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

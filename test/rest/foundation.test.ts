@@ -86,8 +86,18 @@ describe("REST layer", () => {
   it("serves /health and /ready without a token", async () => {
     const health = await t.app.fetch("http://vexil.test/health");
     expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ health: "GOOD" });
     const ready = await t.app.fetch("http://vexil.test/ready");
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true });
+    expect(await ready.json()).toEqual({ health: "GOOD" });
+    const doc = await (await t.app.fetch("http://vexil.test/docs/openapi.json")).json();
+    expect(doc.paths["/health"].get).toMatchObject({ tags: ["Operational"], responses: { "200": {} } });
+    expect(doc.paths["/ready"].get.responses).toHaveProperty("503");
+    // Only /health itself: a path that ends with it is an ordinary route.
+    expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "health" })).status).toBe(
+      200,
+    );
+    const flag = await t.rest("GET", "/api/admin/projects/default/features/health");
+    expect(flag).toMatchObject({ status: 200, body: { name: "health" } });
   });
 });

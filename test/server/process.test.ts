@@ -63,7 +63,7 @@ describe("the server process (npm start)", () => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
     const ready = await fetch(`${server.url}/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true });
+    expect(await ready.json()).toEqual({ health: "GOOD" });
   });
 
   it("serves GraphiQL to browsers", async () => {
