@@ -9,7 +9,7 @@ type OverviewData = {
   projects: string[];
   featureCount: number;
   missingStrategies: string[];
-  environments: ({ outdatedSdks: string[] } & Record<string, unknown>)[];
+  environments: ({ outdatedSdks: string[]; missingFeatures: string[] } & Record<string, unknown>)[];
 };
 
 const outdatedSdksSchema = z.object({
@@ -61,10 +61,10 @@ export const applicationMetricsRoutes = defineRoutes([
     tag: "Metrics",
     summary: "Get application overview",
     description:
-      "Projects and number of the flags the application reported metrics for; per environment its instances, SDKs (outdated ones as issues) and last sighting; strategies its SDKs know that no strategy definition has. `missingFeatures` is empty: metrics for flags Vexil does not have are not kept.",
+      "Projects and number of the flags the application reported metrics for; per environment its instances, SDKs (outdated ones as issues) and last sighting; strategies its SDKs know that no strategy definition has. `missingFeatures`: flag names it reported there in the last 7 days that no flag has.",
     document: `query ApplicationOverview($appName: String!) { applicationOverview(appName: $appName) {
       projects featureCount missingStrategies
-      environments { name instanceCount sdks frontendSdks backendSdks lastSeen outdatedSdks }
+      environments { name instanceCount sdks frontendSdks backendSdks lastSeen outdatedSdks missingFeatures }
     } }`,
     variables: ({ params }) => ({ appName: params.appName }),
     respond: (data, { params }) => {
@@ -73,9 +73,9 @@ export const applicationMetricsRoutes = defineRoutes([
       return {
         projects: overview.projects,
         featureCount: overview.featureCount,
-        environments: overview.environments.map(({ outdatedSdks, ...env }) => ({
+        environments: overview.environments.map(({ outdatedSdks, missingFeatures, ...env }) => ({
           ...env,
-          issues: { missingFeatures: [], outdatedSdks },
+          issues: { missingFeatures, outdatedSdks },
         })),
         issues: { missingStrategies: overview.missingStrategies },
       };
@@ -148,6 +148,35 @@ export const applicationMetricsRoutes = defineRoutes([
     document: "query OutdatedSdks { outdatedSdks { sdkVersion applications } }",
     respond: (data) => ({ sdks: data.outdatedSdks }),
     schemas: { response: outdatedSdksSchema },
+    errors: [],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/metrics/unknown-flags",
+    tag: "Unknown Flags",
+    summary: "Get unknown flags",
+    description:
+      "Flag names SDKs reported metrics for in the last 7 days that match no flag, most recently seen first (at most 1000), with who reported them where and when.",
+    document: `query UnknownFlags { unknownFlags {
+      name lastSeenAt lastEventAt reports { appName environments { environment seenAt } } } }`,
+    respond: (data) => ({ unknownFlags: data.unknownFlags }),
+    schemas: {
+      response: z.object({
+        unknownFlags: z.array(
+          z.object({
+            name: z.string(),
+            lastSeenAt: z.string().datetime(),
+            lastEventAt: z.string().datetime().nullable(),
+            reports: z.array(
+              z.object({
+                appName: z.string(),
+                environments: z.array(z.object({ environment: z.string(), seenAt: z.string().datetime() })),
+              }),
+            ),
+          }),
+        ),
+      }),
+    },
     errors: [],
   },
 ]);

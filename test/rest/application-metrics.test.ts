@@ -182,3 +182,73 @@ describe("application metrics", () => {
     expect((await t.rest("DELETE", "/api/admin/metrics/applications/planned")).status).toBe(200);
   });
 });
+
+describe("GET /api/admin/metrics/unknown-flags", () => {
+  const report = (toggles: Record<string, unknown>, appName = "web") => {
+    const now = Date.now();
+    return t.rest(
+      "POST",
+      "/api/client/metrics",
+      {
+        appName,
+        instanceId: `${appName}-1`,
+        bucket: { start: new Date(now - 60_000).toISOString(), stop: new Date(now).toISOString(), toggles },
+      },
+      devToken,
+    );
+  };
+
+  it("names SDKs report that no flag has, per application and environment, until a flag takes the name", async () => {
+    expect((await t.rest("GET", "/api/admin/metrics/unknown-flags")).body).toEqual({ unknownFlags: [] });
+    expect(
+      (await report({ ghost: { yes: 1, no: 0, variants: {} }, "app-flag": { yes: 1, no: 0, variants: {} } }))
+        .status,
+    ).toBe(202);
+    expect((await report({ ghost: { yes: 0, no: 2, variants: {} } }, "api")).status).toBe(202);
+    const overview = await t.rest("GET", "/api/admin/metrics/applications/web/overview");
+    expect(overview.body.environments[0].issues.missingFeatures).toEqual(["ghost"]);
+    const res = await t.rest("GET", "/api/admin/metrics/unknown-flags");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      unknownFlags: [
+        {
+          name: "ghost",
+          lastSeenAt: expect.any(String),
+          lastEventAt: null,
+          reports: [
+            { appName: "api", environments: [{ environment: "development", seenAt: expect.any(String) }] },
+            { appName: "web", environments: [{ environment: "development", seenAt: expect.any(String) }] },
+          ],
+        },
+      ],
+    });
+    // Creating a flag of that name makes it known.
+    expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "ghost" })).status).toBe(
+      200,
+    );
+    expect((await t.rest("GET", "/api/admin/metrics/unknown-flags")).body).toEqual({ unknownFlags: [] });
+    expect((await t.rest("GET", "/api/admin/metrics/unknown-flags", undefined, null)).status).toBe(401);
+  });
+
+  it("a name reported more than 7 days ago is no longer listed; a deleted flag's name shows its last event", async () => {
+    expect((await report({ "old-ghost": { yes: 1, no: 0, variants: {} } })).status).toBe(202);
+    await t.database.prisma.unknownFlag.updateMany({
+      where: { name: "old-ghost" },
+      data: { seenAt: new Date(Date.now() - 8 * 86_400_000) },
+    });
+    expect((await t.rest("GET", "/api/admin/metrics/unknown-flags")).body).toEqual({ unknownFlags: [] });
+
+    expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "gone" })).status).toBe(200);
+    expect((await t.rest("DELETE", "/api/admin/projects/default/features/gone")).status).toBe(202);
+    expect((await t.rest("DELETE", "/api/admin/archive/gone")).status).toBe(200);
+    expect((await report({ gone: { yes: 1, no: 0, variants: {} } })).status).toBe(202);
+    const res = await t.rest("GET", "/api/admin/metrics/unknown-flags");
+    const lastEvent = await t.database.prisma.event.findFirst({
+      where: { featureName: "gone" },
+      orderBy: { id: "desc" },
+    });
+    expect(res.body.unknownFlags).toEqual([
+      expect.objectContaining({ name: "gone", lastEventAt: lastEvent?.createdAt.toISOString() }),
+    ]);
+  });
+});

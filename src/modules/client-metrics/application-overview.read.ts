@@ -1,6 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { isOutdatedSdk } from "./sdk-versions.ts";
+import { UNKNOWN_FLAG_DAYS } from "./unknown-flags.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -12,6 +13,8 @@ export type OverviewEnvironment = {
   backendSdks: string[];
   lastSeen: Date | null;
   outdatedSdks: string[];
+  /** Unknown flags it reported there in the last 7 days. */
+  missingFeatures: string[];
 };
 export type ApplicationOverview = {
   projects: string[];
@@ -25,18 +28,26 @@ const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 /**
  * What one application uses (Unleash's applicationOverviewSchema): the projects and number of
  * the flags it reported metrics for; per environment its instances, their SDKs (all, frontend,
- * backend, outdated) and when one was last seen; and the strategies its SDKs reported that no
+ * backend, outdated), the unknown flags it reported there and when one was last seen; and the strategies its SDKs reported that no
  * strategy definition has. Null when no application has that name.
  */
-export async function applicationOverview(db: Db, appName: string): Promise<ApplicationOverview | null> {
+export async function applicationOverview(
+  db: Db,
+  appName: string,
+  now: Date,
+): Promise<ApplicationOverview | null> {
   const app = await db.clientApplication.findUnique({ where: { appName }, include: { instances: true } });
   if (!app) return null;
-  const [flags, definitions] = await Promise.all([
+  const [flags, definitions, unknown] = await Promise.all([
     db.$queryRaw<{ featureName: string; project: string }[]>(Prisma.sql`
       SELECT DISTINCT m."featureName", f."projectId" AS project
       FROM "ClientMetricsHourly" m JOIN "Feature" f ON f.name = m."featureName"
       WHERE m."appName" = ${appName}`),
     db.strategyDefinition.findMany({ select: { name: true } }),
+    db.$queryRaw<{ name: string; environment: string }[]>(Prisma.sql`
+      SELECT u.name, u.environment FROM "UnknownFlag" u
+      WHERE u."appName" = ${appName} AND u."seenAt" >= ${new Date(now.getTime() - UNKNOWN_FLAG_DAYS * DAY_MS)}
+        AND NOT EXISTS (SELECT 1 FROM "Feature" f WHERE f.name = u.name)`),
   ]);
   const environments = new Map<string, typeof app.instances>();
   for (const i of app.instances)
@@ -60,6 +71,7 @@ export async function applicationOverview(db: Db, appName: string): Promise<Appl
           null,
         ),
         outdatedSdks: versionsOf(list).filter(isOutdatedSdk),
+        missingFeatures: sorted(unknown.filter((u) => u.environment === name).map((u) => u.name)),
       })),
     missingStrategies: sorted(app.instances.flatMap((i) => i.strategies).filter((s) => !known.has(s))),
   };

@@ -11,6 +11,7 @@ import {
   recentInstances,
 } from "./application-overview.read.ts";
 import { ApplicationInstanceRef } from "./client-metrics.schema.ts";
+import { type UnknownFlag, unknownFlags } from "./unknown-flags.ts";
 
 const OverviewEnvironmentRef = builder
   .objectRef<OverviewEnvironment>("ApplicationEnvironmentOverview")
@@ -30,6 +31,9 @@ const OverviewEnvironmentRef = builder
       }),
       outdatedSdks: t.exposeStringList("outdatedSdks", {
         description: "SDK versions there older than Unleash's recommended minimum.",
+      }),
+      missingFeatures: t.exposeStringList("missingFeatures", {
+        description: "Flag names it reported there in the last 7 days that no flag has, sorted.",
       }),
     }),
   });
@@ -59,7 +63,7 @@ builder.queryFields((t) => ({
     description: "What one application uses; null when none reported under that name.",
     authScopes: { authenticated: true },
     args: { appName: t.arg.string({ required: true, description: "The SDK's `appName`." }) },
-    resolve: (_root, args, ctx) => applicationOverview(ctx.db, args.appName),
+    resolve: (_root, args, ctx) => applicationOverview(ctx.db, args.appName, ctx.now()),
   }),
   applicationRecentInstances: t.field({
     type: [ApplicationInstanceRef],
@@ -110,3 +114,56 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) => runWrite(ctx, (w) => deleteApplication(w, args.appName)),
   }),
 }));
+
+type UnknownReport = UnknownFlag["reports"][number];
+
+const UnknownEnvironmentRef = builder
+  .objectRef<UnknownReport["environments"][number]>("UnknownFlagEnvironment")
+  .implement({
+    description: "Where and when an application reported an unknown flag.",
+    fields: (t) => ({
+      environment: t.exposeString("environment", { description: "Environment of the SDK token." }),
+      seenAt: t.field({ type: "DateTime", description: "Last reported there.", resolve: (e) => e.seenAt }),
+    }),
+  });
+
+const UnknownReportRef = builder.objectRef<UnknownReport>("UnknownFlagReport").implement({
+  description: "An application that reported an unknown flag.",
+  fields: (t) => ({
+    appName: t.exposeString("appName", { description: "The SDK's `appName`." }),
+    environments: t.field({
+      type: [UnknownEnvironmentRef],
+      description: "Environments it reported the flag in.",
+      resolve: (r) => r.environments,
+    }),
+  }),
+});
+
+const UnknownFlagRef = builder.objectRef<UnknownFlag>("UnknownFlag").implement({
+  description: "A flag name SDKs evaluate that no flag has.",
+  fields: (t) => ({
+    name: t.exposeString("name", { description: "The name the SDKs used." }),
+    lastSeenAt: t.field({ type: "DateTime", description: "Last reported.", resolve: (f) => f.lastSeenAt }),
+    lastEventAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "Newest event about a flag of that name (one since deleted), if any.",
+      resolve: (f) => f.lastEventAt,
+    }),
+    reports: t.field({
+      type: [UnknownReportRef],
+      description: "Who reported it, by application.",
+      resolve: (f) => f.reports,
+    }),
+  }),
+});
+
+builder.queryField("unknownFlags", (t) =>
+  t.field({
+    type: [UnknownFlagRef],
+    description:
+      "Flag names SDKs reported metrics for in the last 7 days that match no flag, most recently seen first (at most 1000).",
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => unknownFlags(ctx.db, ctx.now()),
+  }),
+);

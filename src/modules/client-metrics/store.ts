@@ -4,6 +4,7 @@ import { runWrite, type Write } from "../../shared/write.ts";
 import { SYSTEM_ACTOR } from "../access/principal.ts";
 import { MAX_COUNT, recordEvaluationMetricsBatch } from "../features/metrics.ts";
 import type { AppFlagCounts, InstanceSeen, MetricsBatch } from "./batch.ts";
+import { recordUnknownFlags } from "./unknown-flags.ts";
 
 const iso = (d: Date) => d.toISOString();
 const byKey =
@@ -16,15 +17,22 @@ const countsKey = (r: AppFlagCounts) =>
 /**
  * Writes a batch in one transaction and a fixed number of statements (whatever its size):
  * the flags' hourly counts, `lastSeenAt` and lifecycle (features/metrics.ts), the per
- * application and per variant counts, and the application registry. Rows are sorted so
- * concurrent batches (other nodes) lock in the same order; a deadlock is retried by runWrite.
+ * application and per variant counts, the application registry, and the names of unknown
+ * flags. Rows are sorted so concurrent batches (other nodes) lock in the same order; a
+ * deadlock is retried by runWrite.
  */
 export async function storeBatch(deps: AppDeps, batch: MetricsBatch): Promise<void> {
   await runWrite(
     { ...deps, principal: null },
     async (w) => {
       await touchApplications(w, [...batch.instances.values()]);
-      const { accepted } = await recordEvaluationMetricsBatch(w, [...batch.counts.values()]);
+      const counts = [...batch.counts.values()];
+      const { accepted } = await recordEvaluationMetricsBatch(w, counts);
+      const kept = new Set(accepted);
+      await recordUnknownFlags(
+        w,
+        counts.filter((c) => !kept.has(c)),
+      );
       // Two tokens with different scopes may report the same row: sum them before the upsert.
       const rows = mergeRows(accepted).sort(byKey(countsKey));
       await addApplicationCounts(w, rows);
