@@ -47,4 +47,76 @@ export const personalDashboardRoutes = defineRoutes([
     },
     errors: [],
   },
+  {
+    method: "GET",
+    path: "/api/admin/personal-dashboard/:projectId",
+    tag: "Personal dashboard",
+    summary: "Get personal project details",
+    description:
+      "The project's 10 newest events, onboarding status, owners (`system` when none), the caller's roles in it and its health. `avgHealthCurrentWindow`/`avgHealthPastWindow` are null: Vexil keeps no health history.",
+    document: `query PersonalDashboardProject($projectId: String!) { personalDashboardProject(projectId: $projectId) {
+      latestEvents { id summary createdBy createdByImageUrl createdAt }
+      onboardingStatus { status feature }
+      owners { ownerType name imageUrl email }
+      roles { id name type }
+      insights { avgHealthCurrentWindow avgHealthPastWindow totalFlags activeFlags staleFlags potentiallyStaleFlags health technicalDebt }
+    } }`,
+    variables: ({ params }) => ({ projectId: params.projectId }),
+    respond: (data) => {
+      const d = data.personalDashboardProject as {
+        onboardingStatus: { status: string; feature: string | null };
+        owners: { ownerType: string; name: string | null; imageUrl: string | null; email: string | null }[];
+      } & Record<string, unknown>;
+      const { status, feature } = d.onboardingStatus;
+      return {
+        ...d,
+        onboardingStatus: feature === null ? { status } : { status, feature },
+        owners: d.owners.map((o) => (o.ownerType === "system" ? { ownerType: "system" } : o)),
+      };
+    },
+    schemas: {
+      response: z.object({
+        latestEvents: z.array(
+          z.object({
+            id: z.number().int().min(1),
+            summary: z.string().nullable(),
+            createdBy: z.string(),
+            createdByImageUrl: z.string(),
+            createdAt: z.string().datetime(),
+          }),
+        ),
+        onboardingStatus: z.union([
+          z.object({ status: z.enum(["onboarding-started", "sdk-connected", "onboarded"]) }).strict(),
+          z.object({ status: z.literal("first-flag-created"), feature: z.string() }).strict(),
+        ]),
+        owners: z.union([
+          z
+            .array(
+              z.object({
+                ownerType: z.literal("user"),
+                name: z.string(),
+                imageUrl: z.string().nullable(),
+                email: z.string().nullable(),
+              }),
+            )
+            .min(1),
+          z.array(z.object({ ownerType: z.literal("system") })).length(1),
+        ]),
+        roles: z.array(
+          z.object({ id: z.number().int(), name: z.string(), type: z.enum(["custom", "project"]) }),
+        ),
+        insights: z.object({
+          avgHealthCurrentWindow: z.number().int().min(0).nullable(),
+          avgHealthPastWindow: z.number().int().min(0).nullable(),
+          totalFlags: z.number().int().min(0),
+          activeFlags: z.number().int().min(0),
+          staleFlags: z.number().int().min(0),
+          potentiallyStaleFlags: z.number().int().min(0),
+          health: z.number().int().min(0),
+          technicalDebt: z.number().int().min(0).max(100),
+        }),
+      }),
+    },
+    errors: [404],
+  },
 ]);

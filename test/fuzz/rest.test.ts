@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Route } from "../../rest/route.ts";
 import { allRoutes } from "../../rest/routes/index.ts";
+import { MAINTENANCE_SETTING } from "../../src/modules/maintenance/maintenance.ts";
 import { userWithPat } from "../access/principals.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
 import {
@@ -175,6 +176,11 @@ async function send(target: Target, input: FuzzRequest) {
     request: `${target.method} ${url} (${input.who}) ${hasBody ? input.body.slice(0, 300) : ""}`,
   };
   if (input.who === "admin" && answer.status === 401) await restoreAdminToken(t);
+  // A fuzzed POST /api/admin/maintenance may turn maintenance mode on: every later write would
+  // answer 503 (as it should), so turn it off again for the routes that follow.
+  if (target.path === "/api/admin/maintenance" && target.method === "POST") {
+    await t.database.prisma.setting.deleteMany({ where: { name: MAINTENANCE_SETTING } });
+  }
   if (process.env.FUZZ_STATS) statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
   return answer;
 }
