@@ -5,6 +5,7 @@ import { VERSION } from "../src/version.ts";
 import { STATUS_NAMES } from "./errors.ts";
 import type { Route } from "./route.ts";
 import { authOpenApiPaths } from "./routes/auth.ts";
+import { inviteOpenApiPaths } from "./routes/invite-public.ts";
 import { errorSchema } from "./schemas.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -32,7 +33,11 @@ const ERROR_TEXT: Record<number, string> = {
 export function openApiDocument(
   routes: Route[],
   deps: Pick<AppDeps, "config">,
-  otherPaths: Record<string, Record<string, unknown>> = { ...sdkOpenApiPaths(), ...authOpenApiPaths() },
+  otherPaths: Record<string, Record<string, unknown>> = {
+    ...sdkOpenApiPaths(),
+    ...authOpenApiPaths(),
+    ...inviteOpenApiPaths(),
+  },
 ) {
   const paths: Record<string, Record<string, unknown>> = { ...otherPaths };
   for (const route of routes) {

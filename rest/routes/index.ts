@@ -13,6 +13,7 @@ import { featureOperationRoutes } from "./feature-operations.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
 import { importExportRoutes } from "./import-export.ts";
+import { inviteRoutes } from "./invites.ts";
 import { maintenanceRoutes } from "./maintenance.ts";
 import { personalDashboardRoutes } from "./personal-dashboard.ts";
 import { playgroundRoutes } from "./playground.ts";
@@ -50,6 +51,7 @@ export const allRoutes: Route[] = [
   ...searchRoutes,
   ...userAccountRoutes,
   ...userRoutes,
+  ...inviteRoutes,
   ...tokenRoutes,
   ...uiConfigRoutes,
   ...maintenanceRoutes,
