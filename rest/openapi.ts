@@ -65,7 +65,7 @@ export function openApiDocument(
         : {
             description: "Success.",
             content: {
-              "application/json": {
+              [route.contentType ?? "application/json"]: {
                 schema: route.schemas?.response ? jsonSchema(route.schemas.response) : {},
               },
             },

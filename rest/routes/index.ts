@@ -13,6 +13,7 @@ import { featureOperationRoutes } from "./feature-operations.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
 import { importExportRoutes } from "./import-export.ts";
+import { instanceAdminRoutes } from "./instance-admin.ts";
 import { inviteRoutes } from "./invites.ts";
 import { maintenanceRoutes } from "./maintenance.ts";
 import { personalDashboardRoutes } from "./personal-dashboard.ts";
@@ -52,6 +53,7 @@ export const allRoutes: Route[] = [
   ...userAccountRoutes,
   ...userRoutes,
   ...inviteRoutes,
+  ...instanceAdminRoutes,
   ...tokenRoutes,
   ...uiConfigRoutes,
   ...maintenanceRoutes,

@@ -38,6 +38,15 @@ const authRoutes = [
   { method: "POST", path: "/auth/logout", bodyKeys: [], queryKeys: [] },
   { method: "GET", path: "/auth/reset/validate", bodyKeys: [], queryKeys: ["token"] },
   { method: "POST", path: "/auth/reset/password", bodyKeys: ["token", "password"], queryKeys: [] },
+  { method: "POST", path: "/auth/reset/password-email", bodyKeys: ["email"], queryKeys: [] },
+  { method: "POST", path: "/auth/reset/validate-password", bodyKeys: ["password"], queryKeys: [] },
+  { method: "GET", path: "/invite/:token/validate", bodyKeys: [], queryKeys: [] },
+  {
+    method: "POST",
+    path: "/invite/:token/signup",
+    bodyKeys: ["email", "name", "password", "username"],
+    queryKeys: [],
+  },
 ];
 
 type Target = {
@@ -154,7 +163,11 @@ type FuzzRequest = {
 
 async function send(target: Target, input: FuzzRequest) {
   let index = 0;
-  const path = target.path.replace(/[:*]\w+/g, () => input.segments[index++] ?? "x");
+  // A "." or ".." segment under /invite/ resolves out of it (the URL is normalised before any
+  // route sees it), to a path that is no REST target.
+  const outside = !target.path.startsWith("/api/");
+  const segment = (s: string | undefined) => (s === undefined || (outside && /^\.\.?$/.test(s)) ? "x" : s);
+  const path = target.path.replace(/[:*]\w+/g, () => segment(input.segments[index++]));
   const query = input.query
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, "x"))}`)
     .join("&");
