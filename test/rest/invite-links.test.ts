@@ -71,6 +71,22 @@ describe("managing invite links", () => {
     }
   });
 
+  it("GraphQL: a link is a Relay node that admins read back by its global id", async () => {
+    const { secret } = await newLink("Node");
+    const listed = await t.gql<{ publicSignupTokens: { id: string; secret: string }[] }>(
+      "{ publicSignupTokens { id secret } }",
+    );
+    const id = listed.data?.publicSignupTokens.find((x) => x.secret === secret)?.id;
+    expect(id).toBeDefined();
+    const node = await t.gql<{ node: { name: string } | null }>(
+      "query($id: ID!) { node(id: $id) { ... on PublicSignupToken { name } } }",
+      { id },
+    );
+    expect(node.data?.node).toEqual({ name: "Node" });
+    const asEditor = await t.gql("query($id: ID!) { node(id: $id) { id } }", { id }, editor.token);
+    expect(asEditor.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+
   it("an expired link is listed as not enabled", async () => {
     const { secret } = await newLink("Old", "2001-01-01T00:00:00.000Z");
     const one = await t.rest("GET", `${TOKENS}/${secret}`);
@@ -189,4 +205,44 @@ describe("signing up with a link", () => {
     const link = await t.rest("GET", `${TOKENS}/${secret}`);
     expect(link.body.users).toHaveLength(1);
   });
+
+  // On PostgreSQL only: PGlite is one session, so no two transactions interleave there.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "a sign-up waits for a concurrent disable of its link and is then refused",
+    async () => {
+      const { secret } = await newLink("Disabled meanwhile");
+      const pool = t.database.pool;
+      if (!pool) throw new Error("PostgreSQL expected");
+      const admin = await pool.connect();
+      try {
+        await admin.query("BEGIN");
+        await admin.query(`UPDATE "PublicSignupToken" SET enabled = false WHERE secret = $1`, [secret]);
+        const signup = t.rest(
+          "POST",
+          `/invite/${secret}/signup`,
+          { email: "late@example.com", name: "Late", password: STRONG },
+          null,
+        );
+        let settled = false;
+        void signup.finally(() => {
+          settled = true;
+        });
+        // until the sign-up's transaction waits on the row lock the disable holds (or, were it
+        // not to wait, has answered)
+        while (!settled) {
+          const waiting = await pool.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR SHARE%'`,
+          );
+          if (waiting.rows[0].n > 0) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        await admin.query("COMMIT");
+        expect((await signup).status).toBe(400);
+        expect(await t.database.prisma.user.count({ where: { email: "late@example.com" } })).toBe(0);
+      } finally {
+        admin.release();
+      }
+    },
+  );
 });

@@ -1,14 +1,25 @@
 import { builder } from "../../builder.ts";
+import { NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
+import { requirePermission } from "../access/check.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { UserRef } from "../users/users.schema.ts";
 import { createInvite, inviteUrl, updateInvite } from "./invites.service.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 
-builder.prismaObject("PublicSignupToken", {
+builder.prismaNode("PublicSignupToken", {
   description:
     "A public invite link (Unleash's public signup token): whoever holds its secret may sign up with its root role while it is enabled and unexpired.",
+  id: { ...NODE_ID, field: "secret" },
+  nullable: true,
+  findUnique: (secret) => ({ secret }),
+  // as `publicSignupToken`: admins only
+  extensions: {
+    nodeAccess: {
+      check: (ctx) => requirePermission(ctx, ADMIN_ONLY.permission),
+    } satisfies NodeAccess<object>,
+  },
   fields: (t) => ({
     secret: t.exposeString("secret", { description: "The link's secret (part of its URL)." }),
     url: t.string({

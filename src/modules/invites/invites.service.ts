@@ -118,6 +118,9 @@ export async function usableInvite(db: Pick<Tx, "publicSignupToken">, secret: st
  * sign-ups race (the unique key decides).
  */
 export async function signUpWithInvite(w: Write, secret: string, raw: unknown) {
+  // FOR SHARE: a concurrent disable or expiry change waits for this sign-up (and one that
+  // committed first is seen); concurrent sign-ups with the same link do not wait for each other.
+  await w.tx.$queryRaw`SELECT 1 AS locked FROM "PublicSignupToken" WHERE secret = ${secret} FOR SHARE`;
   const token = await usableInvite(w.tx, secret, w.now);
   const input = parseInput(signupInput, raw);
   const role = await w.tx.role.findUniqueOrThrow({ where: { id: token.roleId } });
