@@ -43,7 +43,7 @@ import { inviteHandler } from "./invite-public.ts";
  * - `GET /auth/reset/validate?token=` → 200 `{id, email, name, role, createdBy}`; 401/403.
  * - `POST /auth/reset/password` `{token, password}` → 200; 400 weak or reused password.
  * - `POST /auth/reset/password-email` `{email}` → 200 empty, always: for an existing user a reset
- *   link is made (and logged, as Vexil sends no email); unknown email or a link made within the
+ *   link is made (not sent: Vexil sends no email, nor logs it); unknown email or a link made within the
  *   last minute answer the same 200, so the answer never tells whether an account exists.
  * - `POST /auth/reset/validate-password` `{password}` → 200 empty when strong; 400 listing the rules broken.
  * - `/invite/*`: the public side of invite links (invite-public.ts).
@@ -124,12 +124,11 @@ export function authPlugin(deps: AppDeps): Plugin {
     const { email } = await jsonObject(request, deps.config.http.maxBodyBytes);
     if (typeof email !== "string" || !email) throw new ValidationError('"email" is a required string.');
     try {
-      const { resetPasswordUrl } = await runWrite({ ...deps, principal: null }, (w) =>
-        createResetLink(w, { id: email }),
+      await runWrite({ ...deps, principal: null }, (w) => createResetLink(w, { id: email }));
+      // Unleash without SMTP logs the link at debug level; Vexil never logs a credential.
+      deps.logger.warn(
+        "password reset link made but not sent: Vexil sends no email; an admin can hand one out (POST /api/admin/user-admin/reset-password)",
       );
-      // As Unleash without SMTP: a warning, and the link itself only at debug level.
-      deps.logger.warn("password reset link made; Vexil sends no email (the link is logged at debug level)");
-      deps.logger.debug("password reset link", { resetPasswordUrl });
     } catch (error) {
       // Same answer for unknown accounts and repeated requests: no account enumeration.
       if (!(error instanceof NotFoundError || error instanceof RateLimitError)) throw error;
@@ -335,7 +334,7 @@ export function authOpenApiPaths(): Record<string, Record<string, unknown>> {
     "/auth/reset/password-email": {
       post: operation(
         "Ask for a password reset link",
-        "Always 200 with no body, whether the account exists or not (no account enumeration). For an existing user a reset link is made (logged: Vexil sends no email); a second request within a minute makes none.",
+        "Always 200 with no body, whether the account exists or not (no account enumeration). For an existing user a reset link is made, as in Unleash, but not sent: Vexil sends no email and never logs a credential (an admin hands links out with POST /api/admin/user-admin/reset-password). A second request within a minute makes none.",
         {
           operationId: "sendResetPasswordEmail",
           requestBody: jsonBody({ ...stringProperties("email"), example: { email: "dora@example.com" } }),

@@ -23,16 +23,30 @@ const openTokens = () =>
   });
 
 describe("POST /auth/reset/password-email", () => {
-  it("an existing user gets a working reset link; the answer is an empty 200", async () => {
+  it("an existing user gets a reset link (other open links expire); the answer is an empty 200", async () => {
+    const admin = await t.rest("POST", "/api/admin/user-admin/reset-password", {
+      id: "forgetful@example.com",
+    });
+    expect(admin.status).toBe(200);
+    await t.database.prisma.resetToken.updateMany({
+      where: { userId: user.id },
+      data: { createdAt: new Date(Date.now() - 120_000) },
+    });
     const res = await t.rest("POST", EMAIL_PATH, { email: "Forgetful@example.com" }, null);
     expect(res.status).toBe(200);
     expect(res.body).toBeUndefined();
     expect(await openTokens()).toBe(1);
-    const url = lines.map((l) => l.match(/reset-password\?token=([0-9a-f]+)/)?.[1]).find(Boolean);
-    expect(url).toBeDefined();
-    const check = await t.rest("GET", `/auth/reset/validate?token=${url}`, undefined, null);
-    expect(check.status).toBe(200);
-    expect(check.body).toMatchObject({ id: user.id, email: "forgetful@example.com" });
+    const newest = await t.database.prisma.resetToken.findFirstOrThrow({
+      where: { userId: user.id },
+      orderBy: { createdAt: "desc" },
+    });
+    expect(newest.createdByUserId).toBe(-1337);
+    // the admin's link is no longer valid: the new one replaced it
+    const old = new URL(admin.body.resetPasswordUrl).searchParams.get("token");
+    expect((await t.rest("GET", `/auth/reset/validate?token=${old}`, undefined, null)).status).toBe(401);
+    // never written to the log
+    expect(lines.some((l) => /reset-password\?token=|"resetPasswordUrl"/.test(l))).toBe(false);
+    expect(lines.some((l) => l.includes("not sent"))).toBe(true);
   });
 
   it("unknown email and a repeat within a minute answer the same 200 and make no link", async () => {
