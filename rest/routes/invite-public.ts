@@ -1,6 +1,8 @@
 import type { AppDeps } from "../../src/context.ts";
 import { signUpWithInvite, usableInvite } from "../../src/modules/invites/invites.service.ts";
+import { isMaintenanceMode } from "../../src/modules/maintenance/maintenance.ts";
 import { imageOf } from "../../src/modules/users/avatars.ts";
+import { MaintenanceModeError } from "../../src/shared/errors.ts";
 import { assertNoNul } from "../../src/shared/text-input.ts";
 import { runWrite } from "../../src/shared/write.ts";
 
@@ -14,7 +16,7 @@ const INVITE_PATH = /^\/invite\/([^/]+)\/(validate|signup)$/;
  * - `GET /invite/:token/validate` → 200 empty when the link is usable; 400 otherwise.
  * - `POST /invite/:token/signup` `{email, name, password, username?}` → 200 the new user (root
  *   role: the link's, by id as Unleash's userSchema); 400 unusable link or weak password; 409
- *   taken email or username.
+ *   taken email or username; 503 in maintenance mode.
  * Returns null for any other path.
  */
 export function inviteHandler(
@@ -42,6 +44,8 @@ export function inviteHandler(
       return (async () => {
         assertNoNul(secret, "token");
         const body = await readObject(request);
+        // A sign-up is a change: refused in maintenance mode, as GraphQL mutations are.
+        if (await isMaintenanceMode(deps.db)) throw new MaintenanceModeError();
         const user = await runWrite({ ...deps, principal: null }, async (w) => {
           const created = await signUpWithInvite(w, secret, body);
           const role = await w.tx.role.findUniqueOrThrow({ where: { name: created.rootRole } });
@@ -138,6 +142,7 @@ export function inviteOpenApiPaths(): Record<string, Record<string, unknown>> {
           },
           "400": errorRef("Unusable link, missing field or weak password."),
           "409": errorRef("The email or username is taken."),
+          "503": errorRef("Maintenance mode is on."),
         },
       },
     },

@@ -193,6 +193,21 @@ describe("signing up with a link", () => {
     expect((await t.rest("GET", `/invite/${secret}/signup`, undefined, null)).status).toBe(404);
   });
 
+  it("signup: 503 while maintenance mode is on; validating still works", async () => {
+    const { secret } = await newLink("Maintenance");
+    expect((await t.rest("POST", "/api/admin/maintenance", { enabled: true })).status).toBe(204);
+    try {
+      const body = { email: "maint@example.com", name: "Maint", password: STRONG };
+      const res = await t.rest("POST", `/invite/${secret}/signup`, body, null);
+      expect(res.status).toBe(503);
+      expect(res.body.name).toBe("MaintenanceModeError");
+      expect((await t.rest("GET", `/invite/${secret}/validate`, undefined, null)).status).toBe(200);
+      expect(await t.database.prisma.user.count({ where: { email: "maint@example.com" } })).toBe(0);
+    } finally {
+      expect((await t.rest("POST", "/api/admin/maintenance", { enabled: false })).status).toBe(204);
+    }
+  });
+
   it("two sign-ups with the same email at once create one user", async () => {
     const { secret } = await newLink("Race");
     const body = { email: "racer@example.com", name: "Racer", password: STRONG };
