@@ -1,6 +1,6 @@
 import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import { type FlagState, inEnvironment, type TagDeletion, withoutDeletedTags } from "./flag-state.ts";
+import { type FlagState, type PastEnvironment, type TagDeletion, withoutDeletedTags } from "./flag-state.ts";
 
 /** One flag at one instant, with how far its history can be trusted. */
 export type FlagAt = {
@@ -24,8 +24,13 @@ type VersionRow = {
   name: string;
   eventId: bigint | null;
   createdAt: Date | null;
-  /** JSON text, parsed here: about twice as fast as jsonb decoded by the driver (docs/performance.md). */
+  /**
+   * The flag without its environments, as JSON text, parsed here: about twice as fast as jsonb
+   * decoded by the driver (docs/performance.md).
+   */
   state: string | null;
+  /** JSON text: the environments by name, or with an environment asked for, that one's state. */
+  environments: string | null;
   firstAt: Date | null;
   firstBaseline: boolean | null;
 };
@@ -44,6 +49,7 @@ export async function flagsAt(
   if (names.length === 0) return [];
   const rows = await db.$queryRaw<VersionRow[]>`
     SELECT n.name, v."eventId", v."createdAt", v.state::text AS state,
+           ${environmentsOf(Prisma.sql`v`, environment)}::text AS environments,
            first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
       FROM unnest(${names}::text[]) AS n(name)
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, at)}) v ON true
@@ -55,15 +61,22 @@ export async function flagsAt(
 
 /** The latest version of flag `name` at `at`. */
 function versionAt(name: Prisma.Sql, at: Date) {
-  return Prisma.sql`SELECT id, "eventId", "createdAt", state FROM "FeatureStateVersion"
+  return Prisma.sql`SELECT id, "eventId", "createdAt", state, environments FROM "FeatureStateVersion"
      WHERE "featureName" = ${name} AND "createdAt" <= ${at}::timestamp(3)
      ORDER BY "createdAt" DESC, id DESC LIMIT 1`;
 }
 
-/** The first version of flag `name`: its creation, or its baseline. */
-function firstVersion(name: Prisma.Sql) {
+/** The first version of flag `name`: its creation, or its baseline (looked up only when `when`). */
+function firstVersion(name: Prisma.Sql, when: Prisma.Sql = Prisma.sql`true`) {
   return Prisma.sql`SELECT "createdAt", baseline FROM "FeatureStateVersion"
-     WHERE "featureName" = ${name} ORDER BY "createdAt", id LIMIT 1`;
+     WHERE "featureName" = ${name} AND ${when} ORDER BY "createdAt", id LIMIT 1`;
+}
+
+/** The environments of version `v` (jsonb): all of them by name, or only `environment`'s state. */
+function environmentsOf(v: Prisma.Sql, environment: string | null) {
+  return environment === null
+    ? Prisma.sql`${v}.environments`
+    : Prisma.sql`(${v}.environments -> ${environment}::text)`;
 }
 
 /** The tag deletions after the oldest of the versions read, through `at`. */
@@ -89,24 +102,41 @@ export async function flagPairsAt(
   compareAll: boolean,
 ): Promise<[FlagAt, FlagAt][]> {
   if (names.length === 0) return [];
+  const [before, after] = [
+    environmentsOf(Prisma.sql`a`, environment),
+    environmentsOf(Prisma.sql`b`, environment),
+  ];
   const rows = await db.$queryRaw<
-    (VersionRow & { beforeEventId: bigint | null; beforeAt: Date | null; before: string | null })[]
+    (VersionRow & {
+      beforeEventId: bigint | null;
+      beforeAt: Date | null;
+      before: string | null;
+      beforeEnvironments: string | null;
+    })[]
   >`
     SELECT n.name, a."eventId" AS "beforeEventId", a."createdAt" AS "beforeAt", a.state::text AS before,
-           b."eventId", b."createdAt", b.state::text AS state,
+           ${before}::text AS "beforeEnvironments",
+           b."eventId", b."createdAt", b.state::text AS state, ${after}::text AS environments,
            first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
       FROM unnest(${names}::text[]) AS n(name)
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, range.from)}) a ON true
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, range.to)}) b ON true
       -- Only needed without a version at \`from\`: created since, or older than time travel.
-      LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`)}) first ON a.id IS NULL
+      LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`, Prisma.sql`a.id IS NULL`)}) first ON true
      WHERE (a.id IS NOT NULL OR first."createdAt" IS NOT NULL)
-       AND (${compareAll} OR (a.id IS DISTINCT FROM b.id AND a.state IS DISTINCT FROM b.state))`;
+       AND (${compareAll} OR (a.id IS DISTINCT FROM b.id
+                              AND (a.state IS DISTINCT FROM b.state OR ${before} IS DISTINCT FROM ${after})))`;
   const deletions = await deletionsSince(db, rows, range.to);
   // With a version at `from`, both ends are within the exact history.
   return rows.map((r) => [
     toFlagAt(
-      { ...r, eventId: r.beforeEventId, createdAt: r.beforeAt, state: r.before },
+      {
+        ...r,
+        eventId: r.beforeEventId,
+        createdAt: r.beforeAt,
+        state: r.before,
+        environments: r.beforeEnvironments,
+      },
       range.from,
       deletions,
       environment,
@@ -121,10 +151,23 @@ function toFlagAt(row: VersionRow, at: Date, deletions: TagDeletion[], environme
   if (row.firstBaseline && row.firstAt && at < row.firstAt) {
     return { ...base, state: null, lastEventId: null, since: null, exact: false };
   }
-  const parsed = row.state === null ? null : (JSON.parse(row.state) as FlagState);
-  const whole = parsed && row.createdAt ? withoutDeletedTags(parsed, row.createdAt, deletions) : null;
-  const state = whole && environment !== null ? inEnvironment(whole, environment) : whole;
+  const parsed = row.state === null ? null : stateOf(row.state, row.environments, environment);
+  const state = parsed && row.createdAt ? withoutDeletedTags(parsed, row.createdAt, deletions) : null;
   return { ...base, state, lastEventId: row.eventId, since: row.createdAt, exact: true };
+}
+
+/** A version's state from its columns (see VersionRow); with `environment`, only that one. */
+function stateOf(flag: string, environments: string | null, environment: string | null): FlagState {
+  const parsed = environments === null ? null : JSON.parse(environments);
+  const list: PastEnvironment[] =
+    environment !== null
+      ? parsed === null
+        ? []
+        : [parsed]
+      : Object.values((parsed ?? {}) as Record<string, PastEnvironment>).sort((x, y) =>
+          x.name < y.name ? -1 : x.name > y.name ? 1 : 0,
+        );
+  return { ...(JSON.parse(flag) as Omit<FlagState, "environments">), environments: list };
 }
 
 /** Tag and tag-type deletions in (`after`, `through`]: they untag flags without a flag event. */
