@@ -1,9 +1,6 @@
 -- Time travel reads one environment without the others (docs/performance.md, "Time travel"):
 -- a version keeps the flag without its environments in "state" and its environments by name in
--- "environments". The index carries what a diff's event lists read, for index-only scans.
-
--- DropIndex
-DROP INDEX "FeatureStateVersion_featureName_createdAt_id_idx";
+-- "environments".
 
 -- AlterTable
 ALTER TABLE "FeatureStateVersion" ADD COLUMN     "environments" JSONB;
@@ -19,5 +16,3 @@ UPDATE "FeatureStateVersion"
    SET "environments" = vexil_environments_by_name("state"), "state" = "state" - 'environments'
  WHERE "state" IS NOT NULL;
 
--- CreateIndex
-CREATE INDEX "FeatureStateVersion_featureName_createdAt_id_eventType_envi_idx" ON "FeatureStateVersion"("featureName", "createdAt", "id", "eventType", "environment", "eventId", "createdBy", "baseline");

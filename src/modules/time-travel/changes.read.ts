@@ -1,7 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.ts";
-import { flagPairsAt, tagDeletions } from "./history.read.ts";
+import { FLAGS_PER_STATEMENT, flagPairsAt, inSlices, tagDeletions } from "./history.read.ts";
 
 /** The longest range a diff covers (docs/decisions.md, time travel). */
 export const MAX_DIFF_DAYS = 31;
@@ -69,7 +69,7 @@ export async function changesBetween(
  * listed, to tell whether there were more. One statement for all of them, each field's events
  * as one JSON array (a day's diff lists ~55,000 events: as rows,
  * the driver's decoding of their bigints and timestamps cost more than the lookups;
- * docs/performance.md). Index-only: the index holds every column read here.
+ * docs/performance.md).
  */
 async function eventsOfFields(
   db: Db,
@@ -79,11 +79,15 @@ async function eventsOfFields(
   if (wanted.length === 0) return new Map();
   // Each field's event types once (a few fields), each wanted field by its index among them.
   const fields = [...new Set(wanted.map((w) => w.field))];
-  const rows = await db.$queryRaw<{ i: number; events: string }[]>`
-    SELECT w.i::int AS i, e.events
-      FROM unnest(${wanted.map((w) => w.name)}::text[], ${wanted.map((w) => w.environment)}::text[],
-                  ${wanted.map((w) => fields.indexOf(w.field) + 1)}::int[])
-             WITH ORDINALITY AS w(name, environment, field, i)
+  const numbered = wanted.map((w, i) => ({ ...w, i }));
+  const rows = await inSlices(
+    numbered,
+    FLAGS_PER_STATEMENT,
+    (slice) => db.$queryRaw<{ i: number; events: string }[]>`
+    SELECT w.i, e.events
+      FROM unnest(${slice.map((w) => w.name)}::text[], ${slice.map((w) => w.environment)}::text[],
+                  ${slice.map((w) => fields.indexOf(w.field) + 1)}::int[], ${slice.map((w) => w.i)}::int[])
+             AS w(name, environment, field, i)
       JOIN unnest(${fields.map((f) => eventTypesChanging(f).join(","))}::text[]) WITH ORDINALITY AS f(types, n)
         ON f.n = w.field
       CROSS JOIN LATERAL (
@@ -96,12 +100,13 @@ async function eventsOfFields(
                    AND v."eventType" = ANY (string_to_array(f.types, ','))
                    AND (w.environment IS NULL OR v.environment IS NULL OR v.environment = w.environment)
                  ORDER BY v."createdAt" DESC, v.id DESC LIMIT ${EVENTS_PER_FIELD + 1}) v) e
-     WHERE e.events IS NOT NULL`;
+     WHERE e.events IS NOT NULL`,
+  );
   const byField = new Map<number, ChangeEvent[]>();
   for (const { i, events } of rows) {
     const list = JSON.parse(events) as [string, string, string, string][];
     byField.set(
-      i - 1,
+      i,
       list.map(([id, type, createdBy, createdAt]) => ({
         id: BigInt(id),
         type,

@@ -47,16 +47,48 @@ export async function flagsAt(
   environment: string | null = null,
 ): Promise<FlagAt[]> {
   if (names.length === 0) return [];
-  const rows = await db.$queryRaw<VersionRow[]>`
+  const rows = await inSlices(
+    names,
+    FLAGS_PER_STATEMENT,
+    (slice) => db.$queryRaw<VersionRow[]>`
     SELECT n.name, v."eventId", v."createdAt", v.state::text AS state,
            ${environmentsOf(Prisma.sql`v`, environment)}::text AS environments,
            first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
-      FROM unnest(${names}::text[]) AS n(name)
+      FROM unnest(${slice}::text[]) AS n(name)
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, at)}) v ON true
       LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`)}) first ON true
-     WHERE first."createdAt" IS NOT NULL`;
+     WHERE first."createdAt" IS NOT NULL`,
+  );
   const deletions = await deletionsSince(db, rows, at);
   return rows.map((r) => toFlagAt(r, at, deletions, environment));
+}
+
+/**
+ * Flags read per statement, and statements at once. A snapshot or a diff of thousands of flags
+ * is a few index lookups per flag, bound by the database's CPU: its slices run as concurrent
+ * statements, so PostgreSQL spreads them over its cores, and the driver reads one slice's rows
+ * while the next is computed (on one connection, a transaction's or PGlite's, they run one after
+ * the other). At most STATEMENTS_AT_ONCE of the pool's connections. docs/performance.md.
+ */
+export const FLAGS_PER_STATEMENT = 1_000;
+const STATEMENTS_AT_ONCE = 4;
+
+/** `read` of each slice of `items` (at most `size` long), a few at once; results in order. */
+export async function inSlices<T, R>(
+  items: T[],
+  size: number,
+  read: (slice: T[]) => Promise<R[]>,
+): Promise<R[]> {
+  const results: R[][] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i * size < items.length; i = next++)
+      results[i] = await read(items.slice(i * size, (i + 1) * size));
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(STATEMENTS_AT_ONCE, Math.ceil(items.length / size)) }, worker),
+  );
+  return results.flat();
 }
 
 /** The latest version of flag `name` at `at`. */
@@ -106,26 +138,29 @@ export async function flagPairsAt(
     environmentsOf(Prisma.sql`a`, environment),
     environmentsOf(Prisma.sql`b`, environment),
   ];
-  const rows = await db.$queryRaw<
-    (VersionRow & {
-      beforeEventId: bigint | null;
-      beforeAt: Date | null;
-      before: string | null;
-      beforeEnvironments: string | null;
-    })[]
-  >`
+  type PairRow = VersionRow & {
+    beforeEventId: bigint | null;
+    beforeAt: Date | null;
+    before: string | null;
+    beforeEnvironments: string | null;
+  };
+  const rows = await inSlices(
+    names,
+    FLAGS_PER_STATEMENT,
+    (slice) => db.$queryRaw<PairRow[]>`
     SELECT n.name, a."eventId" AS "beforeEventId", a."createdAt" AS "beforeAt", a.state::text AS before,
            ${before}::text AS "beforeEnvironments",
            b."eventId", b."createdAt", b.state::text AS state, ${after}::text AS environments,
            first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
-      FROM unnest(${names}::text[]) AS n(name)
+      FROM unnest(${slice}::text[]) AS n(name)
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, range.from)}) a ON true
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, range.to)}) b ON true
       -- Only needed without a version at \`from\`: created since, or older than time travel.
       LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`, Prisma.sql`a.id IS NULL`)}) first ON true
      WHERE (a.id IS NOT NULL OR first."createdAt" IS NOT NULL)
        AND (${compareAll} OR (a.id IS DISTINCT FROM b.id
-                              AND (a.state IS DISTINCT FROM b.state OR ${before} IS DISTINCT FROM ${after})))`;
+                              AND (a.state IS DISTINCT FROM b.state OR ${before} IS DISTINCT FROM ${after})))`,
+  );
   const deletions = await deletionsSince(db, rows, range.to);
   // With a version at `from`, both ends are within the exact history.
   return rows.map((r) => [
