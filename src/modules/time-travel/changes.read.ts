@@ -45,6 +45,17 @@ export async function changesBetween(
   checkRange(range.from, range.to);
   // A tag deletion changes flags without a version of theirs: then every flag is compared.
   const untagged = (await tagDeletions(db, range.from, range.to)).length > 0;
+  // Slice by slice, a few at once: one slice's states are compared while others are read.
+  return inSlices(names, FLAGS_PER_STATEMENT, (slice) => changesOf(db, slice, range, environment, untagged));
+}
+
+async function changesOf(
+  db: Db,
+  names: string[],
+  range: Range,
+  environment: string | null,
+  untagged: boolean,
+): Promise<FlagChanges[]> {
   const changed: { name: string; exact: boolean; diffs: FieldDifference[] }[] = [];
   for (const [start, end] of await flagPairsAt(db, names, range, environment, untagged)) {
     const diffs = differences(start.state, end.state, environment ? [environment] : undefined);
@@ -79,15 +90,11 @@ async function eventsOfFields(
   if (wanted.length === 0) return new Map();
   // Each field's event types once (a few fields), each wanted field by its index among them.
   const fields = [...new Set(wanted.map((w) => w.field))];
-  const numbered = wanted.map((w, i) => ({ ...w, i }));
-  const rows = await inSlices(
-    numbered,
-    FLAGS_PER_STATEMENT,
-    (slice) => db.$queryRaw<{ i: number; events: string }[]>`
-    SELECT w.i, e.events
-      FROM unnest(${slice.map((w) => w.name)}::text[], ${slice.map((w) => w.environment)}::text[],
-                  ${slice.map((w) => fields.indexOf(w.field) + 1)}::int[], ${slice.map((w) => w.i)}::int[])
-             AS w(name, environment, field, i)
+  const rows = await db.$queryRaw<{ i: number; events: string }[]>`
+    SELECT (w.i - 1)::int AS i, e.events
+      FROM unnest(${wanted.map((w) => w.name)}::text[], ${wanted.map((w) => w.environment)}::text[],
+                  ${wanted.map((w) => fields.indexOf(w.field) + 1)}::int[])
+             WITH ORDINALITY AS w(name, environment, field, i)
       JOIN unnest(${fields.map((f) => eventTypesChanging(f).join(","))}::text[]) WITH ORDINALITY AS f(types, n)
         ON f.n = w.field
       CROSS JOIN LATERAL (
@@ -100,8 +107,7 @@ async function eventsOfFields(
                    AND v."eventType" = ANY (string_to_array(f.types, ','))
                    AND (w.environment IS NULL OR v.environment IS NULL OR v.environment = w.environment)
                  ORDER BY v."createdAt" DESC, v.id DESC LIMIT ${EVENTS_PER_FIELD + 1}) v) e
-     WHERE e.events IS NOT NULL`,
-  );
+     WHERE e.events IS NOT NULL`;
   const byField = new Map<number, ChangeEvent[]>();
   for (const { i, events } of rows) {
     const list = JSON.parse(events) as [string, string, string, string][];

@@ -163,46 +163,56 @@ export async function flagPairsAt(
   );
   const deletions = await deletionsSince(db, rows, range.to);
   // With a version at `from`, both ends are within the exact history.
-  return rows.map((r) => [
-    toFlagAt(
-      {
-        ...r,
-        eventId: r.beforeEventId,
-        createdAt: r.beforeAt,
-        state: r.before,
-        environments: r.beforeEnvironments,
-      },
-      range.from,
-      deletions,
-      environment,
-    ),
-    toFlagAt(r, range.to, deletions, environment),
-  ]);
+  return rows.map((r) => {
+    // What both ends share (most often the flag's fields, when only an environment changed) is
+    // parsed once: half the parsing, and the comparison of a diff finds the same object.
+    const parsed = new Map<string, unknown>();
+    const parse = (text: string) => {
+      if (!parsed.has(text)) parsed.set(text, JSON.parse(text));
+      return parsed.get(text);
+    };
+    const before = { ...r, eventId: r.beforeEventId, createdAt: r.beforeAt, state: r.before };
+    return [
+      toFlagAt({ ...before, environments: r.beforeEnvironments }, range.from, deletions, environment, parse),
+      toFlagAt(r, range.to, deletions, environment, parse),
+    ];
+  });
 }
 
-function toFlagAt(row: VersionRow, at: Date, deletions: TagDeletion[], environment: string | null): FlagAt {
+function toFlagAt(
+  row: VersionRow,
+  at: Date,
+  deletions: TagDeletion[],
+  environment: string | null,
+  parse: (text: string) => unknown = JSON.parse,
+): FlagAt {
   const base = { name: row.name, at, exactSince: row.firstAt, predates: row.firstBaseline === true };
   // Before a baseline, the flag existed but its state was not kept.
   if (row.firstBaseline && row.firstAt && at < row.firstAt) {
     return { ...base, state: null, lastEventId: null, since: null, exact: false };
   }
-  const parsed = row.state === null ? null : stateOf(row.state, row.environments, environment);
+  const parsed = row.state === null ? null : stateOf(row.state, row.environments, environment, parse);
   const state = parsed && row.createdAt ? withoutDeletedTags(parsed, row.createdAt, deletions) : null;
   return { ...base, state, lastEventId: row.eventId, since: row.createdAt, exact: true };
 }
 
 /** A version's state from its columns (see VersionRow); with `environment`, only that one. */
-function stateOf(flag: string, environments: string | null, environment: string | null): FlagState {
-  const parsed = environments === null ? null : JSON.parse(environments);
+function stateOf(
+  flag: string,
+  environments: string | null,
+  environment: string | null,
+  parse: (text: string) => unknown,
+): FlagState {
+  const parsed = environments === null ? null : parse(environments);
   const list: PastEnvironment[] =
     environment !== null
       ? parsed === null
         ? []
-        : [parsed]
+        : [parsed as PastEnvironment]
       : Object.values((parsed ?? {}) as Record<string, PastEnvironment>).sort((x, y) =>
           x.name < y.name ? -1 : x.name > y.name ? 1 : 0,
         );
-  return { ...(JSON.parse(flag) as Omit<FlagState, "environments">), environments: list };
+  return { ...(parse(flag) as Omit<FlagState, "environments">), environments: list };
 }
 
 /** Tag and tag-type deletions in (`after`, `through`]: they untag flags without a flag event. */
