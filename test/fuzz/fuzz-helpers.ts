@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import { bootstrap } from "../../src/bootstrap.ts";
-import { MAINTENANCE_SETTING } from "../../src/modules/maintenance/maintenance.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { ADMIN_TOKEN, type TestApp } from "../helpers/app.ts";
 
@@ -106,12 +105,10 @@ export async function restoreAdminToken(t: TestApp): Promise<void> {
   if (res.status === 401) await bootstrap(t.database.prisma, t.config, createLogger("silent"));
 }
 
-/**
- * A fuzzed admin call may turn maintenance mode on; every later change would then be a 503.
- * Turning it off again (as an admin would) keeps later cases reaching the code they fuzz.
- */
-export async function leaveMaintenanceMode(t: TestApp): Promise<void> {
-  await t.database.prisma.setting.deleteMany({ where: { name: MAINTENANCE_SETTING } });
+/** A fuzzed call may switch maintenance mode on, which refuses every later write (503): off again. */
+export async function endMaintenanceMode(t: TestApp): Promise<void> {
+  const res = await t.gql("mutation { setMaintenanceMode(enabled: false) }");
+  if (res.errors) throw new Error(JSON.stringify(res.errors));
 }
 
 /** Flags, a segment and a context field the generated names can hit. */

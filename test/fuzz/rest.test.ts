@@ -7,10 +7,10 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   checkRestAnswer,
   credential,
+  endMaintenanceMode,
   FUZZ_CASES_PER_FILE,
   FUZZ_SEED,
   jsonValue,
-  leaveMaintenanceMode,
   pathSegment,
   restoreAdminToken,
   seedFuzzTargets,
@@ -189,7 +189,7 @@ async function send(target: Target, input: FuzzRequest) {
     request: `${target.method} ${url} (${input.who}) ${hasBody ? input.body.slice(0, 300) : ""}`,
   };
   if (input.who === "admin" && answer.status === 401) await restoreAdminToken(t);
-  if (target.path === "/api/admin/maintenance") await leaveMaintenanceMode(t);
+  if (target.path === "/api/admin/maintenance") await endMaintenanceMode(t);
   if (process.env.FUZZ_STATS) statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
   return answer;
 }
