@@ -41,8 +41,9 @@ async function load(db: Awaited<ReturnType<typeof openBenchDatabase>>["prisma"])
       FROM generate_series(0, ${FLAGS - 1}) i`);
   // Each flag's state at creation, then EVENTS toggles in one day, each with its state after.
   await db.$executeRawUnsafe(`
-    INSERT INTO "FeatureStateVersion" ("featureName", "eventType", "projectId", "createdAt", state)
-    SELECT name, 'feature-created', 'default', "createdAt", vexil_flag_state(name) FROM "Feature"`);
+    INSERT INTO "FeatureStateVersion" ("featureName", "eventType", "projectId", "createdAt", state, environments)
+    SELECT name, 'feature-created', 'default', "createdAt", s - 'environments', vexil_environments_by_name(s)
+      FROM "Feature", vexil_flag_state(name) s`);
   await db.$executeRawUnsafe(`
     CREATE TEMP TABLE toggles AS
     SELECT i, 'f-' || (i % ${FLAGS}) AS name, random() < 0.5 AS enabled,
@@ -54,9 +55,10 @@ async function load(db: Awaited<ReturnType<typeof openBenchDatabase>>["prisma"])
            at, 'bench', 'default', 'production', name FROM toggles`);
   await db.$executeRawUnsafe(`
     INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", environment, "projectId", "createdBy",
-                                       "createdAt", state)
+                                       "createdAt", state, environments)
     SELECT t.name, t.i, CASE WHEN t.enabled THEN 'feature-environment-enabled' ELSE 'feature-environment-disabled' END,
-           'production', 'default', 'bench', t.at, jsonb_set(v.state, '{environments,1,enabled}', to_jsonb(t.enabled))
+           'production', 'default', 'bench', t.at, v.state,
+           jsonb_set(v.environments, '{production,enabled}', to_jsonb(t.enabled))
       FROM toggles t JOIN "FeatureStateVersion" v ON v."featureName" = t.name AND v."eventId" IS NULL`);
   await db.$executeRawUnsafe(`ANALYZE`);
 }

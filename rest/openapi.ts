@@ -6,6 +6,7 @@ import { VERSION } from "../src/version.ts";
 import { STATUS_NAMES } from "./errors.ts";
 import type { Route } from "./route.ts";
 import { authOpenApiPaths } from "./routes/auth.ts";
+import { inviteOpenApiPaths } from "./routes/invite-public.ts";
 import { errorSchema } from "./schemas.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -37,6 +38,7 @@ export function openApiDocument(
     ...sdkOpenApiPaths(),
     ...authOpenApiPaths(),
     ...healthOpenApiPaths(),
+    ...inviteOpenApiPaths(),
   },
 ) {
   const paths: Record<string, Record<string, unknown>> = { ...otherPaths };
@@ -65,7 +67,7 @@ export function openApiDocument(
         : {
             description: "Success.",
             content: {
-              "application/json": {
+              [route.contentType ?? "application/json"]: {
                 schema: route.schemas?.response ? jsonSchema(route.schemas.response) : {},
               },
             },

@@ -141,6 +141,12 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
       const mismatch = declaredShapeMismatch(route, payload);
       if (mismatch) return errorResponse(500, "ResponseSchemaMismatch", mismatch, {}, requestIdOf(request));
     }
+    if (route.contentType) {
+      return new Response(String(payload), {
+        status,
+        headers: { ...headers, "content-type": route.contentType },
+      });
+    }
     return Response.json(payload, { status, headers });
   }
 }

@@ -31,6 +31,8 @@ export type Route = {
   status?: number;
   /** Send no body whatever the status (Unleash answers several 200s empty). */
   emptyBody?: boolean;
+  /** The media type of a text answer (e.g. text/csv): `respond` then returns the text itself. */
+  contentType?: string;
   /** Extra response headers (e.g. Deprecation). */
   headers?: Record<string, string>;
   schemas?: {

@@ -33,6 +33,8 @@ import "./modules/search/event-search.schema.ts";
 import "./modules/users/users.schema.ts";
 import "./modules/users/roles.schema.ts";
 import "./modules/users/account.schema.ts";
+import "./modules/invites/invites.schema.ts";
+import "./modules/instance-stats/instance-stats.schema.ts";
 import "./modules/strategy-definitions/definitions.schema.ts";
 import "./modules/tokens/tokens.schema.ts";
 import "./modules/tokens/project-tokens.schema.ts";

@@ -11,12 +11,24 @@ import {
   deleteSession,
   SESSION_COOKIE,
 } from "../../src/modules/access/sessions.ts";
-import { resetPassword, validateResetToken } from "../../src/modules/users/password-reset.ts";
-import { DomainError, InvalidOperationError, ValidationError } from "../../src/shared/errors.ts";
+import { assertStrongPassword } from "../../src/modules/users/password-policy.ts";
+import {
+  createResetLink,
+  resetPassword,
+  validateResetToken,
+} from "../../src/modules/users/password-reset.ts";
+import {
+  DomainError,
+  InvalidOperationError,
+  NotFoundError,
+  RateLimitError,
+  ValidationError,
+} from "../../src/shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../src/shared/http-body.ts";
 import { assertNoNul } from "../../src/shared/text-input.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { errorResponse, STATUS_NAMES } from "../errors.ts";
+import { inviteHandler } from "./invite-public.ts";
 
 /**
  * The browser-facing `/auth/*` endpoints (outside `/api/admin`, unauthenticated by nature):
@@ -30,6 +42,11 @@ import { errorResponse, STATUS_NAMES } from "../errors.ts";
  * - `POST /auth/logout` → 200; ends the session and clears both cookies.
  * - `GET /auth/reset/validate?token=` → 200 `{id, email, name, role, createdBy}`; 401/403.
  * - `POST /auth/reset/password` `{token, password}` → 200; 400 weak or reused password.
+ * - `POST /auth/reset/password-email` `{email}` → 200 empty, always: for an existing user a reset
+ *   link is made (not sent: Vexil sends no email, nor logs it); unknown email or a link made within the
+ *   last minute answer the same 200, so the answer never tells whether an account exists.
+ * - `POST /auth/reset/validate-password` `{password}` → 200 empty when strong; 400 listing the rules broken.
+ * - `/invite/*`: the public side of invite links (invite-public.ts).
  */
 export function authPlugin(deps: AppDeps): Plugin {
   const limiter =
@@ -103,18 +120,49 @@ export function authPlugin(deps: AppDeps): Plugin {
     return Response.json({});
   }
 
+  async function passwordEmail(request: Request): Promise<Response> {
+    const { email } = await jsonObject(request, deps.config.http.maxBodyBytes);
+    if (typeof email !== "string" || !email) throw new ValidationError('"email" is a required string.');
+    try {
+      await runWrite({ ...deps, principal: null }, (w) => createResetLink(w, { id: email }));
+      // Unleash without SMTP logs the link at debug level; Vexil never logs a credential.
+      deps.logger.warn(
+        "password reset link made but not sent: Vexil sends no email; an admin can hand one out (POST /api/admin/user-admin/reset-password)",
+      );
+    } catch (error) {
+      // Same answer for unknown accounts and repeated requests: no account enumeration.
+      if (!(error instanceof NotFoundError || error instanceof RateLimitError)) throw error;
+    }
+    return new Response(null, { status: 200 });
+  }
+
+  async function validatePassword(request: Request): Promise<Response> {
+    const { password } = await jsonObject(request, deps.config.http.maxBodyBytes);
+    if (typeof password !== "string") throw new ValidationError('"password" is a required string.');
+    assertStrongPassword(password);
+    return new Response(null, { status: 200 });
+  }
+
+  const invite = inviteHandler(deps, (request) => jsonObject(request, deps.config.http.maxBodyBytes));
+
   const handlers: Record<string, (request: Request, url: URL, address: string) => Promise<Response>> = {
     "POST /auth/simple/login": login,
     "POST /auth/logout": logout,
     "GET /auth/reset/validate": (_request, url) => validate(url),
     "POST /auth/reset/password": reset,
+    "POST /auth/reset/password-email": passwordEmail,
+    "POST /auth/reset/validate-password": validatePassword,
   };
 
   return {
     async onRequest({ request, url, endResponse, serverContext }) {
-      if (!url.pathname.startsWith("/auth/")) return;
+      const isInvite = url.pathname.startsWith("/invite/");
+      if (!url.pathname.startsWith("/auth/") && !isInvite) return;
       const handler = handlers[`${request.method} ${url.pathname}`];
-      if (!handler) {
+      const pending = isInvite
+        ? invite(request, url)
+        : handler?.(request, url, clientAddress(request, serverContext, deps.config.auth.trustProxy));
+      if (!pending) {
         return endResponse(
           errorResponse(
             404,
@@ -126,9 +174,7 @@ export function authPlugin(deps: AppDeps): Plugin {
         );
       }
       try {
-        endResponse(
-          await handler(request, url, clientAddress(request, serverContext, deps.config.auth.trustProxy)),
-        );
+        endResponse(await pending);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const response = errorResponse(
@@ -284,6 +330,37 @@ export function authOpenApiPaths(): Record<string, Record<string, unknown>> {
           "401": authError("Unknown or expired token."),
         },
       }),
+    },
+    "/auth/reset/password-email": {
+      post: operation(
+        "Ask for a password reset link",
+        "Always 200 with no body, whether the account exists or not (no account enumeration). For an existing user a reset link is made, as in Unleash, but not sent: Vexil sends no email and never logs a credential (an admin hands links out with POST /api/admin/user-admin/reset-password). A second request within a minute makes none.",
+        {
+          operationId: "sendResetPasswordEmail",
+          requestBody: jsonBody({ ...stringProperties("email"), example: { email: "dora@example.com" } }),
+          responses: {
+            "200": { description: "Accepted (no body)." },
+            "400": authError("Missing email."),
+          },
+        },
+      ),
+    },
+    "/auth/reset/validate-password": {
+      post: operation(
+        "Check a password against the strength rules",
+        "At least 10 characters with a lower-case and an upper-case letter, a digit and a symbol, and no run of three identical characters.",
+        {
+          operationId: "validatePassword",
+          requestBody: jsonBody({
+            ...stringProperties("password"),
+            example: { password: "Str0ng-Passw0rd!" },
+          }),
+          responses: {
+            "200": { description: "Strong enough (no body)." },
+            "400": authError("The rules the password breaks."),
+          },
+        },
+      ),
     },
   };
 }

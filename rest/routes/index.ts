@@ -14,6 +14,8 @@ import { featureOperationRoutes } from "./feature-operations.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
 import { importExportRoutes } from "./import-export.ts";
+import { instanceAdminRoutes } from "./instance-admin.ts";
+import { inviteRoutes } from "./invites.ts";
 import { maintenanceRoutes } from "./maintenance.ts";
 import { personalDashboardRoutes } from "./personal-dashboard.ts";
 import { playgroundRoutes } from "./playground.ts";
@@ -53,6 +55,8 @@ export const allRoutes: Route[] = [
   ...searchRoutes,
   ...userAccountRoutes,
   ...userRoutes,
+  ...inviteRoutes,
+  ...instanceAdminRoutes,
   ...tokenRoutes,
   ...uiConfigRoutes,
   ...maintenanceRoutes,

@@ -5,7 +5,7 @@ import type { StoredEvent } from "./types.ts";
 
 /**
  * Tells every node that events were committed. A notice carries only an event id (and whether
- * API tokens changed) and is a wake-up hint, never the event itself: it may be repeated, arrive out of id order, or be
+ * remembered state, API tokens or settings, changed) and is a wake-up hint, never the event itself: it may be repeated, arrive out of id order, or be
  * lost (a node dying between commit and publish). Readers therefore read the events from the
  * database in id order behind a committed high-water mark (src/modules/live/feed.ts) and also
  * poll now and then, which makes a lost or duplicated notice harmless.
@@ -15,22 +15,26 @@ export type EventBus = {
   publish(event: StoredEvent): void;
   /**
    * Calls `listener` on every notice from any node; returns the unsubscribe function. A notice
-   * of this node's own commit also carries the committed event. `apiTokensChanged` is true
-   * when the notice covers an `api-token-*` event (and for a resync: anything may have).
+   * of this node's own commit also carries the committed event. `rememberedChanged` is true
+   * when the notice covers an event that changes what nodes keep in memory (API tokens,
+   * settings), and for a resync: anything may have.
    */
   listen(listener: Listener): () => void;
   close(): Promise<void>;
 };
 
-type Listener = (eventId: bigint, committedHere: StoredEvent | undefined, apiTokensChanged: boolean) => void;
+type Listener = (eventId: bigint, committedHere: StoredEvent | undefined, rememberedChanged: boolean) => void;
 
-/** Events that change what an API token secret stands for (remembered tokens are forgotten). */
-export function changesApiTokens(type: string): boolean {
-  return type.startsWith("api-token-");
+/**
+ * Events that change what a node remembers: what an API token secret stands for, and the
+ * instance's settings (maintenance mode). Nodes forget what they remembered on such a notice.
+ */
+export function changesRemembered(type: string): boolean {
+  return type.startsWith("api-token-") || type.startsWith("setting-");
 }
 
-/** A notice's payload: the event id, with a mark when API tokens changed. */
-const TOKENS_MARK = ";api-tokens";
+/** A notice's payload: the event id, with a mark when remembered state changed. */
+const REMEMBERED_MARK = ";remembered";
 
 /** A notice with this id means "something may have been missed": re-read the log. */
 export const RESYNC = -1n;
@@ -42,7 +46,7 @@ export const CHANNEL = "vexil_events";
 export function createInProcessBus(): EventBus {
   const listeners = new Set<Listener>();
   return {
-    publish: (event) => notify(listeners, event.id, event, changesApiTokens(event.type)),
+    publish: (event) => notify(listeners, event.id, event, changesRemembered(event.type)),
     listen(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -63,7 +67,7 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   let client: pg.Client | null = null;
   let closed = false;
   let highest: bigint | null = null;
-  let tokensChanged = false;
+  let rememberedChanged = false;
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
@@ -88,9 +92,9 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   // Coalesce the notices of one tick into one NOTIFY (the highest id is enough: it wakes).
   const flush = () => {
     const id = highest;
-    const payload = `${id}${tokensChanged ? TOKENS_MARK : ""}`;
+    const payload = `${id}${rememberedChanged ? REMEMBERED_MARK : ""}`;
     highest = null;
-    tokensChanged = false;
+    rememberedChanged = false;
     if (id === null || !client) return;
     client.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error) => {
       logger.warn("event bus notify failed", { error: String(error) });
@@ -100,11 +104,11 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   await connect();
   return {
     publish(event) {
-      const tokens = changesApiTokens(event.type);
-      notify(listeners, event.id, event, tokens);
+      const remembered = changesRemembered(event.type);
+      notify(listeners, event.id, event, remembered);
       if (highest === null) queueMicrotask(flush);
       if (highest === null || event.id > highest) highest = event.id;
-      tokensChanged ||= tokens;
+      rememberedChanged ||= remembered;
     },
     listen(listener) {
       listeners.add(listener);
@@ -133,9 +137,9 @@ export async function createRedisBus(url: string, logger: Logger): Promise<Event
   await subscriber.subscribe(CHANNEL);
   return {
     publish(event) {
-      const tokens = changesApiTokens(event.type);
-      notify(listeners, event.id, event, tokens);
-      publisher.publish(CHANNEL, `${event.id}${tokens ? TOKENS_MARK : ""}`).catch((error) => {
+      const remembered = changesRemembered(event.type);
+      notify(listeners, event.id, event, remembered);
+      publisher.publish(CHANNEL, `${event.id}${remembered ? REMEMBERED_MARK : ""}`).catch((error) => {
         logger.warn("event bus (redis) publish failed", { error: String(error) });
       });
     },
@@ -166,12 +170,12 @@ function notify(
   listeners: Set<Listener>,
   id: bigint,
   committedHere: StoredEvent | undefined,
-  apiTokensChanged: boolean,
+  rememberedChanged: boolean,
 ) {
   let failure: unknown;
   for (const listener of listeners) {
     try {
-      listener(id, committedHere, apiTokensChanged);
+      listener(id, committedHere, rememberedChanged);
     } catch (error) {
       failure ??= error;
     }
@@ -181,7 +185,7 @@ function notify(
 
 /** Another node's notice; one that cannot be read is a resync (anything may have changed). */
 function notifyPayload(listeners: Set<Listener>, payload: string | undefined) {
-  const match = /^(\d+)(;api-tokens)?$/.exec(payload ?? "");
+  const match = /^(\d+)(;remembered)?$/.exec(payload ?? "");
   if (!match) notify(listeners, RESYNC, undefined, true);
   else notify(listeners, BigInt(match[1] as string), undefined, match[2] !== undefined);
 }

@@ -124,6 +124,12 @@ const T: Partial<Record<EventType, Template>> = {
   "tag-type-deleted": { label: "Tag type deleted", action: "deleted a tag type" },
   "tag-deleted": { label: "Tag deleted", action: "deleted a tag" },
   "user-created": { label: "User created", action: "created a user" },
+  "public-signup-token-created": { label: "Invite link created", action: "created an invite link" },
+  "public-signup-token-updated": { label: "Invite link updated", action: "updated an invite link" },
+  "public-signup-token-user-added": {
+    label: "User signed up with an invite link",
+    action: "added a user from an invite link",
+  },
   "user-updated": { label: "User updated", action: "updated a user" },
   "user-deleted": { label: "User deleted", action: "deleted a user" },
   "role-created": { label: "Role created", action: "created a role" },

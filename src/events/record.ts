@@ -90,9 +90,10 @@ async function insertWithDeliveries(w: Write, v: EventValues): Promise<StoredEve
               OR event.environment = ANY (a.environments))
     ), versions AS (
       INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", "environment", "projectId",
-                                         "createdBy", "createdAt", "state")
+                                         "createdBy", "createdAt", "state", "environments")
       SELECT flag.name, event.id, event.type, event.environment, COALESCE(state.value->>'project', event.project),
-             event."createdBy", event."createdAt", state.value
+             event."createdBy", event."createdAt", state.value - 'environments',
+             vexil_environments_by_name(state.value)
         FROM event
         CROSS JOIN LATERAL (
           SELECT event."featureName" AS name WHERE event."featureName" IS NOT NULL

@@ -14,6 +14,7 @@ const KEY_COLUMN = {
   Environment: "name",
   TagType: "name",
   StrategyDefinition: "name",
+  PublicSignupToken: "secret",
 } as const;
 
 /**

@@ -105,6 +105,12 @@ export async function restoreAdminToken(t: TestApp): Promise<void> {
   if (res.status === 401) await bootstrap(t.database.prisma, t.config, createLogger("silent"));
 }
 
+/** A fuzzed call may switch maintenance mode on, which refuses every later write (503): off again. */
+export async function endMaintenanceMode(t: TestApp): Promise<void> {
+  const res = await t.gql("mutation { setMaintenanceMode(enabled: false) }");
+  if (res.errors) throw new Error(JSON.stringify(res.errors));
+}
+
 /** Flags, a segment and a context field the generated names can hit. */
 export async function seedFuzzTargets(t: TestApp): Promise<void> {
   const ok = (res: { status: number; body: unknown }) => {

@@ -20,6 +20,7 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   checkGraphQLAnswer,
   credential,
+  endMaintenanceMode,
   FUZZ_CASES_PER_FILE,
   FUZZ_SEED,
   jsonValue,
@@ -182,6 +183,7 @@ describe(`GraphQL fuzz (${roots.length} root fields x ${runsPerField} cases, see
             request: `${query} ${JSON.stringify(vars).slice(0, 400)} (${who})`,
           };
           if (who === "admin" && answer.status === 401) await restoreAdminToken(t);
+          if (root.field.name === "setMaintenanceMode") await endMaintenanceMode(t);
           if (process.env.FUZZ_STATS) countOutcome(answer.text);
           checkGraphQLAnswer(answer);
         }),

@@ -2,12 +2,12 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Route } from "../../rest/route.ts";
 import { allRoutes } from "../../rest/routes/index.ts";
-import { MAINTENANCE_SETTING } from "../../src/modules/maintenance/maintenance.ts";
 import { userWithPat } from "../access/principals.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   checkRestAnswer,
   credential,
+  endMaintenanceMode,
   FUZZ_CASES_PER_FILE,
   FUZZ_SEED,
   jsonValue,
@@ -39,6 +39,15 @@ const authRoutes = [
   { method: "POST", path: "/auth/logout", bodyKeys: [], queryKeys: [] },
   { method: "GET", path: "/auth/reset/validate", bodyKeys: [], queryKeys: ["token"] },
   { method: "POST", path: "/auth/reset/password", bodyKeys: ["token", "password"], queryKeys: [] },
+  { method: "POST", path: "/auth/reset/password-email", bodyKeys: ["email"], queryKeys: [] },
+  { method: "POST", path: "/auth/reset/validate-password", bodyKeys: ["password"], queryKeys: [] },
+  { method: "GET", path: "/invite/:token/validate", bodyKeys: [], queryKeys: [] },
+  {
+    method: "POST",
+    path: "/invite/:token/signup",
+    bodyKeys: ["email", "name", "password", "username"],
+    queryKeys: [],
+  },
 ];
 
 type Target = {
@@ -155,7 +164,11 @@ type FuzzRequest = {
 
 async function send(target: Target, input: FuzzRequest) {
   let index = 0;
-  const path = target.path.replace(/[:*]\w+/g, () => input.segments[index++] ?? "x");
+  // A "." or ".." segment under /invite/ resolves out of it (the URL is normalised before any
+  // route sees it), to a path that is no REST target.
+  const outside = !target.path.startsWith("/api/");
+  const segment = (s: string | undefined) => (s === undefined || (outside && /^\.\.?$/.test(s)) ? "x" : s);
+  const path = target.path.replace(/[:*]\w+/g, () => segment(input.segments[index++]));
   const query = input.query
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, "x"))}`)
     .join("&");
@@ -176,11 +189,7 @@ async function send(target: Target, input: FuzzRequest) {
     request: `${target.method} ${url} (${input.who}) ${hasBody ? input.body.slice(0, 300) : ""}`,
   };
   if (input.who === "admin" && answer.status === 401) await restoreAdminToken(t);
-  // A fuzzed POST /api/admin/maintenance may turn maintenance mode on: every later write would
-  // answer 503 (as it should), so turn it off again for the routes that follow.
-  if (target.path === "/api/admin/maintenance" && target.method === "POST") {
-    await t.database.prisma.setting.deleteMany({ where: { name: MAINTENANCE_SETTING } });
-  }
+  if (target.path === "/api/admin/maintenance") await endMaintenanceMode(t);
   if (process.env.FUZZ_STATS) statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
   return answer;
 }

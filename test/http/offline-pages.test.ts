@@ -122,7 +122,14 @@ describe("REST reference at /docs", () => {
       "/auth/logout",
       "/auth/reset/validate",
       "/auth/reset/password",
+      "/auth/reset/password-email",
+      "/auth/reset/validate-password",
     ]);
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith("/invite/"))).toEqual([
+      "/invite/{token}/validate",
+      "/invite/{token}/signup",
+    ]);
+    expect(doc.paths["/invite/{token}/signup"].post.security).toEqual([]);
     const login = doc.paths["/auth/simple/login"].post;
     expect(login.tags).toEqual(["Auth"]);
     expect(login.requestBody.content["application/json"].schema.example).toMatchObject({ username: "dora" });

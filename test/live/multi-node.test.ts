@@ -214,4 +214,38 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
     for (;;) if ((await stream.next()).done) break;
     await client.dispose();
   });
+
+  it("maintenance mode turned on through one node refuses writes on the other (remembered, then forgotten on the notice)", async () => {
+    const storage = await serverStorage();
+    cleanups.push(storage.drop);
+    const [first, second] = [await startNode(storage.url as string), await startNode(storage.url as string)];
+    cleanups.push(first.close, second.close);
+    const gql = async (node: Node, query: string) => {
+      const res = await fetch(`${node.server.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
+        body: JSON.stringify({ query }),
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as { errors?: { extensions?: { code?: string } }[] },
+      };
+    };
+    const create = (name: string) =>
+      `mutation { createFeature(project: "default", input: { name: "${name}" }) { name } }`;
+    // The second node reads maintenance mode (off) and remembers it.
+    expect((await gql(second, create("before-maintenance"))).body.errors).toBeUndefined();
+    expect((await gql(first, "mutation { setMaintenanceMode(enabled: true) }")).body.errors).toBeUndefined();
+    let attempt = 0;
+    await expect
+      .poll(
+        async () =>
+          (await gql(second, create(`during-maintenance-${attempt++}`))).body.errors?.[0]?.extensions?.code,
+      )
+      .toBe("MAINTENANCE");
+    expect((await gql(first, "mutation { setMaintenanceMode(enabled: false) }")).body.errors).toBeUndefined();
+    await expect
+      .poll(async () => (await gql(second, create("after-maintenance"))).body.errors)
+      .toBeUndefined();
+  });
 });

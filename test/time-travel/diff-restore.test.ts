@@ -340,8 +340,10 @@ describe("history older than time travel", () => {
     await t.database.prisma.$executeRaw`DELETE FROM "FeatureStateVersion" WHERE "featureName" = 'old-flag'`;
     const baselineAt = await instant();
     await t.database.prisma.$executeRaw`
-      INSERT INTO "FeatureStateVersion" ("featureName", "createdAt", "baseline", "projectId", "state")
-      VALUES ('old-flag', ${new Date(baselineAt)}::timestamp(3), true, 'default', vexil_flag_state('old-flag'))`;
+      INSERT INTO "FeatureStateVersion" ("featureName", "createdAt", "baseline", "projectId", "state", "environments")
+      SELECT 'old-flag', ${new Date(baselineAt)}::timestamp(3), true, 'default', s - 'environments',
+             vexil_environments_by_name(s)
+        FROM vexil_flag_state('old-flag') s`;
     const later = await instant();
     const query = `query($at: DateTime!) { featureAt(name: "old-flag", at: $at) { exact exactSince state { name } } }`;
     expect((await ok(query, { at: early })).featureAt).toEqual({

@@ -82,8 +82,8 @@ function rememberedTokensOf(bus: EventBus): Map<string, RememberedToken> {
   let remembered = rememberedTokens.get(bus);
   if (!remembered) {
     const created = new Map<string, RememberedToken>();
-    bus.listen((_id, _event, apiTokensChanged) => {
-      if (apiTokensChanged) created.clear();
+    bus.listen((_id, _event, rememberedChanged) => {
+      if (rememberedChanged) created.clear();
     });
     rememberedTokens.set(bus, created);
     remembered = created;

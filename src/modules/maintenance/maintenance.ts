@@ -2,6 +2,7 @@ import { GraphQLError, getOperationAST, Kind, OperationTypeNode } from "graphql"
 import type { Plugin } from "graphql-yoga";
 import type { Context } from "../../context.ts";
 import type { Db } from "../../db/database.ts";
+import type { EventBus } from "../../events/bus.ts";
 import { recordEvent } from "../../events/record.ts";
 import { MaintenanceModeError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
@@ -15,6 +16,31 @@ const ALLOWED = new Set(["setMaintenanceMode"]);
 export async function isMaintenanceMode(db: Pick<Db, "setting">): Promise<boolean> {
   const row = await db.setting.findUnique({ where: { name: MAINTENANCE_SETTING } });
   return (row?.content as { enabled?: boolean } | undefined)?.enabled === true;
+}
+
+/**
+ * Maintenance mode as this node last read it, per bus (one per app). Forgotten on every bus
+ * notice of a `setting-*` event from any node (or a resync), so a mutation reads the setting
+ * once after a change instead of once per mutation.
+ */
+const rememberedModes = new WeakMap<EventBus, { enabled?: Promise<boolean> }>();
+
+function rememberedMode(bus: EventBus, db: Pick<Db, "setting">): Promise<boolean> {
+  let memory = rememberedModes.get(bus);
+  if (!memory) {
+    const created: { enabled?: Promise<boolean> } = {};
+    bus.listen((_id, _event, rememberedChanged) => {
+      if (rememberedChanged) created.enabled = undefined;
+    });
+    rememberedModes.set(bus, created);
+    memory = created;
+  }
+  memory.enabled ??= isMaintenanceMode(db);
+  const read = memory.enabled;
+  read.catch(() => {
+    if (memory.enabled === read) memory.enabled = undefined; // a failed read is not remembered
+  });
+  return read;
 }
 
 /** Turns maintenance mode on or off (records setting-created / setting-updated; nothing if unchanged). */
@@ -39,7 +65,8 @@ export async function setMaintenanceMode(w: Write, enabled: boolean): Promise<bo
 /**
  * Refuses every mutation but `setMaintenanceMode` while maintenance mode is on (503
  * MAINTENANCE), over GraphQL and so over REST, which runs the same operations. Reads, SDK
- * traffic and login keep working, as in Unleash. One settings read per mutation.
+ * traffic and login keep working, as in Unleash. The setting is read once per change (see
+ * `rememberedMode`), not per mutation.
  */
 export function useMaintenanceGuard(): Plugin<Record<string, unknown>> {
   return {
@@ -54,7 +81,7 @@ export function useMaintenanceGuard(): Plugin<Record<string, unknown>> {
       )
         return;
       const ctx = args.contextValue as unknown as Context;
-      if (!(await isMaintenanceMode(ctx.db))) return;
+      if (!(await rememberedMode(ctx.bus, ctx.db))) return;
       const error = new MaintenanceModeError();
       setResultAndStopExecution({
         errors: [

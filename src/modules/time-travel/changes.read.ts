@@ -1,7 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.ts";
-import { flagPairsAt, tagDeletions } from "./history.read.ts";
+import { FLAGS_PER_STATEMENT, flagPairsAt, inSlices, tagDeletions } from "./history.read.ts";
 
 /** The longest range a diff covers (docs/decisions.md, time travel). */
 export const MAX_DIFF_DAYS = 31;
@@ -45,6 +45,17 @@ export async function changesBetween(
   checkRange(range.from, range.to);
   // A tag deletion changes flags without a version of theirs: then every flag is compared.
   const untagged = (await tagDeletions(db, range.from, range.to)).length > 0;
+  // Slice by slice, a few at once: one slice's states are compared while others are read.
+  return inSlices(names, FLAGS_PER_STATEMENT, (slice) => changesOf(db, slice, range, environment, untagged));
+}
+
+async function changesOf(
+  db: Db,
+  names: string[],
+  range: Range,
+  environment: string | null,
+  untagged: boolean,
+): Promise<FlagChanges[]> {
   const changed: { name: string; exact: boolean; diffs: FieldDifference[] }[] = [];
   for (const [start, end] of await flagPairsAt(db, names, range, environment, untagged)) {
     const diffs = differences(start.state, end.state, environment ? [environment] : undefined);
@@ -66,7 +77,10 @@ export async function changesBetween(
 /**
  * For each wanted field (by its index in `wanted`), its flag's events in the range whose type
  * can change it (in its environment, or flag-wide), most recent first: at most one more than
- * listed, to tell whether there were more. One statement for all of them.
+ * listed, to tell whether there were more. One statement for all of them, each field's events
+ * as one JSON array (a day's diff lists ~55,000 events: as rows,
+ * the driver's decoding of their bigints and timestamps cost more than the lookups;
+ * docs/performance.md).
  */
 async function eventsOfFields(
   db: Db,
@@ -74,20 +88,38 @@ async function eventsOfFields(
   range: Range,
 ): Promise<Map<number, ChangeEvent[]>> {
   if (wanted.length === 0) return new Map();
-  const rows = await db.$queryRaw<(ChangeEvent & { i: number })[]>`
-    SELECT w.i, v."eventId" AS id, v."eventType" AS type, v."createdBy", v."createdAt"
+  // Each field's event types once (a few fields), each wanted field by its index among them.
+  const fields = [...new Set(wanted.map((w) => w.field))];
+  const rows = await db.$queryRaw<{ i: number; events: string }[]>`
+    SELECT (w.i - 1)::int AS i, e.events
       FROM unnest(${wanted.map((w) => w.name)}::text[], ${wanted.map((w) => w.environment)}::text[],
-                  ${wanted.map((w) => eventTypesChanging(w.field).join(","))}::text[],
-                  ${wanted.map((_, i) => i)}::int[]) AS w(name, environment, types, i)
+                  ${wanted.map((w) => fields.indexOf(w.field) + 1)}::int[])
+             WITH ORDINALITY AS w(name, environment, field, i)
+      JOIN unnest(${fields.map((f) => eventTypesChanging(f).join(","))}::text[]) WITH ORDINALITY AS f(types, n)
+        ON f.n = w.field
       CROSS JOIN LATERAL (
-        SELECT v."eventId", v."eventType", v."createdBy", v."createdAt", v.id FROM "FeatureStateVersion" v
-         WHERE v."featureName" = w.name AND NOT v.baseline AND v."eventId" IS NOT NULL
-           AND v."createdAt" > ${range.from}::timestamp(3) AND v."createdAt" <= ${range.to}::timestamp(3)
-           AND v."eventType" = ANY (string_to_array(w.types, ','))
-           AND (w.environment IS NULL OR v.environment IS NULL OR v.environment = w.environment)
-         ORDER BY v."createdAt" DESC, v.id DESC LIMIT ${EVENTS_PER_FIELD + 1}) v
-     ORDER BY w.i, v."createdAt" DESC, v.id DESC`;
+        SELECT json_agg(json_build_array(v."eventId"::text, v."eventType", v."createdBy",
+                                         to_char(v."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+                        ORDER BY v."createdAt" DESC, v.id DESC)::text AS events
+          FROM (SELECT v."eventId", v."eventType", v."createdBy", v."createdAt", v.id FROM "FeatureStateVersion" v
+                 WHERE v."featureName" = w.name AND NOT v.baseline AND v."eventId" IS NOT NULL
+                   AND v."createdAt" > ${range.from}::timestamp(3) AND v."createdAt" <= ${range.to}::timestamp(3)
+                   AND v."eventType" = ANY (string_to_array(f.types, ','))
+                   AND (w.environment IS NULL OR v.environment IS NULL OR v.environment = w.environment)
+                 ORDER BY v."createdAt" DESC, v.id DESC LIMIT ${EVENTS_PER_FIELD + 1}) v) e
+     WHERE e.events IS NOT NULL`;
   const byField = new Map<number, ChangeEvent[]>();
-  for (const { i, ...event } of rows) byField.set(i, [...(byField.get(i) ?? []), event]);
+  for (const { i, events } of rows) {
+    const list = JSON.parse(events) as [string, string, string, string][];
+    byField.set(
+      i,
+      list.map(([id, type, createdBy, createdAt]) => ({
+        id: BigInt(id),
+        type,
+        createdBy,
+        createdAt: new Date(createdAt),
+      })),
+    );
+  }
   return byField;
 }

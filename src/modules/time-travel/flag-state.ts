@@ -54,11 +54,6 @@ export function withoutDeletedTags(state: FlagState, since: Date, deletions: Tag
   return { ...state, tags: state.tags.filter((t) => !deleted(t)) };
 }
 
-/** The flag with only the environment `environment` (none when the flag is not there). */
-export function inEnvironment(state: FlagState, environment: string): FlagState {
-  return { ...state, environments: state.environments.filter((e) => e.name === environment) };
-}
-
 /** Flag-level fields a diff compares, in the order it reports them. */
 const FLAG_FIELDS = [
   "exists",

@@ -1,6 +1,6 @@
 import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import { type FlagState, inEnvironment, type TagDeletion, withoutDeletedTags } from "./flag-state.ts";
+import { type FlagState, type PastEnvironment, type TagDeletion, withoutDeletedTags } from "./flag-state.ts";
 
 /** One flag at one instant, with how far its history can be trusted. */
 export type FlagAt = {
@@ -24,8 +24,13 @@ type VersionRow = {
   name: string;
   eventId: bigint | null;
   createdAt: Date | null;
-  /** JSON text, parsed here: about twice as fast as jsonb decoded by the driver (docs/performance.md). */
+  /**
+   * The flag without its environments, as JSON text, parsed here: about twice as fast as jsonb
+   * decoded by the driver (docs/performance.md).
+   */
   state: string | null;
+  /** JSON text: the environments by name, or with an environment asked for, that one's state. */
+  environments: string | null;
   firstAt: Date | null;
   firstBaseline: boolean | null;
 };
@@ -42,28 +47,68 @@ export async function flagsAt(
   environment: string | null = null,
 ): Promise<FlagAt[]> {
   if (names.length === 0) return [];
-  const rows = await db.$queryRaw<VersionRow[]>`
+  const rows = await inSlices(
+    names,
+    FLAGS_PER_STATEMENT,
+    (slice) => db.$queryRaw<VersionRow[]>`
     SELECT n.name, v."eventId", v."createdAt", v.state::text AS state,
+           ${environmentsOf(Prisma.sql`v`, environment)}::text AS environments,
            first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
-      FROM unnest(${names}::text[]) AS n(name)
+      FROM unnest(${slice}::text[]) AS n(name)
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, at)}) v ON true
       LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`)}) first ON true
-     WHERE first."createdAt" IS NOT NULL`;
+     WHERE first."createdAt" IS NOT NULL`,
+  );
   const deletions = await deletionsSince(db, rows, at);
   return rows.map((r) => toFlagAt(r, at, deletions, environment));
 }
 
+/**
+ * Flags read per statement, and statements at once. A snapshot or a diff of thousands of flags
+ * is a few index lookups per flag, bound by the database's CPU: its slices run as concurrent
+ * statements, so PostgreSQL spreads them over its cores, and the driver reads one slice's rows
+ * while the next is computed (on one connection, a transaction's or PGlite's, they run one after
+ * the other). At most STATEMENTS_AT_ONCE of the pool's connections. docs/performance.md.
+ */
+export const FLAGS_PER_STATEMENT = 1_000;
+const STATEMENTS_AT_ONCE = 4;
+
+/** `read` of each slice of `items` (at most `size` long), a few at once; results in order. */
+export async function inSlices<T, R>(
+  items: T[],
+  size: number,
+  read: (slice: T[]) => Promise<R[]>,
+): Promise<R[]> {
+  const results: R[][] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i * size < items.length; i = next++)
+      results[i] = await read(items.slice(i * size, (i + 1) * size));
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(STATEMENTS_AT_ONCE, Math.ceil(items.length / size)) }, worker),
+  );
+  return results.flat();
+}
+
 /** The latest version of flag `name` at `at`. */
 function versionAt(name: Prisma.Sql, at: Date) {
-  return Prisma.sql`SELECT id, "eventId", "createdAt", state FROM "FeatureStateVersion"
+  return Prisma.sql`SELECT id, "eventId", "createdAt", state, environments FROM "FeatureStateVersion"
      WHERE "featureName" = ${name} AND "createdAt" <= ${at}::timestamp(3)
      ORDER BY "createdAt" DESC, id DESC LIMIT 1`;
 }
 
-/** The first version of flag `name`: its creation, or its baseline. */
-function firstVersion(name: Prisma.Sql) {
+/** The first version of flag `name`: its creation, or its baseline (looked up only when `when`). */
+function firstVersion(name: Prisma.Sql, when: Prisma.Sql = Prisma.sql`true`) {
   return Prisma.sql`SELECT "createdAt", baseline FROM "FeatureStateVersion"
-     WHERE "featureName" = ${name} ORDER BY "createdAt", id LIMIT 1`;
+     WHERE "featureName" = ${name} AND ${when} ORDER BY "createdAt", id LIMIT 1`;
+}
+
+/** The environments of version `v` (jsonb): all of them by name, or only `environment`'s state. */
+function environmentsOf(v: Prisma.Sql, environment: string | null) {
+  return environment === null
+    ? Prisma.sql`${v}.environments`
+    : Prisma.sql`(${v}.environments -> ${environment}::text)`;
 }
 
 /** The tag deletions after the oldest of the versions read, through `at`. */
@@ -89,42 +134,85 @@ export async function flagPairsAt(
   compareAll: boolean,
 ): Promise<[FlagAt, FlagAt][]> {
   if (names.length === 0) return [];
-  const rows = await db.$queryRaw<
-    (VersionRow & { beforeEventId: bigint | null; beforeAt: Date | null; before: string | null })[]
-  >`
+  const [before, after] = [
+    environmentsOf(Prisma.sql`a`, environment),
+    environmentsOf(Prisma.sql`b`, environment),
+  ];
+  type PairRow = VersionRow & {
+    beforeEventId: bigint | null;
+    beforeAt: Date | null;
+    before: string | null;
+    beforeEnvironments: string | null;
+  };
+  const rows = await inSlices(
+    names,
+    FLAGS_PER_STATEMENT,
+    (slice) => db.$queryRaw<PairRow[]>`
     SELECT n.name, a."eventId" AS "beforeEventId", a."createdAt" AS "beforeAt", a.state::text AS before,
-           b."eventId", b."createdAt", b.state::text AS state,
+           ${before}::text AS "beforeEnvironments",
+           b."eventId", b."createdAt", b.state::text AS state, ${after}::text AS environments,
            first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
-      FROM unnest(${names}::text[]) AS n(name)
+      FROM unnest(${slice}::text[]) AS n(name)
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, range.from)}) a ON true
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, range.to)}) b ON true
       -- Only needed without a version at \`from\`: created since, or older than time travel.
-      LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`)}) first ON a.id IS NULL
+      LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`, Prisma.sql`a.id IS NULL`)}) first ON true
      WHERE (a.id IS NOT NULL OR first."createdAt" IS NOT NULL)
-       AND (${compareAll} OR (a.id IS DISTINCT FROM b.id AND a.state IS DISTINCT FROM b.state))`;
+       AND (${compareAll} OR (a.id IS DISTINCT FROM b.id
+                              AND (a.state IS DISTINCT FROM b.state OR ${before} IS DISTINCT FROM ${after})))`,
+  );
   const deletions = await deletionsSince(db, rows, range.to);
   // With a version at `from`, both ends are within the exact history.
-  return rows.map((r) => [
-    toFlagAt(
-      { ...r, eventId: r.beforeEventId, createdAt: r.beforeAt, state: r.before },
-      range.from,
-      deletions,
-      environment,
-    ),
-    toFlagAt(r, range.to, deletions, environment),
-  ]);
+  return rows.map((r) => {
+    // What both ends share (most often the flag's fields, when only an environment changed) is
+    // parsed once: half the parsing, and the comparison of a diff finds the same object.
+    const parsed = new Map<string, unknown>();
+    const parse = (text: string) => {
+      if (!parsed.has(text)) parsed.set(text, JSON.parse(text));
+      return parsed.get(text);
+    };
+    const before = { ...r, eventId: r.beforeEventId, createdAt: r.beforeAt, state: r.before };
+    return [
+      toFlagAt({ ...before, environments: r.beforeEnvironments }, range.from, deletions, environment, parse),
+      toFlagAt(r, range.to, deletions, environment, parse),
+    ];
+  });
 }
 
-function toFlagAt(row: VersionRow, at: Date, deletions: TagDeletion[], environment: string | null): FlagAt {
+function toFlagAt(
+  row: VersionRow,
+  at: Date,
+  deletions: TagDeletion[],
+  environment: string | null,
+  parse: (text: string) => unknown = JSON.parse,
+): FlagAt {
   const base = { name: row.name, at, exactSince: row.firstAt, predates: row.firstBaseline === true };
   // Before a baseline, the flag existed but its state was not kept.
   if (row.firstBaseline && row.firstAt && at < row.firstAt) {
     return { ...base, state: null, lastEventId: null, since: null, exact: false };
   }
-  const parsed = row.state === null ? null : (JSON.parse(row.state) as FlagState);
-  const whole = parsed && row.createdAt ? withoutDeletedTags(parsed, row.createdAt, deletions) : null;
-  const state = whole && environment !== null ? inEnvironment(whole, environment) : whole;
+  const parsed = row.state === null ? null : stateOf(row.state, row.environments, environment, parse);
+  const state = parsed && row.createdAt ? withoutDeletedTags(parsed, row.createdAt, deletions) : null;
   return { ...base, state, lastEventId: row.eventId, since: row.createdAt, exact: true };
+}
+
+/** A version's state from its columns (see VersionRow); with `environment`, only that one. */
+function stateOf(
+  flag: string,
+  environments: string | null,
+  environment: string | null,
+  parse: (text: string) => unknown,
+): FlagState {
+  const parsed = environments === null ? null : parse(environments);
+  const list: PastEnvironment[] =
+    environment !== null
+      ? parsed === null
+        ? []
+        : [parsed as PastEnvironment]
+      : Object.values((parsed ?? {}) as Record<string, PastEnvironment>).sort((x, y) =>
+          x.name < y.name ? -1 : x.name > y.name ? 1 : 0,
+        );
+  return { ...(parse(flag) as Omit<FlagState, "environments">), environments: list };
 }
 
 /** Tag and tag-type deletions in (`after`, `through`]: they untag flags without a flag event. */

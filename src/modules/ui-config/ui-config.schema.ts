@@ -9,7 +9,7 @@ type Link = { value: string; icon: string; href: string; title: string };
 /** Instance ids by database: written once by the bootstrap, never changed. */
 const instanceIds = new WeakMap<object, string>();
 
-async function instanceIdOf(db: Context["db"]): Promise<string | null> {
+export async function instanceIdOf(db: Context["db"]): Promise<string | null> {
   const known = instanceIds.get(db);
   if (known) return known;
   const instance = await db.setting.findUnique({ where: { name: "instanceInfo" } });

@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { login, userWithPat } from "../access/principals.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/**
+ * Unleash's public signup tokens (invite links, issue 14): admins manage them under
+ * /api/admin/invite-link/tokens; anyone holding a usable link validates it and signs up under
+ * /invite/:token. Answers are checked against each route's response schema (checkRestResponses).
+ */
+let t: TestApp;
+let editor: Awaited<ReturnType<typeof userWithPat>>;
+const TOKENS = "/api/admin/invite-link/tokens";
+const FUTURE = "2099-01-01T00:00:00.000Z";
+const STRONG = "Sign-Up-Passw0rd!";
+
+beforeAll(async () => {
+  t = await createTestApp();
+  editor = await userWithPat(t, "eddie-editor", "Editor");
+});
+afterAll(() => t.close());
+
+async function newLink(name: string, expiresAt = FUTURE) {
+  const res = await t.rest("POST", TOKENS, { name, expiresAt });
+  expect(res.status).toBe(201);
+  return res.body as { secret: string; url: string };
+}
+
+async function eventsOf(type: string) {
+  return t.database.prisma.event.findMany({ where: { type }, orderBy: { id: "asc" } });
+}
+
+describe("managing invite links", () => {
+  it("creates, lists, reads and updates a link; each change records its event, without the secret", async () => {
+    const created = await t.rest("POST", TOKENS, { name: "Team invite", expiresAt: FUTURE });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: "Team invite",
+      enabled: true,
+      expiresAt: FUTURE,
+      createdBy: "admin-token",
+      users: [],
+      role: { name: "Viewer", type: "root" },
+    });
+    const { secret } = created.body;
+    expect(secret).toMatch(/^[0-9a-f]{32}$/);
+    expect(created.body.url).toBe(`${t.config.publicUrl}/new-user?invite=${secret}`);
+
+    const list = await t.rest("GET", TOKENS);
+    expect(list.status).toBe(200);
+    expect(list.body.tokens.map((x: { secret: string }) => x.secret)).toContain(secret);
+
+    const one = await t.rest("GET", `${TOKENS}/${secret}`);
+    expect(one.status).toBe(200);
+    expect(one.body.name).toBe("Team invite");
+
+    const updated = await t.rest("PUT", `${TOKENS}/${secret}`, { enabled: false });
+    expect(updated.status).toBe(200);
+    expect(updated.body.enabled).toBe(false);
+    const again = await t.rest("PUT", `${TOKENS}/${secret}`, { enabled: false });
+    expect(again.status).toBe(200);
+
+    const createdEvents = await eventsOf("public-signup-token-created");
+    expect(createdEvents.at(-1)?.createdBy).toBe("admin-token");
+    expect(createdEvents.at(-1)?.data).toMatchObject({ name: "Team invite" });
+    const updatedEvents = await eventsOf("public-signup-token-updated");
+    expect(updatedEvents).toHaveLength(1); // the second, unchanged PUT records nothing
+    expect(updatedEvents[0]?.preData).toMatchObject({ enabled: true });
+    expect(updatedEvents[0]?.data).toMatchObject({ enabled: false });
+    for (const e of [...createdEvents, ...updatedEvents]) {
+      expect(JSON.stringify([e.data, e.preData])).not.toContain(secret);
+    }
+  });
+
+  it("GraphQL: a link is a Relay node that admins read back by its global id", async () => {
+    const { secret } = await newLink("Node");
+    const listed = await t.gql<{ publicSignupTokens: { id: string; secret: string }[] }>(
+      "{ publicSignupTokens { id secret } }",
+    );
+    const id = listed.data?.publicSignupTokens.find((x) => x.secret === secret)?.id;
+    expect(id).toBeDefined();
+    const node = await t.gql<{ node: { name: string } | null }>(
+      "query($id: ID!) { node(id: $id) { ... on PublicSignupToken { name } } }",
+      { id },
+    );
+    expect(node.data?.node).toEqual({ name: "Node" });
+    const asEditor = await t.gql("query($id: ID!) { node(id: $id) { id } }", { id }, editor.token);
+    expect(asEditor.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+
+  it("an expired link is listed as not enabled", async () => {
+    const { secret } = await newLink("Old", "2001-01-01T00:00:00.000Z");
+    const one = await t.rest("GET", `${TOKENS}/${secret}`);
+    expect(one.body.enabled).toBe(false);
+  });
+
+  it("400 on a bad body, 404 on an unknown link", async () => {
+    expect((await t.rest("POST", TOKENS, { name: "x" })).status).toBe(400);
+    expect((await t.rest("POST", TOKENS, { name: "", expiresAt: FUTURE })).status).toBe(400);
+    expect((await t.rest("POST", TOKENS, { name: "x", expiresAt: "tomorrow" })).status).toBe(400);
+    const { secret } = await newLink("Bad update");
+    expect((await t.rest("PUT", `${TOKENS}/${secret}`, { enabled: "no" })).status).toBe(400);
+    expect((await t.rest("GET", `${TOKENS}/nope`)).status).toBe(404);
+    expect((await t.rest("PUT", `${TOKENS}/nope`, { enabled: false })).status).toBe(404);
+  });
+
+  it("admins only: 401 without a credential, 403 for an editor", async () => {
+    const { secret } = await newLink("Guarded");
+    for (const [method, path, body] of [
+      ["GET", TOKENS, undefined],
+      ["POST", TOKENS, { name: "x", expiresAt: FUTURE }],
+      ["GET", `${TOKENS}/${secret}`, undefined],
+      ["PUT", `${TOKENS}/${secret}`, { enabled: false }],
+    ] as const) {
+      expect((await t.rest(method, path, body, null)).status).toBe(401);
+      expect((await t.rest(method, path, body, editor.token)).status).toBe(403);
+    }
+    expect((await t.rest("GET", `${TOKENS}/${secret}`)).body.enabled).toBe(true);
+  });
+});
+
+describe("signing up with a link", () => {
+  it("validate: 200 empty for a usable link; 400 unknown, disabled or expired", async () => {
+    const { secret } = await newLink("Validate");
+    const ok = await t.rest("GET", `/invite/${secret}/validate`, undefined, null);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toBeUndefined();
+    expect((await t.rest("GET", "/invite/unknown/validate", undefined, null)).status).toBe(400);
+    const expired = await newLink("Expired", "2001-01-01T00:00:00.000Z");
+    expect((await t.rest("GET", `/invite/${expired.secret}/validate`, undefined, null)).status).toBe(400);
+    await t.rest("PUT", `${TOKENS}/${secret}`, { enabled: false });
+    const disabled = await t.rest("GET", `/invite/${secret}/validate`, undefined, null);
+    expect(disabled.status).toBe(400);
+    expect(disabled.body).toMatchObject({ name: "ValidationError" });
+  });
+
+  it("signup: creates a user with the link's role, who can log in; events user-created and user-added", async () => {
+    const { secret } = await newLink("Signup");
+    const res = await t.rest(
+      "POST",
+      `/invite/${secret}/signup`,
+      { email: "Newbie@Example.com", name: "New Bie", password: STRONG },
+      null,
+    );
+    expect(res.status).toBe(200);
+    const viewerRole = await t.database.prisma.role.findUniqueOrThrow({ where: { name: "Viewer" } });
+    expect(res.body).toMatchObject({
+      name: "New Bie",
+      email: "newbie@example.com",
+      rootRole: viewerRole.id,
+      accountType: "User",
+      seenAt: null,
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/scrypt|passwordHash/i);
+    expect((await login(t, "newbie@example.com", STRONG)).status).toBe(200);
+
+    const link = await t.rest("GET", `${TOKENS}/${secret}`);
+    expect(link.body.users).toEqual([
+      expect.objectContaining({ id: res.body.id, email: "newbie@example.com" }),
+    ]);
+    const userCreated = (await eventsOf("user-created")).at(-1);
+    expect(userCreated).toMatchObject({ createdBy: "system", createdByUserId: -1337 });
+    expect(userCreated?.data).toMatchObject({ id: res.body.id, rootRole: "Viewer" });
+    const added = (await eventsOf("public-signup-token-user-added")).at(-1);
+    expect(added?.data).toMatchObject({ userId: res.body.id, token: "Signup" });
+    expect(JSON.stringify(added?.data)).not.toContain(secret);
+  });
+
+  it("signup: 400 for an unusable link, a missing field or a weak password; 409 for a taken email; nothing created", async () => {
+    const { secret } = await newLink("Refusals");
+    const before = await t.database.prisma.user.count();
+    const body = { email: "refused@example.com", name: "Refused", password: STRONG };
+    expect((await t.rest("POST", "/invite/unknown/signup", body, null)).status).toBe(400);
+    const expired = await newLink("Expired signup", "2001-01-01T00:00:00.000Z");
+    expect((await t.rest("POST", `/invite/${expired.secret}/signup`, body, null)).status).toBe(400);
+    const disabled = await newLink("Disabled signup");
+    await t.rest("PUT", `${TOKENS}/${disabled.secret}`, { enabled: false });
+    expect((await t.rest("POST", `/invite/${disabled.secret}/signup`, body, null)).status).toBe(400);
+    const weak = await t.rest("POST", `/invite/${secret}/signup`, { ...body, password: "short" }, null);
+    expect(weak.status).toBe(400);
+    expect(weak.body.message).toMatch(/at least 10 characters/);
+    expect(
+      (await t.rest("POST", `/invite/${secret}/signup`, { email: "x@example.com", password: STRONG }, null))
+        .status,
+    ).toBe(400);
+    const taken = await t.rest(
+      "POST",
+      `/invite/${secret}/signup`,
+      { ...body, email: "eddie-editor@example.com" },
+      null,
+    );
+    expect(taken.status).toBe(409);
+    expect(await t.database.prisma.user.count()).toBe(before);
+    expect((await t.rest("GET", `/invite/${secret}/signup`, undefined, null)).status).toBe(404);
+  });
+
+  it("signup: 503 while maintenance mode is on; validating still works", async () => {
+    const { secret } = await newLink("Maintenance");
+    expect((await t.rest("POST", "/api/admin/maintenance", { enabled: true })).status).toBe(204);
+    try {
+      const body = { email: "maint@example.com", name: "Maint", password: STRONG };
+      const res = await t.rest("POST", `/invite/${secret}/signup`, body, null);
+      expect(res.status).toBe(503);
+      expect(res.body.name).toBe("MaintenanceModeError");
+      expect((await t.rest("GET", `/invite/${secret}/validate`, undefined, null)).status).toBe(200);
+      expect(await t.database.prisma.user.count({ where: { email: "maint@example.com" } })).toBe(0);
+    } finally {
+      expect((await t.rest("POST", "/api/admin/maintenance", { enabled: false })).status).toBe(204);
+    }
+  });
+
+  it("two sign-ups with the same email at once create one user", async () => {
+    const { secret } = await newLink("Race");
+    const body = { email: "racer@example.com", name: "Racer", password: STRONG };
+    const answers = await Promise.all([
+      t.rest("POST", `/invite/${secret}/signup`, body, null),
+      t.rest("POST", `/invite/${secret}/signup`, body, null),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(await t.database.prisma.user.count({ where: { email: "racer@example.com" } })).toBe(1);
+    const link = await t.rest("GET", `${TOKENS}/${secret}`);
+    expect(link.body.users).toHaveLength(1);
+  });
+
+  // On PostgreSQL only: PGlite is one session, so no two transactions interleave there.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "a sign-up waits for a concurrent disable of its link and is then refused",
+    async () => {
+      const { secret } = await newLink("Disabled meanwhile");
+      const pool = t.database.pool;
+      if (!pool) throw new Error("PostgreSQL expected");
+      const admin = await pool.connect();
+      try {
+        await admin.query("BEGIN");
+        await admin.query(`UPDATE "PublicSignupToken" SET enabled = false WHERE secret = $1`, [secret]);
+        const signup = t.rest(
+          "POST",
+          `/invite/${secret}/signup`,
+          { email: "late@example.com", name: "Late", password: STRONG },
+          null,
+        );
+        let settled = false;
+        void signup.finally(() => {
+          settled = true;
+        });
+        // until the sign-up's transaction waits on the row lock the disable holds (or, were it
+        // not to wait, has answered)
+        while (!settled) {
+          const waiting = await pool.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR SHARE%'`,
+          );
+          if (waiting.rows[0].n > 0) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        await admin.query("COMMIT");
+        expect((await signup).status).toBe(400);
+        expect(await t.database.prisma.user.count({ where: { email: "late@example.com" } })).toBe(0);
+      } finally {
+        admin.release();
+      }
+    },
+  );
+});
