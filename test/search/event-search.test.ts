@@ -145,6 +145,25 @@ describe("GET /api/admin/search/events (spec 4.4)", () => {
       eventSearch: { totalCount: 2, edges: [{ node: { type: "feature-updated", featureName: "alpha" } }] },
     });
   });
+
+  it("`until` shows the log as it was at an instant (inclusive, to the millisecond)", async () => {
+    const query = `query($f: EventSearchFilter) { eventSearch(filter: $f) { totalCount edges { node { type } } } }`;
+    const at = async (until: string) =>
+      (
+        await t.gql<{ eventSearch: { totalCount: number; edges: { node: { type: string } }[] } }>(query, {
+          f: { feature: { operator: "IS_ANY_OF", values: ["alpha"] }, until },
+        })
+      ).data?.eventSearch;
+    expect(await at("2026-03-02T23:59:59Z")).toEqual({
+      totalCount: 2,
+      edges: [{ node: { type: "feature-updated" } }, { node: { type: "feature-created" } }],
+    });
+    expect(await at("2026-03-02T23:59:58.999Z")).toEqual({
+      totalCount: 1,
+      edges: [{ node: { type: "feature-created" } }],
+    });
+    expect((await t.gql(query, { f: { until: "yesterday" } })).errors?.[0]?.message).toContain("DateTime");
+  });
 });
 
 describe("GET /api/admin/events/:featureName (spec 4.8)", () => {

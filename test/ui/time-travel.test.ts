@@ -94,4 +94,42 @@ describe.skipIf(!hasChromium)("web UI: time travel", () => {
     await expect.poll(enabledInDevelopment).toBe(true);
     expect(ui.externalRequests).toEqual([]);
   });
+
+  it("the flag page has a slider: the flag as it was at T1, and before it existed", async () => {
+    const flagPage = await ui.signedIn(undefined, `/projects/default/flags/${FLAG}`);
+    const asItWas = flagPage.getByRole("region", { name: "Flag as it was" });
+    const local = await flagPage.evaluate((iso) => {
+      const d = new Date(iso);
+      return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+    }, t1.toISOString());
+    await flagPage.getByLabel("Flag as of: date and time").fill(local);
+    await expect
+      .poll(() =>
+        asItWas
+          .getByRole("row", { name: /development/ })
+          .locator(".badge")
+          .textContent(),
+      )
+      .toBe("on");
+    await flagPage.getByLabel("Flag as of: last 30 days").focus();
+    await flagPage.keyboard.press("Home");
+    await asItWas.getByText(/did not exist/).waitFor();
+  });
+
+  it("the event log has a slider: the log as it was at T1, without live updates, then back to now", async () => {
+    const log = await ui.signedIn(undefined, `/events?feature=${FLAG}`);
+    const table = log.locator("table");
+    await expect.poll(() => table.textContent()).toContain("feature-environment-disabled");
+    const local = await log.evaluate((iso) => {
+      const d = new Date(iso);
+      return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+    }, t1.toISOString());
+    await log.getByLabel("Log as of: date and time").fill(local);
+    await log.getByText("As it was: live updates off").waitFor();
+    await expect.poll(() => table.textContent()).not.toContain("feature-environment-disabled");
+    expect(await table.textContent()).toContain("feature-environment-enabled");
+    expect(new URL(log.url()).searchParams.get("until")).toBe(t1.toISOString());
+    await log.getByRole("button", { name: "Back to now" }).click();
+    await expect.poll(() => table.textContent()).toContain("feature-environment-disabled");
+  });
 });

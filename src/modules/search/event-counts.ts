@@ -66,11 +66,12 @@ export const NEWER_THAN_ROLLUP = sql`e.id > ${ROLLED_UP_THROUGH} AND e.id <= (SE
 
 /**
  * The rolled-up count of the events with id <= ROLLED_UP_THROUGH that match `filter`, or null
- * when the filter has no rollup: free text, `maxId`, a day range with another filter, three
+ * when the filter has no rollup: free text, `maxId`, `until`, a day range with another filter, three
  * dimensions, or flag and creator together.
  */
 export function rolledUpCount(filter: EventSearchFilter): Sql | null {
-  if (filter.query?.trim() || (filter.maxId !== undefined && filter.maxId !== null)) return null;
+  if (filter.query?.trim() || (filter.maxId !== undefined && filter.maxId !== null) || filter.until)
+    return null;
   const given = DIMENSION_NAMES.filter((d) => filter[d]);
   const days = Boolean(filter.from || filter.to);
   if (given.length + (days ? 1 : 0) > 2 || (days && given.length > 0)) return null;

@@ -28,6 +28,10 @@ const EventSearchFilterInput = builder.inputType("EventSearchFilter", {
     from: t.string({ description: "First day (YYYY-MM-DD, UTC), inclusive." }),
     to: t.string({ description: "Last day (YYYY-MM-DD, UTC), inclusive." }),
     maxId: t.field({ type: "Long", description: "Only events with this id or older." }),
+    until: t.field({
+      type: "DateTime",
+      description: "Only events created at or before this instant: the log as it was then (time travel).",
+    }),
   }),
 });
 

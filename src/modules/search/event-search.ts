@@ -31,6 +31,7 @@ export type EventSearchFilter = {
   from?: string | null;
   to?: string | null;
   maxId?: bigint | null;
+  until?: Date | null;
   /** Only events that have a project (set by visibleTo, never by callers). */
   withProject?: boolean;
 };
@@ -172,6 +173,7 @@ function whereOf(filter: EventSearchFilter): Sql {
   if (filter.from) parts.push(sql`e."createdAt" >= ${dayStart("from", filter.from)}`);
   if (filter.to) parts.push(sql`e."createdAt" < ${new Date(dayStart("to", filter.to).getTime() + DAY_MS)}`);
   if (filter.maxId !== undefined && filter.maxId !== null) parts.push(sql`e.id <= ${filter.maxId}`);
+  if (filter.until) parts.push(sql`e."createdAt" <= ${filter.until}`);
   return and(parts);
 }
 

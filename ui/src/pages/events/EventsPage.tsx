@@ -2,6 +2,7 @@ import { type FormEvent, useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
+import { InstantPicker } from "../../components/InstantPicker.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import { readFragment } from "../../lib/graphql.ts";
@@ -27,12 +28,14 @@ export default function EventsPage() {
   const page = result.data?.eventSearch;
   const firstPage = cursors.length === 0;
   const newest = result.data?.newest.edges[0]?.node.databaseId ?? 0;
+  const until = params.get("until");
   const live = useLiveEvents({
     searchKey,
     searchFilter,
     liveFilter: useMemo(() => liveFilterOf(new URLSearchParams(searchKey)), [searchKey]),
     checkEach: needsServerCheck(new URLSearchParams(searchKey)),
-    startAfter: firstPage && result.data && !result.stale ? newest : null,
+    // The log as it was at an instant gets no new events.
+    startAfter: firstPage && !until && result.data && !result.stale ? newest : null,
   });
 
   const stored = (page?.edges ?? []).map((edge) => readFragment(EventFields, edge.node));
@@ -45,18 +48,30 @@ export default function EventsPage() {
       <PageTitle
         actions={
           <span role="status" className={live.status === "live" ? "badge on" : "badge"}>
-            {live.status === "live"
-              ? "Live"
-              : live.status === "interrupted"
-                ? "Live updates interrupted, reconnecting…"
-                : firstPage
-                  ? "Connecting…"
-                  : "Live updates on the first page only"}
+            {until
+              ? "As it was: live updates off"
+              : live.status === "live"
+                ? "Live"
+                : live.status === "interrupted"
+                  ? "Live updates interrupted, reconnecting…"
+                  : firstPage
+                    ? "Connecting…"
+                    : "Live updates on the first page only"}
           </span>
         }
       >
         Event log
       </PageTitle>
+      <LogAsOf
+        until={until}
+        onChange={(next) => {
+          const changed = new URLSearchParams(params);
+          if (next) changed.set("until", next.toISOString());
+          else changed.delete("until");
+          // The slider moves in steps: one history entry for the whole move.
+          setParams(changed, { replace: Boolean(next && until) });
+        }}
+      />
       <EventFilters
         key={searchKey}
         params={params}
@@ -94,6 +109,31 @@ export default function EventsPage() {
   );
 }
 
+/**
+ * Time travel on the event log: a slider (or a typed instant) shows the log as it was then,
+ * newest first from that instant; "Back to now" returns to the live log.
+ */
+function LogAsOf(props: { until: string | null; onChange(until: Date | null): void }) {
+  const [now, setNow] = useState(() => new Date());
+  const value = props.until ? new Date(props.until) : now;
+  return (
+    <div className="toolbar">
+      <InstantPicker label="Log as of" value={value} now={now} onChange={props.onChange} />
+      <button
+        type="button"
+        className="secondary"
+        disabled={!props.until}
+        onClick={() => {
+          setNow(new Date());
+          props.onChange(null);
+        }}
+      >
+        Back to now
+      </button>
+    </div>
+  );
+}
+
 /** The filter parameters only, in a stable order: the identity of a search. */
 function filterKeyOf(params: URLSearchParams): string {
   const key = new URLSearchParams();
@@ -122,6 +162,8 @@ function EventFilters(props: {
       const entry = String(data.get(name) ?? "").trim();
       if (entry) next.set(name, entry);
     }
+    const until = props.params.get("until"); // set by the time slider, not by this form
+    if (until) next.set("until", until);
     props.onApply(next);
   }
 

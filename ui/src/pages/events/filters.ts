@@ -6,7 +6,7 @@ export type LiveFilter = NonNullable<VariablesOf<typeof LiveEventsSubscription>[
 
 /** URL query parameters of the event log; lists are comma-separated (`type=a,b`). */
 export const LIST_PARAMS = ["type", "project", "feature", "environment", "createdBy"] as const;
-export const TEXT_PARAMS = ["q", "scope", "from", "to"] as const;
+export const TEXT_PARAMS = ["q", "scope", "from", "to", "until"] as const;
 
 function listOf(params: URLSearchParams, name: string): string[] {
   return (params.get(name) ?? "")
@@ -33,6 +33,7 @@ export function searchFilterOf(params: URLSearchParams): SearchFilter {
     queryScope: scope === "TYPE_ACTOR_DATA" ? "TYPE_ACTOR_DATA" : null,
     from: params.get("from") || null,
     to: params.get("to") || null,
+    until: params.get("until") || null,
   };
 }
 

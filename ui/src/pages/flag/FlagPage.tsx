@@ -5,6 +5,7 @@ import { PageTitle, Pending } from "../../components/layout.tsx";
 import { readFragment } from "../../lib/graphql.ts";
 import { FlagContext, type FlagPageContext } from "./context.ts";
 import { EnvironmentSection } from "./EnvironmentSection.tsx";
+import { FlagAsOf } from "./FlagAsOf.tsx";
 import { FlagHeader } from "./FlagHeader.tsx";
 import { FlagHistory } from "./FlagHistory.tsx";
 import { DependenciesSection, TagsSection } from "./LinksSections.tsx";
@@ -67,6 +68,7 @@ export default function FlagPage() {
         <TagsSection tags={flag.tags} />
         <DependenciesSection dependencies={flag.dependencies} childFlags={flag.children} />
       </fieldset>
+      <FlagAsOf />
       <FlagHistory />
     </FlagContext.Provider>
   );

@@ -2,11 +2,11 @@ import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useMutation, useQuery } from "urql";
 import { ProblemBanner, SelectField } from "../../components/form.tsx";
+import { DAY, formatInstant, InstantPicker } from "../../components/InstantPicker.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import type { ResultOf } from "../../lib/graphql.ts";
 import { describeStrategy, describeValue, strategyChanges } from "./describe.ts";
-import { DAY, formatInstant, InstantPicker } from "./InstantPicker.tsx";
 import { Changes, Projects, RestoreEnvironment, RestoreFeature, Snapshot } from "./queries.ts";
 
 type RestoreResult = ResultOf<typeof RestoreFeature>["restoreFeature"];
