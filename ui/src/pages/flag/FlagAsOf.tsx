@@ -45,7 +45,7 @@ export function FlagAsOf() {
       <h2 id="as-of-heading">As it was</h2>
       <InstantPicker label="Flag as of" value={at} now={now} onChange={setAt} />
       <Pending fetching={result.fetching && !result.data} error={result.error} />
-      <div role="region" aria-live="polite" aria-label="Flag as it was">
+      <section aria-live="polite" aria-label="Flag as it was">
         {result.data && !state && (
           <p className="banner info">
             {past && !past.exact && past.exactSince
@@ -96,7 +96,7 @@ export function FlagAsOf() {
             </table>
           </>
         )}
-      </div>
+      </section>
       <p>
         <Link
           to={`/time-travel?project=${encodeURIComponent(project)}&at=${encodeURIComponent(at.toISOString())}`}
