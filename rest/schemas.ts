@@ -33,3 +33,16 @@ export const errorSchema = z.object({
   message: z.string(),
   details: z.array(z.object({ message: z.string(), path: z.string().optional() })).optional(),
 });
+
+/** Strategies that use a segment or a context field (Unleash's `{strategies}` answer). */
+export const strategyUsageSchema = z.object({
+  strategies: z.array(
+    z.object({
+      id: z.string(),
+      featureName: z.string(),
+      projectId: z.string(),
+      environment: z.string(),
+      strategyName: z.string(),
+    }),
+  ),
+});

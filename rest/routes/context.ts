@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoutes, type Route } from "../route.ts";
+import { strategyUsageSchema } from "../schemas.ts";
 import { bodyFields } from "./catalog-shared.ts";
 
 const CONTEXT_FIELD_FIELDS =
@@ -147,17 +148,7 @@ export const contextRoutes = defineRoutes([
       variables: ({ params }) => ({ contextField: params.contextField, projectId: params.projectId ?? null }),
       respond: (data) => ({ strategies: data.contextFieldStrategies }),
       schemas: {
-        response: z.object({
-          strategies: z.array(
-            z.object({
-              id: z.string(),
-              featureName: z.string(),
-              projectId: z.string(),
-              environment: z.string(),
-              strategyName: z.string(),
-            }),
-          ),
-        }),
+        response: strategyUsageSchema,
       },
       errors: [],
     }),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoutes } from "../route.ts";
 import { integerParam, single } from "../search-params.ts";
+import { overviewFeatureSchema } from "./projects.ts";
 
 /** Unleash's project pages beyond the overview: creators, status, health, insights, DORA, applications. */
 
@@ -23,30 +24,7 @@ function dora(d: { projectAverage: number | null; features: unknown[] }) {
   return { ...(d.projectAverage === null ? {} : { projectAverage: d.projectAverage }), features: d.features };
 }
 
-const healthFeatureSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
-  project: z.string(),
-  stale: z.boolean(),
-  impressionData: z.boolean(),
-  createdAt: z.string().datetime(),
-  archivedAt: z.string().datetime().nullable(),
-  favorite: z.boolean(),
-  environments: z.array(
-    z.object({
-      name: z.string(),
-      enabled: z.boolean(),
-      type: z.string(),
-      sortOrder: z.number().int(),
-      variantCount: z.number().int(),
-      lastSeenAt: z.string().datetime().nullable(),
-      hasStrategies: z.boolean(),
-      hasEnabledStrategies: z.boolean(),
-    }),
-  ),
-  tags: z.array(z.object({ type: z.string(), value: z.string() })),
-});
+const healthFeatureSchema = overviewFeatureSchema.omit({ lastSeenAt: true });
 
 type HealthData = {
   projectOverview: Record<string, unknown> & { environments: { name: string }[] };

@@ -43,7 +43,8 @@ const createdSchema = z.object({
   environments: z.array(z.string()),
 });
 
-const overviewFeatureSchema = z.object({
+/** A flag in the project overview (and, without `lastSeenAt`, in the health report). */
+export const overviewFeatureSchema = z.object({
   name: z.string(),
   type: z.string(),
   description: z.string().nullable(),

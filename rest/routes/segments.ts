@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
+import { strategyUsageSchema } from "../schemas.ts";
 import { bodyFields } from "./catalog-shared.ts";
 import { CONSTRAINT_KEYS, constraintSchema, pick, pickList } from "./strategy-shapes.ts";
 
@@ -133,17 +134,7 @@ export const segmentRoutes = defineRoutes([
     variables: (req) => ({ id: segmentId(req) }),
     respond: (data) => ({ strategies: data.segmentStrategies }),
     schemas: {
-      response: z.object({
-        strategies: z.array(
-          z.object({
-            id: z.string(),
-            featureName: z.string(),
-            projectId: z.string(),
-            environment: z.string(),
-            strategyName: z.string(),
-          }),
-        ),
-      }),
+      response: strategyUsageSchema,
     },
     errors: [400],
   },
