@@ -29,25 +29,20 @@ export function createLoaders(db: Db, principal: Principal | null) {
       const favourites = new Set(rows.map((r) => r.projectId));
       return ids.map((id) => favourites.has(id));
     }),
+    // One statement: each user who recorded an event on the flag, by their latest event first.
     featureCollaborators: new DataLoader<string, UserSummary[]>(async (names) => {
-      const groups = await db.event.groupBy({
-        by: ["featureName", "createdByUserId"],
-        where: { featureName: { in: [...names] }, createdByUserId: { gt: 0 } },
-        _max: { id: true },
-      });
-      const users = await db.user.findMany({
-        where: { id: { in: [...new Set(groups.map((g) => g.createdByUserId as number))] } },
-      });
-      const byId = new Map(users.map((u) => [u.id, toUserSummary(u)]));
-      return names.map((name) =>
-        groups
-          .filter((g) => g.featureName === name && byId.has(g.createdByUserId as number))
-          .sort((a, b) => Number((b._max.id ?? 0n) - (a._max.id ?? 0n)))
-          .map((g) => byId.get(g.createdByUserId as number) as UserSummary),
-      );
+      const rows = await db.$queryRaw<(CollaboratorRow & { featureName: string })[]>`
+        SELECT e."featureName", u.id, u.name, u.username, u.email, u."imageUrl"
+          FROM "Event" e JOIN "User" u ON u.id = e."createdByUserId"
+         WHERE e."featureName" = ANY(${[...names]}::text[]) AND e."createdByUserId" > 0
+         GROUP BY e."featureName", u.id
+         ORDER BY MAX(e.id) DESC`;
+      return names.map((name) => rows.filter((r) => r.featureName === name).map(toUserSummary));
     }),
   };
 }
+
+type CollaboratorRow = NonNullable<Parameters<typeof toUserSummary>[0]>;
 
 export type Loaders = ReturnType<typeof createLoaders>;
 

@@ -29,7 +29,6 @@ export async function recordEvent(w: Write, input: EventInput): Promise<StoredEv
   ) {
     return null;
   }
-  const tags = input.tags ?? (input.featureName ? await currentTags(w, input.featureName) : []);
   const base = {
     type: input.type,
     createdBy: w.actor.name,
@@ -42,7 +41,8 @@ export async function recordEvent(w: Write, input: EventInput): Promise<StoredEv
     createdByUserId: w.actor.userId,
     data: jsonText(input.data),
     preData: jsonText(input.preData),
-    tags: JSON.stringify(tags),
+    // Null: the statement takes the flag's current tags (none without a flag).
+    tags: input.tags ? JSON.stringify(input.tags) : null,
     label: eventLabel(input.type),
     summary: eventSummary(base, w.publicUrl),
   });
@@ -53,7 +53,7 @@ export async function recordEvent(w: Write, input: EventInput): Promise<StoredEv
 type EventValues = Pick<
   StoredEvent,
   "type" | "createdBy" | "createdByUserId" | "project" | "environment" | "featureName" | "label" | "summary"
-> & { data: string | null; preData: string | null; tags: string };
+> & { data: string | null; preData: string | null; tags: string | null };
 
 /**
  * Events that change the state of every flag of their project (their per-environment state
@@ -71,13 +71,27 @@ const PROJECT_FLAGS_EVENTS = ["project-environment-added", "project-environment-
  * right after it. The statement sees every earlier change of the transaction, so the state is
  * the one the event produced.
  */
+const withDeliveries = new WeakSet<StoredEvent>();
+
+/**
+ * Whether recording `event` (an event this process committed) queued addon deliveries: the
+ * delivery worker needs to look for work only then, or on another node's notice.
+ */
+export function queuedDeliveries(event: StoredEvent): boolean {
+  return withDeliveries.has(event);
+}
+
 async function insertWithDeliveries(w: Write, v: EventValues): Promise<StoredEvent> {
-  const [event] = await w.tx.$queryRaw<StoredEvent[]>`
+  const [event] = await w.tx.$queryRaw<(StoredEvent & { queuedDeliveries: boolean })[]>`
     WITH event AS (
       INSERT INTO "Event" ("type", "createdAt", "createdBy", "createdByUserId", "project", "environment",
                            "featureName", "data", "preData", "tags", "label", "summary", "groupType", "groupId")
       VALUES (${v.type}, ${new Date()}::timestamp(3), ${v.createdBy}, ${v.createdByUserId}, ${v.project},
-              ${v.environment}, ${v.featureName}, ${v.data}::jsonb, ${v.preData}::jsonb, ${v.tags}::jsonb,
+              ${v.environment}, ${v.featureName}, ${v.data}::jsonb, ${v.preData}::jsonb,
+              COALESCE(${v.tags}::jsonb, (
+                SELECT COALESCE(jsonb_agg(jsonb_build_object('type', t."tagType", 'value', t."tagValue")
+                                          ORDER BY t."tagType", t."tagValue"), '[]'::jsonb)
+                  FROM "FeatureTag" t WHERE t."featureName" = ${v.featureName})),
               ${v.label}, ${v.summary}, ${w.groupType}, ${w.groupId})
       RETURNING *
     ), deliveries AS (
@@ -88,6 +102,7 @@ async function insertWithDeliveries(w: Write, v: EventValues): Promise<StoredEve
               OR event.project = ANY (a.projects))
          AND (event.environment IS NULL OR cardinality(a.environments) = 0 OR a.environments[1] = '*'
               OR event.environment = ANY (a.environments))
+      RETURNING "addonId"
     ), versions AS (
       INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", "environment", "projectId",
                                          "createdBy", "createdAt", "state", "environments")
@@ -104,17 +119,11 @@ async function insertWithDeliveries(w: Write, v: EventValues): Promise<StoredEve
         ) flag
         CROSS JOIN LATERAL (SELECT vexil_flag_state(flag.name) AS value) state
     )
-    SELECT * FROM event`;
+    SELECT event.*, EXISTS (SELECT FROM deliveries) AS "queuedDeliveries" FROM event`;
   if (!event) throw new Error("the event insert returned no row");
-  return event;
-}
-
-async function currentTags(w: Write, featureName: string) {
-  const rows = await w.tx.featureTag.findMany({
-    where: { featureName },
-    orderBy: [{ tagType: "asc" }, { tagValue: "asc" }],
-  });
-  return rows.map((t) => ({ type: t.tagType, value: t.tagValue }));
+  const { queuedDeliveries, ...stored } = event;
+  if (queuedDeliveries) withDeliveries.add(stored);
+  return stored;
 }
 
 /** `value` as JSON text for a jsonb column; null for none. */

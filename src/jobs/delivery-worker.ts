@@ -1,4 +1,5 @@
 import type { AppDeps } from "../context.ts";
+import { queuedDeliveries } from "../events/record.ts";
 import type { StoredEvent } from "../events/types.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { type DeliveryOutcome, eventView, sendWebhook } from "./webhook.ts";
@@ -27,8 +28,8 @@ export type DeliveryWorker = {
  *   with exponential backoff up to the configured number of attempts, then the row is `dead`;
  * - a process killed mid-request leaves the row pending with a lease that runs out: the next
  *   claim (by any process, or this one restarted) logs the interrupted attempt and sends again.
- * It wakes on every committed-event notice of the bus (a delivery exists only with an event)
- * and polls as a safety net.
+ * It wakes on committed-event notices of the bus that may have queued deliveries (a delivery
+ * exists only with an event) and polls as a safety net.
  */
 export function startDeliveryWorker(
   deps: Pick<AppDeps, "db" | "bus" | "logger" | "config" | "now">,
@@ -69,7 +70,10 @@ export function startDeliveryWorker(
         }
       });
   };
-  const unlisten = deps.bus.listen(() => wake());
+  // A notice of this node's own commit says whether it queued deliveries; others might have.
+  const unlisten = deps.bus.listen((_id, committedHere) => {
+    if (!committedHere || queuedDeliveries(committedHere)) wake();
+  });
   const timer = setInterval(wake, settings.pollMs);
   timer.unref();
   wake();

@@ -38,10 +38,11 @@ export async function assertDirectChangeAllowed(
 ): Promise<void> {
   const isWrite = "tx" in wOrTx && "groupType" in wOrTx;
   if (isWrite && wOrTx.groupType === "change-request") return;
-  const tx = isWrite ? wOrTx.tx : (wOrTx as Tx);
-  if (!(await changeRequestSetting(tx, project, environment))) return;
+  // A caller who may skip change requests passes whatever the setting: no need to read it.
   const check = { permission: PERMISSIONS.SKIP_CHANGE_REQUEST, project, environment };
   if (principal && can(principal, check)) return;
+  const tx = isWrite ? wOrTx.tx : (wOrTx as Tx);
+  if (!(await changeRequestSetting(tx, project, environment))) return;
   throw new DomainError(
     "FORBIDDEN",
     `You don't have the required permissions to perform this operation. To perform this action, you need the "SKIP_CHANGE_REQUEST" permission. The "${environment}" environment of project "${project}" requires change requests: propose this change with a change request instead.`,

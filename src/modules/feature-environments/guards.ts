@@ -22,6 +22,9 @@ export async function requireStrategyCreationWhenNone(
   feature: string,
   environment: string,
 ) {
+  const check = { permission: PERMISSIONS.CREATE_FEATURE_STRATEGY, project, environment };
+  // A caller who may add strategies passes whatever the flag has: no need to count them.
+  if (ctx.principal && can(ctx.principal, check)) return;
   const count = await ctx.db.featureStrategy.count({
     where: { featureName: feature, environmentName: environment },
   });

@@ -1,17 +1,15 @@
 import type { Tx } from "../../db/database.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
-import { featureEnvironment, lockFeature } from "../features/feature.read.ts";
+import { lockFeatureIn } from "../features/feature.read.ts";
 import type { Constraint, StrategyVariant } from "../features/strategy.inputs.ts";
 
 /** Where a per-environment change applies: `/projects/:project/features/:feature/environments/:environment`. */
 export type EnvironmentTarget = { project: string; feature: string; environment: string };
 
 /** The flag (in the project, not archived) and its state in the environment, or the Unleash 404/400. */
-export async function loadTarget(w: Write, target: EnvironmentTarget) {
-  const feature = await lockFeature(w.tx, target.project, target.feature);
-  const environment = await featureEnvironment(w.tx, target.feature, target.environment);
-  return { feature, environment };
+export function loadTarget(w: Write, target: EnvironmentTarget) {
+  return lockFeatureIn(w.tx, target.project, target.feature, target.environment);
 }
 
 const withSegments = { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" as const } } };

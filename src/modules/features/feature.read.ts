@@ -57,6 +57,39 @@ export async function lockFeature(
   return checkFeature(feature, featureName, projectId, allowArchived);
 }
 
+type EnvironmentRow = NonNullable<Awaited<ReturnType<Tx["featureEnvironment"]["findUnique"]>>>;
+
+/**
+ * `lockFeature` and the flag's state in one environment, in one statement (a flag's
+ * per-environment writes all start here). The environment row is locked too: after waiting
+ * for a concurrent writer of the flag, PostgreSQL then hands out the environment row as that
+ * writer committed it (a row only joined, not locked, would be the one seen before the wait).
+ * When no row comes back, the two-step reads give Unleash's answers (flag or environment 404).
+ */
+export async function lockFeatureIn(tx: Tx, projectId: string, featureName: string, environment: string) {
+  const [row] = await tx.$queryRaw<
+    (FeatureRow & { envEnabled: boolean; envVariants: unknown; envLastSeenAt: Date | null })[]
+  >`
+    SELECT f.*, fe.enabled AS "envEnabled", fe.variants AS "envVariants", fe."lastSeenAt" AS "envLastSeenAt"
+      FROM "Feature" f
+      JOIN "FeatureEnvironment" fe ON fe."featureName" = f.name AND fe."environmentName" = ${environment}
+     WHERE f.name = ${featureName}
+       FOR NO KEY UPDATE OF f, fe`;
+  if (!row) {
+    const feature = await lockFeature(tx, projectId, featureName);
+    return { feature, environment: await featureEnvironment(tx, featureName, environment) };
+  }
+  const { envEnabled, envVariants, envLastSeenAt, ...feature } = row;
+  const state: EnvironmentRow = {
+    featureName,
+    environmentName: environment,
+    enabled: envEnabled,
+    variants: envVariants as EnvironmentRow["variants"],
+    lastSeenAt: envLastSeenAt,
+  };
+  return { feature: checkFeature(feature, featureName, projectId, false), environment: state };
+}
+
 /**
  * The rows of several flags, locked as `lockFeature` does, in name order so that two writers
  * locking overlapping sets cannot deadlock. Unknown names are simply absent.
@@ -78,9 +111,12 @@ export async function featureEnvironment(tx: Tx, featureName: string, environmen
   const row = await tx.featureEnvironment.findUnique({
     where: { featureName_environmentName: { featureName, environmentName: environment } },
   });
-  if (!row) throw new NotFoundError(`Could not find environment ${environment} for feature: ${featureName}`);
+  if (!row) throw missingEnvironment(featureName, environment);
   return row;
 }
+
+const missingEnvironment = (featureName: string, environment: string) =>
+  new NotFoundError(`Could not find environment ${environment} for feature: ${featureName}`);
 
 /** Loads a flag by name alone (paths without a project): 404 when unknown, 400 when archived. */
 export async function featureByName(tx: Tx, featureName: string, allowArchived = false) {

@@ -91,6 +91,16 @@ export const LifecycleRef = builder
     }),
   });
 
+/**
+ * The order of a flag's environments and of an environment's strategies. Fields that read the
+ * same relation use the same arguments, so Pothos folds them into the parent's one statement
+ * (different arguments would make it read the relation again, one statement each).
+ */
+const ENVIRONMENT_ORDER = {
+  orderBy: [{ environment: { sortOrder: "asc" as const } }, { environmentName: "asc" as const }],
+};
+const STRATEGY_ORDER = { orderBy: [{ sortOrder: "asc" as const }, { createdAt: "asc" as const }] };
+
 export const FeatureEnvironmentRef = builder.prismaNode("FeatureEnvironment", {
   description: "A flag's state in one environment (spec 2.7).",
   nullable: true,
@@ -119,7 +129,7 @@ export const FeatureEnvironmentRef = builder.prismaNode("FeatureEnvironment", {
     enabled: t.exposeBoolean("enabled", { description: "Whether the flag is on here." }),
     strategies: t.relation("strategies", {
       description: "Strategies, by sortOrder.",
-      query: { orderBy: [{ sortOrder: "asc" }, { createdAt: "asc" }] },
+      query: STRATEGY_ORDER,
     }),
     hasStrategies: t.boolean({
       description: "At least one strategy exists.",
@@ -128,7 +138,8 @@ export const FeatureEnvironmentRef = builder.prismaNode("FeatureEnvironment", {
     }),
     hasEnabledStrategies: t.boolean({
       description: "At least one strategy is not disabled.",
-      select: { strategies: { select: { disabled: true } } },
+      // The same arguments as the `strategies` relation, so that both share one read.
+      select: { strategies: { select: { disabled: true }, ...STRATEGY_ORDER } },
       resolve: (fe) => fe.strategies.some((s) => !s.disabled),
     }),
     variants: t.field({
@@ -175,7 +186,8 @@ export const FeatureRef = builder.prismaNode("Feature", {
     }),
     enabled: t.boolean({
       description: "Whether the flag is on in at least one environment.",
-      select: { environments: { select: { enabled: true } } },
+      // The same arguments as the `environments` relation, so that both share one read.
+      select: { environments: { select: { enabled: true }, ...ENVIRONMENT_ORDER } },
       resolve: (f) => f.environments.some((e) => e.enabled),
     }),
     favorite: t.boolean({
@@ -193,7 +205,7 @@ export const FeatureRef = builder.prismaNode("Feature", {
     }),
     environments: t.relation("environments", {
       description: "Per-environment state, by environment sortOrder then name.",
-      query: { orderBy: [{ environment: { sortOrder: "asc" } }, { environmentName: "asc" }] },
+      query: ENVIRONMENT_ORDER,
     }),
     variants: t.field({
       type: [EnvironmentVariantRef],
