@@ -19,8 +19,9 @@ export async function enableFeatureEnvironment(
   limits: ResourceLimits,
 ) {
   const { environment } = await loadTarget(w, target);
-  const strategies = await strategiesOf(w.tx, target.feature, target.environment);
-  if (options.shouldActivateDisabledStrategies && strategies.length > 0) {
+  const counts = await strategyCounts(w, target);
+  if (options.shouldActivateDisabledStrategies && counts.total > 0) {
+    const strategies = await strategiesOf(w.tx, target.feature, target.environment);
     for (const before of strategies.filter((s) => s.disabled)) {
       const after = await w.tx.featureStrategy.update({
         where: { id: before.id },
@@ -29,10 +30,19 @@ export async function enableFeatureEnvironment(
       });
       await recordStrategyUpdate(w, target, before, after);
     }
-  } else if (strategies.every((s) => s.disabled)) {
+  } else if (counts.enabled === 0) {
     await insertStrategy(w, target, await defaultStrategy(w, target), limits);
   }
   await setEnabled(w, target, environment.enabled, true);
+}
+
+/** How many strategies the flag has in the environment, and how many of them are enabled. */
+async function strategyCounts(w: Write, target: EnvironmentTarget) {
+  const [row] = await w.tx.$queryRaw<{ total: number; enabled: number }[]>`
+    SELECT count(*)::int AS total, (count(*) FILTER (WHERE NOT disabled))::int AS enabled
+      FROM "FeatureStrategy"
+     WHERE "featureName" = ${target.feature} AND "environmentName" = ${target.environment}`;
+  return row ?? { total: 0, enabled: 0 };
 }
 
 /** Turns a flag off in one environment; feature-environment-disabled only if it was on. */
@@ -60,12 +70,11 @@ export async function disableWhenNoEnabledStrategy(w: Write, target: Environment
 
 async function setEnabled(w: Write, target: EnvironmentTarget, current: boolean, enabled: boolean) {
   if (current === enabled) return;
-  await w.tx.featureEnvironment.update({
-    where: {
-      featureName_environmentName: { featureName: target.feature, environmentName: target.environment },
-    },
-    data: { enabled },
-  });
+  // Raw: a toggle is the most frequent write, and a model update costs several times the
+  // statement's CPU in Prisma's runtime.
+  await w.tx.$executeRaw`
+    UPDATE "FeatureEnvironment" SET enabled = ${enabled}
+     WHERE "featureName" = ${target.feature} AND "environmentName" = ${target.environment}`;
   await recordEvent(w, {
     type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
     project: target.project,
