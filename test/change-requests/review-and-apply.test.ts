@@ -192,6 +192,14 @@ describe("rejecting, cancelling, commenting", () => {
       bob.token,
     );
     expect(empty.status).toBe(400);
+    const tooLong = await t.rest(
+      "POST",
+      `/api/admin/projects/default/change-requests/${id}/comments`,
+      { text: "x".repeat(10_001) },
+      bob.token,
+    );
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.message).toMatch(/text/);
   });
 
   it("unknown states and requests of other projects are refused", async () => {

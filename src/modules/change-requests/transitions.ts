@@ -12,6 +12,7 @@ import { can } from "../access/check.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.ts";
 import type { Principal } from "../access/principal.ts";
 import { applyChanges } from "./apply.ts";
+import { commentSchema } from "./change-request.inputs.ts";
 import { assertAuthor } from "./drafts.ts";
 import {
   approverKey,
@@ -44,10 +45,12 @@ function requireInEnvironment(principal: Principal, permission: Permission, cr: 
   }
 }
 
+/** Adds a comment (trimmed, at most 10,000 characters); none when `text` is empty. */
 async function addComment(w: Write, cr: { id: number }, text: string | null | undefined) {
-  if (!text) return;
+  if (!text?.trim()) return;
+  const comment = parseInput(commentSchema, { text });
   await w.tx.changeRequestComment.create({
-    data: { changeRequestId: cr.id, text, userId: w.actor.userId ?? 0, createdAt: w.now },
+    data: { changeRequestId: cr.id, text: comment.text, userId: w.actor.userId ?? 0, createdAt: w.now },
   });
 }
 
