@@ -6,13 +6,14 @@ import { assertDecodablePath } from "../src/http/path-encoding.ts";
 import { requestIdOf } from "../src/http/request-log.ts";
 import { ContentTypeError, DomainError } from "../src/shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../src/shared/http-body.ts";
+import { unknownBodyFields } from "./body-fields.ts";
 import { docsResponse } from "./docs-page.ts";
 import { errorResponse, responseForGraphQLError } from "./errors.ts";
 import { openApiDocument } from "./openapi.ts";
 import type { RestRequest, Route } from "./route.ts";
 import { preAuthorize } from "./route-permissions.ts";
 import { allRoutes } from "./routes/index.ts";
-import { restVariables } from "./variables.ts";
+import { type BodyPathOf, bodyPathOf, restVariables } from "./variables.ts";
 
 const PREFIX = "/api/admin";
 
@@ -27,7 +28,7 @@ type CompiledRoute = Route & {
  */
 export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<Record<string, unknown>> {
   const compiled: CompiledRoute[] = routes.map((r) => ({ ...r, matcher: match(r.path) }));
-  const parsed = new Map<Route, DocumentNode>();
+  const parsed = new Map<Route, { document: DocumentNode; bodyPath: BodyPathOf }>();
   let yoga: YogaServerInstance<Record<string, unknown>, Context>;
   return {
     onYogaInit({ yoga: instance }) {
@@ -81,18 +82,19 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
   };
 
   /** Parses and validates a route's document the first time it runs; a bad one is a bug. */
-  function parseOnce(route: Route, enveloped: ReturnType<typeof yoga.getEnveloped>): DocumentNode {
+  function parseOnce(route: Route, enveloped: ReturnType<typeof yoga.getEnveloped>) {
     const document = enveloped.parse(route.document);
     const problems = enveloped.validate(enveloped.schema, document);
     if (problems.length > 0)
       throw new Error(`REST route ${route.method} ${route.path}: ${problems[0]?.message}`);
-    parsed.set(route, document);
-    return document;
+    const compiled = { document, bodyPath: bodyPathOf(enveloped.schema, document, route.bodyPaths) };
+    parsed.set(route, compiled);
+    return compiled;
   }
 
   async function runRoute(route: Route, req: RestRequest, request: Request, serverContext: object) {
     const enveloped = yoga.getEnveloped({ ...serverContext, request, params: { query: route.document } });
-    const document = parsed.get(route) ?? parseOnce(route, enveloped);
+    const { document, bodyPath } = parsed.get(route) ?? parseOnce(route, enveloped);
     const contextValue = await enveloped.contextFactory();
     try {
       preAuthorize(document, enveloped.schema, contextValue as unknown as Context);
@@ -103,11 +105,23 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         requestIdOf(request),
       );
     }
+    // Fields Unleash refuses (a strict body schema) are 400s; unknown fields elsewhere are dropped.
+    const unknown = unknownBodyFields(route.schemas?.body, req.body);
+    if (unknown.length > 0) {
+      return errorResponse(
+        400,
+        "ValidationError",
+        unknown.map((u) => u.message).join(" "),
+        { details: unknown },
+        requestIdOf(request),
+      );
+    }
     let variableValues: Record<string, unknown>;
     try {
-      variableValues = restVariables(enveloped.schema, document, route.variables?.(req) ?? {});
+      variableValues = restVariables(enveloped.schema, document, route.variables?.(req) ?? {}, bodyPath);
     } catch (error) {
-      return errorResponse(400, "ValidationError", (error as Error).message, {}, requestIdOf(request));
+      const details = error instanceof DomainError ? { details: error.details } : {};
+      return errorResponse(400, "ValidationError", (error as Error).message, details, requestIdOf(request));
     }
     const result = (await enveloped.execute({
       schema: enveloped.schema,
@@ -120,6 +134,10 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
       return responseForGraphQLError(
         firstError.toJSON ? firstError.toJSON() : firstError,
         requestIdOf(request),
+        {
+          bodyPath,
+          schema: enveloped.schema,
+        },
       );
     }
     const data = (result.data ?? {}) as Record<string, unknown>;

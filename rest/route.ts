@@ -12,7 +12,9 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /**
  * A REST route as data: which GraphQL operation it runs, how the request becomes variables,
  * and how the result becomes the response body. Schemas serve the OpenAPI document; the
- * GraphQL layer does the validating, so REST and GraphQL can never disagree.
+ * GraphQL layer does the validating, so REST and GraphQL can never disagree. One exception, on
+ * keys only: a strict object in the body schema (`z.strictObject`, where Unleash's schema has
+ * `additionalProperties: false`) refuses fields it does not list (400), as Unleash does.
  */
 export type Route = {
   method: HttpMethod;
@@ -25,6 +27,12 @@ export type Route = {
   /** A GraphQL document with exactly one operation. */
   document: string;
   variables?: (req: RestRequest) => Record<string, unknown>;
+  /**
+   * Where a variable's value sits in the request body, for messages that name the caller's field
+   * (`""`: the body itself, e.g. a JSON Patch list). Default: an input-object variable (`$input`)
+   * holds the body's fields; any other variable is the body field of its name.
+   */
+  bodyPaths?: Record<string, string>;
   /** Maps the operation's `data` to the response body (default: the first root field's value). */
   respond?: (data: Record<string, unknown>, req: RestRequest) => unknown;
   /** Success status (default 200). 202/204 send no body. */

@@ -4,6 +4,16 @@ import { z } from "zod";
 export const tagSchema = z.object({ type: z.string(), value: z.string().min(2).max(50) });
 
 /**
+ * A tag in a request body: Unleash's tagSchema refuses other fields (400). Its `color` is
+ * accepted and ignored (Vexil's tags have no colour).
+ */
+export const tagBodySchema = z.strictObject({
+  type: z.string(),
+  value: z.string().min(2).max(50),
+  color: z.string().nullish().describe("Accepted and ignored."),
+});
+
+/**
  * A tag as answers carry it: the 2-to-50 rule holds for what the API writes, not for rows that
  * imports or older data hold.
  */

@@ -3,6 +3,8 @@ import { defineRoutes, type RestRequest } from "../route.ts";
 
 const names = (req: RestRequest) => (req.body as { features?: unknown } | undefined)?.features;
 const featuresBody = z.object({ features: z.array(z.string()) });
+/** The body's `features` are the operations' `$names`. */
+const bodyPaths = { names: "features" };
 
 export const archiveRoutes = defineRoutes([
   {
@@ -31,6 +33,7 @@ export const archiveRoutes = defineRoutes([
     description: "202; all or nothing.",
     document: `mutation ArchiveFeatures($project: String!, $names: [String!]!) {
       archiveFeatures(project: $project, names: $names) { name } }`,
+    bodyPaths,
     variables: (req) => ({ project: req.params.projectId, names: names(req) }),
     status: 202,
     schemas: { body: featuresBody },
@@ -43,6 +46,7 @@ export const archiveRoutes = defineRoutes([
     description: "202; an event only for flags whose value changes.",
     document: `mutation SetStale($project: String!, $names: [String!]!, $stale: Boolean!) {
       setFeaturesStale(project: $project, names: $names, stale: $stale) { name } }`,
+    bodyPaths,
     variables: (req) => ({
       project: req.params.projectId,
       names: names(req),
@@ -59,6 +63,7 @@ export const archiveRoutes = defineRoutes([
     description: "200, no body. Revived flags are off in every environment.",
     document: `mutation ReviveFeatures($project: String!, $names: [String!]!) {
       reviveFeatures(project: $project, names: $names) { name } }`,
+    bodyPaths,
     variables: (req) => ({ project: req.params.projectId, names: names(req) }),
     emptyBody: true,
     schemas: { body: featuresBody },
@@ -71,6 +76,7 @@ export const archiveRoutes = defineRoutes([
     description: "200, no body. Flags that are not archived are skipped.",
     document: `mutation DeleteFeatures($project: String!, $names: [String!]!) {
       deleteFeatures(project: $project, names: $names) }`,
+    bodyPaths,
     variables: (req) => ({ project: req.params.projectId, names: names(req) }),
     emptyBody: true,
     schemas: { body: featuresBody },

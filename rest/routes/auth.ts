@@ -1,4 +1,5 @@
 import type { Plugin } from "graphql-yoga";
+import { z } from "zod";
 import type { AppDeps } from "../../src/context.ts";
 import { clientAddress } from "../../src/http/client-address.ts";
 import { requestIdOf } from "../../src/http/request-log.ts";
@@ -27,6 +28,7 @@ import {
 import { parseJsonBody, readBodyText } from "../../src/shared/http-body.ts";
 import { assertNoNul } from "../../src/shared/text-input.ts";
 import { runWrite } from "../../src/shared/write.ts";
+import { unknownBodyFields } from "../body-fields.ts";
 import { errorResponse, STATUS_NAMES } from "../errors.ts";
 import { inviteHandler } from "./invite-public.ts";
 
@@ -64,7 +66,7 @@ export function authPlugin(deps: AppDeps): Plugin {
 
   async function login(request: Request, _url: URL, address: string): Promise<Response> {
     if (deps.config.auth.disablePasswordAuth) throw new InvalidOperationError("Password login is disabled.");
-    const body = await jsonObject(request, deps.config.http.maxBodyBytes);
+    const body = await jsonObject(request, deps.config.http.maxBodyBytes, ["username", "password"]);
     const { username, password } = body;
     if (typeof username !== "string" || typeof password !== "string" || !username) {
       throw new ValidationError('"username" and "password" are required strings.');
@@ -112,7 +114,10 @@ export function authPlugin(deps: AppDeps): Plugin {
   }
 
   async function reset(request: Request): Promise<Response> {
-    const { token, password } = await jsonObject(request, deps.config.http.maxBodyBytes);
+    const { token, password } = await jsonObject(request, deps.config.http.maxBodyBytes, [
+      "token",
+      "password",
+    ]);
     if (typeof token !== "string" || typeof password !== "string") {
       throw new ValidationError('"token" and "password" are required strings.');
     }
@@ -121,7 +126,7 @@ export function authPlugin(deps: AppDeps): Plugin {
   }
 
   async function passwordEmail(request: Request): Promise<Response> {
-    const { email } = await jsonObject(request, deps.config.http.maxBodyBytes);
+    const { email } = await jsonObject(request, deps.config.http.maxBodyBytes, ["email"]);
     if (typeof email !== "string" || !email) throw new ValidationError('"email" is a required string.');
     try {
       await runWrite({ ...deps, principal: null }, (w) => createResetLink(w, { id: email }));
@@ -137,13 +142,15 @@ export function authPlugin(deps: AppDeps): Plugin {
   }
 
   async function validatePassword(request: Request): Promise<Response> {
-    const { password } = await jsonObject(request, deps.config.http.maxBodyBytes);
+    const { password } = await jsonObject(request, deps.config.http.maxBodyBytes, ["password"]);
     if (typeof password !== "string") throw new ValidationError('"password" is a required string.');
     assertStrongPassword(password);
     return new Response(null, { status: 200 });
   }
 
-  const invite = inviteHandler(deps, (request) => jsonObject(request, deps.config.http.maxBodyBytes));
+  const invite = inviteHandler(deps, (request, fields) =>
+    jsonObject(request, deps.config.http.maxBodyBytes, fields),
+  );
 
   const handlers: Record<string, (request: Request, url: URL, address: string) => Promise<Response>> = {
     "POST /auth/simple/login": login,
@@ -192,8 +199,15 @@ export function authPlugin(deps: AppDeps): Plugin {
   };
 }
 
-/** The body as a JSON object, within the size limit and without NUL in any text. */
-async function jsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+/**
+ * The body as a JSON object, within the size limit and without NUL in any text. Fields other
+ * than `fields` are a 400, as Unleash's schemas of these bodies refuse them.
+ */
+async function jsonObject(
+  request: Request,
+  limit: number,
+  fields: readonly string[],
+): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, limit);
   let body: unknown;
   try {
@@ -205,6 +219,11 @@ async function jsonObject(request: Request, limit: number): Promise<Record<strin
     throw new ValidationError("The request body must be a JSON object.");
   }
   assertNoNul(body);
+  const unknown = unknownBodyFields(
+    z.strictObject(Object.fromEntries(fields.map((f) => [f, z.unknown()]))),
+    body,
+  );
+  if (unknown.length > 0) throw new ValidationError(unknown.map((u) => u.message).join(" "), unknown);
   return body as Record<string, unknown>;
 }
 
@@ -242,6 +261,7 @@ const stringProperties = (...names: string[]) => ({
   type: "object",
   required: names,
   properties: Object.fromEntries(names.map((name) => [name, { type: "string" }])),
+  additionalProperties: false,
 });
 
 /** The `/auth/*` endpoints above in the OpenAPI document (tag Auth; no API token needed). */

@@ -2,7 +2,8 @@ import { z } from "zod";
 
 /**
  * The keys of a JSON body that a GraphQL input knows, as sent (null kept, absent left out):
- * Unleash clients send extra keys the GraphQL input would reject, and REST does no validating.
+ * Unleash clients send extra keys the GraphQL input would reject; REST checks no values (a strict
+ * body schema refuses unknown keys before this runs: rest/body-fields.ts).
  */
 export function bodyFields(body: unknown, keys: readonly string[]): Record<string, unknown> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return {};

@@ -8,6 +8,8 @@ const CONTEXT_FIELD_FIELDS =
 const KEYS = ["description", "stickiness", "sortOrder", "legalValues"] as const;
 
 const legalValue = z.object({ value: z.string(), description: z.string().nullable().optional() });
+/** Unleash's legalValueSchema refuses other fields (400). */
+const legalValueBody = z.strictObject(legalValue.shape);
 const contextFieldSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
@@ -20,7 +22,7 @@ const updateBody = z.object({
   description: z.string().nullable().optional(),
   stickiness: z.boolean().optional(),
   sortOrder: z.number().int().optional(),
-  legalValues: z.array(legalValue).optional(),
+  legalValues: z.array(legalValueBody).optional(),
 });
 const createBody = updateBody.extend({ name: z.string() });
 
@@ -95,7 +97,7 @@ export const contextRoutes = defineRoutes([
     document: `query ValidateContextFieldName($name: String!) { validateContextFieldName(name: $name) }`,
     variables: (req) => ({ name: (req.body as { name?: unknown } | undefined)?.name }),
     emptyBody: true,
-    schemas: { body: z.object({ name: z.string() }) },
+    schemas: { body: z.strictObject({ name: z.string() }) },
     errors: [400, 409],
   },
   {
@@ -111,7 +113,7 @@ export const contextRoutes = defineRoutes([
       return { name: req.params.contextField, value: b.value, description: b.description ?? null };
     },
     emptyBody: true,
-    schemas: { body: z.object({ value: z.string(), description: z.string().optional() }) },
+    schemas: { body: z.strictObject({ value: z.string(), description: z.string().optional() }) },
   },
   {
     method: "DELETE",

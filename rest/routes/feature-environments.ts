@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ENV_VARIANT_FIELDS, FEATURE_FIELDS } from "../fragments.ts";
 import { defineRoutes } from "../route.ts";
 import {
+  environmentVariantBodySchema,
   environmentVariantSchema,
   featureSchema,
   patchesSchema,
@@ -60,6 +61,7 @@ export const featureEnvironmentRoutes = defineRoutes([
     document: `mutation SetFeatureEnvironmentVariants(${TARGET_VARS}, $variants: [EnvironmentVariantInput!]!) {
       setFeatureEnvironmentVariants(${TARGET_ARGS}, variants: $variants) { variants { ${ENV_VARIANT_FIELDS} } }
     }`,
+    bodyPaths: { variants: "" },
     variables: (req) => {
       if (!Array.isArray(req.body)) throw new Error("The body must be an array of variants.");
       return { ...targetVariables(req), variants: req.body.map((v) => variantInput(v, true)) };
@@ -69,7 +71,7 @@ export const featureEnvironmentRoutes = defineRoutes([
       variants: (data.setFeatureEnvironmentVariants as { variants: unknown[] }).variants,
     }),
     schemas: {
-      body: z.array(environmentVariantSchema),
+      body: z.array(environmentVariantBodySchema),
       response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }),
     },
   },
@@ -83,6 +85,7 @@ export const featureEnvironmentRoutes = defineRoutes([
     document: `mutation PatchFeatureEnvironmentVariants(${TARGET_VARS}, $operations: [JsonPatchOperationInput!]!) {
       patchFeatureEnvironmentVariants(${TARGET_ARGS}, operations: $operations) { variants { ${ENV_VARIANT_FIELDS} } }
     }`,
+    bodyPaths: { operations: "" },
     variables: (req) => ({ ...targetVariables(req), operations: req.body ?? [] }),
     respond: (data) => ({
       version: 1,
@@ -120,7 +123,7 @@ export const featureEnvironmentRoutes = defineRoutes([
     }),
     schemas: {
       body: z.object({
-        variants: z.array(environmentVariantSchema).optional(),
+        variants: z.array(environmentVariantBodySchema).optional(),
         environments: z.array(z.string()).optional(),
       }),
       response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }),

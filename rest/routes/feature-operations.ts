@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { FEATURE_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
-import { storedTagSchema, tagSchema } from "../schemas.ts";
-import { constraintSchema, featureSchema, pick, pickList } from "./strategy-shapes.ts";
+import { storedTagSchema, tagBodySchema } from "../schemas.ts";
+import { constraintBodySchema, featureSchema, pick, pickList } from "./strategy-shapes.ts";
 
 const body = (req: RestRequest) => (req.body ?? {}) as Record<string, unknown>;
 const TAG_KEYS = ["type", "value"];
@@ -58,7 +58,7 @@ export const featureOperationRoutes = defineRoutes([
     }),
     respond: (data) => ({ version: 1, tags: data.updateFeatureTags }),
     schemas: {
-      body: z.object({ addedTags: z.array(tagSchema), removedTags: z.array(tagSchema) }),
+      body: z.strictObject({ addedTags: z.array(tagBodySchema), removedTags: z.array(tagBodySchema) }),
       response: z.object({ version: z.literal(1), tags: z.array(storedTagSchema) }),
     },
   },
@@ -71,6 +71,7 @@ export const featureOperationRoutes = defineRoutes([
       "Copies type, description, impression data and, per environment, variants, strategies (groupId becomes the new name unless `replaceGroupId` is false) and parent links. The copy is off everywhere. Answers the new Feature record (spec 2.8).",
     document: `mutation CloneFeature($project: String!, $name: String!, $newName: String!, $replaceGroupId: Boolean) {
       cloneFeature(project: $project, name: $name, newName: $newName, replaceGroupId: $replaceGroupId) { ${FEATURE_FIELDS} } }`,
+    bodyPaths: { newName: "name" },
     variables: (req) => ({
       project: req.params.projectId,
       name: req.params.featureName,
@@ -120,7 +121,7 @@ export const featureOperationRoutes = defineRoutes([
       ]),
     }),
     status: 204,
-    schemas: { body: constraintSchema },
+    schemas: { body: constraintBodySchema },
     errors: [400],
   },
   {

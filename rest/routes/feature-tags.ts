@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoutes } from "../route.ts";
-import { storedTagSchema, tagSchema } from "../schemas.ts";
+import { storedTagSchema, tagBodySchema, tagSchema } from "../schemas.ts";
 
 const PATH = "/api/admin/features/:featureName/tags";
 
@@ -29,7 +29,7 @@ export const featureTagRoutes = defineRoutes([
       return { feature: req.params.featureName, type: b.type, value: b.value };
     },
     status: 201,
-    schemas: { body: tagSchema, response: tagSchema },
+    schemas: { body: tagBodySchema, response: tagSchema },
   },
   {
     method: "DELETE",

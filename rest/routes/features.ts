@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FEATURE_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
-import { tagSchema } from "../schemas.ts";
+import { tagBodySchema } from "../schemas.ts";
 
 const FEATURE_PATH = "/api/admin/projects/:projectId/features/:featureName";
 const feature = (data: Record<string, unknown>) => Object.values(data)[0];
@@ -59,7 +59,7 @@ export const featureRoutes = defineRoutes([
         type: z.string().optional(),
         description: z.string().nullable().optional(),
         impressionData: z.boolean().optional(),
-        tags: z.array(tagSchema).optional(),
+        tags: z.array(tagBodySchema).optional(),
       }),
       response: featureResponse,
     },
@@ -137,6 +137,7 @@ export const featureRoutes = defineRoutes([
     description: "Paths: /description, /type, /impressionData, /stale.",
     document: `mutation PatchFeature($project: String!, $name: String!, $operations: [JsonPatchOperationInput!]!) {
       patchFeature(project: $project, name: $name, operations: $operations) { ${FEATURE_FIELDS} } }`,
+    bodyPaths: { operations: "" },
     variables: (req) => ({
       project: req.params.projectId,
       name: req.params.featureName,
@@ -171,7 +172,7 @@ export const featureRoutes = defineRoutes([
     }),
     emptyBody: true,
     schemas: {
-      body: z.object({ status: z.enum(["kept", "discarded"]), statusValue: z.string().optional() }),
+      body: z.strictObject({ status: z.enum(["kept", "discarded"]), statusValue: z.string().optional() }),
     },
   },
   {

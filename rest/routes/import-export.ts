@@ -77,7 +77,8 @@ const exportQuerySchema = z.object({
   downloadFile: z.boolean().optional(),
 });
 
-const importTogglesSchema = z.object({
+/** Unleash's importTogglesSchema refuses other fields (400); `data` itself is read tolerantly. */
+const importTogglesSchema = z.strictObject({
   project: z.string(),
   environment: z.string(),
   data: z.record(z.string(), z.unknown()).describe("An export document (exportResultSchema)."),

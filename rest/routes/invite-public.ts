@@ -6,7 +6,8 @@ import { MaintenanceModeError } from "../../src/shared/errors.ts";
 import { assertNoNul } from "../../src/shared/text-input.ts";
 import { runWrite } from "../../src/shared/write.ts";
 
-type JsonObjectReader = (request: Request) => Promise<Record<string, unknown>>;
+/** Reads a JSON object body; fields other than `fields` are a 400 (Unleash refuses them). */
+type JsonObjectReader = (request: Request, fields: readonly string[]) => Promise<Record<string, unknown>>;
 
 const INVITE_PATH = /^\/invite\/([^/]+)\/(validate|signup)$/;
 
@@ -43,7 +44,7 @@ export function inviteHandler(
     if (action === "signup" && request.method === "POST") {
       return (async () => {
         assertNoNul(secret, "token");
-        const body = await readObject(request);
+        const body = await readObject(request, ["email", "name", "password", "username"]);
         // A sign-up is a change: refused in maintenance mode, as GraphQL mutations are.
         if (await isMaintenanceMode(deps.db)) throw new MaintenanceModeError();
         const user = await runWrite({ ...deps, principal: null }, async (w) => {
@@ -107,6 +108,7 @@ export function inviteOpenApiPaths(): Record<string, Record<string, unknown>> {
               schema: {
                 type: "object",
                 required: ["email", "name", "password"],
+                additionalProperties: false,
                 properties: {
                   email: { type: "string" },
                   name: { type: "string" },

@@ -56,7 +56,7 @@ export const inviteRoutes = defineRoutes([
     document: `mutation CreateInvite($input: CreatePublicSignupTokenInput!) { createPublicSignupToken(input: $input) { ${INVITE_FIELDS} } }`,
     variables: (req) => ({ input: objectBody(req) }),
     schemas: {
-      body: z.object({ name: z.string(), expiresAt: z.string().datetime({ offset: true }) }),
+      body: z.strictObject({ name: z.string(), expiresAt: z.string().datetime({ offset: true }) }),
       response: inviteSchema,
     },
     errors: [400, 403],
@@ -85,7 +85,7 @@ export const inviteRoutes = defineRoutes([
     document: `mutation UpdateInvite($secret: String!, $input: UpdatePublicSignupTokenInput!) { updatePublicSignupToken(secret: $secret, input: $input) { ${INVITE_FIELDS} } }`,
     variables: (req) => ({ secret: req.params.token, input: objectBody(req) }),
     schemas: {
-      body: z.object({
+      body: z.strictObject({
         expiresAt: z.string().datetime({ offset: true }).optional(),
         enabled: z.boolean().optional(),
       }),

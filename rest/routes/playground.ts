@@ -44,7 +44,7 @@ type FlatContext = Record<string, string>;
 function contextOf(body: Record<string, unknown>): Record<string, unknown> {
   const context = body.context;
   if (typeof context !== "object" || context === null || Array.isArray(context)) {
-    throw new Error("context must be an object");
+    throw new Error('"context" must be an object.');
   }
   return context as Record<string, unknown>;
 }
@@ -56,7 +56,7 @@ function flatContext(context: Record<string, unknown>): FlatContext {
   const flat: FlatContext = {};
   for (const [key, value] of Object.entries({ ...rest, ...extra })) {
     if (value === null || value === undefined) continue;
-    if (typeof value === "object") throw new Error(`context.${key} must be a string`);
+    if (typeof value === "object") throw new Error(`"context.${key}" must be a string.`);
     flat[key] = String(value);
   }
   return flat;
@@ -79,7 +79,7 @@ function projectsOf(body: Record<string, unknown>): string[] | null {
   if (Array.isArray(projects) && projects.every((p) => typeof p === "string")) {
     return projects.includes("*") ? null : projects;
   }
-  throw new Error('projects must be a list of project ids or "*"');
+  throw new Error('"projects" must be a list of project ids or "*".');
 }
 
 function bodyOf(req: RestRequest): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoutes } from "../route.ts";
 import { bodyFields } from "./catalog-shared.ts";
+import { strategyBodySchema } from "./strategy-shapes.ts";
 
 /** Unleash's `projectSchema` (list item). */
 const PROJECT_FIELDS = `id: databaseId name description health featureCount staleFeatureCount potentiallyStaleFeatureCount
@@ -272,7 +273,13 @@ export const projectRoutes = defineRoutes([
       project: params.projectId,
       environment: bodyFields(body, ["environment"]).environment,
     }),
-    schemas: { body: z.object({ environment: z.string() }) },
+    schemas: {
+      body: z.strictObject({
+        environment: z.string(),
+        changeRequestsEnabled: z.boolean().optional().describe("Accepted and ignored."),
+        defaultStrategy: strategyBodySchema.optional().describe("Accepted and ignored."),
+      }),
+    },
     errors: [400, 403, 404, 409],
     emptyBody: true,
   },

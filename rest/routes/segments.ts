@@ -3,7 +3,13 @@ import { NotFoundError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { strategyUsageSchema } from "../schemas.ts";
 import { bodyFields } from "./catalog-shared.ts";
-import { CONSTRAINT_KEYS, constraintSchema, pick, pickList } from "./strategy-shapes.ts";
+import {
+  CONSTRAINT_KEYS,
+  constraintBodySchema,
+  constraintSchema,
+  pick,
+  pickList,
+} from "./strategy-shapes.ts";
 
 const SEGMENT_FIELDS = /* GraphQL */ `
   id: databaseId name description project createdAt usedInFeatures usedInProjects
@@ -25,7 +31,7 @@ const segmentBodySchema = z.object({
   name: z.string(),
   description: z.string().nullable().optional(),
   project: z.string().nullable().optional(),
-  constraints: z.array(constraintSchema).optional(),
+  constraints: z.array(constraintBodySchema).optional(),
 });
 
 function segmentInput(body: unknown) {
@@ -119,7 +125,7 @@ export const segmentRoutes = defineRoutes([
     document: `query ValidateSegmentName($name: String!) { validateSegmentName(name: $name) }`,
     variables: (req) => ({ name: (req.body as { name?: unknown } | undefined)?.name }),
     status: 204,
-    schemas: { body: z.object({ name: z.string() }) },
+    schemas: { body: z.strictObject({ name: z.string() }) },
     errors: [400, 409],
   },
   {

@@ -8,6 +8,7 @@ import {
   strategyBodySchema,
   strategyInput,
   strategySchema,
+  strategyUpdateBodySchema,
   targetVariables,
 } from "./strategy-shapes.ts";
 
@@ -108,6 +109,7 @@ export const strategyRoutes = defineRoutes([
     document: `mutation SetFeatureStrategySortOrder(${TARGET_VARS}, $order: [StrategySortOrderInput!]!) {
       setFeatureStrategySortOrder(${TARGET_ARGS}, order: $order) { name }
     }`,
+    bodyPaths: { order: "" },
     variables: (req) => {
       if (!Array.isArray(req.body)) throw new Error("The body must be an array of {id, sortOrder}.");
       return {
@@ -120,7 +122,7 @@ export const strategyRoutes = defineRoutes([
     },
     emptyBody: true,
     schemas: {
-      body: z.array(z.object({ id: z.string(), sortOrder: z.number().int() })),
+      body: z.array(z.strictObject({ id: z.string(), sortOrder: z.number().int() })),
     },
   },
   {
@@ -138,7 +140,7 @@ export const strategyRoutes = defineRoutes([
       id: req.params.strategyId,
       input: strategyInput(req.body),
     }),
-    schemas: { body: strategyBodySchema, response: strategySchema },
+    schemas: { body: strategyUpdateBodySchema, response: strategySchema },
   },
   {
     method: "PATCH",
@@ -150,6 +152,7 @@ export const strategyRoutes = defineRoutes([
     document: `mutation PatchFeatureStrategy(${TARGET_VARS}, $id: String!, $operations: [JsonPatchOperationInput!]!) {
       patchFeatureStrategy(${TARGET_ARGS}, id: $id, operations: $operations) { ${STRATEGY_FIELDS} }
     }`,
+    bodyPaths: { operations: "" },
     variables: (req) => ({ ...targetVariables(req), id: req.params.strategyId, operations: req.body ?? [] }),
     schemas: { body: patchesSchema, response: strategySchema },
   },

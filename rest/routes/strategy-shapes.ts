@@ -13,6 +13,9 @@ export const constraintSchema = z.object({
   value: z.string().nullish(),
 });
 
+/** A constraint in a request body: Unleash's constraintSchema refuses other fields (400). */
+export const constraintBodySchema = z.strictObject(constraintSchema.shape);
+
 const payloadSchema = z.object({ type: z.enum(["json", "csv", "string", "number"]), value: z.string() });
 
 export const strategyVariantSchema = z.object({
@@ -30,6 +33,13 @@ export const environmentVariantSchema = z.object({
   stickiness: z.string().nullish(),
   payload: payloadSchema.nullish(),
   overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })).optional(),
+});
+
+/** A variant in a request body: Unleash's variantSchema refuses other fields, in its payload and overrides too. */
+export const environmentVariantBodySchema = z.strictObject({
+  ...environmentVariantSchema.shape,
+  payload: z.strictObject(payloadSchema.shape).nullish(),
+  overrides: z.array(z.strictObject({ contextName: z.string(), values: z.array(z.string()) })).optional(),
 });
 
 export const strategySchema = z.object({
@@ -51,11 +61,22 @@ export const strategyBodySchema = z.object({
   disabled: z.boolean().optional(),
   sortOrder: z.number().int().optional(),
   parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-  constraints: z.array(constraintSchema).optional(),
+  constraints: z.array(constraintBodySchema).optional(),
   variants: z
     .array(strategyVariantSchema.partial({ weight: true, weightType: true, stickiness: true }))
     .optional(),
   segments: z.array(z.number().int()).optional(),
+});
+
+/** A strategy update: Unleash's strategyVariantSchema refuses other fields of its variants too. */
+export const strategyUpdateBodySchema = strategyBodySchema.extend({
+  variants: z
+    .array(
+      z.strictObject(
+        strategyVariantSchema.partial({ weight: true, weightType: true, stickiness: true }).shape,
+      ),
+    )
+    .optional(),
 });
 
 const featureEnvironmentSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoutes } from "../route.ts";
-import { tagSchema } from "../schemas.ts";
+import { tagBodySchema, tagSchema } from "../schemas.ts";
 import { bodyFields } from "./catalog-shared.ts";
 import { pickList } from "./strategy-shapes.ts";
 
@@ -16,6 +16,8 @@ const updateTagTypeBody = z.object({
   icon: z.string().nullable().optional(),
   color: z.string().nullable().optional(),
 });
+/** Unleash's tagTypeSchema (creating, validating) refuses other fields (400). */
+const createTagTypeBody = z.strictObject({ ...updateTagTypeBody.shape, name: z.string() });
 const tagList = z.object({ version: z.literal(1), tags: z.array(tagSchema) });
 const oneTag = z.object({ version: z.literal(1), tag: tagSchema });
 
@@ -50,7 +52,7 @@ export const tagRoutes = defineRoutes([
     document: `mutation CreateTagType($input: CreateTagTypeInput!) { createTagType(input: $input) { ${TAG_TYPE_FIELDS} } }`,
     variables: ({ body }) => ({ input: bodyFields(body, ["name", "description", "icon", "color"]) }),
     status: 201,
-    schemas: { body: updateTagTypeBody.extend({ name: z.string() }), response: tagTypeSchema },
+    schemas: { body: createTagTypeBody, response: tagTypeSchema },
     errors: [400, 403, 409],
   },
   {
@@ -122,7 +124,7 @@ export const tagRoutes = defineRoutes([
     variables: ({ body }) => ({ input: bodyFields(body, ["type", "value"]) }),
     respond: (data) => ({ version: 1, tag: data.createTag }),
     status: 201,
-    schemas: { body: tagSchema, response: oneTag },
+    schemas: { body: tagBodySchema, response: oneTag },
     errors: [400, 403, 404, 409],
   },
   {
@@ -150,7 +152,7 @@ export const tagRoutes = defineRoutes([
       tagType: bodyFields(body, ["name", "description", "icon", "color"]),
     }),
     schemas: {
-      body: updateTagTypeBody.extend({ name: z.string() }),
+      body: createTagTypeBody,
       response: z.object({
         valid: z.boolean(),
         tagType: z.object({
@@ -172,6 +174,7 @@ export const tagRoutes = defineRoutes([
       "Body `{features, tags: {addedTags, removedTags}}`; all or nothing (an unknown flag is 404, nothing changes). 200, no body.",
     document: `mutation BulkTagFeatures($project: String!, $features: [String!]!, $addedTags: [TagInput!]!, $removedTags: [TagInput!]!) {
       updateProjectFeaturesTags(project: $project, features: $features, addedTags: $addedTags, removedTags: $removedTags) }`,
+    bodyPaths: { addedTags: "tags.addedTags", removedTags: "tags.removedTags" },
     variables: ({ params, body }) => {
       const b = (body ?? {}) as { features?: unknown; tags?: { addedTags?: unknown; removedTags?: unknown } };
       return {
@@ -183,9 +186,9 @@ export const tagRoutes = defineRoutes([
     },
     emptyBody: true,
     schemas: {
-      body: z.object({
+      body: z.strictObject({
         features: z.array(z.string().min(1)),
-        tags: z.object({ addedTags: z.array(tagSchema), removedTags: z.array(tagSchema) }),
+        tags: z.strictObject({ addedTags: z.array(tagBodySchema), removedTags: z.array(tagBodySchema) }),
       }),
     },
   },

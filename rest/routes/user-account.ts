@@ -39,7 +39,8 @@ const roleSchema = z.object({
   description: z.string().optional(),
   project: z.string().nullable(),
 });
-const passwordBody = z.object({
+/** Unleash's passwordSchema refuses other fields (400). */
+const passwordBody = z.strictObject({
   password: z.string(),
   confirmPassword: z.string().optional(),
   oldPassword: z.string().optional(),
@@ -65,7 +66,8 @@ const role = (r: Role) => ({
 });
 const password = (req: Parameters<typeof objectBody>[0]) => {
   const value = objectBody(req).password;
-  if (typeof value !== "string") throw new Error('"password" is required (a string).');
+  if (value === undefined) throw new Error('"password" is required.');
+  if (typeof value !== "string") throw new Error('"password" must be a string.');
   return value;
 };
 
@@ -221,7 +223,7 @@ export const userAccountRoutes = defineRoutes([
     document: "mutation DeleteInactiveUsers($ids: [Int!]!) { deleteInactiveUsers(ids: $ids) }",
     variables: (req) => ({ ids: objectBody(req).ids }),
     emptyBody: true,
-    schemas: { body: z.object({ ids: z.array(z.number().int().min(0)) }) },
+    schemas: { body: z.strictObject({ ids: z.array(z.number().int().min(0)) }) },
     errors: [400, 403],
   },
   {

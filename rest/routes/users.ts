@@ -34,6 +34,8 @@ const userBody = z.object({
   password: z.string().optional(),
   sendEmail: z.boolean().optional().describe("Accepted and ignored: Vexil sends no email."),
 });
+/** Unleash's createUserSchema refuses other fields (400); `imageUrl` is Vexil's own. */
+const createUserBody = z.strictObject(userBody.shape);
 const roleBody = z.object({
   name: z.string(),
   description: z.string().optional(),
@@ -110,7 +112,7 @@ export const userRoutes = defineRoutes([
     status: 201,
     document: `mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { ${USER_FIELDS} } }`,
     variables: (req) => ({ input: userInput(req) }),
-    schemas: { body: userBody, response: userSchema },
+    schemas: { body: createUserBody, response: userSchema },
     errors: [400, 403, 409],
   },
   {
@@ -151,6 +153,7 @@ export const userRoutes = defineRoutes([
     summary: "Make a password reset link for a user (spec 4.3, admins only)",
     description:
       "Body `{id: <email>}`. 200 `{resetPasswordUrl}`: single use, valid 24 hours. Unknown email: 404; not an email: 400; again within a minute: 429.",
+    bodyPaths: { email: "id" },
     document: `mutation ResetLink($email: String!) { createResetPasswordLink(email: $email) { resetPasswordUrl } }`,
     variables: (req) => {
       const id = objectBody(req).id;
@@ -158,7 +161,7 @@ export const userRoutes = defineRoutes([
       return { email: id };
     },
     schemas: {
-      body: z.object({ id: z.string().describe("The user's email.") }),
+      body: z.strictObject({ id: z.string().describe("The user's email or username.") }),
       response: z.object({ resetPasswordUrl: z.string().url() }),
     },
     errors: [400, 403, 404, 429],

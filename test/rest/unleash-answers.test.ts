@@ -63,13 +63,20 @@ describe("Unleash's answers", () => {
     expect(byName.body.resetPasswordUrl).toMatch(/token=/);
   });
 
-  it("a script's user creation: unknown fields like sendEmail are ignored, the root role may be its id", async () => {
+  it("a script's user creation: sendEmail is taken (and ignored), the root role may be its id", async () => {
+    // Unleash's createUserSchema refuses other fields: so does Vexil (test/rest/body-fields.test.ts).
+    const refused = await t.rest("POST", "/api/admin/user-admin", {
+      username: "scripted",
+      rootRole: 2,
+      somethingElse: { nested: true },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('"somethingElse"');
     const res = await t.rest("POST", "/api/admin/user-admin", {
       username: "scripted",
       email: "scripted@example.com",
       rootRole: 2,
       sendEmail: false,
-      somethingElse: { nested: true },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ username: "scripted", rootRole: "Editor" });

@@ -1,0 +1,61 @@
+import type { z } from "zod";
+
+/** A body field that its route's schema does not allow, where the schema refuses unknown fields. */
+export type UnknownField = { path: string; message: string };
+
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  options?: z.ZodType[];
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  getter?: () => z.ZodType;
+};
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "nonoptional", "readonly", "catch"]);
+
+/**
+ * The fields of `body` that a strict object of the route's body schema (`z.strictObject`, shown as
+ * `additionalProperties: false` in the OpenAPI document) does not know, at any depth. Unleash
+ * refuses those with a 400; other objects keep ignoring unknown fields (the variables builders
+ * and `restVariables` drop them). Only the keys are checked: GraphQL still validates the values.
+ */
+export function unknownBodyFields(schema: z.ZodType | undefined, body: unknown, path = ""): UnknownField[] {
+  if (!schema) return [];
+  const def = defOf(schema);
+  if (WRAPPERS.has(def.type) && def.innerType) return unknownBodyFields(def.innerType, body, path);
+  if (def.type === "pipe" && def.in) return unknownBodyFields(def.in, body, path);
+  if (def.type === "lazy" && def.getter) return unknownBodyFields(def.getter(), body, path);
+  if (def.type === "array" && Array.isArray(body))
+    return body.flatMap((item, i) => unknownBodyFields(def.element, item, `${path}[${i}]`));
+  if (def.type === "union") {
+    // The value passes when one option takes all its keys; else the closest option's complaints.
+    const found = (def.options ?? []).map((option) => unknownBodyFields(option, body, path));
+    return found.find((f) => f.length === 0) ?? found.sort((a, b) => a.length - b.length)[0] ?? [];
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) return [];
+  const entries = Object.entries(body);
+  const at = (key: string) => (path ? `${path}.${key}` : key);
+  if (def.type === "record")
+    return entries.flatMap(([key, value]) => unknownBodyFields(def.valueType, value, at(key)));
+  if (def.type !== "object" || !def.shape) return [];
+  const shape = def.shape;
+  const strict = def.catchall !== undefined && defOf(def.catchall).type === "never";
+  const known = Object.keys(shape);
+  return entries.flatMap(([key, value]): UnknownField[] => {
+    const field = shape[key];
+    if (field) return unknownBodyFields(field, value, at(key));
+    if (!strict) return [];
+    const where = path ? `"${path}"` : "the request body";
+    return [
+      {
+        path: at(key),
+        message: `"${at(key)}" is not a field of ${where} (its fields: ${known.join(", ")}).`,
+      },
+    ];
+  });
+}
