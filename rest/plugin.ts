@@ -120,8 +120,12 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     try {
       variableValues = restVariables(enveloped.schema, document, route.variables?.(req) ?? {}, bodyPath);
     } catch (error) {
-      const details = error instanceof DomainError ? { details: error.details } : {};
-      return errorResponse(400, "ValidationError", (error as Error).message, details, requestIdOf(request));
+      // Builders refuse bad input with a DomainError; anything else is a bug: a logged 500.
+      if (!(error instanceof DomainError)) throw error;
+      return responseForGraphQLError(
+        { message: error.message, extensions: { code: error.code, details: error.details, ...error.extra } },
+        requestIdOf(request),
+      );
     }
     const result = (await enveloped.execute({
       schema: enveloped.schema,

@@ -1,3 +1,5 @@
+import { ValidationError } from "../src/shared/errors.ts";
+
 /**
  * Unleash's search query strings (`OPERATOR:v1,v2`) mapped to the typed GraphQL filter inputs.
  * A value that breaks the spec's pattern is refused here with the parameter's name (the typed
@@ -14,7 +16,8 @@ const DAY_IS = /^IS:(\d{4}-\d{2}-\d{2})$/;
 const STATUS = /^(.+):(enabled|disabled)$/;
 const INTEGER = /^\d+$/;
 
-export class BadParameter extends Error {}
+/** A query or path parameter that cannot be read: a 400 naming the parameter. */
+export class BadParameter extends ValidationError {}
 
 function bad(name: string, value: string, expected: string): BadParameter {
   return new BadParameter(`Invalid value "${value}" for the "${name}" parameter: expected ${expected}.`);

@@ -2,6 +2,7 @@ import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type pg from "pg";
 import { restPlugin } from "../rest/plugin.ts";
+import type { Route } from "../rest/route.ts";
 import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
@@ -35,6 +36,8 @@ export function createApp(
     ready?: () => Promise<void>;
     /** The PostgreSQL pool in server mode, for `/metrics`. */
     pool?: pg.Pool;
+    /** The REST route table (default: every route of rest/routes). */
+    restRoutes?: Route[];
   },
 ): App {
   return createYoga<Record<string, unknown>, Context>({
@@ -63,7 +66,7 @@ export function createApp(
       avatarPlugin(),
       graphiqlAssetsPlugin(),
       authPlugin(deps),
-      restPlugin(deps),
+      restPlugin(deps, deps.restRoutes),
       ofrepPlugin(deps),
       sdkApiPlugin(deps),
       useGraphQLGate((request) => callerOfRequest(deps, request)),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ValidationError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { eventSchema } from "../schemas.ts";
 
@@ -43,7 +44,7 @@ const integrationEventSchema = z.object({
 /** Path ids are integers; anything else is a 400 before GraphQL runs. */
 function addonId(req: RestRequest): number {
   const id = Number(req.params.id);
-  if (!Number.isInteger(id) || id < 1) throw new Error(`id: "${req.params.id}" is not an addon id`);
+  if (!Number.isInteger(id) || id < 1) throw new ValidationError(`id: "${req.params.id}" is not an addon id`);
   return id;
 }
 
@@ -58,7 +59,7 @@ function optionalInt(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);
   if (raw === null || raw === "") return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value)) throw new Error(`${name}: "${raw}" is not an integer`);
+  if (!Number.isInteger(value)) throw new ValidationError(`${name}: "${raw}" is not an integer`);
   return value;
 }
 

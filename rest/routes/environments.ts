@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError } from "../../src/shared/errors.ts";
+import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
 import { defineRoutes } from "../route.ts";
 import { bodyFields, ENVIRONMENT_FIELDS, environmentSchema } from "./catalog-shared.ts";
 
@@ -41,7 +41,7 @@ export const environmentRoutes = defineRoutes([
     variables: (req) => {
       const b = req.body;
       if (!b || typeof b !== "object" || Array.isArray(b))
-        throw new Error("The body must be an object of sort orders.");
+        throw new ValidationError("The body must be an object of sort orders.");
       return { order: Object.entries(b).map(([name, sortOrder]) => ({ name, sortOrder })) };
     },
     emptyBody: true,

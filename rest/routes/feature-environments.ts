@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ValidationError } from "../../src/shared/errors.ts";
 import { ENV_VARIANT_FIELDS, FEATURE_FIELDS } from "../fragments.ts";
 import { defineRoutes } from "../route.ts";
 import {
@@ -63,7 +64,7 @@ export const featureEnvironmentRoutes = defineRoutes([
     }`,
     bodyPaths: { variants: "" },
     variables: (req) => {
-      if (!Array.isArray(req.body)) throw new Error("The body must be an array of variants.");
+      if (!Array.isArray(req.body)) throw new ValidationError("The body must be an array of variants.");
       return { ...targetVariables(req), variants: req.body.map((v) => variantInput(v, true)) };
     },
     respond: (data) => ({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ValidationError } from "../../src/shared/errors.ts";
 import { FEATURE_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { storedTagSchema, tagBodySchema } from "../schemas.ts";
@@ -134,7 +135,8 @@ export const featureOperationRoutes = defineRoutes([
     document: `mutation FeatureTypeLifetime($id: String!, $lifetimeDays: Int) {
       updateFeatureTypeLifetime(id: $id, lifetimeDays: $lifetimeDays) { id name description lifetimeDays } }`,
     variables: (req) => {
-      if (!("lifetimeDays" in body(req))) throw new Error('"lifetimeDays" is required (null or 0: never).');
+      if (!("lifetimeDays" in body(req)))
+        throw new ValidationError('"lifetimeDays" is required (null or 0: never).');
       return { id: req.params.id, lifetimeDays: body(req).lifetimeDays };
     },
     schemas: {

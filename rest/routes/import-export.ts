@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ValidationError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { constraintSchema, environmentVariantSchema, strategyVariantSchema } from "./strategy-shapes.ts";
 
@@ -97,7 +98,8 @@ const ITEM = "message affectedItems";
 
 function body(req: RestRequest): Record<string, unknown> {
   const b = req.body;
-  if (!b || typeof b !== "object" || Array.isArray(b)) throw new Error("The body must be a JSON object.");
+  if (!b || typeof b !== "object" || Array.isArray(b))
+    throw new ValidationError("The body must be a JSON object.");
   return b as Record<string, unknown>;
 }
 

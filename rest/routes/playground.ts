@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SDK_CONTEXT_FIELDS } from "../../src/modules/evaluation/context-value.ts";
+import { ValidationError } from "../../src/shared/errors.ts";
 import { ENV_VARIANT_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { environmentVariantSchema } from "./strategy-shapes.ts";
@@ -44,7 +45,7 @@ type FlatContext = Record<string, string>;
 function contextOf(body: Record<string, unknown>): Record<string, unknown> {
   const context = body.context;
   if (typeof context !== "object" || context === null || Array.isArray(context)) {
-    throw new Error('"context" must be an object.');
+    throw new ValidationError('"context" must be an object.');
   }
   return context as Record<string, unknown>;
 }
@@ -56,7 +57,7 @@ function flatContext(context: Record<string, unknown>): FlatContext {
   const flat: FlatContext = {};
   for (const [key, value] of Object.entries({ ...rest, ...extra })) {
     if (value === null || value === undefined) continue;
-    if (typeof value === "object") throw new Error(`"context.${key}" must be a string.`);
+    if (typeof value === "object") throw new ValidationError(`"context.${key}" must be a string.`);
     flat[key] = String(value);
   }
   return flat;
@@ -79,13 +80,13 @@ function projectsOf(body: Record<string, unknown>): string[] | null {
   if (Array.isArray(projects) && projects.every((p) => typeof p === "string")) {
     return projects.includes("*") ? null : projects;
   }
-  throw new Error('"projects" must be a list of project ids or "*".');
+  throw new ValidationError('"projects" must be a list of project ids or "*".');
 }
 
 function bodyOf(req: RestRequest): Record<string, unknown> {
   const body = req.body;
   if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw new Error("The body must be an object");
+    throw new ValidationError("The body must be an object");
   return body as Record<string, unknown>;
 }
 
@@ -103,7 +104,7 @@ function contextCombinations(flat: FlatContext): FlatContext[] {
     const options = values.length > 0 ? values : [value];
     combinations = combinations.flatMap((c) => options.map((v) => ({ ...c, [key]: v })));
     if (combinations.length > MAX_CONTEXTS) {
-      throw new Error(`The context's lists make more than ${MAX_CONTEXTS} combinations`);
+      throw new ValidationError(`The context's lists make more than ${MAX_CONTEXTS} combinations`);
     }
   }
   return combinations;

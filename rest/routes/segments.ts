@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError } from "../../src/shared/errors.ts";
+import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { strategyUsageSchema } from "../schemas.ts";
 import { bodyFields } from "./catalog-shared.ts";
@@ -36,7 +36,8 @@ const segmentBodySchema = z.object({
 
 function segmentInput(body: unknown) {
   const s = pick(body ?? {}, ["name", "description", "project", "constraints"]);
-  if (!s || typeof s !== "object" || Array.isArray(s)) throw new Error("The body must be a segment object.");
+  if (!s || typeof s !== "object" || Array.isArray(s))
+    throw new ValidationError("The body must be a segment object.");
   const segment = s as Record<string, unknown>;
   return {
     ...segment,
@@ -46,7 +47,7 @@ function segmentInput(body: unknown) {
 
 function segmentId({ params }: RestRequest) {
   const id = Number(params.id);
-  if (!Number.isInteger(id)) throw new Error(`Segment id must be an integer, not "${params.id}".`);
+  if (!Number.isInteger(id)) throw new ValidationError(`Segment id must be an integer, not "${params.id}".`);
   return id;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError } from "../../src/shared/errors.ts";
+import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
 import { FEATURE_ENVIRONMENT_FIELDS, STRATEGY_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import {
@@ -111,7 +111,8 @@ export const strategyRoutes = defineRoutes([
     }`,
     bodyPaths: { order: "" },
     variables: (req) => {
-      if (!Array.isArray(req.body)) throw new Error("The body must be an array of {id, sortOrder}.");
+      if (!Array.isArray(req.body))
+        throw new ValidationError("The body must be an array of {id, sortOrder}.");
       return {
         ...targetVariables(req),
         order: req.body.map((item) => {

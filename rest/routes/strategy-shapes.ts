@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CONSTRAINT_OPERATORS } from "../../src/modules/features/strategy.inputs.ts";
+import { ValidationError } from "../../src/shared/errors.ts";
 import type { RestRequest } from "../route.ts";
 import { storedTagSchema } from "../schemas.ts";
 
@@ -177,7 +178,8 @@ export function strategyInput(body: unknown): unknown {
     "variants",
     "segments",
   ]);
-  if (!s || typeof s !== "object" || Array.isArray(s)) throw new Error("The body must be a strategy object.");
+  if (!s || typeof s !== "object" || Array.isArray(s))
+    throw new ValidationError("The body must be a strategy object.");
   const strategy = s as Record<string, unknown>;
   return {
     ...strategy,

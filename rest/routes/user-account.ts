@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ValidationError } from "../../src/shared/errors.ts";
 import { defineRoutes } from "../route.ts";
 import { intParam, objectBody } from "./users.ts";
 
@@ -66,8 +67,8 @@ const role = (r: Role) => ({
 });
 const password = (req: Parameters<typeof objectBody>[0]) => {
   const value = objectBody(req).password;
-  if (value === undefined) throw new Error('"password" is required.');
-  if (typeof value !== "string") throw new Error('"password" must be a string.');
+  if (value === undefined) throw new ValidationError('"password" is required.');
+  if (typeof value !== "string") throw new ValidationError('"password" must be a string.');
   return value;
 };
 

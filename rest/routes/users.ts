@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError } from "../../src/shared/errors.ts";
+import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 
 const USER_FIELDS =
@@ -46,7 +46,7 @@ const roleBody = z.object({
 /** A path id as an integer; anything else is a malformed request (400). */
 export function intParam(req: RestRequest, name: string): number {
   const value = req.params[name] ?? "";
-  if (!/^-?\d{1,9}$/.test(value)) throw new Error(`"${name}" must be an integer; got "${value}"`);
+  if (!/^-?\d{1,9}$/.test(value)) throw new ValidationError(`"${name}" must be an integer; got "${value}"`);
   return Number(value);
 }
 
@@ -59,7 +59,7 @@ function userInput(req: RestRequest): Record<string, unknown> {
 
 export function objectBody(req: RestRequest): Record<string, unknown> {
   if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
-    throw new Error("The request body must be a JSON object.");
+    throw new ValidationError("The request body must be a JSON object.");
   }
   return req.body as Record<string, unknown>;
 }
@@ -157,7 +157,7 @@ export const userRoutes = defineRoutes([
     document: `mutation ResetLink($email: String!) { createResetPasswordLink(email: $email) { resetPasswordUrl } }`,
     variables: (req) => {
       const id = objectBody(req).id;
-      if (typeof id !== "string") throw new Error('"id" must be the user\'s email (a string).');
+      if (typeof id !== "string") throw new ValidationError('"id" must be the user\'s email (a string).');
       return { email: id };
     },
     schemas: {
