@@ -77,6 +77,25 @@ describe("tags", () => {
     expect(events).toEqual([]);
   });
 
+  it("a flag created with tags treats them as tagging does: tag-created for a new value, 404 for an unknown type", async () => {
+    const { result, events } = await recorded(t, () =>
+      t.rest("POST", `${P}/features`, { name: "born-tagged", tags: [{ type: "simple", value: "beta" }] }),
+    );
+    expect((result as { status: number }).status).toBe(200);
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      ["tag-created", { type: "simple", value: "beta" }],
+      ["feature-created", expect.objectContaining({ name: "born-tagged" })],
+    ]);
+    const unknown = await recorded(t, () =>
+      t.rest("POST", `${P}/features`, { name: "born-wrong", tags: [{ type: "nope", value: "beta" }] }),
+    );
+    const refused = unknown.result as { status: number; body: { message: string } };
+    expect(refused.status).toBe(404);
+    expect(refused.body.message).toMatch(/tag type "nope"/);
+    expect(unknown.events).toEqual([]);
+    expect((await t.rest("GET", `${P}/features/born-wrong`)).status).toBe(404);
+  });
+
   it("DELETE untags: feature-untagged with preData, none when absent", async () => {
     const { result, events } = await recorded(t, () =>
       t.rest("DELETE", "/api/admin/features/tagme/tags/simple/alpha"),

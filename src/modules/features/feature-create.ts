@@ -4,7 +4,8 @@ import { LimitExceededError, NameExistsError, NotFoundError, ValidationError } f
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { parseInput, URL_FRIENDLY } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { tagSchema } from "./tag.inputs.ts";
+import { tagSchema } from "../tags/tag.inputs.ts";
+import { ensureTag } from "../tags/tag-write.ts";
 
 export const createFeatureSchema = z.object({
   name: z
@@ -48,18 +49,7 @@ export async function createFeature(
   if (checks.activeFlags >= featureLimit) {
     throw new LimitExceededError("feature flag", featureLimit);
   }
-  for (const tag of data.tags) {
-    if (!(await w.tx.tagType.findUnique({ where: { name: tag.type } }))) {
-      throw new ValidationError(`tags: tag type "${tag.type}" does not exist`, [
-        { path: "tags", message: "unknown tag type" },
-      ]);
-    }
-    await w.tx.tag.upsert({
-      where: { type_value: { type: tag.type, value: tag.value } },
-      create: { type: tag.type, value: tag.value },
-      update: {},
-    });
-  }
+  for (const tag of data.tags) await ensureTag(w, tag);
   // Flat inserts, not a nested create: Prisma would read the flag back once more.
   const feature = await w.tx.feature.create({
     data: {

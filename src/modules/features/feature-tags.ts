@@ -1,9 +1,9 @@
 import { recordEvent } from "../../events/record.ts";
-import { NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
+import { tagSchema } from "../tags/tag.inputs.ts";
+import { ensureTag } from "../tags/tag-write.ts";
 import { lockFeature } from "./feature.read.ts";
-import { tagSchema } from "./tag.inputs.ts";
 
 type TagRef = { type: string; value: string };
 
@@ -15,17 +15,7 @@ type TagRef = { type: string; value: string };
 export async function addFeatureTag(w: Write, featureName: string, input: TagRef) {
   const tag = parseInput(tagSchema, input);
   const feature = await lockFeature(w.tx, null, featureName);
-  if (!(await w.tx.tagType.findUnique({ where: { name: tag.type } }))) {
-    throw new NotFoundError(`Could not find tag type "${tag.type}"`);
-  }
-  // ON CONFLICT DO NOTHING: the same new tag may be added to other flags at this moment.
-  const newTag = await w.tx.tag.createMany({
-    data: [{ type: tag.type, value: tag.value, createdAt: w.now }],
-    skipDuplicates: true,
-  });
-  if (newTag.count > 0) {
-    await recordEvent(w, { type: "tag-created", data: { type: tag.type, value: tag.value } });
-  }
+  await ensureTag(w, tag);
   const tagged = await w.tx.featureTag.createMany({
     data: [
       {

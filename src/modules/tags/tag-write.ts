@@ -5,7 +5,7 @@ import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { tagSchema } from "../features/tag.inputs.ts";
+import { tagSchema } from "./tag.inputs.ts";
 
 const tagTypeFields = {
   description: z.string().max(10_000).nullish(),
@@ -115,6 +115,23 @@ export async function createTag(w: Write, input: { type: string; value: string }
   const tag = await w.tx.tag.create({ data: { ...data, createdAt: w.now } });
   await recordEvent(w, { type: "tag-created", data: { type: tag.type, value: tag.value } });
   return tag;
+}
+
+/**
+ * Makes sure the tag `{type, value}` exists before a flag carries it (tagging a flag, or a flag
+ * created with tags): the type must exist (404); a value seen for the first time is created
+ * with `tag-created`, as Unleash does. Safe when concurrent writers add the same new tag.
+ */
+export async function ensureTag(w: Write, tag: { type: string; value: string }) {
+  await findTagType(w.tx, tag.type);
+  // ON CONFLICT DO NOTHING: the same new tag may be added to other flags at this moment.
+  const created = await w.tx.tag.createMany({
+    data: [{ type: tag.type, value: tag.value, createdAt: w.now }],
+    skipDuplicates: true,
+  });
+  if (created.count > 0) {
+    await recordEvent(w, { type: "tag-created", data: { type: tag.type, value: tag.value } });
+  }
 }
 
 /** Deletes a tag, untagging every flag that carried it. Records `tag-deleted`. Throws NotFound. */
