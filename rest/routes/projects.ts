@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoutes } from "../route.ts";
 import { bodyFields } from "./catalog-shared.ts";
-import { strategyBodySchema } from "./strategy-shapes.ts";
+import { strategyBodySchema, strategyInput } from "./strategy-shapes.ts";
 
 /** Unleash's `projectSchema` (list item). */
 const PROJECT_FIELDS = `id: databaseId name description health featureCount staleFeatureCount potentiallyStaleFeatureCount
@@ -267,17 +267,36 @@ export const projectRoutes = defineRoutes([
     tag: "Projects",
     summary: "Enable an environment for a project",
     description:
-      "Body `{environment}`. The project's flags get a disabled state there. 409 when already enabled.",
-    document: projectEnvironmentDoc("enableProjectEnvironment"),
-    variables: ({ params, body }) => ({
-      project: params.projectId,
-      environment: bodyFields(body, ["environment"]).environment,
-    }),
+      "Body `{environment, defaultStrategy?, changeRequestsEnabled?}`. The project's flags get a disabled state there. `defaultStrategy` becomes the project's default strategy there (validated as `POST .../environments/{environment}/default-strategy`); `changeRequestsEnabled: true` requires change requests there with 1 approval. All in one transaction: a refused option (400) adds nothing. 409 when already enabled.",
+    document: `mutation ($project: String!, $environment: String!, $defaultStrategy: StrategyInput, $changeRequestsEnabled: Boolean) {
+      enableProjectEnvironment(project: $project, environment: $environment, defaultStrategy: $defaultStrategy, changeRequestsEnabled: $changeRequestsEnabled) { id: databaseId }
+    }`,
+    variables: ({ params, body }) => {
+      const fields = bodyFields(body, ["environment", "defaultStrategy", "changeRequestsEnabled"]);
+      const strategy = fields.defaultStrategy;
+      return {
+        project: params.projectId,
+        environment: fields.environment,
+        defaultStrategy:
+          strategy && typeof strategy === "object" && !Array.isArray(strategy)
+            ? strategyInput(strategy)
+            : strategy,
+        changeRequestsEnabled: fields.changeRequestsEnabled,
+      };
+    },
+    bodyPaths: { defaultStrategy: "defaultStrategy" },
     schemas: {
       body: z.strictObject({
         environment: z.string(),
-        changeRequestsEnabled: z.boolean().optional().describe("Accepted and ignored."),
-        defaultStrategy: strategyBodySchema.optional().describe("Accepted and ignored."),
+        changeRequestsEnabled: z
+          .boolean()
+          .optional()
+          .describe(
+            "true: change requests are required there (1 approval); false: not required; absent: as they were (off, unless the project kept them from an earlier time the environment was enabled).",
+          ),
+        defaultStrategy: strategyBodySchema
+          .optional()
+          .describe("The strategy a flag gets when it is enabled there without strategies."),
       }),
     },
     errors: [400, 403, 404, 409],

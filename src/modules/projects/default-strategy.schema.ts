@@ -28,7 +28,7 @@ export type DefaultStrategy = {
   segments: number[];
 };
 
-type DefaultStrategyInput = {
+export type DefaultStrategyInput = {
   name: string;
   title?: string | null;
   disabled?: boolean | null;

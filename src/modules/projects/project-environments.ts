@@ -1,8 +1,19 @@
+import type { ResourceLimits } from "../../config.ts";
 import { recordEvent } from "../../events/record.ts";
-import { InvalidOperationError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
+import {
+  InvalidOperationError,
+  NameExistsError,
+  NotFoundError,
+  ValidationError,
+} from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
 import type { Principal } from "../access/principal.ts";
-import { assertDirectChangeAllowed } from "../change-requests/settings.ts";
+import {
+  assertDirectChangeAllowed,
+  changeRequestSetting,
+  updateChangeRequestConfig,
+} from "../change-requests/settings.ts";
+import { type DefaultStrategyInput, setDefaultStrategy } from "./default-strategy.schema.ts";
 import { findProject } from "./project-write.ts";
 
 /**
@@ -27,6 +38,58 @@ export async function enableProjectEnvironment(w: Write, projectId: string, envi
     skipDuplicates: true,
   });
   await recordEvent(w, { type: "project-environment-added", project: projectId, environment });
+}
+
+/** What Unleash's addEnvironmentToProject also sets (its projectEnvironmentSchema). */
+export type ProjectEnvironmentOptions = {
+  defaultStrategy?: DefaultStrategyInput | null;
+  changeRequestsEnabled?: boolean | null;
+};
+
+/**
+ * Enables an environment for a project (enableProjectEnvironment), then, in the same Write, sets
+ * its default strategy (setDefaultStrategy: validated as the default-strategy route validates it,
+ * event default-strategy-updated) and turns change requests on or off there
+ * (updateChangeRequestConfig with its default of 1 approval, event
+ * change-request-configuration-updated). Each runs only when it changes something: an absent
+ * option, or `changeRequestsEnabled` equal to the current setting (off, unless the project kept a
+ * setting from an earlier time the environment was enabled), records nothing. Any refusal rolls
+ * the whole Write back: no environment, no event.
+ */
+export async function addProjectEnvironment(
+  w: Write,
+  principal: Principal,
+  projectId: string,
+  environment: string,
+  options: ProjectEnvironmentOptions,
+  limits: ResourceLimits,
+) {
+  await enableProjectEnvironment(w, projectId, environment);
+  const strategy = options.defaultStrategy;
+  if (strategy) {
+    try {
+      await setDefaultStrategy(w, projectId, environment, strategy, limits);
+    } catch (error) {
+      // Its paths are the strategy's own: name the field they sit in.
+      if (!(error instanceof ValidationError)) throw error;
+      throw new ValidationError(
+        `defaultStrategy: ${error.message}`,
+        error.details.map((d) => ({
+          message: `defaultStrategy: ${d.message}`,
+          path: d.path ? `defaultStrategy.${d.path}` : "defaultStrategy",
+        })),
+      );
+    }
+  }
+  const enabled = options.changeRequestsEnabled;
+  if (typeof enabled === "boolean") {
+    const current = Boolean(await changeRequestSetting(w.tx, projectId, environment));
+    if (current !== enabled) {
+      await updateChangeRequestConfig(w, principal, projectId, environment, {
+        changeRequestsEnabled: enabled,
+      });
+    }
+  }
 }
 
 /**

@@ -1,7 +1,10 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
-import { disableProjectEnvironment, enableProjectEnvironment } from "./project-environments.ts";
+import { principalOf } from "../change-requests/resolve.ts";
+import { StrategyInput } from "../feature-environments/inputs.schema.ts";
+import type { DefaultStrategyInput } from "./default-strategy.schema.ts";
+import { addProjectEnvironment, disableProjectEnvironment } from "./project-environments.ts";
 import { archiveProject, createProject, reviveProject, updateProject } from "./project-write.ts";
 
 const CreateProjectInput = builder.inputType("CreateProjectInput", {
@@ -104,17 +107,36 @@ builder.mutationField("enableProjectEnvironment", (t) =>
   t.prismaField({
     type: "Project",
     description:
-      "Enables an environment for a project; its flags get a disabled state there. Event: project-environment-added.",
+      "Enables an environment for a project; its flags get a disabled state there. Event: project-environment-added. Optionally, in the same transaction, sets the project's default strategy there (as setProjectDefaultStrategy; event default-strategy-updated) and turns change requests on or off there (as updateChangeRequestConfig, 1 approval; event change-request-configuration-updated, only when the setting changes). A refused option adds nothing.",
     args: {
       project: t.arg.string({ required: true, description: "Project id." }),
       environment: t.arg.string({ required: true, description: "Environment name." }),
+      defaultStrategy: t.arg({
+        type: StrategyInput,
+        description:
+          "The strategy a flag gets when enabled there without strategies; validated as setProjectDefaultStrategy validates it.",
+      }),
+      changeRequestsEnabled: t.arg.boolean({
+        description:
+          "Require change requests there (true: 1 approval). Absent, or equal to the current setting: nothing changes. Turning off a setting the project kept from earlier needs an Admin.",
+      }),
     },
     authScopes: (_root, args) => ({
       permission: { permission: PERMISSIONS.UPDATE_PROJECT, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
       return runWrite(ctx, async (w) => {
-        await enableProjectEnvironment(w, args.project, args.environment);
+        await addProjectEnvironment(
+          w,
+          principalOf(ctx),
+          args.project,
+          args.environment,
+          {
+            defaultStrategy: args.defaultStrategy as DefaultStrategyInput | null | undefined,
+            changeRequestsEnabled: args.changeRequestsEnabled,
+          },
+          ctx.config.limits,
+        );
         return w.tx.project.findUniqueOrThrow({ ...query, where: { id: args.project } });
       });
     },
