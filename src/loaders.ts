@@ -2,7 +2,7 @@ import DataLoader from "dataloader";
 import type { Db } from "./db/database.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { actorOf, type Principal } from "./modules/access/principal.ts";
-import { toUserSummary, type UserSummary } from "./modules/features/feature.schema.ts";
+import { toUserSummary, type UserSummary } from "./modules/users/user-summary.ts";
 
 /**
  * Per-request batch loaders for fields Prisma's query planning cannot fold into the parent

@@ -1,6 +1,6 @@
 import type { ResourceLimits } from "../../config.ts";
-import { recordEvent } from "../../events/record.ts";
 import type { Write } from "../../shared/write.ts";
+import { setEnabled } from "./enabled-state.ts";
 import { insertStrategy, recordStrategyUpdate } from "./strategies.ts";
 import { type EnvironmentTarget, loadTarget, strategiesOf } from "./strategy-record.ts";
 
@@ -49,38 +49,6 @@ async function strategyCounts(w: Write, target: EnvironmentTarget) {
 export async function disableFeatureEnvironment(w: Write, target: EnvironmentTarget) {
   const { environment } = await loadTarget(w, target);
   await setEnabled(w, target, environment.enabled, false);
-}
-
-/**
- * After a strategy is removed or changed: an enabled environment without any enabled
- * strategy is turned off (feature-environment-disabled), as Unleash does.
- */
-export async function disableWhenNoEnabledStrategy(w: Write, target: EnvironmentTarget) {
-  const state = await w.tx.featureEnvironment.findUniqueOrThrow({
-    where: {
-      featureName_environmentName: { featureName: target.feature, environmentName: target.environment },
-    },
-  });
-  if (!state.enabled) return;
-  const enabledCount = await w.tx.featureStrategy.count({
-    where: { featureName: target.feature, environmentName: target.environment, disabled: false },
-  });
-  if (enabledCount === 0) await setEnabled(w, target, true, false);
-}
-
-async function setEnabled(w: Write, target: EnvironmentTarget, current: boolean, enabled: boolean) {
-  if (current === enabled) return;
-  // Raw: a toggle is the most frequent write, and a model update costs several times the
-  // statement's CPU in Prisma's runtime.
-  await w.tx.$executeRaw`
-    UPDATE "FeatureEnvironment" SET enabled = ${enabled}
-     WHERE "featureName" = ${target.feature} AND "environmentName" = ${target.environment}`;
-  await recordEvent(w, {
-    type: enabled ? "feature-environment-enabled" : "feature-environment-disabled",
-    project: target.project,
-    environment: target.environment,
-    featureName: target.feature,
-  });
 }
 
 type StoredDefaultStrategy = {

@@ -8,7 +8,7 @@ import type { Write } from "../../shared/write.ts";
 import type { Constraint } from "../features/strategy.inputs.ts";
 import { checkStrategySegments } from "../segments/segment.read.ts";
 import { type ConstraintInput, checkLegalValues, normalizeConstraints } from "./constraints.ts";
-import { disableWhenNoEnabledStrategy } from "./enablement.ts";
+import { disableWhenNoEnabledStrategy } from "./enabled-state.ts";
 import {
   type EnvironmentTarget,
   loadTarget,

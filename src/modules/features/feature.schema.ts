@@ -1,6 +1,7 @@
 import { builder } from "../../builder.ts";
 import { compoundKey, NODE_ID } from "../../shared/node-ids.ts";
 import { imageOf } from "../users/avatars.ts";
+import { toUserSummary, type UserSummary } from "../users/user-summary.ts";
 import { currentLifecycleStage } from "./lifecycle.ts";
 import type { EnvironmentVariant } from "./strategy.inputs.ts";
 import { PayloadRef } from "./strategy.schema.ts";
@@ -264,22 +265,3 @@ const CollaboratorsRef = builder.objectRef<{ users: UserSummary[] }>("FeatureCol
     users: t.field({ type: [UserSummaryRef], resolve: (c) => c.users, description: "The users." }),
   }),
 });
-
-export type UserSummary = { id: number; name: string; imageUrl: string | null };
-
-export function toUserSummary(
-  user: {
-    id: number;
-    name: string | null;
-    username: string | null;
-    email: string | null;
-    imageUrl: string | null;
-  } | null,
-): UserSummary {
-  if (!user) return { id: 0, name: "unknown", imageUrl: null };
-  return {
-    id: user.id,
-    name: user.name ?? user.username ?? user.email ?? "unknown",
-    imageUrl: user.imageUrl,
-  };
-}

@@ -1,6 +1,6 @@
 import type { Context } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import type { UserSummary } from "../features/feature.schema.ts";
+import type { UserSummary } from "../users/user-summary.ts";
 import {
   byFeature,
   countsOf,
