@@ -16,6 +16,7 @@ import { useRequestLog } from "./http/request-log.ts";
 import { useTracing } from "./http/tracing.ts";
 import { uiPlugin } from "./http/ui.ts";
 import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
+import { edgePlugin } from "./modules/client-api/edge.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { useMaintenanceGuard } from "./modules/maintenance/maintenance.ts";
@@ -66,6 +67,7 @@ export function createApp(
       restPlugin(deps),
       ofrepPlugin(deps),
       sdkApiPlugin(deps),
+      edgePlugin(deps),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),

@@ -11,7 +11,12 @@ import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
 import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.ts";
 import type { SdkType } from "../client-metrics/batch.ts";
-import { receiveClientMetrics, registerClient, sdkReportBody } from "../client-metrics/ingest.ts";
+import {
+  receiveBulkMetrics,
+  receiveClientMetrics,
+  registerClient,
+  sdkReportBody,
+} from "../client-metrics/ingest.ts";
 import {
   featuresBody,
   featuresQuery,
@@ -160,6 +165,19 @@ export const sdkRoutes: SdkRoute[] = [
   },
   {
     method: "POST",
+    path: "/api/client/metrics/bulk",
+    accepts: CLIENT,
+    handle: bulkReport,
+    doc: {
+      summary: "Unleash Edge's batch: application registrations and metrics rows; 202.",
+      description:
+        "Body `{applications: [register bodies with sdkType], metrics: [{featureName, appName, environment, timestamp, yes, no, variants}]}`. " +
+        "Rows for an environment the token does not cover are dropped (as Unleash); a malformed body is refused whole with 400.",
+      status: 202,
+    },
+  },
+  {
+    method: "POST",
     path: "/api/frontend/client/register",
     accepts: FRONTEND,
     handle: report(registerClient, "frontend"),
@@ -298,6 +316,13 @@ function report(receive: typeof registerClient, sdkType: SdkType) {
     await receive(req.deps, scope, await sdkReportBody(req), sdkType);
     return new Response(null, { status: 202 });
   };
+}
+
+async function bulkReport(req: SdkRequest): Promise<Response> {
+  const { environment, projects } = req.caller.scope;
+  const scope = { environment, projects: projects === "*" ? ["*"] : projects };
+  await receiveBulkMetrics(req.deps, scope, await sdkReportBody(req));
+  return new Response(null, { status: 202 });
 }
 
 async function clientFeatures(req: SdkRequest): Promise<Response> {
