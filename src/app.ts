@@ -51,7 +51,7 @@ export function createApp(
     logging: false,
     context: (initial) => createContext(deps, credentialsOf(initial)),
     maskedErrors: { maskError: (error, message) => toGraphQLError(error, message, deps) },
-    cors: corsPolicy(deps.config),
+    cors: corsPolicy(deps),
     maxRequestBodySize: deps.config.http.maxBodyBytes,
     multipart: false,
     // Every plugin's onRequest is guarded: what it throws is answered in the error body, never
