@@ -180,18 +180,21 @@ export const sdkRoutes: SdkRoute[] = [
     method: "POST",
     path: "/api/frontend/client/register",
     accepts: FRONTEND,
-    handle: report(registerClient, "frontend"),
+    handle: report(registerClient, "frontend", 200),
     doc: {
-      summary: "A frontend SDK instance starts (unleash-proxy-client's register body); 202.",
-      status: 202,
+      summary: "A frontend SDK instance starts (unleash-proxy-client's register body); 200 as Unleash.",
+      status: 200,
     },
   },
   {
     method: "POST",
     path: "/api/frontend/client/metrics",
     accepts: FRONTEND,
-    handle: report(receiveClientMetrics, "frontend"),
-    doc: { summary: "One frontend SDK metrics bucket; 202 (400 for a malformed body).", status: 202 },
+    handle: report(receiveClientMetrics, "frontend", 200),
+    doc: {
+      summary: "One frontend SDK metrics bucket; 200 as Unleash (400 for a malformed body).",
+      status: 200,
+    },
   },
 ];
 
@@ -308,13 +311,16 @@ async function jsonBody(request: Request, limit: number): Promise<unknown> {
   return text.trim() ? parseJsonBody(text) : undefined;
 }
 
-/** A register or metrics call (client-metrics module): 202 once accepted (see its ingestor). */
-function report(receive: typeof registerClient, sdkType: SdkType) {
+/**
+ * A register or metrics call (client-metrics module), answered without a body once accepted
+ * (see its ingestor): 202 on /api/client, 200 on /api/frontend (Unleash's statuses).
+ */
+function report(receive: typeof registerClient, sdkType: SdkType, status = 202) {
   return async (req: SdkRequest): Promise<Response> => {
     const { environment, projects } = req.caller.scope;
     const scope = { environment, projects: projects === "*" ? ["*"] : projects };
     await receive(req.deps, scope, await sdkReportBody(req), sdkType);
-    return new Response(null, { status: 202 });
+    return new Response(null, { status });
   };
 }
 
