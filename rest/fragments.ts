@@ -39,4 +39,5 @@ export const FEATURE_FIELDS = /* GraphQL */ `
   lifecycle { stage enteredStageAt }
   dependencies { feature enabled variants }
   collaborators { users { id name imageUrl } }
+  links { id url title feature }
 `;

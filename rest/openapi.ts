@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AppDeps } from "../src/context.ts";
 import { healthOpenApiPaths } from "../src/http/health.ts";
 import { sdkOpenApiPaths } from "../src/modules/client-api/client-api.plugin.ts";
+import { edgeOpenApiPaths } from "../src/modules/client-api/edge.ts";
 import { VERSION } from "../src/version.ts";
 import { STATUS_NAMES } from "./errors.ts";
 import type { Route } from "./route.ts";
@@ -39,6 +40,7 @@ export function openApiDocument(
     ...authOpenApiPaths(),
     ...healthOpenApiPaths(),
     ...inviteOpenApiPaths(),
+    ...edgeOpenApiPaths(),
   },
 ) {
   const paths: Record<string, Record<string, unknown>> = { ...otherPaths };

@@ -17,6 +17,7 @@ import { useRequestLog } from "./http/request-log.ts";
 import { useTracing } from "./http/tracing.ts";
 import { uiPlugin } from "./http/ui.ts";
 import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
+import { edgePlugin } from "./modules/client-api/edge.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { useMaintenanceGuard } from "./modules/maintenance/maintenance.ts";
@@ -53,7 +54,7 @@ export function createApp(
     logging: false,
     context: (initial) => createContext(deps, credentialsOf(initial)),
     maskedErrors: { maskError: (error, message) => toGraphQLError(error, message, deps) },
-    cors: corsPolicy(deps.config),
+    cors: corsPolicy(deps),
     maxRequestBodySize: deps.config.http.maxBodyBytes,
     multipart: false,
     // Every plugin's onRequest is guarded: what it throws is answered in the error body, never
@@ -69,6 +70,7 @@ export function createApp(
       restPlugin(deps, deps.restRoutes),
       ofrepPlugin(deps),
       sdkApiPlugin(deps),
+      edgePlugin(deps),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),

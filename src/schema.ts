@@ -9,6 +9,7 @@ import "./modules/features/feature.schema.ts";
 import "./modules/features/features.schema.ts";
 import "./modules/features/feature-changes.schema.ts";
 import "./modules/features/feature-tags.schema.ts";
+import "./modules/features/feature-links.schema.ts";
 import "./modules/features/feature-checks.schema.ts";
 import "./modules/features/feature-copy.schema.ts";
 import "./modules/features/archive-by-name.schema.ts";

@@ -4,7 +4,7 @@ import { strategyUsageSchema } from "../schemas.ts";
 import { bodyFields } from "./catalog-shared.ts";
 
 const CONTEXT_FIELD_FIELDS =
-  "name description stickiness sortOrder createdAt legalValues { value description }";
+  "name description stickiness sortOrder createdAt legalValues { value description } project";
 const KEYS = ["description", "stickiness", "sortOrder", "legalValues"] as const;
 
 const legalValue = z.object({ value: z.string(), description: z.string().nullable().optional() });
@@ -17,116 +17,188 @@ const contextFieldSchema = z.object({
   sortOrder: z.number().int(),
   createdAt: z.string().datetime(),
   legalValues: z.array(legalValue),
+  project: z.string().optional().describe("The project of a project-scoped field; absent for a root field."),
 });
 const updateBody = z.object({
   description: z.string().nullable().optional(),
   stickiness: z.boolean().optional(),
   sortOrder: z.number().int().optional(),
   legalValues: z.array(legalValueBody).optional(),
+  project: z.string().optional().describe("Ignored: a field stays in the project it was created in."),
 });
-const createBody = updateBody.extend({ name: z.string() });
+const createBody = updateBody.extend({
+  name: z.string(),
+  project: z.string().optional().describe("The project of a project-scoped field (root routes only)."),
+});
+const include = z.object({
+  include: z
+    .string()
+    .optional()
+    .describe(
+      "`project` on the root list adds every project's fields; `root` on a project's list adds the root fields.",
+    ),
+});
+
+type FieldOut = Record<string, unknown> & { project?: string | null };
+/** Unleash's shape: `project` only on a project-scoped field. */
+const shaped = (field: unknown) => {
+  const { project, ...rest } = field as FieldOut;
+  return project ? { ...rest, project } : rest;
+};
+
+/**
+ * The context routes at `/api/admin/context` (root fields; any field by name) and at
+ * `/api/admin/projects/:projectId/context` (that project's fields only; see docs/decisions.md,
+ * "Project context fields").
+ */
+function contextFieldRoutes(base: string, scoped: boolean): Route[] {
+  const project = (params: Record<string, string>) => (scoped ? (params.projectId ?? null) : null);
+  const where = scoped ? "of a project" : "";
+  return [
+    {
+      method: "GET",
+      path: base,
+      tag: "Context",
+      summary: scoped ? "List a project's context fields" : "List context fields",
+      description: scoped
+        ? "The project's fields (with `include=root` the root fields too), by sortOrder then name; empty for an unknown project."
+        : "The root fields (with `include=project` every project's too), by sortOrder then name (Unleash's shape).",
+      document: `query ContextFields($project: String, $includeRoot: Boolean, $includeProjects: Boolean) {
+        contextFields(project: $project, includeRoot: $includeRoot, includeProjects: $includeProjects) {
+          ${CONTEXT_FIELD_FIELDS} } }`,
+      variables: ({ params, query }) => ({
+        project: project(params),
+        includeRoot: query.get("include") === "root",
+        includeProjects: query.get("include") === "project",
+      }),
+      respond: (data) => (data.contextFields as unknown[]).map(shaped),
+      schemas: { query: include, response: z.array(contextFieldSchema) },
+      errors: [],
+    },
+    {
+      method: "GET",
+      path: `${base}/:contextField`,
+      tag: "Context",
+      summary: `Get one context field ${where}`.trim(),
+      description: scoped ? "404 unless the field belongs to the project." : undefined,
+      document: `query ContextField($name: String!, $project: String) {
+        contextField(name: $name, project: $project) { ${CONTEXT_FIELD_FIELDS} } }`,
+      variables: ({ params }) => ({ name: params.contextField, project: project(params) }),
+      respond: (data) => shaped(data.contextField),
+      schemas: { response: contextFieldSchema },
+      errors: [404],
+    },
+    {
+      method: "POST",
+      path: base,
+      tag: "Context",
+      summary: scoped ? "Create a context field in a project" : "Create a context field",
+      description: scoped
+        ? "201 with the field, which belongs to the project; 404 for an unknown project; 409 when the name is taken by any field, root or project."
+        : "201 with the field (a project-scoped one when `project` is given); 409 when the name is taken.",
+      document: `mutation CreateContextField($input: CreateContextFieldInput!) {
+        createContextField(input: $input) { ${CONTEXT_FIELD_FIELDS} }
+      }`,
+      variables: ({ body, params }) => ({
+        input: scoped
+          ? { ...bodyFields(body, ["name", ...KEYS]), project: params.projectId }
+          : bodyFields(body, ["name", ...KEYS, "project"]),
+      }),
+      respond: (data) => shaped(data.createContextField),
+      status: 201,
+      schemas: { body: createBody, response: contextFieldSchema },
+      errors: [400, 403, ...(scoped ? [404] : []), 409],
+    },
+    {
+      method: "PUT",
+      path: `${base}/:contextField`,
+      tag: "Context",
+      summary: `Update a context field ${where}`.trim(),
+      description:
+        "Absent fields stay as they are; `legalValues` replaces the list. 200 without a body (Unleash).",
+      document: `mutation UpdateContextField($name: String!, $input: UpdateContextFieldInput!, $project: String) {
+        updateContextField(name: $name, input: $input, project: $project) { name }
+      }`,
+      variables: ({ params, body }) => ({
+        name: params.contextField,
+        input: bodyFields(body, KEYS),
+        project: project(params),
+      }),
+      schemas: { body: updateBody },
+      emptyBody: true,
+    },
+    {
+      method: "DELETE",
+      path: `${base}/:contextField`,
+      tag: "Context",
+      summary: `Delete a context field ${where}`.trim(),
+      description: "200 without a body (Unleash). Constraints that use it are left as they are.",
+      document: `mutation DeleteContextField($name: String!, $project: String) {
+        deleteContextField(name: $name, project: $project) { name }
+      }`,
+      variables: ({ params }) => ({ name: params.contextField, project: project(params) }),
+      emptyBody: true,
+    },
+    {
+      method: "POST",
+      path: `${base}/validate`,
+      tag: "Context",
+      summary: `Check a name for a new context field ${where}`.trim(),
+      description:
+        "200, no body, when URL-friendly and free (names are unique across root and project fields); 400 malformed; 409 taken.",
+      document: `query ValidateContextFieldName($name: String!, $project: String) {
+        validateContextFieldName(name: $name, project: $project) }`,
+      variables: (req) => ({
+        name: (req.body as { name?: unknown } | undefined)?.name,
+        project: project(req.params),
+      }),
+      emptyBody: true,
+      schemas: { body: z.strictObject({ name: z.string() }) },
+      errors: [400, ...(scoped ? [404] : []), 409],
+    },
+    {
+      method: "POST",
+      path: `${base}/:contextField/legal-values`,
+      tag: "Context",
+      summary: `Add or update one legal value ${where}`.trim(),
+      description: "200, no body. A value the field has gets the new description.",
+      document: `mutation SetLegalValue($name: String!, $value: String!, $description: String, $project: String) {
+        setContextFieldLegalValue(name: $name, value: $value, description: $description, project: $project) {
+          name } }`,
+      variables: (req) => {
+        const b = (req.body ?? {}) as Record<string, unknown>;
+        return {
+          name: req.params.contextField,
+          value: b.value,
+          description: b.description ?? null,
+          project: project(req.params),
+        };
+      },
+      emptyBody: true,
+      schemas: { body: z.strictObject({ value: z.string(), description: z.string().optional() }) },
+    },
+    {
+      method: "DELETE",
+      path: `${base}/:contextField/legal-values/:legalValue`,
+      tag: "Context",
+      summary: `Remove one legal value ${where}`.trim(),
+      description: "200, no body. Constraints that use the value are left as they are.",
+      document: `mutation RemoveLegalValue($name: String!, $value: String!, $project: String) {
+        removeContextFieldLegalValue(name: $name, value: $value, project: $project) { name } }`,
+      variables: (req) => ({
+        name: req.params.contextField,
+        value: req.params.legalValue,
+        project: project(req.params),
+      }),
+      emptyBody: true,
+      errors: [403, 404],
+    },
+  ];
+}
 
 export const contextRoutes = defineRoutes([
-  {
-    method: "GET",
-    path: "/api/admin/context",
-    tag: "Context",
-    summary: "List context fields",
-    description: "A plain array, by sortOrder then name (Unleash's shape).",
-    document: `query ContextFields { contextFields { ${CONTEXT_FIELD_FIELDS} } }`,
-    schemas: { response: z.array(contextFieldSchema) },
-    errors: [],
-  },
-  {
-    method: "GET",
-    path: "/api/admin/context/:contextField",
-    tag: "Context",
-    summary: "Get one context field",
-    document: `query ContextField($name: String!) { contextField(name: $name) { ${CONTEXT_FIELD_FIELDS} } }`,
-    variables: ({ params }) => ({ name: params.contextField }),
-    respond: (data) => data.contextField,
-    schemas: { response: contextFieldSchema },
-    errors: [404],
-  },
-  {
-    method: "POST",
-    path: "/api/admin/context",
-    tag: "Context",
-    summary: "Create a context field",
-    description: "201 with the field; 409 when the name is taken.",
-    document: `mutation CreateContextField($input: CreateContextFieldInput!) {
-      createContextField(input: $input) { ${CONTEXT_FIELD_FIELDS} }
-    }`,
-    variables: ({ body }) => ({ input: bodyFields(body, ["name", ...KEYS]) }),
-    status: 201,
-    schemas: { body: createBody, response: contextFieldSchema },
-    errors: [400, 403, 409],
-  },
-  {
-    method: "PUT",
-    path: "/api/admin/context/:contextField",
-    tag: "Context",
-    summary: "Update a context field",
-    description:
-      "Absent fields stay as they are; `legalValues` replaces the list. 200 without a body (Unleash).",
-    document: `mutation UpdateContextField($name: String!, $input: UpdateContextFieldInput!) {
-      updateContextField(name: $name, input: $input) { ${CONTEXT_FIELD_FIELDS} }
-    }`,
-    variables: ({ params, body }) => ({ name: params.contextField, input: bodyFields(body, KEYS) }),
-    schemas: { body: updateBody },
-    emptyBody: true,
-  },
-  {
-    method: "DELETE",
-    path: "/api/admin/context/:contextField",
-    tag: "Context",
-    summary: "Delete a context field",
-    description: "200 without a body (Unleash).",
-    document: `mutation DeleteContextField($name: String!) {
-      deleteContextField(name: $name) { ${CONTEXT_FIELD_FIELDS} }
-    }`,
-    variables: ({ params }) => ({ name: params.contextField }),
-    emptyBody: true,
-  },
-  {
-    method: "POST",
-    path: "/api/admin/context/validate",
-    tag: "Context",
-    summary: "Check a name for a new context field",
-    description: "200, no body, when URL-friendly and free; 400 malformed; 409 taken.",
-    document: `query ValidateContextFieldName($name: String!) { validateContextFieldName(name: $name) }`,
-    variables: (req) => ({ name: (req.body as { name?: unknown } | undefined)?.name }),
-    emptyBody: true,
-    schemas: { body: z.strictObject({ name: z.string() }) },
-    errors: [400, 409],
-  },
-  {
-    method: "POST",
-    path: "/api/admin/context/:contextField/legal-values",
-    tag: "Context",
-    summary: "Add or update one legal value",
-    description: "200, no body. A value the field has gets the new description.",
-    document: `mutation SetLegalValue($name: String!, $value: String!, $description: String) {
-      setContextFieldLegalValue(name: $name, value: $value, description: $description) { name } }`,
-    variables: (req) => {
-      const b = (req.body ?? {}) as Record<string, unknown>;
-      return { name: req.params.contextField, value: b.value, description: b.description ?? null };
-    },
-    emptyBody: true,
-    schemas: { body: z.strictObject({ value: z.string(), description: z.string().optional() }) },
-  },
-  {
-    method: "DELETE",
-    path: "/api/admin/context/:contextField/legal-values/:legalValue",
-    tag: "Context",
-    summary: "Remove one legal value",
-    description: "200, no body. Constraints that use the value are left as they are.",
-    document: `mutation RemoveLegalValue($name: String!, $value: String!) {
-      removeContextFieldLegalValue(name: $name, value: $value) { name } }`,
-    variables: (req) => ({ name: req.params.contextField, value: req.params.legalValue }),
-    emptyBody: true,
-    errors: [403, 404],
-  },
+  ...contextFieldRoutes("/api/admin/context", false),
+  ...contextFieldRoutes("/api/admin/projects/:projectId/context", true),
   ...[
     { path: "/api/admin/context/:contextField/strategies", tag: "Strategies", project: false },
     {

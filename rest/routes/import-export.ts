@@ -3,7 +3,7 @@ import { ValidationError } from "../../src/shared/errors.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { constraintSchema, environmentVariantSchema, strategyVariantSchema } from "./strategy-shapes.ts";
 
-/** Unleash 8.2's exportResultSchema, as Vexil writes it (its `links` are never written: none here). */
+/** Unleash 8.2's exportResultSchema, as Vexil writes it. */
 const exportResultSchema = z
   .object({
     features: z.array(
@@ -65,6 +65,12 @@ const exportResultSchema = z
         dependencies: z.array(
           z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()) }),
         ),
+      }),
+    ),
+    links: z.array(
+      z.object({
+        feature: z.string(),
+        links: z.array(z.object({ url: z.string(), title: z.string().nullable() })),
       }),
     ),
   })

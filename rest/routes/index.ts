@@ -10,6 +10,7 @@ import { environmentRoutes } from "./environments.ts";
 import { eventRoutes } from "./events.ts";
 import { favoriteRoutes } from "./favorites.ts";
 import { featureEnvironmentRoutes } from "./feature-environments.ts";
+import { featureLinkRoutes } from "./feature-links.ts";
 import { featureOperationRoutes } from "./feature-operations.ts";
 import { featureTagRoutes } from "./feature-tags.ts";
 import { featureRoutes } from "./features.ts";
@@ -42,6 +43,7 @@ export const allRoutes: Route[] = [
   ...dependencyRoutes,
   ...favoriteRoutes,
   ...featureTagRoutes,
+  ...featureLinkRoutes,
   ...featureEnvironmentRoutes,
   ...strategyRoutes,
   ...strategyDefinitionRoutes,

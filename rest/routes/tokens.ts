@@ -84,6 +84,32 @@ export const tokenRoutes = defineRoutes([
     errors: [400, 403],
   },
   {
+    method: "GET",
+    path: "/api/admin/api-tokens/:name",
+    tag: "API tokens",
+    summary: "The API tokens with this name (without secrets)",
+    description: "Token names are not unique: always a list, empty when no token has the name (Unleash).",
+    document: `query ApiTokensByName($name: String!) { apiTokensByName(name: $name) { ${API_TOKEN_FIELDS} } }`,
+    variables: ({ params }) => ({ name: params.name }),
+    respond: (data) => ({ tokens: (data.apiTokensByName as TokenNode[]).map(withProject) }),
+    schemas: { response: z.object({ tokens: z.array(apiTokenSchema) }) },
+    errors: [403],
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/api-tokens/:token",
+    tag: "API tokens",
+    summary: "Set when an API token expires",
+    description:
+      "`token` is the token's secret. 200 without a body, also when no token has that secret (nothing changes then), as Unleash. Event api-token-updated.",
+    document: `mutation UpdateApiTokenExpiry($secret: String!, $expiresAt: DateTime!) {
+      updateApiTokenExpiry(secret: $secret, expiresAt: $expiresAt) { id: databaseId } }`,
+    variables: (req) => ({ secret: req.params.token, expiresAt: objectBody(req).expiresAt }),
+    schemas: { body: z.object({ expiresAt: z.string().datetime({ offset: true }) }) },
+    emptyBody: true,
+    errors: [400, 403, 415],
+  },
+  {
     method: "DELETE",
     path: "/api/admin/api-tokens/:id",
     tag: "API tokens",

@@ -38,4 +38,19 @@ export const uiConfigRoutes = defineRoutes([
     },
     errors: [],
   },
+  {
+    method: "POST",
+    path: "/api/admin/ui-config/cors",
+    tag: "Admin UI",
+    summary: "Set the frontend API's CORS origins",
+    description:
+      "204. `frontendApiOrigins`: `*` or http(s)://host[:port] each (400 otherwise); pages of these origins may call /api/frontend and /ofrep, never with cookies. Stored (replaces FRONTEND_API_ORIGINS); admins only. Event setting-updated.",
+    document: `mutation SetFrontendApiOrigins($origins: [String!]!) { setFrontendApiOrigins(origins: $origins) }`,
+    variables: ({ body }) => ({
+      origins: (body as { frontendApiOrigins?: unknown } | undefined)?.frontendApiOrigins,
+    }),
+    status: 204,
+    schemas: { body: z.object({ frontendApiOrigins: z.array(z.string()) }) },
+    errors: [400, 403, 415],
+  },
 ]);

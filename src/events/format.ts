@@ -90,6 +90,18 @@ const T: Partial<Record<EventType, Template>> = {
     label: "Dependencies removed",
     action: "removed all dependencies from {{feature}} in project {{project}}",
   },
+  "feature-link-added": {
+    label: "Flag link added",
+    action: "added a link to {{feature}} in project {{project}}",
+  },
+  "feature-link-updated": {
+    label: "Flag link updated",
+    action: "updated a link of {{feature}} in project {{project}}",
+  },
+  "feature-link-removed": {
+    label: "Flag link removed",
+    action: "removed a link from {{feature}} in project {{project}}",
+  },
   "feature-favorited": { label: "Flag favorited", action: "favorited {{feature}}" },
   "feature-unfavorited": { label: "Flag unfavorited", action: "unfavorited {{feature}}" },
   "project-favorited": { label: "Project favorited", action: "favorited project {{project}}" },

@@ -1,4 +1,6 @@
 import type { Config } from "../config.ts";
+import type { AppDeps } from "../context.ts";
+import { rememberedFrontendOrigins } from "../modules/ui-config/frontend-settings.ts";
 
 /** Who may call the paths under `prefix` from a page of another origin, and whether with cookies. */
 export type CorsRule = { prefix: string; origins: string[]; credentials: boolean };
@@ -8,15 +10,18 @@ export type CorsRule = { prefix: string; origins: string[]; credentials: boolean
  * `/auth`) honour a session cookie, so only the configured origins (VEXIL_CORS_ORIGINS) get
  * credentialed answers; by default none but the server's own. The frontend API (browser SDKs
  * holding a frontend token, no cookies) and OFREP (OpenFeature's web provider, likewise) keep
- * their own list, FRONTEND_API_ORIGINS, without credentials.
+ * their own list (`frontendOrigins`: the stored setting POST /api/admin/ui-config/cors sets, else
+ * FRONTEND_API_ORIGINS), never with credentials.
  */
-export function corsRules(config: Config): CorsRule[] {
+export function corsRules(config: Config, frontendOrigins: string[]): CorsRule[] {
   return [
-    { prefix: "/api/frontend", origins: config.auth.frontendApiOrigins, credentials: false },
-    { prefix: "/ofrep", origins: config.auth.frontendApiOrigins, credentials: false },
+    { prefix: "/api/frontend", origins: frontendOrigins, credentials: false },
+    { prefix: "/ofrep", origins: frontendOrigins, credentials: false },
     { prefix: "/", origins: config.http.corsOrigins, credentials: true },
   ];
 }
+
+const FRONTEND_PREFIXES = ["/api/frontend", "/ofrep"];
 
 type CorsAnswer = false | { origin: string | string[]; credentials: boolean };
 
@@ -26,13 +31,17 @@ type CorsAnswer = false | { origin: string | string[]; credentials: boolean };
  * allows them; `*` in a list lets any origin read without credentials; any other origin gets
  * no CORS header at all, so its page cannot read the answer.
  */
-export function corsPolicy(config: Config): (request: Request) => CorsAnswer {
-  const rules = corsRules(config);
+export function corsPolicy(
+  deps: Pick<AppDeps, "config" | "bus" | "db">,
+): (request: Request) => Promise<CorsAnswer> {
+  const { config } = deps;
   const publicOrigin = new URL(config.publicUrl).origin;
-  return (request) => {
+  return async (request) => {
     const origin = request.headers.get("origin");
     if (!origin) return false;
     const url = new URL(request.url);
+    const frontend = FRONTEND_PREFIXES.some((p) => underPrefix(url.pathname, p));
+    const rules = corsRules(config, frontend ? await rememberedFrontendOrigins(deps) : []);
     const rule = rules.find((r) => underPrefix(url.pathname, r.prefix));
     if (!rule) return false;
     if (origin === publicOrigin || origin === url.origin || rule.origins.includes(origin)) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { login, PASSWORD } from "../access/principals.ts";
+import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 /*
@@ -97,5 +98,55 @@ describe("CORS", () => {
     expect((await fromOrigin(UI, "/api/frontend/features", { method: "OPTIONS" })).allowOrigin).toBeNull();
     // ...and the admin list does not open the frontend list's origins to the admin API.
     expect((await fromOrigin(SHOP, "/api/admin/projects")).allowOrigin).toBeNull();
+  });
+
+  it("POST /api/admin/ui-config/cors stores the frontend API's origins: CORS and ui-config follow, never with credentials", async () => {
+    const NEW_SHOP = "https://new-shop.example";
+    const set = await t.rest("POST", "/api/admin/ui-config/cors", { frontendApiOrigins: [NEW_SHOP] });
+    expect(set).toMatchObject({ status: 204, body: undefined });
+    const fresh = await fromOrigin(NEW_SHOP, "/api/frontend", { method: "OPTIONS" });
+    expect(fresh.allowOrigin).toBe(NEW_SHOP);
+    expect(fresh.allowCredentials).toBeNull();
+    expect((await fromOrigin(NEW_SHOP, "/ofrep/v1/evaluate/flags", { method: "OPTIONS" })).allowOrigin).toBe(
+      NEW_SHOP,
+    );
+    expect((await fromOrigin(SHOP, "/api/frontend", { method: "OPTIONS" })).allowOrigin).toBeNull();
+    // The frontend list never reaches the admin surfaces.
+    expect((await fromOrigin(NEW_SHOP, "/api/admin/projects")).allowOrigin).toBeNull();
+    expect((await t.rest("GET", "/api/admin/ui-config")).body.frontendApiOrigins).toEqual([NEW_SHOP]);
+    const [event] = await t.database.prisma.event.findMany({ where: { type: "setting-created" } });
+    expect(event).toMatchObject({
+      data: { id: "unleash.frontend", frontendApiOrigins: [NEW_SHOP] },
+      preData: { id: "unleash.frontend", frontendApiOrigins: [SHOP] },
+    });
+    // `*`: any page may read the frontend API, still without credentials.
+    expect((await t.rest("POST", "/api/admin/ui-config/cors", { frontendApiOrigins: ["*"] })).status).toBe(
+      204,
+    );
+    const any = await fromOrigin(EVIL, "/api/frontend", { method: "OPTIONS" });
+    expect(["*", EVIL]).toContain(any.allowOrigin);
+    expect(any.allowCredentials).toBeNull();
+    expect(await t.database.prisma.event.count({ where: { type: "setting-updated" } })).toBe(1);
+  });
+
+  it("refuses what is not an origin (400) and callers other than admins (403)", async () => {
+    for (const bad of [
+      "https://shop.example/path",
+      "shop.example",
+      "ftp://shop.example",
+      "https://shop.example/",
+    ]) {
+      const res = await t.rest("POST", "/api/admin/ui-config/cors", { frontendApiOrigins: [bad] });
+      expect(res.status, bad).toBe(400);
+    }
+    expect((await t.rest("POST", "/api/admin/ui-config/cors", {})).status).toBe(400);
+    const editor = await userToken(t, "cors-editor", "Editor");
+    const res = await t.rest(
+      "POST",
+      "/api/admin/ui-config/cors",
+      { frontendApiOrigins: ["https://x.example"] },
+      editor,
+    );
+    expect(res.status).toBe(403);
   });
 });

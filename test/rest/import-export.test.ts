@@ -344,7 +344,7 @@ describe("import into a fresh Vexil", () => {
 });
 
 describe("a file written by Unleash", () => {
-  it("imports, with the fields Unleash adds that Vexil does not keep (lastSeenAt, createdByUserId, links)", async () => {
+  it("imports, with the fields Unleash adds that Vexil does not keep (lastSeenAt, createdByUserId), and links", async () => {
     const data = {
       features: [
         {
@@ -428,6 +428,33 @@ describe("a file written by Unleash", () => {
     expect(exported.featureEnvironments[0]).toMatchObject({ enabled: true, environment: "development" });
     expect(exported.featureTags).toEqual([
       { featureName: "from-unleash", tagType: "simple", tagValue: "imported" },
+    ]);
+    expect(exported.links).toEqual([
+      { feature: "from-unleash", links: [{ url: "https://example.com", title: "docs" }] },
+    ]);
+    const linkEvents = () =>
+      target.database.prisma.event.count({ where: { type: { startsWith: "feature-link-" } } });
+    expect(await linkEvents()).toBe(1);
+    // The same file again: the link is there already, nothing recorded.
+    await ok(target, "POST", "/api/admin/features-batch/import", {
+      project: "default",
+      environment: "development",
+      data,
+    });
+    expect(await linkEvents()).toBe(1);
+    // Another list of links replaces the flag's.
+    const relinked = {
+      ...data,
+      links: [{ feature: "from-unleash", links: [{ url: "docs.example.com/v2" }] }],
+    };
+    await ok(target, "POST", "/api/admin/features-batch/import", {
+      project: "default",
+      environment: "development",
+      data: relinked,
+    });
+    const again = await ok(target, "GET", "/api/admin/projects/default/features/from-unleash");
+    expect(again.links).toEqual([
+      { id: expect.any(String), url: "https://docs.example.com/v2", title: null, feature: "from-unleash" },
     ]);
   });
 });

@@ -11,7 +11,12 @@ import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
 import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.ts";
 import type { SdkType } from "../client-metrics/batch.ts";
-import { receiveClientMetrics, registerClient, sdkReportBody } from "../client-metrics/ingest.ts";
+import {
+  receiveBulkMetrics,
+  receiveClientMetrics,
+  registerClient,
+  sdkReportBody,
+} from "../client-metrics/ingest.ts";
 import {
   featuresBody,
   featuresQuery,
@@ -160,20 +165,36 @@ export const sdkRoutes: SdkRoute[] = [
   },
   {
     method: "POST",
+    path: "/api/client/metrics/bulk",
+    accepts: CLIENT,
+    handle: bulkReport,
+    doc: {
+      summary: "Unleash Edge's batch: application registrations and metrics rows; 202.",
+      description:
+        "Body `{applications: [register bodies with sdkType], metrics: [{featureName, appName, environment, timestamp, yes, no, variants}]}`. " +
+        "Rows for an environment the token does not cover are dropped (as Unleash); a malformed body is refused whole with 400.",
+      status: 202,
+    },
+  },
+  {
+    method: "POST",
     path: "/api/frontend/client/register",
     accepts: FRONTEND,
-    handle: report(registerClient, "frontend"),
+    handle: report(registerClient, "frontend", 200),
     doc: {
-      summary: "A frontend SDK instance starts (unleash-proxy-client's register body); 202.",
-      status: 202,
+      summary: "A frontend SDK instance starts (unleash-proxy-client's register body); 200 as Unleash.",
+      status: 200,
     },
   },
   {
     method: "POST",
     path: "/api/frontend/client/metrics",
     accepts: FRONTEND,
-    handle: report(receiveClientMetrics, "frontend"),
-    doc: { summary: "One frontend SDK metrics bucket; 202 (400 for a malformed body).", status: 202 },
+    handle: report(receiveClientMetrics, "frontend", 200),
+    doc: {
+      summary: "One frontend SDK metrics bucket; 200 as Unleash (400 for a malformed body).",
+      status: 200,
+    },
   },
 ];
 
@@ -290,14 +311,24 @@ async function jsonBody(request: Request, limit: number): Promise<unknown> {
   return text.trim() ? parseJsonBody(text) : undefined;
 }
 
-/** A register or metrics call (client-metrics module): 202 once accepted (see its ingestor). */
-function report(receive: typeof registerClient, sdkType: SdkType) {
+/**
+ * A register or metrics call (client-metrics module), answered without a body once accepted
+ * (see its ingestor): 202 on /api/client, 200 on /api/frontend (Unleash's statuses).
+ */
+function report(receive: typeof registerClient, sdkType: SdkType, status = 202) {
   return async (req: SdkRequest): Promise<Response> => {
     const { environment, projects } = req.caller.scope;
     const scope = { environment, projects: projects === "*" ? ["*"] : projects };
     await receive(req.deps, scope, await sdkReportBody(req), sdkType);
-    return new Response(null, { status: 202 });
+    return new Response(null, { status });
   };
+}
+
+async function bulkReport(req: SdkRequest): Promise<Response> {
+  const { environment, projects } = req.caller.scope;
+  const scope = { environment, projects: projects === "*" ? ["*"] : projects };
+  await receiveBulkMetrics(req.deps, scope, await sdkReportBody(req));
+  return new Response(null, { status: 202 });
 }
 
 async function clientFeatures(req: SdkRequest): Promise<Response> {

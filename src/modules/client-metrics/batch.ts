@@ -37,6 +37,8 @@ export type InstanceSeen = {
 /** One SDK report, already validated and scoped by the caller's token. */
 export type Report = {
   instance: InstanceSeen;
+  /** Counts only: the instance names the application and environment but is not recorded (Edge's bulk metrics). */
+  countsOnly?: boolean;
   projects: readonly string[];
   /** Hour bucket time (the SDK bucket's start) and the counts per flag; absent for register. */
   bucket?: {
@@ -60,7 +62,7 @@ export class MetricsBatch {
 
   add(report: Report): void {
     this.reports++;
-    this.addInstance(report.instance);
+    if (!report.countsOnly) this.addInstance(report.instance);
     const bucket = report.bucket;
     if (!bucket) return;
     const { appName, environment, seenAt } = report.instance;

@@ -1,9 +1,10 @@
 import type { AppDeps } from "../../context.ts";
 import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
-import type { SdkType } from "./batch.ts";
+import { hourOf } from "../features/metrics.ts";
+import type { Report, SdkType } from "./batch.ts";
 import { metricsIngestor } from "./ingestor.ts";
-import { type InstanceFields, metricsBody, registerBody } from "./payloads.ts";
+import { bulkMetricsBody, type InstanceFields, metricsBody, registerBody } from "./payloads.ts";
 
 /**
  * The SDK endpoints' work, one function per endpoint, for callers that already checked the
@@ -63,6 +64,59 @@ export async function registerClient(
       interval: app.interval,
     },
   });
+}
+
+/**
+ * `POST /api/client/metrics/bulk` (Unleash Edge): each application is registered as by
+ * `registerClient` (its own `sdkType`, backend by default), and each metrics row is counted as
+ * an SDK bucket of its application, environment and hour, as Unleash does: rows for an
+ * environment the token does not cover are dropped. No instance is recorded for the metrics
+ * rows themselves (Edge is not an SDK instance of those applications).
+ */
+export async function receiveBulkMetrics(deps: AppDeps, scope: ReportScope, body: unknown): Promise<void> {
+  const bulk = parseInput(bulkMetricsBody, body);
+  const now = deps.now();
+  const reports: Report[] = bulk.applications.map((app) => ({
+    projects: scope.projects,
+    instance: {
+      ...instanceOf(scope, app, app.sdkType ?? "backend", now),
+      strategies: app.strategies ?? [],
+      startedAt: app.started,
+      interval: app.interval,
+    },
+  }));
+  const buckets = new Map<string, Report & { bucket: NonNullable<Report["bucket"]> }>();
+  for (const row of bulk.metrics) {
+    if (scope.environment !== "*" && row.environment !== scope.environment) continue;
+    const at = hourOf(new Date(Math.min((row.timestamp ?? now).getTime(), now.getTime())));
+    const key = [row.appName, row.environment, at.getTime()].join("\u0000");
+    let report = buckets.get(key);
+    if (!report) {
+      report = {
+        projects: scope.projects,
+        countsOnly: true,
+        instance: {
+          appName: row.appName,
+          instanceId: DEFAULT_INSTANCE,
+          environment: row.environment,
+          sdkType: "backend",
+          seenAt: now,
+        },
+        bucket: { at, toggles: {} },
+      };
+      buckets.set(key, report);
+    }
+    const toggles = report.bucket.toggles;
+    const toggle = toggles[row.featureName] ?? { yes: 0, no: 0, variants: null };
+    toggles[row.featureName] = toggle;
+    toggle.yes += row.yes;
+    toggle.no += row.no;
+    for (const [variant, n] of Object.entries(row.variants ?? {})) {
+      toggle.variants = { ...toggle.variants, [variant]: (toggle.variants?.[variant] ?? 0) + n };
+    }
+  }
+  const ingestor = metricsIngestor(deps);
+  await Promise.all([...reports, ...buckets.values()].map((report) => ingestor.add(report)));
 }
 
 /** The sending instance as a register or metrics call describes it. */

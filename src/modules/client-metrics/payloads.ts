@@ -86,6 +86,41 @@ export const registerBody = z.looseObject({
   interval: z.number().nonnegative().max(MAX_COUNT).nullish(),
 });
 
+const MAX_BULK_APPLICATIONS = 10_000;
+const MAX_BULK_METRICS = 100_000;
+
+/**
+ * `POST /api/client/metrics/bulk` (Unleash Edge): applications as register bodies (plus
+ * `sdkType`, `connectVia`), and metrics as one row per flag, application, environment and hour.
+ */
+export const bulkMetricsBody = z.looseObject({
+  applications: z
+    .array(
+      z.looseObject({
+        ...instanceFields,
+        environment: name,
+        strategies: z.array(z.string().max(NAME_MAX)).max(MAX_STRATEGIES).nullish(),
+        started: dateLike.nullish(),
+        interval: z.number().nonnegative().max(MAX_COUNT).nullish(),
+        sdkType: z.enum(["frontend", "backend"]).nullish(),
+      }),
+    )
+    .max(MAX_BULK_APPLICATIONS),
+  metrics: z
+    .array(
+      z.looseObject({
+        featureName: name,
+        appName: name,
+        environment: name,
+        timestamp: dateLike.nullish(),
+        yes: count.default(0),
+        no: count.default(0),
+        variants: flagCounts.shape.variants,
+      }),
+    )
+    .max(MAX_BULK_METRICS),
+});
+
 export type MetricsBody = z.output<ReturnType<typeof buildMetricsBody>>;
 export type RegisterBody = z.output<typeof registerBody>;
 export type InstanceFields = z.output<z.ZodObject<typeof instanceFields>>;

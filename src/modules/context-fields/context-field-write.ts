@@ -6,6 +6,7 @@ import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { urlFriendlyName } from "../projects/project.inputs.ts";
+import { findProject } from "../projects/project-write.ts";
 
 const legalValues = z
   .array(
@@ -30,6 +31,8 @@ export const createContextFieldSchema = z.object({
   stickiness: fields.stickiness.default(false),
   sortOrder: fields.sortOrder.default(10),
   legalValues: legalValues.default([]),
+  /** The project of a project-scoped field; absent or null for a root field. */
+  project: z.string().min(1).nullish(),
 });
 export type CreateContextFieldInput = z.input<typeof createContextFieldSchema>;
 
@@ -48,9 +51,13 @@ type ContextFieldRow = {
   stickiness: boolean;
   sortOrder: number;
   legalValues: unknown;
+  projectId?: string | null;
 };
 
-/** The context field as stored, the shape of `data`/`preData` of context-field events. */
+/**
+ * The context field as stored, the shape of `data`/`preData` of context-field events;
+ * `project` only for a project-scoped field (Unleash's contextFieldSchema).
+ */
 export function contextFieldRecord(f: ContextFieldRow) {
   return {
     name: f.name,
@@ -58,8 +65,16 @@ export function contextFieldRecord(f: ContextFieldRow) {
     stickiness: f.stickiness,
     sortOrder: f.sortOrder,
     legalValues: f.legalValues as LegalValue[],
+    ...(f.projectId ? { project: f.projectId } : {}),
   };
 }
+
+/**
+ * Which fields an operation reaches: `undefined` any field by its (instance-wide unique)
+ * name, a project id only that project's fields (another project's or a root field is
+ * NOT_FOUND there, so a project's routes never touch what is not theirs).
+ */
+export type ContextFieldScope = string | undefined;
 
 /** Legal values keep a description only when one was given (Unleash's shape). */
 function storedLegalValues(values: { value: string; description?: string | null }[]): LegalValue[] {
@@ -68,15 +83,20 @@ function storedLegalValues(values: { value: string; description?: string | null 
   );
 }
 
-async function findContextField(tx: Tx, name: string) {
+export async function findContextField(tx: Tx, name: string, scope?: ContextFieldScope) {
   const field = await tx.contextField.findUnique({ where: { name } });
-  if (!field) throw new NotFoundError(`Could not find context field "${name}"`);
+  if (!field || (scope !== undefined && field.projectId !== scope)) {
+    throw new NotFoundError(
+      `Could not find context field "${name}"${scope !== undefined ? ` in project "${scope}"` : ""}`,
+    );
+  }
   return field;
 }
 
 /** Creates a context field. Records `context-field-created`. Throws Validation, NameExists. */
 export async function createContextField(w: Write, input: CreateContextFieldInput) {
-  const data = parseInput(createContextFieldSchema, input);
+  const { project, ...data } = parseInput(createContextFieldSchema, input);
+  if (project) await findProject(w.tx, project);
   if (await w.tx.contextField.findUnique({ where: { name: data.name }, select: { name: true } })) {
     throw new NameExistsError(`A context field with the name "${data.name}" already exists.`);
   }
@@ -86,9 +106,14 @@ export async function createContextField(w: Write, input: CreateContextFieldInpu
       description: data.description ?? null,
       legalValues: storedLegalValues(data.legalValues),
       createdAt: w.now,
+      projectId: project ?? null,
     },
   });
-  await recordEvent(w, { type: "context-field-created", data: contextFieldRecord(field) });
+  await recordEvent(w, {
+    type: "context-field-created",
+    project: field.projectId,
+    data: contextFieldRecord(field),
+  });
   return field;
 }
 
@@ -98,7 +123,7 @@ export async function createContextField(w: Write, input: CreateContextFieldInpu
  * of the same name (the insert waits for it, then does nothing). Throws Validation.
  */
 export async function ensureContextField(w: Write, input: CreateContextFieldInput): Promise<boolean> {
-  const data = parseInput(createContextFieldSchema, input);
+  const { project: _root, ...data } = parseInput(createContextFieldSchema, input);
   const row = {
     ...data,
     description: data.description ?? null,
@@ -117,10 +142,15 @@ export async function ensureContextField(w: Write, input: CreateContextFieldInpu
  * Changes description, stickiness, sortOrder or the legal values (replaced as a whole).
  * Records `context-field-updated` (nothing when unchanged). Throws NotFound, Validation.
  */
-export async function updateContextField(w: Write, name: string, input: UpdateContextFieldInput) {
+export async function updateContextField(
+  w: Write,
+  name: string,
+  input: UpdateContextFieldInput,
+  scope?: ContextFieldScope,
+) {
   await lockRow(w.tx, "ContextField", name);
   const data = parseInput(updateContextFieldSchema, input);
-  const before = await findContextField(w.tx, name);
+  const before = await findContextField(w.tx, name, scope);
   const changes = {
     ...(data.description !== undefined ? { description: data.description ?? null } : {}),
     ...(data.stickiness !== undefined ? { stickiness: data.stickiness } : {}),
@@ -131,7 +161,12 @@ export async function updateContextField(w: Write, name: string, input: UpdateCo
   if (JSON.stringify(contextFieldRecord({ ...before, ...changes })) === JSON.stringify(preData))
     return before;
   const after = await w.tx.contextField.update({ where: { name }, data: changes });
-  await recordEvent(w, { type: "context-field-updated", data: contextFieldRecord(after), preData });
+  await recordEvent(w, {
+    type: "context-field-updated",
+    project: after.projectId,
+    data: contextFieldRecord(after),
+    preData,
+  });
   return after;
 }
 
@@ -140,11 +175,15 @@ export async function updateContextField(w: Write, name: string, input: UpdateCo
  * never match a context without that field. Records `context-field-deleted` with the deleted
  * field as preData. Throws NotFound.
  */
-export async function deleteContextField(w: Write, name: string) {
+export async function deleteContextField(w: Write, name: string, scope?: ContextFieldScope) {
   await lockRow(w.tx, "ContextField", name);
-  const field = await findContextField(w.tx, name);
+  const field = await findContextField(w.tx, name, scope);
   await w.tx.contextField.delete({ where: { name } });
-  await recordEvent(w, { type: "context-field-deleted", preData: contextFieldRecord(field) });
+  await recordEvent(w, {
+    type: "context-field-deleted",
+    project: field.projectId,
+    preData: contextFieldRecord(field),
+  });
   return field;
 }
 
@@ -152,12 +191,17 @@ export async function deleteContextField(w: Write, name: string) {
  * Adds a legal value to a context field, or replaces the description of the one with that
  * value. Records `context-field-updated` (nothing when unchanged). Throws NotFound, Validation.
  */
-export async function upsertLegalValue(w: Write, name: string, legalValue: LegalValue) {
+export async function upsertLegalValue(
+  w: Write,
+  name: string,
+  legalValue: LegalValue,
+  scope?: ContextFieldScope,
+) {
   await lockRow(w.tx, "ContextField", name);
-  const values = (await findContextField(w.tx, name)).legalValues as LegalValue[];
+  const values = (await findContextField(w.tx, name, scope)).legalValues as LegalValue[];
   const at = values.findIndex((v) => v.value === legalValue.value);
   const next = at === -1 ? [...values, legalValue] : values.map((v, i) => (i === at ? legalValue : v));
-  return updateContextField(w, name, { legalValues: next });
+  return updateContextField(w, name, { legalValues: next }, scope);
 }
 
 /**
@@ -165,8 +209,8 @@ export async function upsertLegalValue(w: Write, name: string, legalValue: Legal
  * Unleash). Records `context-field-updated`; a value the field does not have records nothing.
  * Throws NotFound (field).
  */
-export async function removeLegalValue(w: Write, name: string, value: string) {
+export async function removeLegalValue(w: Write, name: string, value: string, scope?: ContextFieldScope) {
   await lockRow(w.tx, "ContextField", name);
-  const values = (await findContextField(w.tx, name)).legalValues as LegalValue[];
-  return updateContextField(w, name, { legalValues: values.filter((v) => v.value !== value) });
+  const values = (await findContextField(w.tx, name, scope)).legalValues as LegalValue[];
+  return updateContextField(w, name, { legalValues: values.filter((v) => v.value !== value) }, scope);
 }

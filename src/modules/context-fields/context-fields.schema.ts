@@ -36,16 +36,45 @@ builder.prismaObject("ContextField", {
       resolve: (f) => f.legalValues as LegalValue[],
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the field was created." }),
+    project: t.exposeString("projectId", {
+      nullable: true,
+      description:
+        "The project a project-scoped field belongs to (its flags' constraints see it); null for a root field, which every project sees.",
+    }),
   }),
 });
+
+const PROJECT_ARG = "Project id: only that project's fields; omitted = any field (root or project) by name.";
 
 builder.queryField("contextFields", (t) =>
   t.prismaField({
     type: ["ContextField"],
-    description: "Every context field, ordered by sortOrder then name.",
+    description:
+      "Context fields, ordered by sortOrder then name: the root fields, or with `project` that project's fields (Unleash's `include` widens either list).",
     authScopes: { authenticated: true },
-    resolve: (query, _root, _args, ctx) =>
-      ctx.db.contextField.findMany({ ...query, orderBy: [{ sortOrder: "asc" }, { name: "asc" }] }),
+    args: {
+      project: t.arg.string({ description: "Only this project's fields instead of the root fields." }),
+      includeRoot: t.arg.boolean({
+        description: "With `project`: the root fields too (Unleash's include=root).",
+      }),
+      includeProjects: t.arg.boolean({
+        description: "Without `project`: every project's fields too (Unleash's include=project).",
+      }),
+    },
+    resolve: (query, _root, args, ctx) => {
+      const where = args.project
+        ? args.includeRoot
+          ? { OR: [{ projectId: args.project }, { projectId: null }] }
+          : { projectId: args.project }
+        : args.includeProjects
+          ? {}
+          : { projectId: null };
+      return ctx.db.contextField.findMany({
+        ...query,
+        where,
+        orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
+      });
+    },
   }),
 );
 
@@ -54,12 +83,18 @@ builder.queryField("contextField", (t) =>
     type: "ContextField",
     description: "One context field by name; fails with NOT_FOUND when there is none.",
     authScopes: { authenticated: true },
-    args: { name: t.arg.string({ required: true, description: "Context field name." }) },
-    resolve: async (query, _root, args, ctx) =>
-      found(
-        await ctx.db.contextField.findUnique({ ...query, where: { name: args.name } }),
-        `context field "${args.name}"`,
-      ),
+    args: {
+      name: t.arg.string({ required: true, description: "Context field name." }),
+      project: t.arg.string({ description: PROJECT_ARG }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const field = await ctx.db.contextField.findUnique({ ...query, where: { name: args.name } });
+      const inScope = field && (args.project == null || field.projectId === args.project);
+      return found(
+        inScope ? field : null,
+        `context field "${args.name}"${args.project != null ? ` in project "${args.project}"` : ""}`,
+      );
+    },
   }),
 );
 
@@ -79,6 +114,9 @@ const CreateContextFieldInput = builder.inputType("CreateContextFieldInput", {
     stickiness: t.boolean({ description: "Usable as stickiness; default false." }),
     sortOrder: t.int({ description: "Position in lists; default 10." }),
     legalValues: t.field({ type: [LegalValueInput], description: "Legal values; default none (any value)." }),
+    project: t.string({
+      description: "Makes it a project-scoped field of this project; omitted = a root field.",
+    }),
   }),
 });
 
@@ -99,13 +137,14 @@ builder.mutationField("createContextField", (t) =>
     args: { input: t.arg({ type: CreateContextFieldInput, required: true, description: "The field." }) },
     authScopes: { permission: { permission: PERMISSIONS.CREATE_CONTEXT_FIELD } },
     resolve: async (query, _root, args, ctx) => {
-      const { stickiness, sortOrder, legalValues, ...rest } = args.input;
+      const { stickiness, sortOrder, legalValues, project, ...rest } = args.input;
       return runWrite(ctx, async (w) => {
         const created = await createContextField(w, {
           ...rest,
           stickiness: stickiness ?? undefined,
           sortOrder: sortOrder ?? undefined,
           legalValues: legalValues ?? undefined,
+          project: project ?? null,
         });
         return w.tx.contextField.findUniqueOrThrow({ ...query, where: { name: created.name } });
       });
@@ -120,17 +159,23 @@ builder.mutationField("updateContextField", (t) =>
     args: {
       name: t.arg.string({ required: true, description: "Context field name." }),
       input: t.arg({ type: UpdateContextFieldInput, required: true, description: "The changes." }),
+      project: t.arg.string({ description: PROJECT_ARG }),
     },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_CONTEXT_FIELD } },
     resolve: async (query, _root, args, ctx) => {
       const { stickiness, sortOrder, legalValues, description } = args.input;
       return runWrite(ctx, async (w) => {
-        await updateContextField(w, args.name, {
-          description,
-          stickiness: stickiness ?? undefined,
-          sortOrder: sortOrder ?? undefined,
-          legalValues: legalValues ?? undefined,
-        });
+        await updateContextField(
+          w,
+          args.name,
+          {
+            description,
+            stickiness: stickiness ?? undefined,
+            sortOrder: sortOrder ?? undefined,
+            legalValues: legalValues ?? undefined,
+          },
+          args.project ?? undefined,
+        );
         return w.tx.contextField.findUniqueOrThrow({ ...query, where: { name: args.name } });
       });
     },
@@ -141,11 +186,14 @@ builder.mutationField("deleteContextField", (t) =>
   t.prismaField({
     type: "ContextField",
     description: "Deletes a context field and returns it as it was. Event: context-field-deleted.",
-    args: { name: t.arg.string({ required: true, description: "Context field name." }) },
+    args: {
+      name: t.arg.string({ required: true, description: "Context field name." }),
+      project: t.arg.string({ description: PROJECT_ARG }),
+    },
     authScopes: { permission: { permission: PERMISSIONS.DELETE_CONTEXT_FIELD } },
     resolve: async (query, _root, args, ctx) => {
       const before = await ctx.db.contextField.findUnique({ ...query, where: { name: args.name } });
-      await runWrite(ctx, (w) => deleteContextField(w, args.name));
+      await runWrite(ctx, (w) => deleteContextField(w, args.name, args.project ?? undefined));
       return before as NonNullable<typeof before>;
     },
   }),

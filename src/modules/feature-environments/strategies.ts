@@ -62,7 +62,7 @@ export async function insertStrategy(
     throw new LimitExceededError("strategy", limits.featureEnvironmentStrategies);
   }
   const constraints = normalizeConstraints(input.constraints ?? [], [], limits);
-  await checkLegalValues(w.tx, constraints);
+  await checkLegalValues(w.tx, constraints, undefined, target.project);
   const segments = await checkStrategySegments(
     w.tx,
     input.segments ?? [],
@@ -117,7 +117,7 @@ export async function updateStrategy(
   const constraints = data.constraints
     ? normalizeConstraints(data.constraints, before.constraints as Constraint[], limits)
     : undefined;
-  if (constraints) await checkLegalValues(w.tx, constraints);
+  if (constraints) await checkLegalValues(w.tx, constraints, undefined, target.project);
   const segments = data.segments
     ? await checkStrategySegments(w.tx, data.segments, target.project, limits.strategySegments)
     : undefined;

@@ -46,16 +46,24 @@ builder.queryFields((t) => ({
     description:
       "Checks a constraint as a strategy would store it: the context field exists (a stored field or one SDKs carry), the operator's values are well formed and within the field's legal values. VALIDATION otherwise.",
     authScopes: { authenticated: true },
-    args: { constraint: t.arg({ type: ConstraintInput, required: true, description: "The constraint." }) },
+    args: {
+      constraint: t.arg({ type: ConstraintInput, required: true, description: "The constraint." }),
+      project: t.arg.string({
+        description:
+          "For a strategy of this project: its project-scoped fields count too (else root fields only).",
+      }),
+    },
     resolve: async (_root, args, ctx) => {
       const constraint = normalizeConstraint(args.constraint as never, "constraint");
+      const project = args.project ?? null;
       const stored = await ctx.db.contextField.findUnique({ where: { name: constraint.contextName } });
-      if (!stored && !SDK_CONTEXT_FIELDS.has(constraint.contextName)) {
+      const visible = stored && (stored.projectId === null || stored.projectId === project);
+      if (!visible && !SDK_CONTEXT_FIELDS.has(constraint.contextName)) {
         throw new ValidationError(`contextName: context field "${constraint.contextName}" does not exist`, [
           { path: "contextName", message: `context field "${constraint.contextName}" does not exist` },
         ]);
       }
-      await checkLegalValues(ctx.db, [constraint], "constraint");
+      await checkLegalValues(ctx.db, [constraint], "constraint", project);
       return true;
     },
   }),

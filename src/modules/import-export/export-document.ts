@@ -80,7 +80,14 @@ export const exportDocumentSchema = z.object({
   segments: z.array(z.object({ id: z.number().int(), name: z.string() })).nullish(),
   tagTypes: z.array(exportedTagType).default([]),
   dependencies: z.array(exportedDependencies).nullish(),
-  links: z.array(z.unknown()).nullish(),
+  links: z
+    .array(
+      z.object({
+        feature: z.string().min(1),
+        links: z.array(z.object({ url: z.string(), title: z.string().nullish() })),
+      }),
+    )
+    .nullish(),
 });
 
 export type ExportDocument = z.output<typeof exportDocumentSchema>;

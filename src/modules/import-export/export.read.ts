@@ -39,7 +39,7 @@ function selectionOf(query: ExportQuery): Selection {
  * The export document of Unleash 8.2 (exportResultSchema) for the selected flags (archived
  * flags left out) in one environment: the flags, their strategies and state in that
  * environment (with its variants), their tags, the tag types, segments (id and name) and
- * context fields those use, and their parent dependencies. Built by one SQL statement (one
+ * context fields those use, their parent dependencies and their links. Built by one SQL statement (one
  * snapshot, one round trip), so 10,000 flags export in well under the 2 s of issue 14.
  * Throws NotFound (environment), Validation (no selection).
  */
@@ -108,7 +108,11 @@ export async function exportDocument(tx: Tx, query: ExportQuery): Promise<Record
             ORDER BY child) FROM (
               SELECT d."childName" AS child, json_agg(json_build_object('feature', d."parentName",
                      'enabled', d.enabled, 'variants', to_json(d.variants)) ORDER BY d."parentName") AS deps
-                FROM "FeatureDependency" d JOIN sel ON sel.name = d."childName" GROUP BY d."childName") x), '[]')
+                FROM "FeatureDependency" d JOIN sel ON sel.name = d."childName" GROUP BY d."childName") x), '[]'),
+        'links', COALESCE((SELECT json_agg(json_build_object('feature', feature, 'links', links) ORDER BY feature)
+            FROM (SELECT l."featureName" AS feature, json_agg(json_build_object('url', l.url, 'title', l.title)
+                         ORDER BY l."createdAt", l.id) AS links
+                    FROM "FeatureLink" l JOIN sel ON sel.name = l."featureName" GROUP BY l."featureName") y), '[]')
       )::text AS doc`;
   if (!row?.environment) throw new NotFoundError(`Could not find environment "${query.environment}"`);
   return JSON.parse(row.doc) as Record<string, unknown>;

@@ -11,6 +11,7 @@ import type { NewStrategyInput } from "../feature-environments/strategies.ts";
 import { replaceStrategies } from "../feature-environments/strategy-replace.ts";
 import type { VariantInput } from "../feature-environments/variants.ts";
 import { createFeature } from "../features/feature-create.ts";
+import { addFeatureLink, normalizeLinkUrl, removeFeatureLink } from "../features/feature-links.ts";
 import { addFeatureTag, removeFeatureTag } from "../features/feature-tags.ts";
 import { updateFeature } from "../features/feature-update.ts";
 import { ensureTagType } from "../tags/tag-write.ts";
@@ -100,6 +101,7 @@ async function applyImport(
   }
   await importTags(w, doc);
   await importDependencies(w, doc, project);
+  await importLinks(w, doc, project);
   await importEnvironment(w, doc, plan, { project, environment }, limits);
   return { created, updated, events: w.recorded.length };
 }
@@ -120,6 +122,34 @@ async function importTags(w: Write, doc: ExportDocument) {
     for (const key of keys) {
       const [type = "", value = ""] = key.split("\u0000");
       await addFeatureTag(w, featureName, { type, value });
+    }
+  }
+}
+
+/**
+ * A flag the document lists under `links` ends with exactly those links (same URL and title;
+ * others removed, missing ones added, with their events); flags it does not list keep theirs.
+ */
+async function importLinks(w: Write, doc: ExportDocument, project: string) {
+  const imported = new Set(doc.features.map((f) => f.name));
+  for (const entry of doc.links ?? []) {
+    if (!imported.has(entry.feature)) continue;
+    const key = (l: { url: string; title?: string | null }) => `${l.url}\u0000${l.title || ""}`;
+    const wanted = entry.links.map((l) => ({ url: normalizeLinkUrl(l.url), title: l.title || null }));
+    const wantedKeys = new Set(wanted.map(key));
+    const current = await w.tx.featureLink.findMany({
+      where: { featureName: entry.feature },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    const kept = new Set<string>();
+    for (const link of current) {
+      if (wantedKeys.has(key(link)) && !kept.has(key(link))) kept.add(key(link));
+      else await removeFeatureLink(w, project, entry.feature, link.id);
+    }
+    for (const link of wanted) {
+      if (kept.has(key(link))) continue;
+      kept.add(key(link));
+      await addFeatureLink(w, project, entry.feature, link);
     }
   }
 }

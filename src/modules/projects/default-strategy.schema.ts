@@ -82,7 +82,7 @@ export async function setDefaultStrategy(
     throw new NotFoundError(`Project "${project}" has no environment "${environment}"`);
   }
   const constraints = normalizeConstraints(input.constraints ?? [], [], limits);
-  await checkLegalValues(w.tx, constraints);
+  await checkLegalValues(w.tx, constraints, undefined, project);
   const strategy: DefaultStrategy = {
     name: input.name.trim(),
     title: input.title ?? null,

@@ -99,3 +99,30 @@ export async function deleteApiToken(w: Write, id: number) {
     preData: apiTokenEventData(token),
   });
 }
+
+/**
+ * Sets when the API token with this secret expires (a past instant expires it at once; the
+ * remembered credential is forgotten on the event). Records `api-token-updated` (data and
+ * preData; nothing when unchanged). Returns null, changing nothing, for a secret no token has
+ * (Unleash answers 200 then). `authorize` runs on the token before the change (type-based rights).
+ */
+export async function updateApiTokenExpiry(
+  w: Write,
+  secret: string,
+  expiresAt: Date,
+  authorize: (token: { type: string }) => void,
+) {
+  const found = await w.tx.apiToken.findFirst({ where: { secretHash: hashSecret(secret) } });
+  if (!found) return null;
+  authorize(found);
+  await lockRow(w.tx, "ApiToken", found.id);
+  const before = await apiTokenById(w, found.id);
+  const token = await w.tx.apiToken.update({ where: { id: found.id }, data: { expiresAt } });
+  await recordEvent(w, {
+    type: "api-token-updated",
+    environment: token.environment === "*" ? null : token.environment,
+    data: apiTokenEventData(token),
+    preData: apiTokenEventData(before),
+  });
+  return token;
+}

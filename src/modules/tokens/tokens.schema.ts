@@ -4,7 +4,7 @@ import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
 import { can, requirePermission } from "../access/check.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.ts";
-import { apiTokenById, createApiToken, deleteApiToken } from "./api-tokens.service.ts";
+import { apiTokenById, createApiToken, deleteApiToken, updateApiTokenExpiry } from "./api-tokens.service.ts";
 import { createPersonalToken, deletePersonalToken, requireUserId } from "./personal-tokens.service.ts";
 
 export const ApiTokenRef = builder.prismaNode("ApiToken", {
@@ -133,6 +133,22 @@ builder.queryField("apiTokens", (t) =>
   }),
 );
 
+builder.queryField("apiTokensByName", (t) =>
+  t.prismaField({
+    type: ["ApiToken"],
+    description:
+      "The API tokens with this name (names are not unique), newest first; empty when none; only the types the caller may read.",
+    authScopes: { permission: { permission: PERMISSIONS.READ_CLIENT_API_TOKEN } },
+    args: { name: t.arg.string({ required: true, description: "The token name." }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.db.apiToken.findMany({
+        ...query,
+        where: { tokenName: args.name, type: { in: readableTokenTypes(ctx) } },
+        orderBy: { id: "desc" },
+      }),
+  }),
+);
+
 builder.queryField("personalAccessTokens", (t) =>
   t.prismaField({
     type: ["PersonalAccessToken"],
@@ -185,6 +201,34 @@ builder.mutationField("deleteApiToken", (t) =>
         await deleteApiToken(w, args.id);
       });
       return true;
+    },
+  }),
+);
+
+const UPDATE_BY_TYPE: Record<string, Permission> = {
+  client: PERMISSIONS.UPDATE_CLIENT_API_TOKEN,
+  frontend: PERMISSIONS.UPDATE_FRONTEND_API_TOKEN,
+  admin: PERMISSIONS.ADMIN,
+};
+
+builder.mutationField("updateApiTokenExpiry", (t) =>
+  t.prismaField({
+    type: "ApiToken",
+    nullable: true,
+    description:
+      "Sets when the API token with this secret expires (a past instant expires it now); null, changing nothing, for a secret no token has (as Unleash). Records api-token-updated.",
+    args: {
+      secret: t.arg.string({ required: true, description: "The token's secret." }),
+      expiresAt: t.arg({ type: "DateTime", required: true, description: "The new expiry." }),
+    },
+    authScopes: { permission: { permission: PERMISSIONS.UPDATE_CLIENT_API_TOKEN } },
+    resolve: async (query, _root, args, ctx) => {
+      const token = await runWrite(ctx, (w) =>
+        updateApiTokenExpiry(w, args.secret, args.expiresAt, (found) =>
+          requirePermission(ctx, { permission: UPDATE_BY_TYPE[found.type] ?? PERMISSIONS.ADMIN }),
+        ),
+      );
+      return token && ctx.db.apiToken.findUnique({ ...query, where: { id: token.id } });
     },
   }),
 );

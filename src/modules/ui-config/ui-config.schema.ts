@@ -1,8 +1,11 @@
 import { builder } from "../../builder.ts";
 import type { ResourceLimits } from "../../config.ts";
 import type { Context } from "../../context.ts";
+import { runWrite } from "../../shared/write.ts";
 import { VERSION } from "../../version.ts";
+import { PERMISSIONS } from "../access/permissions.ts";
 import { isMaintenanceMode } from "../maintenance/maintenance.ts";
+import { rememberedFrontendOrigins, setFrontendApiOrigins } from "./frontend-settings.ts";
 
 type Link = { value: string; icon: string; href: string; title: string };
 
@@ -38,7 +41,7 @@ export async function uiConfig(ctx: Context) {
     strategySegmentsLimit: config.limits.strategySegments,
     resourceLimits: config.limits,
     networkViewEnabled: false,
-    frontendApiOrigins: config.auth.frontendApiOrigins,
+    frontendApiOrigins: await rememberedFrontendOrigins(ctx),
     flags: {},
     links: [] as Link[],
     authenticationType: config.auth.type,
@@ -150,7 +153,10 @@ const UiConfigRef = builder.objectRef<UiConfig>("UiConfig").implement({
       resolve: (c) => c.resourceLimits,
     }),
     networkViewEnabled: t.exposeBoolean("networkViewEnabled", { description: "Network view." }),
-    frontendApiOrigins: t.exposeStringList("frontendApiOrigins", { description: "FRONTEND_API_ORIGINS." }),
+    frontendApiOrigins: t.exposeStringList("frontendApiOrigins", {
+      description:
+        "Origins whose pages may call the frontend API and OFREP (CORS, no cookies): set with setFrontendApiOrigins, else FRONTEND_API_ORIGINS.",
+    }),
     flags: t.field({
       type: "JSON",
       description: "Experimental UI switches (none).",
@@ -171,5 +177,18 @@ builder.queryField("uiConfig", (t) =>
     description: "The instance UI configuration (spec 4.9).",
     authScopes: { authenticated: true },
     resolve: (_root, _args, ctx) => uiConfig(ctx),
+  }),
+);
+
+builder.mutationField("setFrontendApiOrigins", (t) =>
+  t.stringList({
+    description:
+      "Sets the origins whose pages may call the frontend API and OFREP (CORS, never with cookies): `*` or http(s)://host[:port] each; replaces FRONTEND_API_ORIGINS from then on (admins only). Records setting-created / setting-updated (none when unchanged).",
+    authScopes: { permission: { permission: PERMISSIONS.ADMIN } },
+    args: {
+      origins: t.arg.stringList({ required: true, description: "The origins; empty = none." }),
+    },
+    resolve: (_root, args, ctx) =>
+      runWrite(ctx, (w) => setFrontendApiOrigins(w, args.origins, ctx.config.auth.frontendApiOrigins)),
   }),
 );

@@ -1,0 +1,88 @@
+import type { AppDeps } from "../../context.ts";
+import type { Db } from "../../db/database.ts";
+import type { EventBus } from "../../events/bus.ts";
+import { recordEvent } from "../../events/record.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import type { Write } from "../../shared/write.ts";
+
+/** The setting that holds the frontend API's CORS origins (Unleash's `unleash.frontend`). */
+export const FRONTEND_SETTING = "unleash.frontend";
+const MAX_ORIGINS = 1000;
+
+type FrontendSettings = { frontendApiOrigins: string[] };
+
+/**
+ * The origins browsers may call the frontend API and OFREP from (CORS, never with cookies): the
+ * stored setting once an admin set it, else FRONTEND_API_ORIGINS.
+ */
+export async function frontendApiOrigins(
+  db: Pick<Db, "setting">,
+  defaults: readonly string[],
+): Promise<string[]> {
+  const row = await db.setting.findUnique({ where: { name: FRONTEND_SETTING } });
+  const stored = (row?.content as Partial<FrontendSettings> | undefined)?.frontendApiOrigins;
+  return Array.isArray(stored) ? stored : [...defaults];
+}
+
+const remembered = new WeakMap<EventBus, { origins?: Promise<string[]> }>();
+
+/**
+ * `frontendApiOrigins` as this node last read it, per bus: read once, forgotten on every notice
+ * of a `setting-*` event from any node (or a resync), so CORS costs no query per request.
+ */
+export function rememberedFrontendOrigins(deps: Pick<AppDeps, "bus" | "db" | "config">): Promise<string[]> {
+  let memory = remembered.get(deps.bus);
+  if (!memory) {
+    const created: { origins?: Promise<string[]> } = {};
+    deps.bus.listen((_id, _event, rememberedChanged) => {
+      if (rememberedChanged) created.origins = undefined;
+    });
+    remembered.set(deps.bus, created);
+    memory = created;
+  }
+  memory.origins ??= frontendApiOrigins(deps.db, deps.config.auth.frontendApiOrigins);
+  const read = memory.origins;
+  read.catch(() => {
+    if (memory.origins === read) memory.origins = undefined; // a failed read is not remembered
+  });
+  return read;
+}
+
+/** `*`, or an origin as browsers send it: http(s)://host[:port], nothing after. */
+function checkOrigin(origin: string, index: number): string {
+  if (origin === "*") return origin;
+  let url: URL | null = null;
+  try {
+    url = new URL(origin);
+  } catch {}
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin) {
+    const message = `"${origin}" is not an origin (scheme://host[:port]) or *`;
+    throw new ValidationError(`frontendApiOrigins.${index}: ${message}`, [
+      { path: `frontendApiOrigins.${index}`, message },
+    ]);
+  }
+  return origin;
+}
+
+/**
+ * Stores the frontend API's CORS origins (replacing FRONTEND_API_ORIGINS from then on).
+ * Records `setting-created` or `setting-updated` (`{id, frontendApiOrigins}` as data and
+ * preData; nothing when unchanged). Throws Validation for anything but `*` or an origin.
+ */
+export async function setFrontendApiOrigins(w: Write, origins: string[], defaults: readonly string[]) {
+  if (origins.length > MAX_ORIGINS) throw new ValidationError(`frontendApiOrigins: at most ${MAX_ORIGINS}`);
+  const next = [...new Set(origins.map((o, i) => checkOrigin(o.trim(), i)))];
+  const before = await w.tx.setting.findUnique({ where: { name: FRONTEND_SETTING } });
+  const previous = await frontendApiOrigins(w.tx, defaults);
+  await w.tx.setting.upsert({
+    where: { name: FRONTEND_SETTING },
+    create: { name: FRONTEND_SETTING, content: { frontendApiOrigins: next } },
+    update: { content: { frontendApiOrigins: next } },
+  });
+  await recordEvent(w, {
+    type: before ? "setting-updated" : "setting-created",
+    data: { id: FRONTEND_SETTING, frontendApiOrigins: next },
+    preData: { id: FRONTEND_SETTING, frontendApiOrigins: previous },
+  });
+  return next;
+}

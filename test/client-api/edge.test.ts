@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFlags, sdkToken } from "../client-metrics/helpers.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/**
+ * Unleash Edge's calls (issue 14): `POST /edge/validate` (no credential, as Unleash) and
+ * `POST /api/client/metrics/bulk` fed into the SDK metrics ingestion (stored before the 202
+ * with VEXIL_METRICS_FLUSH_MS=0).
+ */
+let t: TestApp;
+const T0 = new Date("2026-03-01T10:15:00.000Z");
+const tokens = { dev: "", prodDefault: "", frontend: "", expired: "" };
+
+beforeAll(async () => {
+  t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
+  await createFlags(t, ["edge-alpha", "edge-beta"]);
+  tokens.dev = await sdkToken(t, "client", "development", ["*"]);
+  tokens.prodDefault = await sdkToken(t, "client", "production", ["default"]);
+  tokens.frontend = await sdkToken(t, "frontend", "development", ["*"]);
+  tokens.expired = await sdkToken(t, "client", "production", ["*"]);
+  const put = await t.rest("PUT", `/api/admin/api-tokens/${tokens.expired}`, {
+    expiresAt: "2026-01-01T00:00:00Z",
+  });
+  expect(put.status).toBe(200);
+  t.setNow(T0);
+});
+afterAll(() => t.close());
+
+describe("POST /edge/validate", () => {
+  it("answers the valid tokens among those asked, in order, with type, projects and environment", async () => {
+    const res = await t.rest(
+      "POST",
+      "/edge/validate",
+      {
+        tokens: [
+          tokens.prodDefault,
+          "*:development.not-a-token",
+          tokens.frontend,
+          tokens.expired,
+          tokens.dev,
+        ],
+      },
+      null,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      tokens: [
+        { token: tokens.prodDefault, type: "client", projects: ["default"], environment: "production" },
+        { token: tokens.frontend, type: "frontend", projects: ["*"], environment: "development" },
+        { token: tokens.dev, type: "client", projects: ["*"], environment: "development" },
+      ],
+    });
+  });
+
+  it("400 for a body that is not {tokens: string[]}, 415 for another media type, 405 for GET", async () => {
+    expect((await t.rest("POST", "/edge/validate", { tokens: "x" }, null)).status).toBe(400);
+    expect((await t.rest("POST", "/edge/validate", undefined, null)).status).toBe(400);
+    const form = await t.app.fetch("http://localhost/edge/validate", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "tokens",
+    });
+    expect(form.status).toBe(415);
+    expect((await t.rest("GET", "/edge/validate", undefined, null)).status).toBe(405);
+    expect((await t.rest("POST", "/edge/issue-token", { tokens: [] }, null)).status).toBe(404);
+  });
+
+  it("is in the OpenAPI document under Unleash Edge", async () => {
+    const doc = (await t.rest("GET", "/docs/openapi.json")).body;
+    expect(doc.paths["/edge/validate"].post).toMatchObject({ tags: ["Unleash Edge"], security: [] });
+    expect(doc.paths["/api/client/metrics/bulk"].post.responses).toHaveProperty("202");
+  });
+});
+
+describe("POST /api/client/metrics/bulk", () => {
+  const bulk = (secret: string, body: unknown) => t.rest("POST", "/api/client/metrics/bulk", body, secret);
+
+  it("202: registers the applications and counts the metrics of the token's environment", async () => {
+    const res = await bulk(tokens.dev, {
+      applications: [
+        {
+          appName: "edge-checkout",
+          instanceId: "pod-7",
+          environment: "development",
+          sdkVersion: "unleash-client-node:6.1.0",
+          sdkType: "backend",
+          strategies: ["default"],
+          started: "2026-03-01T10:00:00.000Z",
+          interval: 15,
+          connectVia: [{ appName: "unleash-edge", instanceId: "edge-pod-1" }],
+        },
+      ],
+      metrics: [
+        {
+          featureName: "edge-alpha",
+          appName: "edge-checkout",
+          environment: "development",
+          timestamp: "2026-03-01T09:20:00.000Z",
+          yes: 5,
+          no: 2,
+          variants: { blue: 3 },
+        },
+        {
+          featureName: "edge-alpha",
+          appName: "edge-checkout",
+          environment: "development",
+          timestamp: "2026-03-01T09:40:00.000Z",
+          yes: 1,
+          no: 0,
+          variants: { blue: 1 },
+        },
+        { featureName: "edge-beta", appName: "edge-web", environment: "development", yes: 0, no: 4 },
+        { featureName: "edge-alpha", appName: "edge-checkout", environment: "production", yes: 99, no: 99 },
+      ],
+    });
+    expect(res).toMatchObject({ status: 202, body: undefined });
+    const metrics = await t.gql<{ featureMetrics: unknown[] }>(
+      `{ featureMetrics(name: "edge-alpha", hoursBack: 3) { environment appName hour yes no variants { name count } } }`,
+    );
+    expect(metrics.data?.featureMetrics).toEqual([
+      {
+        environment: "development",
+        appName: "edge-checkout",
+        hour: "2026-03-01T09:00:00.000Z",
+        yes: 6,
+        no: 2,
+        variants: [{ name: "blue", count: 4 }],
+      },
+    ]);
+    const app = await t.gql<{ clientApplication: { instances: Record<string, unknown>[] } }>(
+      `{ clientApplication(appName: "edge-checkout") { instances { instanceId environment sdkType sdkVersion interval } } }`,
+    );
+    expect(app.data?.clientApplication.instances).toEqual([
+      {
+        instanceId: "pod-7",
+        environment: "development",
+        sdkType: "backend",
+        sdkVersion: "unleash-client-node:6.1.0",
+        interval: 15,
+      },
+    ]);
+    const web = await t.gql<{ clientApplication: { instances: unknown[] } | null }>(
+      `{ clientApplication(appName: "edge-web") { instances { instanceId } } }`,
+    );
+    expect(web.data?.clientApplication?.instances ?? []).toEqual([]);
+  });
+
+  it("400 refuses a malformed batch whole; 401 without a token; 403 for a frontend token", async () => {
+    const bad = await bulk(tokens.dev, {
+      applications: [],
+      metrics: [{ featureName: "edge-beta", appName: "x", environment: "development", yes: -1, no: 0 }],
+    });
+    expect(bad.status).toBe(400);
+    expect((await bulk(tokens.dev, { metrics: [] })).status).toBe(400);
+    expect((await bulk(null as never, { applications: [], metrics: [] })).status).toBe(401);
+    expect((await bulk(tokens.frontend, { applications: [], metrics: [] })).status).toBe(403);
+  });
+});
