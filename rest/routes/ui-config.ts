@@ -49,8 +49,9 @@ export const uiConfigRoutes = defineRoutes([
     variables: ({ body }) => ({
       origins: (body as { frontendApiOrigins?: unknown } | undefined)?.frontendApiOrigins,
     }),
+    bodyPaths: { origins: "frontendApiOrigins" },
     status: 204,
-    schemas: { body: z.object({ frontendApiOrigins: z.array(z.string()) }) },
+    schemas: { body: z.strictObject({ frontendApiOrigins: z.array(z.string()) }) },
     errors: [400, 403, 415],
   },
 ]);

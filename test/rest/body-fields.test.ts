@@ -37,6 +37,8 @@ let segmentId: number;
 let addonId: number;
 let inviteSecret: string;
 let exportDocument: unknown;
+let linkId: string;
+let apiTokenSecret: string;
 let counter = 0;
 const resetTokens = new Map<number, string>();
 
@@ -252,6 +254,35 @@ const CASES: Record<string, Case> = {
     params: () => ({ contextField: "bf-context" }),
     body: () => ({ value: "b", description: "B" }),
   },
+  "POST /api/admin/projects/:projectId/context": {
+    params: () => ({ projectId: "default" }),
+    body: (n) => ({ name: `bf-project-context-${n}`, legalValues: [{ value: "a", description: "A" }] }),
+  },
+  "PUT /api/admin/projects/:projectId/context/:contextField": {
+    params: () => ({ projectId: "default", contextField: "bf-project-context" }),
+    body: () => ({ description: "d", legalValues: [{ value: "a", description: "A" }] }),
+  },
+  "POST /api/admin/projects/:projectId/context/validate": {
+    params: () => ({ projectId: "default" }),
+    body: (n) => ({ name: `bf-free-project-context-${n}` }),
+  },
+  "POST /api/admin/projects/:projectId/context/:contextField/legal-values": {
+    params: () => ({ projectId: "default", contextField: "bf-project-context" }),
+    body: () => ({ value: "b", description: "B" }),
+  },
+  "POST /api/admin/projects/:projectId/features/:featureName/link": {
+    params: () => FLAG,
+    body: (n) => ({ url: `https://example.com/bf/${n}`, title: "docs" }),
+  },
+  "PUT /api/admin/projects/:projectId/features/:featureName/link/:linkId": {
+    params: () => ({ ...FLAG, linkId }),
+    body: () => ({ url: "https://example.com/bf/updated", title: "updated" }),
+  },
+  "PUT /api/admin/api-tokens/:token": {
+    params: () => ({ token: apiTokenSecret }),
+    body: () => ({ expiresAt: FUTURE }),
+  },
+  "POST /api/admin/ui-config/cors": { body: () => ({ frontendApiOrigins: ["*"] }) },
   "POST /api/admin/tag-types": { body: (n) => ({ name: `bf-tag-type-${n}`, description: "d" }) },
   "PUT /api/admin/tag-types/:name": {
     params: () => ({ name: "bf-tag-type" }),
@@ -380,6 +411,16 @@ beforeAll(async () => {
   ).id;
   segmentId = (await ok("POST", "/api/admin/segments", { name: "bf-segment", constraints: [] })).id;
   await ok("POST", "/api/admin/context", { name: "bf-context" });
+  await ok("POST", "/api/admin/projects/default/context", { name: "bf-project-context" });
+  await ok("POST", "/api/admin/projects/default/features/bf-flag/link", { url: "https://example.com/bf" });
+  linkId = (await ok("GET", "/api/admin/projects/default/features/bf-flag")).links[0].id;
+  apiTokenSecret = (
+    await ok("POST", "/api/admin/api-tokens", {
+      tokenName: "bf-token",
+      type: "client",
+      environment: "development",
+    })
+  ).secret;
   await ok("POST", "/api/admin/tag-types", { name: "bf-tag-type" });
   await ok("POST", "/api/admin/strategies", { name: "bf-strategy", parameters: [] });
   await ok("POST", "/api/admin/projects", { id: "bf", name: "Body fields" });
