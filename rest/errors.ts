@@ -1,45 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { type GraphQLFormattedError, type GraphQLSchema, isEnumType } from "graphql";
+import { errorResponse, STATUS_NAMES } from "../src/shared/error-response.ts";
 import type { ErrorCode } from "../src/shared/errors.ts";
 import type { BodyPathOf } from "./variables.ts";
-
-/** Domain error code -> HTTP status and the error `name` of spec section 7 / Unleash. */
-const BY_CODE: Record<ErrorCode | "INTERNAL", { status: number; name: string }> = {
-  VALIDATION: { status: 400, name: "ValidationError" },
-  UNAUTHENTICATED: { status: 401, name: "AuthenticationRequired" },
-  FORBIDDEN: { status: 403, name: "NoAccessError" },
-  NOT_FOUND: { status: 404, name: "NotFoundError" },
-  NAME_EXISTS: { status: 409, name: "NameExistsError" },
-  CONFLICT: { status: 409, name: "ConflictError" },
-  LIMIT_EXCEEDED: { status: 400, name: "ExceedsLimitError" },
-  ARCHIVED: { status: 400, name: "ArchivedFeatureError" },
-  INVALID_OPERATION: { status: 403, name: "InvalidOperationError" },
-  RATE_LIMITED: { status: 429, name: "RateLimitError" },
-  PAYLOAD_TOO_LARGE: { status: 413, name: "PayloadTooLargeError" },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, name: "ContentTypeError" },
-  MAINTENANCE: { status: 503, name: "MaintenanceModeError" },
-  INTERNAL: { status: 500, name: "InternalError" },
-};
-
-export type RestErrorBody = {
-  id: string;
-  name: string;
-  message: string;
-  details?: { message: string; path?: string }[];
-  [extra: string]: unknown;
-};
-
-export function errorResponse(
-  status: number,
-  name: string,
-  message: string,
-  extra: Record<string, unknown> = {},
-  /** The request's id (x-request-id), so a caller's report and the logs meet. */
-  id: string = randomUUID(),
-) {
-  const body: RestErrorBody = { id, name, message, details: [{ message }], ...extra };
-  return Response.json(body, { status });
-}
 
 /**
  * Turns the first GraphQL error into the REST error. Errors without a domain code come from
@@ -52,7 +14,8 @@ export function responseForGraphQLError(
   rest: { bodyPath?: BodyPathOf; schema?: GraphQLSchema } = {},
 ): Response {
   const ext = (error.extensions ?? {}) as { code?: string; details?: unknown; permissions?: unknown };
-  const mapped = BY_CODE[ext.code as ErrorCode] ?? (ext.code ? BY_CODE.INTERNAL : BY_CODE.VALIDATION);
+  const mapped =
+    STATUS_NAMES[ext.code as ErrorCode] ?? (ext.code ? STATUS_NAMES.INTERNAL : STATUS_NAMES.VALIDATION);
   const extra: Record<string, unknown> = {};
   const reworded = restMessage(error.message, rest.bodyPath, rest.schema);
   if (Array.isArray(ext.details)) extra.details = ext.details;
@@ -135,5 +98,3 @@ export function restMessage(
   }
   return { message: `${name(path)} ${what} (got ${value}).`, path };
 }
-
-export const STATUS_NAMES = BY_CODE;

@@ -4,7 +4,7 @@ import type { Db, Tx } from "./db/database.ts";
 import { hashSecret, newApiTokenSecret } from "./modules/access/credentials.ts";
 import { generatePassword, hashPassword } from "./modules/access/passwords.ts";
 import { displayName, PERMISSIONS, PREDEFINED_ROLES, permissionType } from "./modules/access/permissions.ts";
-import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "./modules/access/principal.ts";
+import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "./shared/actor.ts";
 import type { Logger } from "./shared/logger.ts";
 
 const FEATURE_TYPES = [

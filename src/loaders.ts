@@ -1,8 +1,9 @@
 import DataLoader from "dataloader";
 import type { Db } from "./db/database.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import { actorOf, type Principal } from "./modules/access/principal.ts";
+import type { Principal } from "./modules/access/principal.ts";
 import { toUserSummary, type UserSummary } from "./modules/users/user-summary.ts";
+import { actorOf } from "./shared/actor.ts";
 
 /**
  * Per-request batch loaders for fields Prisma's query planning cannot fold into the parent

@@ -18,6 +18,7 @@ import {
   resetPassword,
   validateResetToken,
 } from "../../src/modules/users/password-reset.ts";
+import { errorResponse, STATUS_NAMES } from "../../src/shared/error-response.ts";
 import {
   DomainError,
   InvalidOperationError,
@@ -29,7 +30,6 @@ import { parseJsonBody, readBodyText } from "../../src/shared/http-body.ts";
 import { assertNoNul } from "../../src/shared/text-input.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { unknownBodyFields } from "../body-fields.ts";
-import { errorResponse, STATUS_NAMES } from "../errors.ts";
 import { inviteHandler } from "./invite-public.ts";
 
 /**

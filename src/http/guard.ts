@@ -1,5 +1,5 @@
 import type { Plugin } from "graphql-yoga";
-import { errorResponse, STATUS_NAMES } from "../../rest/errors.ts";
+import { errorResponse, STATUS_NAMES } from "../shared/error-response.ts";
 import { DomainError } from "../shared/errors.ts";
 import type { Logger } from "../shared/logger.ts";
 import { requestIdOf } from "./request-log.ts";

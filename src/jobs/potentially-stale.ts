@@ -1,6 +1,6 @@
 import type { AppDeps } from "../context.ts";
-import { SYSTEM_ACTOR } from "../modules/access/principal.ts";
 import { markPotentiallyStaleFlags } from "../modules/features/lifecycle-change.ts";
+import { SYSTEM_ACTOR } from "../shared/actor.ts";
 import { runWrite } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 

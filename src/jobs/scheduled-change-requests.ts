@@ -1,12 +1,12 @@
 import type { AppDeps } from "../context.ts";
 import type { Tx } from "../db/database.ts";
-import { type Actor, SYSTEM_ACTOR } from "../modules/access/principal.ts";
 import { applyChanges, conflictsOf } from "../modules/change-requests/apply.ts";
 import {
   type LockedChangeRequest,
   lockChangeRequest,
   recordChangeRequestEvent,
 } from "../modules/change-requests/store.ts";
+import { type Actor, SYSTEM_ACTOR } from "../shared/actor.ts";
 import { runWrite, type Write } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 

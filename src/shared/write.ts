@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Context } from "../context.ts";
 import type { Tx } from "../db/database.ts";
 import type { StoredEvent } from "../events/types.ts";
-import { type Actor, actorOf } from "../modules/access/principal.ts";
+import { type Actor, actorOf } from "./actor.ts";
 import { NameExistsError, NotFoundError } from "./errors.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markPotentiallyStaleOnce } from "../../src/jobs/potentially-stale.ts";
-import { SYSTEM_ACTOR } from "../../src/modules/access/principal.ts";
 import { recordEvaluationMetrics } from "../../src/modules/features/metrics.ts";
+import { SYSTEM_ACTOR } from "../../src/shared/actor.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createFlag, eventsAfter, lastEventId } from "./helpers.ts";

@@ -1,9 +1,9 @@
 import { builder } from "../../builder.ts";
+import { actorOf } from "../../shared/actor.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
-import { actorOf } from "../access/principal.ts";
 import { ChangeRequestConfigRef, ChangeRequestRef } from "./change-request.types.ts";
 import { proposeChanges } from "./propose.ts";
 import { principalOf, viewAfter } from "./resolve.ts";

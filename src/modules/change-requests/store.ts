@@ -1,9 +1,9 @@
 import type { Tx } from "../../db/database.ts";
 import type { EventType } from "../../events/catalogue.ts";
 import { recordEvent } from "../../events/record.ts";
+import type { Actor } from "../../shared/actor.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
-import type { Actor } from "../access/principal.ts";
 
 export const OPEN_STATES = ["Draft", "In review", "Approved", "Scheduled"] as const;
 export const CLOSED_STATES = ["Applied", "Cancelled", "Rejected"] as const;

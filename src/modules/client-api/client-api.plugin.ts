@@ -1,11 +1,11 @@
 import type { Plugin } from "graphql-yoga";
 import { match } from "path-to-regexp";
-import { errorResponse } from "../../../rest/errors.ts";
 import type { AppDeps } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
 import { matchesEtag } from "../../http/etag.ts";
 import { assertDecodablePath } from "../../http/path-encoding.ts";
 import { requestIdOf } from "../../http/request-log.ts";
+import { errorResponse } from "../../shared/error-response.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";

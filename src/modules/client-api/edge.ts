@@ -1,8 +1,8 @@
 import type { Plugin } from "graphql-yoga";
 import { z } from "zod";
-import { errorResponse } from "../../../rest/errors.ts";
 import type { AppDeps } from "../../context.ts";
 import { requestIdOf } from "../../http/request-log.ts";
+import { errorResponse } from "../../shared/error-response.ts";
 import { ContentTypeError, NotFoundError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { parseInput } from "../../shared/validation.ts";

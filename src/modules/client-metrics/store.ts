@@ -1,7 +1,7 @@
 import type { AppDeps } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
-import { SYSTEM_ACTOR } from "../access/principal.ts";
 import { MAX_COUNT, recordEvaluationMetricsBatch } from "../features/metrics.ts";
 import type { AppFlagCounts, InstanceSeen, MetricsBatch } from "./batch.ts";
 import { recordUnknownFlags } from "./unknown-flags.ts";

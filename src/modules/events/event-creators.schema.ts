@@ -1,5 +1,5 @@
 import { builder } from "../../builder.ts";
-import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "../access/principal.ts";
+import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "../../shared/actor.ts";
 import { visibilityOf } from "./visibility.ts";
 
 type EventCreator = { id: number; name: string };

@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
+import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
-import { SYSTEM_ACTOR } from "../access/principal.ts";
 import { assertDirectProjectChangeAllowed } from "../change-requests/settings.ts";
 import { featureInProject } from "./feature.read.ts";
 import { archiveFeatures, deleteFeatures, reviveFeatures, validateArchive } from "./feature-archive.ts";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
+import { actorOf } from "../../shared/actor.ts";
 import { AuthenticationRequired, DomainError } from "../../shared/errors.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
-import { actorOf } from "../access/principal.ts";
 import { exportDocument } from "./export.read.ts";
 import { type ImportResult, type ImportTarget, importFeatures } from "./import.ts";
 import { type ImportItem, planImport } from "./import-plan.ts";

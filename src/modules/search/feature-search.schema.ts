@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import type { FeatureTag } from "../../generated/prisma/client.ts";
+import { actorOf } from "../../shared/actor.ts";
 import { type Connection, pageRequest, toConnection } from "../../shared/pagination.ts";
-import { actorOf } from "../access/principal.ts";
 import {
   FeatureEnvironmentRef,
   FeatureRef,

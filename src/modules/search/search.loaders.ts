@@ -2,7 +2,7 @@ import DataLoader from "dataloader";
 import type { Context } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { favoriteFeaturesSql } from "../../loaders.ts";
-import { actorOf } from "../access/principal.ts";
+import { actorOf } from "../../shared/actor.ts";
 
 const OPEN_CHANGE_REQUEST_STATES_EXCLUDED = ["Applied", "Cancelled", "Rejected"];
 const HOUR_MS = 3_600_000;

@@ -1,0 +1,32 @@
+// `npm run check:imports`: import rules that keep the layering of docs/architecture.md
+// (shared ← db ← events ← modules ← rest / jobs) and no runtime import cycles.
+/** A layer may not import (at run time) from the layers above it. */
+const layer = (name, from, above) => ({
+  name,
+  severity: "error",
+  comment: `${from} is below ${above.join(", ")}`,
+  from: { path: `^${from}` },
+  to: { path: above.map((p) => `^${p}`), dependencyTypesNot: ["type-only"] },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-runtime-cycles",
+      severity: "error",
+      comment: "Modules must load in one order; type-only imports may refer back.",
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+    layer("shared-is-the-base", "src/shared/", ["src/db/", "src/events/", "src/modules/", "src/jobs/", "rest/"]),
+    layer("db-below-events", "src/db/", ["src/events/", "src/modules/", "src/jobs/", "rest/"]),
+    layer("events-below-modules", "src/events/", ["src/modules/", "src/jobs/", "rest/"]),
+    layer("modules-below-rest-and-jobs", "src/modules/", ["src/jobs/", "rest/"]),
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/generated/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};
