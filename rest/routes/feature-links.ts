@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { defineRoutes } from "../route.ts";
+import { bodyFields } from "./catalog-shared.ts";
 
 const LINK_PATH = "/api/admin/projects/:projectId/features/:featureName/link";
 const linkBody = z.object({
   url: z.string().describe("The URL (https:// is assumed when no scheme is given)."),
   title: z.string().nullable().optional().describe("What the link is."),
 });
-const linkInput = (body: unknown) => {
-  const b = (body ?? {}) as Record<string, unknown>;
-  return { url: b.url, ...("title" in b ? { title: b.title } : {}) };
-};
+const linkInput = (body: unknown) => bodyFields(body, ["url", "title"]);
 
 /** Unleash's flag links: 204 without a body; the flag's `links` shows them. */
 export const featureLinkRoutes = defineRoutes([

@@ -81,6 +81,7 @@ describe("the Feature record (spec 2.8)", () => {
       ],
       children: [],
       lifecycle: { stage: "initial", enteredStageAt: expect.any(String) },
+      links: [],
       dependencies: [{ feature: "top", enabled: true, variants: ["v1"] }],
       collaborators: {
         users: [
