@@ -135,7 +135,7 @@ export const featureOperationRoutes = defineRoutes([
     document: `mutation FeatureTypeLifetime($id: String!, $lifetimeDays: Int) {
       updateFeatureTypeLifetime(id: $id, lifetimeDays: $lifetimeDays) { id name description lifetimeDays } }`,
     variables: (req) => {
-      if (!("lifetimeDays" in body(req)))
+      if (!Object.hasOwn(Object(body(req)), "lifetimeDays"))
         throw new ValidationError('"lifetimeDays" is required (null or 0: never).');
       return { id: req.params.id, lifetimeDays: body(req).lifetimeDays };
     },
