@@ -122,6 +122,9 @@ export const featureSchema = z.object({
   collaborators: z.object({
     users: z.array(z.object({ id: z.number().int(), name: z.string(), imageUrl: z.string().nullable() })),
   }),
+  links: z
+    .array(z.object({ id: z.string(), url: z.string(), title: z.string().nullable(), feature: z.string() }))
+    .describe("Links to the flag's docs, code or tickets (Unleash's feature links)."),
 });
 
 /** An RFC 6902 JSON Patch document. */

@@ -163,7 +163,7 @@ describe("environmentSnapshot and diffs", () => {
     expect(notADate.status).toBe(400);
     expect(notADate.body).toMatchObject({
       name: "ValidationError",
-      message: expect.stringContaining("DateTime"),
+      message: expect.stringContaining('"from" must be an RFC 3339 timestamp'),
     });
     for (const query of [`from=2026%00-01`, `from=${"9".repeat(100_000)}`, `from=%E0%A4%A`]) {
       const bad = await t.rest("GET", `${path}?${query}`);
