@@ -58,7 +58,7 @@ const envSchema = z.object({
   VEXIL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /**
    * How long SDK metrics wait in memory before they are written in one batch (ms); 0 writes
-   * each request's batch before it is answered (see docs/decisions.md, "SDK metrics").
+   * each request's batch before it is answered (see docs/decisions.md D-097).
    */
   VEXIL_METRICS_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Flags one SDK metrics report may carry; more is refused whole with 400. */

@@ -48,8 +48,8 @@ const shaped = (field: unknown) => {
 
 /**
  * The context routes at `/api/admin/context` (root fields; any field by name) and at
- * `/api/admin/projects/:projectId/context` (that project's fields only; see docs/decisions.md,
- * "Project context fields").
+ * `/api/admin/projects/:projectId/context` (that project's fields only; see docs/decisions.md
+ * D-046).
  */
 function contextFieldRoutes(base: string, scoped: boolean): Route[] {
   const project = (params: Record<string, string>) => (scoped ? (params.projectId ?? null) : null);

@@ -40,7 +40,7 @@ export async function validEdgeTokens(
 /**
  * Unleash Edge's `/edge/**`: `POST /edge/validate` only. As in Unleash, it takes no credential
  * (Edge sends none; the answer tells only whether secrets the caller already holds are valid).
- * `/edge/issue-token` is not served (see docs/decisions.md).
+ * `/edge/issue-token` is not served (see docs/decisions.md D-075).
  */
 export function edgePlugin(deps: AppDeps): Plugin<Record<string, unknown>> {
   return {

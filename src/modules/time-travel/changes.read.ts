@@ -3,7 +3,7 @@ import { ValidationError } from "../../shared/errors.ts";
 import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.ts";
 import { FLAGS_PER_STATEMENT, flagPairsAt, inSlices, tagDeletions } from "./history.read.ts";
 
-/** The longest range a diff covers (docs/decisions.md, time travel). */
+/** The longest range a diff covers (docs/decisions.md D-056). */
 export const MAX_DIFF_DAYS = 31;
 /** Events listed per changed field, the most recent first. */
 export const EVENTS_PER_FIELD = 10;
@@ -80,7 +80,7 @@ async function changesOf(
  * listed, to tell whether there were more. One statement for all of them, each field's events
  * as one JSON array (a day's diff lists ~55,000 events: as rows,
  * the driver's decoding of their bigints and timestamps cost more than the lookups;
- * docs/performance.md).
+ * docs/decisions.md D-115).
  */
 async function eventsOfFields(
   db: Db,

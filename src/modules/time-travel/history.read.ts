@@ -26,7 +26,7 @@ type VersionRow = {
   createdAt: Date | null;
   /**
    * The flag without its environments, as JSON text, parsed here: about twice as fast as jsonb
-   * decoded by the driver (docs/performance.md).
+   * decoded by the driver (docs/decisions.md D-115).
    */
   state: string | null;
   /** JSON text: the environments by name, or with an environment asked for, that one's state. */
