@@ -9,6 +9,8 @@ import { hashSecret } from "../src/modules/access/credentials.ts";
 export type DatasetSize = { flags: number; projects: number; events: number };
 
 export const BENCH_USER_TOKEN = `user:${"bench".padEnd(56, "0")}`;
+/** The flag with a long history (1,928 events of the default million). */
+export const HOT_FLAG = 1;
 const TEAMS = "ARRAY['payments','search','growth','platform','mobile']";
 const EVENT_TYPES =
   "ARRAY['feature-created','feature-updated','feature-environment-enabled','feature-environment-disabled','feature-strategy-update','feature-strategy-add','feature-tagged','feature-metadata-updated']";
@@ -101,6 +103,9 @@ export async function generateDataset(db: PrismaClient, size: DatasetSize, log: 
   await run(`INSERT INTO "FeatureMetricsHourly"("featureName", "environmentName", hour, yes, no)
     SELECT name, 'production', date_trunc('hour', now()) - interval '1 hour', i % 1000, i % 77 FROM ${flagsWithNumber} f`);
 
+  // Every flag gets an equal share of the events, except HOT_FLAG: one event in 547 is also
+  // its, so with a million events it has 1,928, the history of Unleash's hot flag in issue 16.
+  const EVENT_FLAG = `CASE WHEN g % 547 = 0 THEN ${HOT_FLAG} ELSE g % ${flags} + 1 END`;
   const batch = 100_000;
   for (let from = 1; from <= events; from += batch) {
     const to = Math.min(events, from + batch - 1);
@@ -110,10 +115,10 @@ export async function generateDataset(db: PrismaClient, size: DatasetSize, log: 
       SELECT (${EVENT_TYPES})[g % 8 + 1],
         now() - ((${events} - g) * interval '30 seconds'),
         'user-' || (g % 50) || '@example.com', g % 50 + 1000,
-        ${projectOf(`g % ${flags} + 1`)},
+        ${projectOf(EVENT_FLAG)},
         (ARRAY['development','staging','production'])[g % 3 + 1],
-        ${flagName(`g % ${flags} + 1`)},
-        jsonb_build_object('name', ${flagName(`g % ${flags} + 1`)}, 'enabled', g % 2 = 0,
+        ${flagName(EVENT_FLAG)},
+        jsonb_build_object('name', ${flagName(EVENT_FLAG)}, 'enabled', g % 2 = 0,
           'description', 'Change ' || g || ' for team ' || (${TEAMS})[((g % ${flags} + 1) / 7) % 5 + 1],
           'strategy', jsonb_build_object('name', 'flexibleRollout', 'rollout', (g % 100)::text)),
         CASE WHEN g % 2 = 0 THEN jsonb_build_object('enabled', g % 2 <> 0) ELSE NULL END,

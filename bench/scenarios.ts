@@ -1,4 +1,4 @@
-import { BENCH_USER_TOKEN } from "./dataset.ts";
+import { BENCH_USER_TOKEN, HOT_FLAG } from "./dataset.ts";
 
 /** One load scenario: a request the dashboard (or an API user) really sends. */
 export type Scenario = {
@@ -80,6 +80,12 @@ export function scenarios(): Scenario[] {
       name: "events of a flag (4.8, newest 50 of 100)",
       group: "event search",
       path: `/api/admin/events/${flag(4242)}`,
+      targetP99: 50,
+    },
+    {
+      name: "events of the hot flag (4.8, newest 50 of 1,928)",
+      group: "event search",
+      path: `/api/admin/events/${flag(HOT_FLAG)}`,
       targetP99: 50,
     },
     {

@@ -13,17 +13,20 @@ export type ServerProcess = {
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
- * Starts `src/server.ts` with tsx (or, with `npm: true`, runs `npm start` itself: the child is
- * then npm), on a free port, and resolves when it logs that it listens. Rejects with its
- * output if it exits first.
+ * Starts `src/server.ts` with tsx (with `npm: true`, runs `npm start` itself: the child is then
+ * npm; with `compiled: true`, runs what `npm start` runs, `dist/server.js`, as the child itself),
+ * on a free port, and resolves when it logs that it listens. Rejects with its output if it exits
+ * first.
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { npm?: boolean } = {},
+  options: { npm?: boolean; compiled?: boolean } = {},
 ): Promise<ServerProcess> {
   const [command, args] = options.npm
     ? ["npm", ["start", "--silent"]]
-    : [process.execPath, ["--import", "tsx", "src/server.ts"]];
+    : options.compiled
+      ? [process.execPath, ["--enable-source-maps", "dist/server.js"]]
+      : [process.execPath, ["--import", "tsx", "src/server.ts"]];
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },

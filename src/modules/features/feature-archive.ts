@@ -11,10 +11,11 @@ import { featureRecord } from "./feature-create.ts";
  * names are ignored.
  */
 export async function validateArchive(tx: Tx, names: string[]) {
-  const links = await tx.featureDependency.findMany({
-    where: { OR: [{ parentName: { in: names } }, { childName: { in: names } }] },
-    select: { parentName: true, childName: true },
-  });
+  // Raw: this check runs before every archive dialog, and Prisma's runtime costs a model query
+  // about 1 ms more CPU than the statement itself (docs/performance.md, the request path).
+  const links = await tx.$queryRaw<{ parentName: string; childName: string }[]>`
+    SELECT "parentName", "childName" FROM "FeatureDependency"
+    WHERE "parentName" = ANY(${names}::text[]) OR "childName" = ANY(${names}::text[])`;
   const archiving = new Set(names);
   const parentsWithChildFeatures = [
     ...new Set(
