@@ -15,6 +15,7 @@ import { listen } from "../src/http-server.ts";
 import { exportDocument } from "../src/modules/import-export/export.read.ts";
 import { createLogger } from "../src/shared/logger.ts";
 import { openBenchDatabase } from "./bench-database.ts";
+import { runBench } from "./bench-server.ts";
 import { generateDataset } from "./dataset.ts";
 
 const env = process.env;
@@ -107,7 +108,4 @@ async function main() {
   if (row.max > 2000) process.exitCode = 1;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

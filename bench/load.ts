@@ -21,6 +21,7 @@ import pg from "pg";
 import { createPglite } from "../src/db/pglite.ts";
 import { startServerProcess } from "../test/helpers/server-process.ts";
 import { type BenchStorage, benchStorage } from "./bench-database.ts";
+import { runBench } from "./bench-server.ts";
 
 const env = process.env;
 const CONNECTIONS = Number(env.BENCH_LOAD_CONNECTIONS ?? 200);
@@ -296,7 +297,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -7,14 +7,8 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
-import { createApp } from "../src/app.ts";
-import { bootstrap } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
-import { applyMigrations } from "../src/db/migrate.ts";
-import { createInProcessBus } from "../src/events/bus.ts";
-import { listen } from "../src/http-server.ts";
-import { createLogger } from "../src/shared/logger.ts";
 import { openBenchDatabase } from "./bench-database.ts";
+import { prepareBenchDatabase, runBench, serveBenchDatabase } from "./bench-server.ts";
 
 const env = process.env;
 const duration = Number(env.BENCH_DURATION ?? 10);
@@ -78,12 +72,8 @@ async function run(url: string, s: Scenario) {
 
 async function main() {
   const database = await openBenchDatabase("vexil_bench_path");
-  await applyMigrations(database.adapterFactory);
-  const config = loadConfig({ ...env, INIT_ADMIN_API_TOKENS: ADMIN, LOG_LEVEL: "error" });
-  const logger = createLogger("silent");
-  await bootstrap(database.prisma, config, logger);
-  const deps = { config, db: database.prisma, bus: createInProcessBus(), logger, now: () => new Date() };
-  const server = await listen(createApp({ ...deps, ready: async () => {} }), deps, "127.0.0.1", 0);
+  const prepared = await prepareBenchDatabase(database, { INIT_ADMIN_API_TOKENS: ADMIN, LOG_LEVEL: "error" });
+  const server = await serveBenchDatabase(database, prepared);
   log(`${database.kind}, ${connections} connections, ${duration} s per scenario`);
   const rows = [];
   for (const s of scenarios)
@@ -92,12 +82,7 @@ async function main() {
   console.log(
     JSON.stringify({ database: database.kind, connections, duration, cpus: os.cpus().length, rows }),
   );
-  await server.close(1000);
-  await deps.bus.close();
-  await database.close();
+  await server.close();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -9,17 +9,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import autocannon from "autocannon";
-import { createApp } from "../src/app.ts";
-import { bootstrap } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
 import { type Database, openPostgres } from "../src/db/database.ts";
-import { applyMigrations } from "../src/db/migrate.ts";
 import { createPglite } from "../src/db/pglite.ts";
 import { openPglite } from "../src/db/pglite-database.ts";
-import { createInProcessBus } from "../src/events/bus.ts";
-import { listen } from "../src/http-server.ts";
 import { rollUpEventCounts } from "../src/modules/search/event-counts.ts";
-import { createLogger } from "../src/shared/logger.ts";
+import { prepareBenchDatabase, runBench, serveBenchDatabase } from "./bench-server.ts";
 import { BENCH_USER_TOKEN, generateDataset } from "./dataset.ts";
 import { explainHotQueries } from "./explain.ts";
 import { type Scenario, scenarios } from "./scenarios.ts";
@@ -96,15 +90,11 @@ async function runScenario(url: string, s: Scenario, connections: number, second
 async function main() {
   const { database, fresh } = await openBenchDatabase();
   log(`database: ${database.kind}`);
-  await applyMigrations(database.adapterFactory);
-  const config = loadConfig({
-    ...env,
+  const prepared = await prepareBenchDatabase(database, {
     INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
     INIT_ADMIN_PASSWORD: "Bench-Password-1",
     LOG_LEVEL: "error",
   });
-  const logger = createLogger("silent");
-  await bootstrap(database.prisma, config, logger);
   if (fresh) {
     const started = Date.now();
     await generateDataset(database.prisma, size, log);
@@ -114,9 +104,7 @@ async function main() {
   const rollupStarted = Date.now();
   await rollUpEventCounts(database.prisma);
   log(`event counts rolled up in ${((Date.now() - rollupStarted) / 1000).toFixed(1)} s`);
-  const deps = { config, db: database.prisma, bus: createInProcessBus(), logger, now: () => new Date() };
-  const app = createApp({ ...deps, ready: async () => {} });
-  const server = await listen(app, deps, "127.0.0.1", 0);
+  const server = await serveBenchDatabase(database, prepared);
   log(`server on ${server.url}; ${duration} s per scenario at ${connectionLevels.join(" and ")} connections`);
   // Warm-up (JIT, connection pool) on requests that are no scenario's, so the first scenario is
   // not measured on a cold process; no scenario's own data or caches are touched.
@@ -155,12 +143,7 @@ async function main() {
     ),
   );
   log(`results written to ${file.pathname}`);
-  await server.close(1000);
-  await deps.bus.close();
-  await database.close();
+  await server.close();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

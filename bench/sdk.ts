@@ -7,16 +7,10 @@
 // BENCH_CONNECTIONS (10), BENCH_ONLY (run only the scenarios whose name contains it).
 import os from "node:os";
 import autocannon from "autocannon";
-import { createApp } from "../src/app.ts";
-import { bootstrap } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
 import type { Database } from "../src/db/database.ts";
-import { applyMigrations } from "../src/db/migrate.ts";
-import { createInProcessBus } from "../src/events/bus.ts";
-import { listen } from "../src/http-server.ts";
 import { hashSecret } from "../src/modules/access/credentials.ts";
-import { createLogger } from "../src/shared/logger.ts";
 import { openBenchDatabase } from "./bench-database.ts";
+import { prepareBenchDatabase, runBench, serveBenchDatabase } from "./bench-server.ts";
 import { generateDataset } from "./dataset.ts";
 
 const env = process.env;
@@ -74,16 +68,12 @@ async function run(url: string, s: Scenario) {
 async function main() {
   const database = await openBenchDatabase("vexil_bench_sdk");
   log(`database: ${database.kind}`);
-  await applyMigrations(database.adapterFactory);
-  const config = loadConfig({
-    ...env,
+  const prepared = await prepareBenchDatabase(database, {
     INIT_ADMIN_API_TOKENS: "*:*.bench-admin",
     LOG_LEVEL: "error",
     // One token drives every request here; the per-token limit (default 1,000/s) would cap it.
     VEXIL_OFREP_RATE_LIMIT_PER_SECOND: "1000000",
   });
-  const logger = createLogger("silent");
-  await bootstrap(database.prisma, config, logger);
   await generateDataset(database.prisma, { flags, projects: 20, events: 0 }, log);
   await moveIntoOwnProject(database, "bench-ofrep", OFREP_PROJECT_FLAGS);
   for (const [secret, type, project] of [
@@ -102,8 +92,7 @@ async function main() {
       },
     });
   }
-  const deps = { config, db: database.prisma, bus: createInProcessBus(), logger, now: () => new Date() };
-  const server = await listen(createApp({ ...deps, ready: async () => {} }), deps, "127.0.0.1", 0);
+  const server = await serveBenchDatabase(database, prepared);
   const first = await fetch(`${server.url}/api/client/features`, { headers: { authorization: CLIENT } });
   const etag = first.headers.get("etag") ?? "";
   const size = (await first.arrayBuffer()).byteLength;
@@ -161,9 +150,7 @@ async function main() {
   console.log(
     JSON.stringify({ database: database.kind, flags, connections, duration, cpus: os.cpus().length, rows }),
   );
-  await server.close(1000);
-  await deps.bus.close();
-  await database.close();
+  await server.close();
 }
 
 const OFREP_REQUEST = {
@@ -192,7 +179,4 @@ async function moveIntoOwnProject(database: Database, project: string, count: nu
   ]);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

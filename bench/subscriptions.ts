@@ -23,6 +23,7 @@ import { createInterface } from "node:readline";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { openPostgres } from "../src/db/database.ts";
+import { runBench } from "./bench-server.ts";
 
 const env = process.env;
 const SUBSCRIBERS = Number(env.BENCH_SUBSCRIBERS ?? 1000);
@@ -234,7 +235,4 @@ async function writeSteadily(
   return done;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -13,15 +13,9 @@ import os from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
-import { createApp } from "../src/app.ts";
-import { bootstrap } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
-import { applyMigrations } from "../src/db/migrate.ts";
-import { createInProcessBus } from "../src/events/bus.ts";
-import { listen } from "../src/http-server.ts";
-import { createLogger } from "../src/shared/logger.ts";
 import { projectRoot } from "../src/shared/project-root.ts";
 import { openBenchDatabase } from "./bench-database.ts";
+import { prepareBenchDatabase, runBench, serveBenchDatabase } from "./bench-server.ts";
 import { generateDataset } from "./dataset.ts";
 
 const env = process.env;
@@ -108,15 +102,14 @@ async function main() {
   );
 
   const database = await openBenchDatabase("vexil_bench_ui");
-  await applyMigrations(database.adapterFactory);
-  const config = loadConfig({ ...env, INIT_ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: "error" });
-  const logger = createLogger("silent");
-  await bootstrap(database.prisma, config, logger);
+  const prepared = await prepareBenchDatabase(database, {
+    INIT_ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: "error",
+  });
   const seeded = Date.now();
   await generateDataset(database.prisma, { flags: FLAGS, projects: 20, events: EVENTS }, log);
   log(`${FLAGS} flags seeded in ${((Date.now() - seeded) / 1000).toFixed(0)} s (${database.kind})`);
-  const deps = { config, db: database.prisma, bus: createInProcessBus(), logger, now: () => new Date() };
-  const server = await listen(createApp({ ...deps, ready: async () => {} }), deps, "127.0.0.1", 0);
+  const server = await serveBenchDatabase(database, prepared);
   try {
     const samples = await timeToFirstPage(server.url);
     log(
@@ -130,13 +123,8 @@ async function main() {
         .join(" ")}`,
     );
   } finally {
-    await server.close(1000);
-    await deps.bus.close();
-    await database.close();
+    await server.close();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

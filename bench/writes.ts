@@ -1,6 +1,7 @@
 import autocannon from "autocannon";
 import { startServerProcess } from "../test/helpers/server-process.ts";
 import { benchStorage } from "./bench-database.ts";
+import { runBench } from "./bench-server.ts";
 
 const env = process.env;
 const FLAGS = Number(env.BENCH_WRITE_FLAGS ?? 1000);
@@ -76,7 +77,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

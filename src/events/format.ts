@@ -5,228 +5,141 @@ import type { EventType } from "./catalogue.ts";
  * event formatter: a bold actor, a verb, the flag linked to its page, and where it happened.
  */
 type Template = { label: string; action: string };
+type Templates = Partial<Record<EventType, readonly [label: string, action: string]>>;
 
+function withPlace(templates: Templates, place: string): Partial<Record<EventType, Template>> {
+  return Object.fromEntries(
+    Object.entries(templates).map(([type, [label, action]]) => [type, { label, action: action + place }]),
+  );
+}
+
+/** Label and verb phrase of events about a flag in one environment of a project. */
+const IN_ENVIRONMENT: Templates = {
+  "feature-environment-enabled": ["Flag enabled", "enabled {{feature}}"],
+  "feature-environment-disabled": ["Flag disabled", "disabled {{feature}}"],
+  "feature-strategy-add": ["Flag strategy added", "added a strategy to {{feature}}"],
+  "feature-strategy-update": ["Flag strategy updated", "updated a strategy of {{feature}}"],
+  "feature-strategy-remove": ["Flag strategy removed", "removed a strategy from {{feature}}"],
+  "strategy-order-changed": ["Strategy order changed", "reordered the strategies of {{feature}}"],
+  "feature-environment-variants-updated": ["Flag variants updated", "updated the variants of {{feature}}"],
+};
+
+/** Label and verb phrase of events that happen in a project. */
+const IN_PROJECT: Templates = {
+  "feature-created": ["Flag created", "created {{feature}}"],
+  "feature-deleted": ["Flag deleted", "deleted {{feature}}"],
+  "feature-metadata-updated": ["Flag metadata updated", "updated {{feature}} metadata"],
+  "feature-archived": ["Flag archived", "archived {{feature}}"],
+  "feature-revived": ["Flag revived", "revived {{feature}}"],
+  "feature-stale-on": ["Flag marked stale", "marked {{feature}} as stale"],
+  "feature-stale-off": ["Flag unmarked stale", "marked {{feature}} as not stale"],
+  "feature-potentially-stale-on": ["Flag potentially stale", "flagged {{feature}} as potentially stale"],
+  "feature-variants-updated": ["Flag variants updated", "updated the variants of {{feature}}"],
+  "feature-tagged": ["Flag tagged", "tagged {{feature}}"],
+  "feature-untagged": ["Flag untagged", "untagged {{feature}}"],
+  "feature-type-updated": ["Flag type updated", "changed the type of {{feature}}"],
+  "feature-completed": ["Flag completed", "marked {{feature}} as completed"],
+  "feature-uncompleted": ["Flag uncompleted", "marked {{feature}} as not completed"],
+  "feature-dependency-added": ["Dependency added", "added a dependency to {{feature}}"],
+  "feature-dependency-removed": ["Dependency removed", "removed a dependency from {{feature}}"],
+  "feature-dependencies-removed": ["Dependencies removed", "removed all dependencies from {{feature}}"],
+  "feature-link-added": ["Flag link added", "added a link to {{feature}}"],
+  "feature-link-updated": ["Flag link updated", "updated a link of {{feature}}"],
+  "feature-link-removed": ["Flag link removed", "removed a link from {{feature}}"],
+  "project-environment-added": ["Project environment added", "enabled the **{{environment}}** environment"],
+  "project-environment-removed": [
+    "Project environment removed",
+    "disabled the **{{environment}}** environment",
+  ],
+  "project-user-added": ["Project member added", "gave a user a role"],
+  "project-user-removed": ["Project member removed", "took a role from a user"],
+  "change-request-created": ["Change request created", "created a change request"],
+  "change-request-applied": ["Change request applied", "applied a change request"],
+  "segment-created": ["Segment created", "created a segment"],
+  "segment-updated": ["Segment updated", "updated a segment"],
+  "segment-deleted": ["Segment deleted", "deleted a segment"],
+  "change-request-discarded": ["Change request discarded", "discarded a draft change request"],
+  "change-request-sent-to-review": ["Change request sent to review", "sent a change request to review"],
+  "change-request-approval-added": ["Change request approval added", "approved a change request"],
+  "change-request-approved": ["Change request approved", "completed the approvals of a change request"],
+  "change-request-rejected": ["Change request rejected", "rejected a change request"],
+  "change-request-cancelled": ["Change request cancelled", "cancelled a change request"],
+  "change-request-scheduled": ["Change request scheduled", "scheduled a change request"],
+  "change-request-scheduled-application-success": [
+    "Scheduled change request applied",
+    "applied a scheduled change request",
+  ],
+  "change-request-scheduled-application-failure": [
+    "Scheduled change request failed",
+    "could not apply a scheduled change request",
+  ],
+  "change-request-schedule-suspended": [
+    "Change request schedule suspended",
+    "suspended the schedule of a change request",
+  ],
+  "change-request-configuration-updated": [
+    "Change request configuration updated",
+    "updated the change request configuration of the **{{environment}}** environment",
+  ],
+};
+
+/** Label and whole verb phrase of the other events. */
+const ELSEWHERE: Templates = {
+  "feature-project-change": ["Flag moved", "moved {{feature}} to project {{project}}"],
+  "feature-favorited": ["Flag favorited", "favorited {{feature}}"],
+  "feature-unfavorited": ["Flag unfavorited", "unfavorited {{feature}}"],
+  "project-favorited": ["Project favorited", "favorited project {{project}}"],
+  "project-unfavorited": ["Project unfavorited", "unfavorited project {{project}}"],
+  "tag-created": ["Tag created", "created a tag"],
+  "project-created": ["Project created", "created project {{project}}"],
+  "project-updated": ["Project updated", "updated project {{project}}"],
+  "project-archived": ["Project archived", "archived project {{project}}"],
+  "project-revived": ["Project revived", "revived project {{project}}"],
+  "project-deleted": ["Project deleted", "deleted project {{project}}"],
+  "environment-created": ["Environment created", "created the **{{environment}}** environment"],
+  "environment-updated": ["Environment updated", "updated the **{{environment}}** environment"],
+  "context-field-created": ["Context field created", "created a context field"],
+  "context-field-updated": ["Context field updated", "updated a context field"],
+  "context-field-deleted": ["Context field deleted", "deleted a context field"],
+  "tag-type-created": ["Tag type created", "created a tag type"],
+  "tag-type-updated": ["Tag type updated", "updated a tag type"],
+  "tag-type-deleted": ["Tag type deleted", "deleted a tag type"],
+  "tag-deleted": ["Tag deleted", "deleted a tag"],
+  "user-created": ["User created", "created a user"],
+  "public-signup-token-created": ["Invite link created", "created an invite link"],
+  "public-signup-token-updated": ["Invite link updated", "updated an invite link"],
+  "public-signup-token-user-added": [
+    "User signed up with an invite link",
+    "added a user from an invite link",
+  ],
+  "user-updated": ["User updated", "updated a user"],
+  "user-deleted": ["User deleted", "deleted a user"],
+  "role-created": ["Role created", "created a role"],
+  "role-updated": ["Role updated", "updated a role"],
+  "role-deleted": ["Role deleted", "deleted a role"],
+  "api-token-created": ["API token created", "created an API token"],
+  "api-token-deleted": ["API token deleted", "deleted an API token"],
+  "pat-created": ["Personal access token created", "created a personal access token"],
+  "pat-deleted": ["Personal access token deleted", "deleted a personal access token"],
+  "change-added": [
+    "Change added",
+    "proposed a change in the **{{environment}}** environment of project {{project}}",
+  ],
+  "change-edited": [
+    "Change edited",
+    "edited a proposed change in the **{{environment}}** environment of project {{project}}",
+  ],
+  "change-discarded": [
+    "Change discarded",
+    "discarded a proposed change in the **{{environment}}** environment of project {{project}}",
+  ],
+};
+
+/** Where the summary of each group says the event happened, after its verb phrase. */
 const T: Partial<Record<EventType, Template>> = {
-  "feature-created": { label: "Flag created", action: "created {{feature}} in project {{project}}" },
-  "feature-deleted": { label: "Flag deleted", action: "deleted {{feature}} in project {{project}}" },
-  "feature-metadata-updated": {
-    label: "Flag metadata updated",
-    action: "updated {{feature}} metadata in project {{project}}",
-  },
-  "feature-archived": { label: "Flag archived", action: "archived {{feature}} in project {{project}}" },
-  "feature-revived": { label: "Flag revived", action: "revived {{feature}} in project {{project}}" },
-  "feature-stale-on": {
-    label: "Flag marked stale",
-    action: "marked {{feature}} as stale in project {{project}}",
-  },
-  "feature-stale-off": {
-    label: "Flag unmarked stale",
-    action: "marked {{feature}} as not stale in project {{project}}",
-  },
-  "feature-potentially-stale-on": {
-    label: "Flag potentially stale",
-    action: "flagged {{feature}} as potentially stale in project {{project}}",
-  },
-  "feature-environment-enabled": {
-    label: "Flag enabled",
-    action: "enabled {{feature}} for the **{{environment}}** environment in project {{project}}",
-  },
-  "feature-environment-disabled": {
-    label: "Flag disabled",
-    action: "disabled {{feature}} for the **{{environment}}** environment in project {{project}}",
-  },
-  "feature-strategy-add": {
-    label: "Flag strategy added",
-    action: "added a strategy to {{feature}} for the **{{environment}}** environment in project {{project}}",
-  },
-  "feature-strategy-update": {
-    label: "Flag strategy updated",
-    action:
-      "updated a strategy of {{feature}} for the **{{environment}}** environment in project {{project}}",
-  },
-  "feature-strategy-remove": {
-    label: "Flag strategy removed",
-    action:
-      "removed a strategy from {{feature}} for the **{{environment}}** environment in project {{project}}",
-  },
-  "strategy-order-changed": {
-    label: "Strategy order changed",
-    action:
-      "reordered the strategies of {{feature}} for the **{{environment}}** environment in project {{project}}",
-  },
-  "feature-variants-updated": {
-    label: "Flag variants updated",
-    action: "updated the variants of {{feature}} in project {{project}}",
-  },
-  "feature-environment-variants-updated": {
-    label: "Flag variants updated",
-    action:
-      "updated the variants of {{feature}} for the **{{environment}}** environment in project {{project}}",
-  },
-  "feature-tagged": { label: "Flag tagged", action: "tagged {{feature}} in project {{project}}" },
-  "feature-untagged": { label: "Flag untagged", action: "untagged {{feature}} in project {{project}}" },
-  "feature-project-change": { label: "Flag moved", action: "moved {{feature}} to project {{project}}" },
-  "feature-type-updated": {
-    label: "Flag type updated",
-    action: "changed the type of {{feature}} in project {{project}}",
-  },
-  "feature-completed": {
-    label: "Flag completed",
-    action: "marked {{feature}} as completed in project {{project}}",
-  },
-  "feature-uncompleted": {
-    label: "Flag uncompleted",
-    action: "marked {{feature}} as not completed in project {{project}}",
-  },
-  "feature-dependency-added": {
-    label: "Dependency added",
-    action: "added a dependency to {{feature}} in project {{project}}",
-  },
-  "feature-dependency-removed": {
-    label: "Dependency removed",
-    action: "removed a dependency from {{feature}} in project {{project}}",
-  },
-  "feature-dependencies-removed": {
-    label: "Dependencies removed",
-    action: "removed all dependencies from {{feature}} in project {{project}}",
-  },
-  "feature-link-added": {
-    label: "Flag link added",
-    action: "added a link to {{feature}} in project {{project}}",
-  },
-  "feature-link-updated": {
-    label: "Flag link updated",
-    action: "updated a link of {{feature}} in project {{project}}",
-  },
-  "feature-link-removed": {
-    label: "Flag link removed",
-    action: "removed a link from {{feature}} in project {{project}}",
-  },
-  "feature-favorited": { label: "Flag favorited", action: "favorited {{feature}}" },
-  "feature-unfavorited": { label: "Flag unfavorited", action: "unfavorited {{feature}}" },
-  "project-favorited": { label: "Project favorited", action: "favorited project {{project}}" },
-  "project-unfavorited": { label: "Project unfavorited", action: "unfavorited project {{project}}" },
-  "tag-created": { label: "Tag created", action: "created a tag" },
-  "project-created": { label: "Project created", action: "created project {{project}}" },
-  "project-updated": { label: "Project updated", action: "updated project {{project}}" },
-  "project-archived": { label: "Project archived", action: "archived project {{project}}" },
-  "project-revived": { label: "Project revived", action: "revived project {{project}}" },
-  "project-deleted": { label: "Project deleted", action: "deleted project {{project}}" },
-  "project-environment-added": {
-    label: "Project environment added",
-    action: "enabled the **{{environment}}** environment in project {{project}}",
-  },
-  "project-environment-removed": {
-    label: "Project environment removed",
-    action: "disabled the **{{environment}}** environment in project {{project}}",
-  },
-  "environment-created": {
-    label: "Environment created",
-    action: "created the **{{environment}}** environment",
-  },
-  "environment-updated": {
-    label: "Environment updated",
-    action: "updated the **{{environment}}** environment",
-  },
-  "context-field-created": { label: "Context field created", action: "created a context field" },
-  "context-field-updated": { label: "Context field updated", action: "updated a context field" },
-  "context-field-deleted": { label: "Context field deleted", action: "deleted a context field" },
-  "tag-type-created": { label: "Tag type created", action: "created a tag type" },
-  "tag-type-updated": { label: "Tag type updated", action: "updated a tag type" },
-  "tag-type-deleted": { label: "Tag type deleted", action: "deleted a tag type" },
-  "tag-deleted": { label: "Tag deleted", action: "deleted a tag" },
-  "user-created": { label: "User created", action: "created a user" },
-  "public-signup-token-created": { label: "Invite link created", action: "created an invite link" },
-  "public-signup-token-updated": { label: "Invite link updated", action: "updated an invite link" },
-  "public-signup-token-user-added": {
-    label: "User signed up with an invite link",
-    action: "added a user from an invite link",
-  },
-  "user-updated": { label: "User updated", action: "updated a user" },
-  "user-deleted": { label: "User deleted", action: "deleted a user" },
-  "role-created": { label: "Role created", action: "created a role" },
-  "role-updated": { label: "Role updated", action: "updated a role" },
-  "role-deleted": { label: "Role deleted", action: "deleted a role" },
-  "api-token-created": { label: "API token created", action: "created an API token" },
-  "api-token-deleted": { label: "API token deleted", action: "deleted an API token" },
-  "pat-created": { label: "Personal access token created", action: "created a personal access token" },
-  "pat-deleted": { label: "Personal access token deleted", action: "deleted a personal access token" },
-  "project-user-added": {
-    label: "Project member added",
-    action: "gave a user a role in project {{project}}",
-  },
-  "project-user-removed": {
-    label: "Project member removed",
-    action: "took a role from a user in project {{project}}",
-  },
-  "change-request-created": {
-    label: "Change request created",
-    action: "created a change request in project {{project}}",
-  },
-  "change-request-applied": {
-    label: "Change request applied",
-    action: "applied a change request in project {{project}}",
-  },
-  "segment-created": { label: "Segment created", action: "created a segment in project {{project}}" },
-  "segment-updated": { label: "Segment updated", action: "updated a segment in project {{project}}" },
-  "segment-deleted": { label: "Segment deleted", action: "deleted a segment in project {{project}}" },
-  "change-request-discarded": {
-    label: "Change request discarded",
-    action: "discarded a draft change request in project {{project}}",
-  },
-  "change-added": {
-    label: "Change added",
-    action: "proposed a change in the **{{environment}}** environment of project {{project}}",
-  },
-  "change-edited": {
-    label: "Change edited",
-    action: "edited a proposed change in the **{{environment}}** environment of project {{project}}",
-  },
-  "change-discarded": {
-    label: "Change discarded",
-    action: "discarded a proposed change in the **{{environment}}** environment of project {{project}}",
-  },
-  "change-request-sent-to-review": {
-    label: "Change request sent to review",
-    action: "sent a change request to review in project {{project}}",
-  },
-  "change-request-approval-added": {
-    label: "Change request approval added",
-    action: "approved a change request in project {{project}}",
-  },
-  "change-request-approved": {
-    label: "Change request approved",
-    action: "completed the approvals of a change request in project {{project}}",
-  },
-  "change-request-rejected": {
-    label: "Change request rejected",
-    action: "rejected a change request in project {{project}}",
-  },
-  "change-request-cancelled": {
-    label: "Change request cancelled",
-    action: "cancelled a change request in project {{project}}",
-  },
-  "change-request-scheduled": {
-    label: "Change request scheduled",
-    action: "scheduled a change request in project {{project}}",
-  },
-  "change-request-scheduled-application-success": {
-    label: "Scheduled change request applied",
-    action: "applied a scheduled change request in project {{project}}",
-  },
-  "change-request-scheduled-application-failure": {
-    label: "Scheduled change request failed",
-    action: "could not apply a scheduled change request in project {{project}}",
-  },
-  "change-request-schedule-suspended": {
-    label: "Change request schedule suspended",
-    action: "suspended the schedule of a change request in project {{project}}",
-  },
-  "change-request-configuration-updated": {
-    label: "Change request configuration updated",
-    action:
-      "updated the change request configuration of the **{{environment}}** environment in project {{project}}",
-  },
+  ...withPlace(IN_ENVIRONMENT, " for the **{{environment}}** environment in project {{project}}"),
+  ...withPlace(IN_PROJECT, " in project {{project}}"),
+  ...withPlace(ELSEWHERE, ""),
 };
 
 export type FormatInput = {

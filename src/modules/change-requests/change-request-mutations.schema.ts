@@ -115,9 +115,7 @@ builder.mutationField("editChangeRequestChange", (t) =>
     authScopes: { authenticated: true },
     resolve: async (_root, args, ctx) => {
       const principal = principalOf(ctx);
-      await runWrite(ctx, (w) =>
-        editChange(w, principal, args.project, args.id, args.changeId, args.payload, ctx.config.limits),
-      );
+      await runWrite(ctx, (w) => editChange(w, principal, args, args.payload, ctx.config.limits));
       return viewAfter(ctx, args.id);
     },
   }),
@@ -135,7 +133,7 @@ builder.mutationField("discardChangeRequestChange", (t) =>
     authScopes: { authenticated: true },
     resolve: async (_root, args, ctx) => {
       const principal = principalOf(ctx);
-      await runWrite(ctx, (w) => discardChange(w, principal, args.project, args.id, args.changeId));
+      await runWrite(ctx, (w) => discardChange(w, principal, args));
       return viewAfter(ctx, args.id);
     },
   }),

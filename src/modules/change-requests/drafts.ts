@@ -36,10 +36,15 @@ async function editable(w: Write, principal: Principal, project: string, id: num
   return cr;
 }
 
-function changeOf(cr: LockedChangeRequest, changeId: number) {
-  const change = cr.changes.find((c) => c.id === changeId);
-  if (!change) throw new NotFoundError(`Change request ${cr.id} has no change ${changeId}`);
-  return change;
+/** One change of a change request of a project. */
+export type ChangeLocation = { project: string; id: number; changeId: number };
+
+/** The request, locked and still editable by this principal, and its change at `at`. */
+async function editableChange(w: Write, principal: Principal, at: ChangeLocation) {
+  const cr = await editable(w, principal, at.project, at.id);
+  const change = cr.changes.find((c) => c.id === at.changeId);
+  if (!change) throw new NotFoundError(`Change request ${cr.id} has no change ${at.changeId}`);
+  return { cr, change };
 }
 
 /** Editing a submitted request revokes its approvals: it goes (back) to review (reference §6.3). */
@@ -53,14 +58,11 @@ async function backToReview(w: Write, cr: LockedChangeRequest) {
 export async function editChange(
   w: Write,
   principal: Principal,
-  project: string,
-  id: number,
-  changeId: number,
+  at: ChangeLocation,
   payload: unknown,
   limits: ResourceLimits,
 ) {
-  const cr = await editable(w, principal, project, id);
-  const before = changeOf(cr, changeId);
+  const { cr, change: before } = await editableChange(w, principal, at);
   const scope = { project: cr.projectId, environment: cr.environmentName };
   const raw = { action: before.action as ChangeAction, feature: before.featureName, payload };
   const change = await checkChange(w, principal, scope, raw, 0);
@@ -72,7 +74,7 @@ export async function editChange(
     change.payload,
   );
   await w.tx.changeRequestChange.update({
-    where: { id: changeId },
+    where: { id: at.changeId },
     data: {
       payload: (change.payload ?? {}) as Prisma.InputJsonValue,
       snapshot: (snapshot ?? undefined) as Prisma.InputJsonValue | undefined,
@@ -80,25 +82,18 @@ export async function editChange(
   });
   const event = await recordChangeRequestEvent(w, "change-edited", cr, {
     featureName: before.featureName,
-    data: { changeId, action: before.action, payload: change.payload ?? {} },
+    data: { changeId: at.changeId, action: before.action, payload: change.payload ?? {} },
   });
   if (event) await backToReview(w, cr);
 }
 
 /** Removes one change from the request. Event: change-discarded. */
-export async function discardChange(
-  w: Write,
-  principal: Principal,
-  project: string,
-  id: number,
-  changeId: number,
-) {
-  const cr = await editable(w, principal, project, id);
-  const change = changeOf(cr, changeId);
-  await w.tx.changeRequestChange.delete({ where: { id: changeId } });
+export async function discardChange(w: Write, principal: Principal, at: ChangeLocation) {
+  const { cr, change } = await editableChange(w, principal, at);
+  await w.tx.changeRequestChange.delete({ where: { id: at.changeId } });
   await recordChangeRequestEvent(w, "change-discarded", cr, {
     featureName: change.featureName,
-    data: { changeId, action: change.action },
+    data: { changeId: at.changeId, action: change.action },
   });
   await backToReview(w, cr);
 }

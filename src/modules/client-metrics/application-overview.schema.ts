@@ -23,11 +23,10 @@ const OverviewEnvironmentRef = builder
       sdks: t.exposeStringList("sdks", { description: "SDK versions (`name:version`) they run, sorted." }),
       frontendSdks: t.exposeStringList("frontendSdks", { description: "Those of frontend instances." }),
       backendSdks: t.exposeStringList("backendSdks", { description: "Those of backend instances." }),
-      lastSeen: t.field({
+      lastSeen: t.expose("lastSeen", {
         type: "DateTime",
         nullable: true,
         description: "When an instance there was last seen.",
-        resolve: (e) => e.lastSeen,
       }),
       outdatedSdks: t.exposeStringList("outdatedSdks", {
         description: "SDK versions there older than Unleash's recommended minimum.",
@@ -45,10 +44,9 @@ const OverviewRef = builder.objectRef<ApplicationOverview>("ApplicationOverview"
       description: "Projects of the flags it reported metrics for.",
     }),
     featureCount: t.exposeInt("featureCount", { description: "Flags it reported metrics for." }),
-    environments: t.field({
+    environments: t.expose("environments", {
       type: [OverviewEnvironmentRef],
       description: "Environments it has instances in, by name.",
-      resolve: (o) => o.environments,
     }),
     missingStrategies: t.exposeStringList("missingStrategies", {
       description: "Strategies its SDKs reported that no strategy definition has.",
@@ -131,10 +129,9 @@ const UnknownReportRef = builder.objectRef<UnknownReport>("UnknownFlagReport").i
   description: "An application that reported an unknown flag.",
   fields: (t) => ({
     appName: t.exposeString("appName", { description: "The SDK's `appName`." }),
-    environments: t.field({
+    environments: t.expose("environments", {
       type: [UnknownEnvironmentRef],
       description: "Environments it reported the flag in.",
-      resolve: (r) => r.environments,
     }),
   }),
 });
@@ -144,16 +141,14 @@ const UnknownFlagRef = builder.objectRef<UnknownFlag>("UnknownFlag").implement({
   fields: (t) => ({
     name: t.exposeString("name", { description: "The name the SDKs used." }),
     lastSeenAt: t.field({ type: "DateTime", description: "Last reported.", resolve: (f) => f.lastSeenAt }),
-    lastEventAt: t.field({
+    lastEventAt: t.expose("lastEventAt", {
       type: "DateTime",
       nullable: true,
       description: "Newest event about a flag of that name (one since deleted), if any.",
-      resolve: (f) => f.lastEventAt,
     }),
-    reports: t.field({
+    reports: t.expose("reports", {
       type: [UnknownReportRef],
       description: "Who reported it, by application.",
-      resolve: (f) => f.reports,
     }),
   }),
 });

@@ -10,6 +10,7 @@ import {
 } from "./bulk.ts";
 import { requireChangeRequestBypass, requireStrategyCreationWhenNone } from "./guards.ts";
 import { EnvironmentVariantInput } from "./inputs.schema.ts";
+import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
 import type { VariantInput } from "./variants.ts";
 
 /** JSON Patch operations as GraphQL gives them, without the nulls of absent fields. */
@@ -35,15 +36,9 @@ builder.mutationFields((t) => ({
         description: "When turning on: re-enable disabled strategies instead of adding the default strategy.",
       }),
     },
-    authScopes: (_root, args) => ({
-      permission: {
-        permission: PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT,
-        project: args.project,
-        environment: args.environment,
-      },
-    }),
+    authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
     resolve: async (query, _root, args, ctx) => {
-      await requireChangeRequestBypass(ctx, args.project, args.environment);
+      await requireDirectChange(ctx, args);
       if (args.enabled) {
         for (const feature of new Set(args.features)) {
           await requireStrategyCreationWhenNone(ctx, args.project, feature, args.environment);
@@ -68,24 +63,15 @@ builder.mutationFields((t) => ({
     description:
       "Applies a JSON Patch (RFC 6902) to a strategy as REST shows it (name, title, disabled, sortOrder, parameters, constraints, variants, segments). Events as updateFeatureStrategy.",
     args: {
-      project: t.arg.string({ required: true, description: "Project id." }),
-      feature: t.arg.string({ required: true, description: "Flag name." }),
-      environment: t.arg.string({ required: true, description: "Environment name." }),
+      ...targetArgs,
       id: t.arg.string({ required: true, description: "Strategy id." }),
       operations: t.arg({ type: [JsonPatchOperationInput], required: true, description: "The patch." }),
     },
-    authScopes: (_root, args) => ({
-      permission: {
-        permission: PERMISSIONS.UPDATE_FEATURE_STRATEGY,
-        project: args.project,
-        environment: args.environment,
-      },
-    }),
+    authScopes: scope(PERMISSIONS.UPDATE_FEATURE_STRATEGY),
     resolve: async (query, _root, args, ctx) => {
-      await requireChangeRequestBypass(ctx, args.project, args.environment);
-      const target = { project: args.project, feature: args.feature, environment: args.environment };
+      await requireDirectChange(ctx, args);
       return runWrite(ctx, async (w) => {
-        await patchStrategy(w, target, args.id, patchOperations(args.operations), ctx.config.limits);
+        await patchStrategy(w, target(args), args.id, patchOperations(args.operations), ctx.config.limits);
         return w.tx.featureStrategy.findUniqueOrThrow({ ...query, where: { id: args.id } });
       });
     },
@@ -95,29 +81,15 @@ builder.mutationFields((t) => ({
     description:
       "Applies a JSON Patch (RFC 6902) to a flag's variant list in one environment; weights rebalanced. Event: feature-environment-variants-updated (none when unchanged).",
     args: {
-      project: t.arg.string({ required: true, description: "Project id." }),
-      feature: t.arg.string({ required: true, description: "Flag name." }),
-      environment: t.arg.string({ required: true, description: "Environment name." }),
+      ...targetArgs,
       operations: t.arg({ type: [JsonPatchOperationInput], required: true, description: "The patch." }),
     },
-    authScopes: (_root, args) => ({
-      permission: {
-        permission: PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT_VARIANTS,
-        project: args.project,
-        environment: args.environment,
-      },
-    }),
+    authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT_VARIANTS),
     resolve: async (query, _root, args, ctx) => {
-      await requireChangeRequestBypass(ctx, args.project, args.environment);
-      const target = { project: args.project, feature: args.feature, environment: args.environment };
+      await requireDirectChange(ctx, args);
       return runWrite(ctx, async (w) => {
-        await patchEnvironmentVariants(w, target, patchOperations(args.operations));
-        return w.tx.featureEnvironment.findUniqueOrThrow({
-          ...query,
-          where: {
-            featureName_environmentName: { featureName: args.feature, environmentName: args.environment },
-          },
-        });
+        await patchEnvironmentVariants(w, target(args), patchOperations(args.operations));
+        return w.tx.featureEnvironment.findUniqueOrThrow({ ...query, where: featureEnvironmentKey(args) });
       });
     },
   }),

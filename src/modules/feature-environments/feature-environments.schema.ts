@@ -1,10 +1,9 @@
 import { builder } from "../../builder.ts";
-import type { Context } from "../../context.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.ts";
 import { setEnvironmentVariants } from "./environment-variants.ts";
-import { requireChangeRequestBypass, requireStrategyCreationWhenNone } from "./guards.ts";
+import { requireStrategyCreationWhenNone } from "./guards.ts";
 import {
   EnvironmentVariantInput,
   StrategyInput,
@@ -19,43 +18,16 @@ import {
   type StrategyUpdateInput as UpdateInput,
   updateStrategy,
 } from "./strategies.ts";
-import type { EnvironmentTarget } from "./strategy-record.ts";
-
-type TargetArgs = { project: string; feature: string; environment: string };
-
-const target = (args: TargetArgs): EnvironmentTarget => ({
-  project: args.project,
-  feature: args.feature,
-  environment: args.environment,
-});
-
-const scope =
-  (permission: (typeof PERMISSIONS)[keyof typeof PERMISSIONS]) => (_root: unknown, args: TargetArgs) => ({
-    permission: { permission, project: args.project, environment: args.environment },
-  });
-
-const featureEnvironmentKey = (args: TargetArgs) => ({
-  featureName_environmentName: { featureName: args.feature, environmentName: args.environment },
-});
-
-/** Direct changes where change requests are required need SKIP_CHANGE_REQUEST (reference §4, check 1). */
-const requireDirectChange = (ctx: Context, args: TargetArgs) =>
-  requireChangeRequestBypass(ctx, args.project, args.environment);
+import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
 
 builder.mutationFields((t) => {
-  /** The arguments locating a flag in one environment of a project. */
-  const targetArgs = () => ({
-    project: t.arg.string({ required: true, description: "Project id." }),
-    feature: t.arg.string({ required: true, description: "Flag name." }),
-    environment: t.arg.string({ required: true, description: "Environment name." }),
-  });
   return {
     enableFeatureEnvironment: t.prismaField({
       type: "Feature",
       description:
         "Turns a flag on in an environment (spec 4.1). Adds the default strategy first when none would apply (feature-strategy-add), or with `shouldActivateDisabledStrategies` re-enables the disabled ones (feature-strategy-update each); then feature-environment-enabled if it was off. Repeating it records nothing.",
       args: {
-        ...targetArgs(),
+        ...targetArgs,
         shouldActivateDisabledStrategies: t.arg.boolean({
           description: "Re-enable disabled strategies instead of adding the default strategy.",
         }),
@@ -78,7 +50,7 @@ builder.mutationFields((t) => {
     disableFeatureEnvironment: t.prismaField({
       type: "Feature",
       description: "Turns a flag off in an environment; feature-environment-disabled if it was on.",
-      args: targetArgs(),
+      args: targetArgs,
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
@@ -92,7 +64,7 @@ builder.mutationFields((t) => {
       type: "FeatureStrategy",
       description: "Adds a strategy to a flag in an environment. Event: feature-strategy-add.",
       args: {
-        ...targetArgs(),
+        ...targetArgs,
         input: t.arg({ type: StrategyInput, required: true, description: "The strategy." }),
       },
       authScopes: scope(PERMISSIONS.CREATE_FEATURE_STRATEGY),
@@ -114,7 +86,7 @@ builder.mutationFields((t) => {
       description:
         "Changes a strategy (fields left out are kept). Event: feature-strategy-update; then feature-environment-disabled when no enabled strategy remains.",
       args: {
-        ...targetArgs(),
+        ...targetArgs,
         id: t.arg.string({ required: true, description: "Strategy id." }),
         input: t.arg({ type: StrategyUpdateInput, required: true, description: "The changes." }),
       },
@@ -132,7 +104,7 @@ builder.mutationFields((t) => {
       description:
         "Deletes a strategy. Event: feature-strategy-remove; then feature-environment-disabled when no enabled strategy remains.",
       args: {
-        ...targetArgs(),
+        ...targetArgs,
         id: t.arg.string({ required: true, description: "Strategy id." }),
       },
       authScopes: scope(PERMISSIONS.DELETE_FEATURE_STRATEGY),
@@ -148,7 +120,7 @@ builder.mutationFields((t) => {
       type: "FeatureEnvironment",
       description: "Reorders strategies. Event: strategy-order-changed (none when the order is unchanged).",
       args: {
-        ...targetArgs(),
+        ...targetArgs,
         order: t.arg({ type: [StrategySortOrderInput], required: true, description: "New positions." }),
       },
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_STRATEGY),
@@ -165,7 +137,7 @@ builder.mutationFields((t) => {
       description:
         "Replaces a flag's variants in an environment, weights rebalanced to 1000. Event: feature-environment-variants-updated.",
       args: {
-        ...targetArgs(),
+        ...targetArgs,
         variants: t.arg({ type: [EnvironmentVariantInput], required: true, description: "All variants." }),
       },
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT_VARIANTS),

@@ -169,8 +169,13 @@ export async function recordStrategyUpdate(
  */
 export async function deleteStrategy(w: Write, target: EnvironmentTarget, id: string) {
   await loadTarget(w, target);
-  const before = await strategyIn(w.tx, target, id);
-  await w.tx.featureStrategy.delete({ where: { id } });
+  await removeStrategy(w, target, await strategyIn(w.tx, target, id));
+  await disableWhenNoEnabledStrategy(w, target);
+}
+
+/** Deletes a stored strategy of the target and records feature-strategy-remove. */
+export async function removeStrategy(w: Write, target: EnvironmentTarget, before: StoredStrategy) {
+  await w.tx.featureStrategy.delete({ where: { id: before.id } });
   await recordEvent(w, {
     type: "feature-strategy-remove",
     project: target.project,
@@ -178,7 +183,6 @@ export async function deleteStrategy(w: Write, target: EnvironmentTarget, id: st
     featureName: target.feature,
     preData: strategyRecord(before),
   });
-  await disableWhenNoEnabledStrategy(w, target);
 }
 
 const sortOrderSchema = z.array(z.object({ id: z.string().min(1), sortOrder: z.number().int() }));

@@ -4,24 +4,28 @@ import { type InstanceStatistics, instanceStatistics, statisticsCsv } from "./in
 
 type Windows = { last7?: number; last30: number; last60: number; last90: number };
 
-const ActiveUsers = builder.objectRef<Windows>("InstanceActiveUsers").implement({
-  description: "Users (not deleted) who logged in or used a session within each window.",
-  fields: (t) => ({
-    last7: t.int({ description: "Last 7 days.", resolve: (w) => w.last7 ?? 0 }),
-    last30: t.exposeInt("last30", { description: "Last 30 days." }),
-    last60: t.exposeInt("last60", { description: "Last 60 days." }),
-    last90: t.exposeInt("last90", { description: "Last 90 days." }),
-  }),
-});
+/** An object of counts within the last 30, 60 and 90 days, and 7 when `withLast7`. */
+const windowsObject = (name: string, description: string, withLast7: boolean) =>
+  builder.objectRef<Windows>(name).implement({
+    description,
+    fields: (t) => ({
+      ...(withLast7 ? { last7: t.int({ description: "Last 7 days.", resolve: (w) => w.last7 ?? 0 }) } : {}),
+      last30: t.exposeInt("last30", { description: "Last 30 days." }),
+      last60: t.exposeInt("last60", { description: "Last 60 days." }),
+      last90: t.exposeInt("last90", { description: "Last 90 days." }),
+    }),
+  });
 
-const ProductionChanges = builder.objectRef<Windows>("InstanceProductionChanges").implement({
-  description: "Events recorded in production-type environments within each window.",
-  fields: (t) => ({
-    last30: t.exposeInt("last30", { description: "Last 30 days." }),
-    last60: t.exposeInt("last60", { description: "Last 60 days." }),
-    last90: t.exposeInt("last90", { description: "Last 90 days." }),
-  }),
-});
+const ActiveUsers = windowsObject(
+  "InstanceActiveUsers",
+  "Users (not deleted) who logged in or used a session within each window.",
+  true,
+);
+const ProductionChanges = windowsObject(
+  "InstanceProductionChanges",
+  "Events recorded in production-type environments within each window.",
+  false,
+);
 
 const MetricsBuckets = builder
   .objectRef<{ enabledCount: number; variantCount: number }>("InstanceMetricsBuckets")
@@ -89,31 +93,20 @@ const InstanceStatisticsRef = builder.objectRef<InstanceStatistics>("InstanceSta
     versionEnterprise: t.exposeString("versionEnterprise", { description: "Always empty." }),
     SAMLenabled: t.exposeBoolean("SAMLenabled", { description: "Always false: Vexil has no SAML." }),
     OIDCenabled: t.exposeBoolean("OIDCenabled", { description: "Always false: Vexil has no OIDC." }),
-    activeUsers: t.field({ type: ActiveUsers, description: "Active users.", resolve: (s) => s.activeUsers }),
-    productionChanges: t.field({
+    activeUsers: t.expose("activeUsers", { type: ActiveUsers, description: "Active users." }),
+    productionChanges: t.expose("productionChanges", {
       type: ProductionChanges,
       description: "Changes in production.",
-      resolve: (s) => s.productionChanges,
     }),
-    previousDayMetricsBucketsCount: t.field({
+    previousDayMetricsBucketsCount: t.expose("previousDayMetricsBucketsCount", {
       type: MetricsBuckets,
       description: "Metrics rows of the previous day.",
-      resolve: (s) => s.previousDayMetricsBucketsCount,
     }),
-    clientApps: t.field({
-      type: [ClientApps],
-      description: "Client applications.",
-      resolve: (s) => s.clientApps,
-    }),
-    apiTokens: t.field({
-      type: TokenCounts,
-      description: "API tokens by type.",
-      resolve: (s) => s.apiTokens,
-    }),
-    edgeInstanceUsage: t.field({
+    clientApps: t.expose("clientApps", { type: [ClientApps], description: "Client applications." }),
+    apiTokens: t.expose("apiTokens", { type: TokenCounts, description: "API tokens by type." }),
+    edgeInstanceUsage: t.expose("edgeInstanceUsage", {
       type: "JSON",
       description: "Unleash Edge usage: Vexil has no Edge (always {}).",
-      resolve: (s) => s.edgeInstanceUsage,
     }),
     sum: t.exposeString("sum", { description: "SHA-256 of the other figures." }),
     csv: t.string({

@@ -94,10 +94,9 @@ const SegmentEvaluationRef = builder.objectRef<SegmentResult>("SegmentEvaluation
       resolve: (s) => s.name ?? null,
     }),
     result: t.exposeBoolean("result", { description: "Whether the segment matched." }),
-    constraints: t.field({
+    constraints: t.expose("constraints", {
       type: [ConstraintEvaluationRef],
       description: "Its constraints up to the first that failed.",
-      resolve: (s) => s.constraints,
     }),
   }),
 });
@@ -133,15 +132,13 @@ const StrategyEvaluationRef = builder.objectRef<StrategyEvaluation>("StrategyEva
       resolve: (s) => isKnownStrategy(s.name),
     }),
     result: t.exposeBoolean("result", { description: "Whether the strategy is on for the context." }),
-    constraints: t.field({
+    constraints: t.expose("constraints", {
       type: [ConstraintEvaluationRef],
       description: "Its constraints up to the first that failed.",
-      resolve: (s) => s.constraints,
     }),
-    segments: t.field({
+    segments: t.expose("segments", {
       type: [SegmentEvaluationRef],
       description: "Its segments up to the first that failed (none when a constraint failed).",
-      resolve: (s) => s.segments,
     }),
     rollout: t.field({
       type: RolloutEvaluationRef,
@@ -175,10 +172,9 @@ type VariantRule = NonNullable<PlaygroundFlag["variantRule"]>;
 const VariantRuleRef = builder.objectRef<VariantRule>("VariantRule").implement({
   description: "How the variant was chosen.",
   fields: (t) => ({
-    source: t.field({
+    source: t.expose("source", {
       type: VariantSourceEnum,
       description: "Strategy or flag variants.",
-      resolve: (r) => r.source,
     }),
     override: t.boolean({
       description: "An override matched the context.",
@@ -221,10 +217,9 @@ export const FlagEvaluationRef = builder.objectRef<PlaygroundFlag>("FlagEvaluati
       description: "Its project; null for an unknown flag.",
     }),
     enabled: t.exposeBoolean("enabled", { description: "Whether the flag is on for the context." }),
-    variant: t.field({
+    variant: t.expose("variant", {
       type: EvaluatedVariantRef,
       description: "The variant the context gets.",
-      resolve: (f) => f.variant,
     }),
     impressionData: t.exposeBoolean("impressionData", {
       description: "Whether SDKs emit impression events.",
@@ -248,17 +243,15 @@ export const FlagEvaluationRef = builder.objectRef<PlaygroundFlag>("FlagEvaluati
       description: "With STRATEGY_MATCHED: the first strategy that is on for the context.",
       resolve: (f) => matchedStrategy(f),
     }),
-    strategies: t.field({
+    strategies: t.expose("strategies", {
       type: [StrategyEvaluationRef],
       description:
         "Every strategy explained, in order (for a flag that is off: what each would say were it on).",
-      resolve: (f) => f.strategies,
     }),
-    variantRule: t.field({
+    variantRule: t.expose("variantRule", {
       type: VariantRuleRef,
       nullable: true,
       description: "How the variant was chosen, when one was.",
-      resolve: (f) => f.variantRule,
     }),
     variants: t.field({
       type: [EnvironmentVariantRef],
@@ -326,10 +319,9 @@ const ContextEvaluationRef = builder
     fields: (t) => ({
       environment: t.exposeString("environment", { description: "Environment evaluated in." }),
       contextIndex: t.exposeInt("contextIndex", { description: "Position of the context in `contexts`." }),
-      flags: t.field({
+      flags: t.expose("flags", {
         type: [FlagEvaluationRef],
         description: "The flags, evaluated.",
-        resolve: (r) => r.flags,
       }),
     }),
   });

@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
+import type { User } from "../../generated/prisma/client.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.ts";
 import {
@@ -15,16 +16,10 @@ import { assertStrongPassword } from "./password-policy.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 
-type UserRow = {
-  id: number;
-  name: string | null;
-  email: string | null;
-  username: string | null;
-  imageUrl: string | null;
-  rootRole: string;
-  createdAt: Date;
-  seenAt: Date | null;
-};
+type UserRow = Pick<
+  User,
+  "id" | "name" | "email" | "username" | "imageUrl" | "rootRole" | "createdAt" | "seenAt"
+>;
 type UserListingShape = UserRow & { rootRoleId: number | null; patSeenAt?: Date | null };
 
 /** Attaches each user's root role id (one query for all of them). */
@@ -87,11 +82,10 @@ type ProfileShape = { rootRole: RoleShape | null; projects: string[]; canChangeP
 const ProfileRef = builder.objectRef<ProfileShape>("Profile").implement({
   description: "The caller's root role and the projects they hold a role in.",
   fields: (t) => ({
-    rootRole: t.field({
+    rootRole: t.expose("rootRole", {
       type: UserRoleRef,
       nullable: true,
       description: "Root role (null for client and frontend tokens).",
-      resolve: (p) => p.rootRole,
     }),
     projects: t.exposeStringList("projects", {
       description: "Ids of the projects the caller is a member of.",
