@@ -1,7 +1,8 @@
 import type { z } from "zod";
+import { unknownFieldProblem } from "../src/shared/http-body.ts";
 
 /** A body field that its route's schema does not allow, where the schema refuses unknown fields. */
-export type UnknownField = { path: string; message: string };
+export type UnknownField = ReturnType<typeof unknownFieldProblem>;
 
 type Def = {
   type: string;
@@ -49,13 +50,6 @@ export function unknownBodyFields(schema: z.ZodType | undefined, body: unknown, 
   return entries.flatMap(([key, value]): UnknownField[] => {
     const field = shape[key];
     if (field) return unknownBodyFields(field, value, at(key));
-    if (!strict) return [];
-    const where = path ? `"${path}"` : "the request body";
-    return [
-      {
-        path: at(key),
-        message: `"${at(key)}" is not a field of ${where} (its fields: ${known.join(", ")}).`,
-      },
-    ];
+    return strict ? [unknownFieldProblem(path, key, known)] : [];
   });
 }
