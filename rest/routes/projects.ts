@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { bodyFields } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
-import { bodyFields } from "./catalog-shared.ts";
+import { flagCoreShape } from "../schemas.ts";
 import { strategyBodySchema, strategyInput } from "./strategy-shapes.ts";
 
 /** Unleash's `projectSchema` (list item). */
@@ -46,12 +47,7 @@ const createdSchema = z.object({
 
 /** A flag in the project overview (and, without `lastSeenAt`, in the health report). */
 export const overviewFeatureSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
-  project: z.string(),
-  stale: z.boolean(),
-  impressionData: z.boolean(),
+  ...flagCoreShape,
   createdAt: z.string().datetime(),
   lastSeenAt: z.string().datetime().nullable(),
   archivedAt: z.string().datetime().nullable(),
