@@ -1,6 +1,6 @@
 import type { Plugin } from "graphql-yoga";
 import { errorResponse, STATUS_NAMES } from "../shared/error-response.ts";
-import { DomainError } from "../shared/errors.ts";
+import { DomainError, NotFoundError } from "../shared/errors.ts";
 import { requestIdOf } from "./request-log.ts";
 
 /** Answers a request when its method and path are the endpoint's own; else null. */
@@ -24,27 +24,18 @@ export function publicEndpointsPlugin(
   endpoints: readonly PublicEndpoint[],
   headersOf: (error: DomainError) => Record<string, string> = () => ({}),
 ): Plugin {
+  const answer = (request: Request, url: URL, serverContext: object): Promise<Response> => {
+    for (const serve of endpoints) {
+      const pending = serve(request, url, serverContext);
+      if (pending) return pending;
+    }
+    throw new NotFoundError(`No such path: ${request.method} ${url.pathname}`);
+  };
   return {
     async onRequest({ request, url, endResponse, serverContext }) {
       if (!prefixes.some((prefix) => url.pathname.startsWith(prefix))) return;
-      let pending: Promise<Response> | null = null;
-      for (const endpoint of endpoints) {
-        pending = endpoint(request, url, serverContext);
-        if (pending) break;
-      }
-      if (!pending) {
-        return endResponse(
-          errorResponse(
-            404,
-            "NotFoundError",
-            `No such path: ${request.method} ${url.pathname}`,
-            {},
-            requestIdOf(request),
-          ),
-        );
-      }
       try {
-        endResponse(await pending);
+        endResponse(await answer(request, url, serverContext));
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const response = errorResponse(
