@@ -1,7 +1,10 @@
 import type { z } from "zod";
+import { ValidationError } from "../src/shared/errors.ts";
+import { unknownFieldProblem } from "../src/shared/http-body.ts";
+import type { RestRequest } from "./route.ts";
 
 /** A body field that its route's schema does not allow, where the schema refuses unknown fields. */
-export type UnknownField = { path: string; message: string };
+export type UnknownField = ReturnType<typeof unknownFieldProblem>;
 
 type Def = {
   type: string;
@@ -49,13 +52,31 @@ export function unknownBodyFields(schema: z.ZodType | undefined, body: unknown, 
   return entries.flatMap(([key, value]): UnknownField[] => {
     const field = shape[key];
     if (field) return unknownBodyFields(field, value, at(key));
-    if (!strict) return [];
-    const where = path ? `"${path}"` : "the request body";
-    return [
-      {
-        path: at(key),
-        message: `"${at(key)}" is not a field of ${where} (its fields: ${known.join(", ")}).`,
-      },
-    ];
+    return strict ? [unknownFieldProblem(path, key, known)] : [];
   });
+}
+
+/** A JSON body's fields, or none when the body is not an object (GraphQL then names what is missing). */
+export function bodyRecord(body: unknown): Record<string, unknown> {
+  return typeof body === "object" && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {};
+}
+
+/**
+ * The keys of a JSON body that a GraphQL input knows, as sent (null kept, absent left out):
+ * Unleash clients send extra keys the GraphQL input would reject (scripts often PUT back a whole
+ * GET answer); REST checks no values (a strict body schema refuses unknown keys before this runs).
+ */
+export function bodyFields(body: unknown, keys: readonly string[]): Record<string, unknown> {
+  const record = bodyRecord(body);
+  return Object.fromEntries(keys.filter((k) => k in record).map((k) => [k, record[k]]));
+}
+
+/** The JSON body as an object; a missing body or another JSON type is a malformed request (400). */
+export function objectBody(req: RestRequest): Record<string, unknown> {
+  if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
+    throw new ValidationError("The request body must be a JSON object.");
+  }
+  return req.body as Record<string, unknown>;
 }

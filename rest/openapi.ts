@@ -1,13 +1,12 @@
 import { z } from "zod";
 import type { AppDeps } from "../src/context.ts";
 import { healthOpenApiPaths } from "../src/http/health.ts";
+import { authOpenApiPaths, inviteOpenApiPaths } from "../src/http/public-endpoints.openapi.ts";
 import { sdkOpenApiPaths } from "../src/modules/client-api/client-api.plugin.ts";
 import { edgeOpenApiPaths } from "../src/modules/client-api/edge.ts";
 import { STATUS_NAMES } from "../src/shared/error-response.ts";
 import { VERSION } from "../src/version.ts";
 import type { Route } from "./route.ts";
-import { authOpenApiPaths } from "./routes/auth.ts";
-import { inviteOpenApiPaths } from "./routes/invite-public.ts";
 import { errorSchema } from "./schemas.ts";
 
 type JsonSchema = Record<string, unknown>;

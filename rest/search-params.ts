@@ -113,6 +113,13 @@ export function booleanParam(query: URLSearchParams, name: string, acceptIs = fa
   throw bad(name, value, acceptIs ? "true, false, IS:true or IS:false" : "true or false");
 }
 
+/** A path parameter holding an id (an integer); anything else is a 400 naming the parameter. */
+export function intParam(req: { params: Record<string, string> }, name: string): number {
+  const value = req.params[name] ?? "";
+  if (!/^-?\d{1,9}$/.test(value)) throw bad(name, value, "an integer");
+  return Number(value);
+}
+
 export function integerParam(query: URLSearchParams, name: string): number | undefined {
   const value = single(query, name);
   if (value === undefined) return undefined;

@@ -3,7 +3,6 @@ import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type pg from "pg";
 import { restPlugin } from "../rest/plugin.ts";
 import type { Route } from "../rest/route.ts";
-import { authPlugin } from "../rest/routes/auth.ts";
 import type { AppDeps, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
 import { corsPolicy } from "./http/cors.ts";
@@ -13,16 +12,20 @@ import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
 import { healthPlugin } from "./http/health.ts";
 import { useMetrics } from "./http/metrics.ts";
+import { publicEndpointsPlugin } from "./http/public-endpoints.ts";
 import { useRequestLog } from "./http/request-log.ts";
 import { useTracing } from "./http/tracing.ts";
 import { uiPlugin } from "./http/ui.ts";
+import { loginEndpoints, loginErrorHeaders } from "./modules/access/login.endpoints.ts";
 import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
 import { edgePlugin } from "./modules/client-api/edge.ts";
+import { inviteEndpoints } from "./modules/invites/invites.endpoints.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.ts";
 import { useMaintenanceGuard } from "./modules/maintenance/maintenance.ts";
 import { ofrepPlugin } from "./modules/ofrep/ofrep.plugin.ts";
 import { avatarPlugin } from "./modules/users/avatars.ts";
+import { passwordResetEndpoints } from "./modules/users/password-reset.endpoints.ts";
 import { schema } from "./schema.ts";
 import { DomainError } from "./shared/errors.ts";
 
@@ -66,7 +69,11 @@ export function createApp(
       healthPlugin(deps.ready),
       avatarPlugin(),
       graphiqlAssetsPlugin(),
-      authPlugin(deps),
+      publicEndpointsPlugin(
+        ["/auth/", "/invite/"],
+        [...loginEndpoints(deps), ...passwordResetEndpoints(deps), inviteEndpoints(deps)],
+        loginErrorHeaders,
+      ),
       restPlugin(deps, deps.restRoutes),
       ofrepPlugin(deps),
       sdkApiPlugin(deps),

@@ -14,7 +14,7 @@ import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startEventCountRollup } from "./jobs/event-counts.ts";
 import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
-import { createLoginLimiter, type LoginLimitStore } from "./modules/access/login-limits.ts";
+import { createLoginLimiter, type LoginLimitStore, loginLimitsOf } from "./modules/access/login-limits.ts";
 import { metricsIngestor } from "./modules/client-metrics/ingestor.ts";
 import { feedFor } from "./modules/live/feed.ts";
 import type { Logger } from "./shared/logger.ts";
@@ -62,10 +62,7 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
     },
     logger,
   );
-  const loginLimiter = createLoginLimiter(loginLimitStore(config, database), {
-    perAccountAndAddress: config.auth.loginRateLimitPerMinute,
-    perAddress: config.auth.loginAddressRateLimitPerMinute,
-  });
+  const loginLimiter = createLoginLimiter(loginLimitStore(config, database), loginLimitsOf(config));
   const deps = { config, db: database.prisma, bus, logger, now: () => new Date(), loginLimiter };
   const app = createApp({
     ...deps,

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { ValidationError } from "../../src/shared/errors.ts";
-import { defineRoutes, type RestRequest } from "../route.ts";
+import { bodyFields } from "../body-fields.ts";
+import { defineRoutes } from "../route.ts";
 import { eventSchema } from "../schemas.ts";
+import { integerParam, intParam } from "../search-params.ts";
 
 const ADDON_FIELDS =
   "id: databaseId provider description enabled parameters events projects environments createdAt";
@@ -41,27 +42,17 @@ const integrationEventSchema = z.object({
   details: z.record(z.string(), z.unknown()),
 });
 
-/** Path ids are integers; anything else is a 400 before GraphQL runs. */
-function addonId(req: RestRequest): number {
-  const id = Number(req.params.id);
-  if (!Number.isInteger(id) || id < 1) throw new ValidationError(`id: "${req.params.id}" is not an addon id`);
-  return id;
-}
-
 /** Only the addon's own keys go on (Unleash strips unknown ones). */
-function addonInput(body: unknown) {
-  const b = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
-  const keys = ["provider", "description", "enabled", "parameters", "events", "projects", "environments"];
-  return Object.fromEntries(keys.filter((k) => b[k] !== undefined).map((k) => [k, b[k]]));
-}
-
-function optionalInt(query: URLSearchParams, name: string): number | undefined {
-  const raw = query.get(name);
-  if (raw === null || raw === "") return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value)) throw new ValidationError(`${name}: "${raw}" is not an integer`);
-  return value;
-}
+const addonInput = (body: unknown) =>
+  bodyFields(body, [
+    "provider",
+    "description",
+    "enabled",
+    "parameters",
+    "events",
+    "projects",
+    "environments",
+  ]);
 
 export const addonRoutes = defineRoutes([
   {
@@ -97,7 +88,7 @@ export const addonRoutes = defineRoutes([
     tag: "Addons",
     summary: "Get an addon (spec 4.11)",
     document: `query Addon($id: Int!) { addon(id: $id) { ${ADDON_FIELDS} } }`,
-    variables: (req) => ({ id: addonId(req) }),
+    variables: (req) => ({ id: intParam(req, "id") }),
     schemas: { response: addonSchema },
     errors: [400, 404],
   },
@@ -108,7 +99,7 @@ export const addonRoutes = defineRoutes([
     summary: "Update an addon",
     description: "Event: addon-config-updated. A sensitive parameter sent as `*****` keeps its stored value.",
     document: `mutation UpdateAddon($id: Int!, $input: AddonInput!) { updateAddon(id: $id, input: $input) { ${ADDON_FIELDS} } }`,
-    variables: (req) => ({ id: addonId(req), input: addonInput(req.body) }),
+    variables: (req) => ({ id: intParam(req, "id"), input: addonInput(req.body) }),
     schemas: { body: addonBodySchema, response: addonSchema },
   },
   {
@@ -118,7 +109,7 @@ export const addonRoutes = defineRoutes([
     summary: "Delete an addon",
     description: "Event: addon-config-deleted. Pending deliveries and the addon's log go with it.",
     document: "mutation DeleteAddon($id: Int!) { deleteAddon(id: $id) }",
-    variables: (req) => ({ id: addonId(req) }),
+    variables: (req) => ({ id: intParam(req, "id") }),
     emptyBody: true,
   },
   {
@@ -131,9 +122,9 @@ export const addonRoutes = defineRoutes([
     document: `query AddonEvents($id: Int!, $first: Int, $offset: Int) {
       addonEvents(id: $id, first: $first, offset: $offset) { ${INTEGRATION_EVENT_FIELDS} } }`,
     variables: (req) => ({
-      id: addonId(req),
-      first: optionalInt(req.query, "limit"),
-      offset: optionalInt(req.query, "offset"),
+      id: intParam(req, "id"),
+      first: integerParam(req.query, "limit"),
+      offset: integerParam(req.query, "offset"),
     }),
     respond: (data) => ({ integrationEvents: data.addonEvents }),
     schemas: {

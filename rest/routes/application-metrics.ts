@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
+import { bodyFields } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
-import { bodyFields } from "./catalog-shared.ts";
 
 /** Unleash's per-application metrics pages and the instance-wide outdated SDK list. */
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
+import { nodesOf } from "../../src/shared/pagination.ts";
 import { defineRoutes } from "../route.ts";
 import { integerParam, single } from "../search-params.ts";
 
@@ -192,8 +193,8 @@ export const clientMetricsRoutes = defineRoutes([
       offset: integerParam(query, "offset"),
     }),
     respond: (data) => {
-      const page = data.clientApplications as { totalCount: number; edges: { node: Application }[] };
-      return { total: page.totalCount, applications: page.edges.map((e) => applicationBody(e.node)) };
+      const { nodes, totalCount } = nodesOf<Application>(data.clientApplications);
+      return { total: totalCount, applications: nodes.map(applicationBody) };
     },
     schemas: {
       query: z.object({

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { bodyFields } from "../body-fields.ts";
 import { defineRoutes, type Route } from "../route.ts";
 import { strategyUsageSchema } from "../schemas.ts";
-import { bodyFields } from "./catalog-shared.ts";
 
 const CONTEXT_FIELD_FIELDS =
   "name description stickiness sortOrder createdAt legalValues { value description } project";

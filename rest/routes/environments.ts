@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
+import { bodyFields } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
-import { bodyFields, ENVIRONMENT_FIELDS, environmentSchema } from "./catalog-shared.ts";
+import { ENVIRONMENT_FIELDS, environmentSchema } from "./catalog-shared.ts";
 
 const createBody = z.object({
   name: z.string(),

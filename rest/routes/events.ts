@@ -1,10 +1,9 @@
 import { z } from "zod";
+import { nodesOf } from "../../src/shared/pagination.ts";
 import { EVENT_FIELDS } from "../fragments.ts";
 import { defineRoutes } from "../route.ts";
 import { eventSchema } from "../schemas.ts";
 import { BadParameter, integerParam } from "../search-params.ts";
-
-type EventPage = { totalCount: number; edges: { node: unknown }[] };
 
 const legacySearchBody = z
   .object({
@@ -56,8 +55,8 @@ export const eventRoutes = defineRoutes([
       return project ? { filter: { projects: [project] }, first: 50 } : { first: 100 };
     },
     respond: (data) => {
-      const page = data.events as EventPage;
-      return { version: 1, events: page.edges.map((e) => e.node), totalEvents: page.totalCount };
+      const { nodes, totalCount } = nodesOf(data.events);
+      return { version: 1, events: nodes, totalEvents: totalCount };
     },
     schemas: {
       query: z.object({ project: z.string().optional().describe("Only this project's events.") }),
@@ -96,13 +95,8 @@ export const eventRoutes = defineRoutes([
       offset: integerParam(query, "offset"),
     }),
     respond: (data, { params }) => {
-      const page = data.events as { totalCount: number; edges: { node: unknown }[] };
-      return {
-        version: 1,
-        toggleName: params.featureName,
-        events: page.edges.map((e) => e.node),
-        totalEvents: page.totalCount,
-      };
+      const { nodes, totalCount } = nodesOf(data.events);
+      return { version: 1, toggleName: params.featureName, events: nodes, totalEvents: totalCount };
     },
     schemas: {
       query: z.object({
@@ -132,8 +126,8 @@ export const eventRoutes = defineRoutes([
     }`,
     variables: ({ body }) => legacySearchVariables(body),
     respond: (data) => {
-      const page = data.eventSearch as EventPage;
-      return { version: 1, events: page.edges.map((e) => e.node), totalEvents: page.totalCount };
+      const { nodes, totalCount } = nodesOf(data.eventSearch);
+      return { version: 1, events: nodes, totalEvents: totalCount };
     },
     schemas: {
       body: legacySearchBody,

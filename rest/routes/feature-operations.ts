@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { ValidationError } from "../../src/shared/errors.ts";
+import { bodyRecord } from "../body-fields.ts";
 import { FEATURE_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import { storedTagSchema, tagBodySchema } from "../schemas.ts";
 import { constraintBodySchema, featureSchema, pick, pickList } from "./strategy-shapes.ts";
 
-const body = (req: RestRequest) => (req.body ?? {}) as Record<string, unknown>;
 const TAG_KEYS = ["type", "value"];
 
 /** Unleash's bulk toggle: `{features}` on or off in one environment, all or nothing. */
@@ -20,7 +20,7 @@ const bulkToggle = (enabled: boolean) => ({
   variables: (req: RestRequest) => ({
     project: req.params.projectId,
     environment: req.params.environment,
-    features: body(req).features,
+    features: bodyRecord(req.body).features,
     enabled,
   }),
   emptyBody: true,
@@ -38,7 +38,7 @@ export const featureOperationRoutes = defineRoutes([
     description:
       "200, no body, when the name is URL-friendly and unused; 400 when malformed; 409 when taken (archived flags too).",
     document: `query ValidateFeatureName($name: String!) { validateFeatureName(name: $name) }`,
-    variables: (req) => ({ name: body(req).name }),
+    variables: (req) => ({ name: bodyRecord(req.body).name }),
     emptyBody: true,
     schemas: { body: z.object({ name: z.string(), projectId: z.string().nullish() }) },
     errors: [400, 409],
@@ -54,8 +54,8 @@ export const featureOperationRoutes = defineRoutes([
       updateFeatureTags(feature: $feature, addedTags: $addedTags, removedTags: $removedTags) { type value } }`,
     variables: (req) => ({
       feature: req.params.featureName,
-      addedTags: pickList(body(req).addedTags, TAG_KEYS),
-      removedTags: pickList(body(req).removedTags, TAG_KEYS),
+      addedTags: pickList(bodyRecord(req.body).addedTags, TAG_KEYS),
+      removedTags: pickList(bodyRecord(req.body).removedTags, TAG_KEYS),
     }),
     respond: (data) => ({ version: 1, tags: data.updateFeatureTags }),
     schemas: {
@@ -76,8 +76,8 @@ export const featureOperationRoutes = defineRoutes([
     variables: (req) => ({
       project: req.params.projectId,
       name: req.params.featureName,
-      newName: body(req).name,
-      replaceGroupId: body(req).replaceGroupId ?? true,
+      newName: bodyRecord(req.body).name,
+      replaceGroupId: bodyRecord(req.body).replaceGroupId ?? true,
     }),
     schemas: {
       body: z.object({ name: z.string(), replaceGroupId: z.boolean().optional() }),
@@ -135,9 +135,9 @@ export const featureOperationRoutes = defineRoutes([
     document: `mutation FeatureTypeLifetime($id: String!, $lifetimeDays: Int) {
       updateFeatureTypeLifetime(id: $id, lifetimeDays: $lifetimeDays) { id name description lifetimeDays } }`,
     variables: (req) => {
-      if (!Object.hasOwn(Object(body(req)), "lifetimeDays"))
+      if (!Object.hasOwn(bodyRecord(req.body), "lifetimeDays"))
         throw new ValidationError('"lifetimeDays" is required (null or 0: never).');
-      return { id: req.params.id, lifetimeDays: body(req).lifetimeDays };
+      return { id: req.params.id, lifetimeDays: bodyRecord(req.body).lifetimeDays };
     },
     schemas: {
       body: z.object({ lifetimeDays: z.number().int().min(0).nullable() }),

@@ -1,15 +1,11 @@
 import { z } from "zod";
+import { bodyFields, bodyRecord } from "../body-fields.ts";
 import { FEATURE_FIELDS } from "../fragments.ts";
-import { defineRoutes, type RestRequest } from "../route.ts";
+import { defineRoutes } from "../route.ts";
 import { tagBodySchema } from "../schemas.ts";
 
 const FEATURE_PATH = "/api/admin/projects/:projectId/features/:featureName";
 const feature = (data: Record<string, unknown>) => Object.values(data)[0];
-const body = (req: RestRequest) => (req.body ?? {}) as Record<string, unknown>;
-/** Copies only the listed body fields (Unleash scripts often PUT back a whole GET answer). */
-const pick = (req: RestRequest, keys: string[]) =>
-  Object.fromEntries(keys.filter((k) => body(req)[k] !== undefined).map((k) => [k, body(req)[k]]));
-
 const featureResponse = z.object({ name: z.string() }).passthrough();
 const metadataBody = z.object({
   description: z.string().nullable().optional(),
@@ -50,7 +46,7 @@ export const featureRoutes = defineRoutes([
       createFeature(project: $project, input: $input) { ${FEATURE_FIELDS} } }`,
     variables: (req) => ({
       project: req.params.projectId,
-      input: pick(req, ["name", "type", "description", "impressionData", "tags"]),
+      input: bodyFields(req.body, ["name", "type", "description", "impressionData", "tags"]),
     }),
     respond: feature,
     schemas: {
@@ -124,7 +120,7 @@ export const featureRoutes = defineRoutes([
     variables: (req) => ({
       project: req.params.projectId,
       name: req.params.featureName,
-      input: pick(req, ["description", "type", "impressionData", "stale"]),
+      input: bodyFields(req.body, ["description", "type", "impressionData", "stale"]),
     }),
     respond: feature,
     schemas: { body: metadataBody, response: featureResponse },
@@ -167,8 +163,8 @@ export const featureRoutes = defineRoutes([
     variables: (req) => ({
       project: req.params.projectId,
       name: req.params.featureName,
-      status: body(req).status,
-      statusValue: body(req).statusValue ?? null,
+      status: bodyRecord(req.body).status,
+      statusValue: bodyRecord(req.body).statusValue ?? null,
     }),
     emptyBody: true,
     schemas: {

@@ -1,22 +1,13 @@
 import { z } from "zod";
-import { ValidationError } from "../../src/shared/errors.ts";
+import { objectBody } from "../body-fields.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
+import { flagCoreShape } from "../schemas.ts";
 import { constraintSchema, environmentVariantSchema, strategyVariantSchema } from "./strategy-shapes.ts";
 
 /** Unleash 8.2's exportResultSchema, as Vexil writes it. */
 const exportResultSchema = z
   .object({
-    features: z.array(
-      z.object({
-        name: z.string(),
-        type: z.string(),
-        description: z.string().nullable(),
-        project: z.string(),
-        stale: z.boolean(),
-        impressionData: z.boolean(),
-        archived: z.boolean(),
-      }),
-    ),
+    features: z.array(z.object({ ...flagCoreShape, archived: z.boolean() })),
     featureStrategies: z.array(
       z.object({
         id: z.string(),
@@ -102,15 +93,8 @@ const EXPORT_DOCUMENT = `query ExportFeatures($environment: String!, $features: 
   exportFeatures(environment: $environment, features: $features, tag: $tag, project: $project) }`;
 const ITEM = "message affectedItems";
 
-function body(req: RestRequest): Record<string, unknown> {
-  const b = req.body;
-  if (!b || typeof b !== "object" || Array.isArray(b))
-    throw new ValidationError("The body must be a JSON object.");
-  return b as Record<string, unknown>;
-}
-
 function importVariables(req: RestRequest) {
-  const b = body(req);
+  const b = objectBody(req);
   return { project: b.project, environment: b.environment, data: b.data };
 }
 
@@ -124,7 +108,7 @@ export const importExportRoutes = defineRoutes([
       "Unleash's export document of the flags selected by `features` (names; an empty list: every flag), else `tag` (`type:value` or a value), else `project`, with their strategies, state and variants in `environment`. `downloadFile` is accepted; the answer is always the JSON document.",
     document: EXPORT_DOCUMENT,
     variables: (req) => {
-      const b = body(req);
+      const b = objectBody(req);
       return { environment: b.environment, features: b.features, tag: b.tag, project: b.project };
     },
     schemas: { body: exportQuerySchema, response: exportResultSchema },

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { objectBody } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
-import { objectBody } from "./users.ts";
 
 /** Unleash's maintenance mode: while on, every change but turning it off answers 503. */
 export const maintenanceRoutes = defineRoutes([

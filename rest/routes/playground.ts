@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { SDK_CONTEXT_FIELDS } from "../../src/modules/evaluation/context-value.ts";
 import { ValidationError } from "../../src/shared/errors.ts";
+import { objectBody } from "../body-fields.ts";
 import { ENV_VARIANT_FIELDS } from "../fragments.ts";
-import { defineRoutes, type RestRequest } from "../route.ts";
+import { defineRoutes } from "../route.ts";
 import { environmentVariantSchema } from "./strategy-shapes.ts";
 
 const CONSTRAINT = "contextName operator values value inverted caseInsensitive result";
@@ -81,13 +82,6 @@ function projectsOf(body: Record<string, unknown>): string[] | null {
     return projects.includes("*") ? null : projects;
   }
   throw new ValidationError('"projects" must be a list of project ids or "*".');
-}
-
-function bodyOf(req: RestRequest): Record<string, unknown> {
-  const body = req.body;
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw new ValidationError("The body must be an object");
-  return body as Record<string, unknown>;
 }
 
 /**
@@ -259,7 +253,7 @@ export const playgroundRoutes = defineRoutes([
       evaluate(environment: $environment, context: $context, projects: $projects) { ${FLAG_EVALUATION_FIELDS} }
     }`,
     variables: (req) => {
-      const body = bodyOf(req);
+      const body = objectBody(req);
       return {
         environment: body.environment,
         context: contextInput(flatContext(contextOf(body))),
@@ -267,7 +261,7 @@ export const playgroundRoutes = defineRoutes([
       };
     },
     respond: (data, req) => {
-      const body = bodyOf(req);
+      const body = objectBody(req);
       const environment = String(body.environment);
       return {
         input: { environment, projects: body.projects ?? "*", context: contextOf(body) },
@@ -298,7 +292,7 @@ export const playgroundRoutes = defineRoutes([
       }
     }`,
     variables: (req) => {
-      const body = bodyOf(req);
+      const body = objectBody(req);
       return {
         environments: body.environments,
         contexts: contextCombinations(flatContext(contextOf(body))).map(contextInput),
@@ -306,7 +300,7 @@ export const playgroundRoutes = defineRoutes([
       };
     },
     respond: (data, req) => {
-      const body = bodyOf(req);
+      const body = objectBody(req);
       const contexts = contextCombinations(flatContext(contextOf(body)));
       const byFlag = new Map<
         string,

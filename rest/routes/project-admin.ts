@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { objectBody } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
 import {
   constraintSchema,
@@ -6,7 +7,6 @@ import {
   strategyInput,
   strategyVariantSchema,
 } from "./strategy-shapes.ts";
-import { objectBody } from "./users.ts";
 
 /** Unleash's project paths for project API tokens and the environments' default strategy. */
 

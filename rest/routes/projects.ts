@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { bodyFields } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
-import { bodyFields } from "./catalog-shared.ts";
+import { flagCoreShape } from "../schemas.ts";
 import { strategyBodySchema, strategyInput } from "./strategy-shapes.ts";
 
 /** Unleash's `projectSchema` (list item). */
@@ -8,7 +9,7 @@ const PROJECT_FIELDS = `id: databaseId name description health featureCount stal
   memberCount createdAt updatedAt archivedAt favorite mode defaultStickiness featureLimit`;
 
 /** Unleash's project overview: the project, its environments and its active flags. */
-const OVERVIEW_FIELDS = `${PROJECT_FIELDS}
+const OVERVIEW_FIELDS = `${PROJECT_FIELDS} technicalDebt featureTypeCounts { type count }
   environments { name }
   features {
     name type description project stale impressionData createdAt lastSeenAt archivedAt favorite
@@ -46,12 +47,7 @@ const createdSchema = z.object({
 
 /** A flag in the project overview (and, without `lastSeenAt`, in the health report). */
 export const overviewFeatureSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
-  project: z.string(),
-  stale: z.boolean(),
-  impressionData: z.boolean(),
+  ...flagCoreShape,
   createdAt: z.string().datetime(),
   lastSeenAt: z.string().datetime().nullable(),
   archivedAt: z.string().datetime().nullable(),
@@ -80,57 +76,30 @@ const overviewSchema = projectSchema.extend({
 });
 
 type ProjectData = Record<string, unknown> & { environments: { name: string }[] };
-type OverviewData = ProjectData & {
-  health: number;
-  features: { name: string; type: string; createdAt: string; lastSeenAt: string | null }[];
-};
 
-function overview(project: OverviewData) {
-  const { environments, features, ...rest } = project;
-  const typeCounts = new Map<string, number>();
-  for (const f of features) typeCounts.set(f.type, (typeCounts.get(f.type) ?? 0) + 1);
+/** Unleash names each environment `{environment}` in an overview. */
+const environmentNames = (project: ProjectData) => project.environments.map((e) => ({ environment: e.name }));
+
+const overview = (project: ProjectData) => ({
+  version: 1,
+  ...project,
+  environments: environmentNames(project),
+});
+
+/** Unleash's newer overview (`/overview`): the project's summary without its flags. */
+const UNLEASH_OVERVIEW_FIELDS = `name description defaultStickiness mode featureLimit members: memberCount health
+  technicalDebt environments { name } featureTypeCounts { type count } createdAt updatedAt archivedAt favorite
+  onboardingStatus { status feature }`;
+
+function unleashOverview(
+  project: ProjectData & { onboardingStatus: { status: string; feature: string | null } },
+) {
+  const { status, feature } = project.onboardingStatus;
   return {
     version: 1,
-    ...rest,
-    technicalDebt: 100 - project.health,
-    environments: environments.map((e) => ({ environment: e.name })),
-    featureTypeCounts: [...typeCounts]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([type, count]) => ({ type, count })),
-    features,
-  };
-}
-
-/**
- * Unleash's newer overview (`/overview`): no flag list; `onboardingStatus` from the flags:
- * none yet, created but never seen by an SDK, or seen.
- */
-function unleashOverview(project: OverviewData) {
-  const { features, featureTypeCounts, environments, version, ...summary } = overview(project);
-  const rest = summary as Record<string, unknown>;
-  const seen = features.some((f) => f.lastSeenAt !== null);
-  const first = [...features].sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
-  return {
-    version,
-    name: rest.name,
-    description: rest.description,
-    defaultStickiness: rest.defaultStickiness,
-    mode: rest.mode,
-    featureLimit: rest.featureLimit,
-    members: rest.memberCount,
-    health: rest.health,
-    technicalDebt: rest.technicalDebt,
-    environments,
-    featureTypeCounts,
-    createdAt: rest.createdAt,
-    updatedAt: rest.updatedAt,
-    archivedAt: rest.archivedAt,
-    favorite: rest.favorite,
-    onboardingStatus: seen
-      ? { status: "onboarded" }
-      : first
-        ? { status: "first-flag-created", feature: first.name }
-        : { status: "onboarding-started" },
+    ...project,
+    environments: environmentNames(project),
+    onboardingStatus: feature === null ? { status } : { status, feature },
   };
 }
 
@@ -206,7 +175,7 @@ export const projectRoutes = defineRoutes([
     description: "The project with its environments, health and a summary of each active flag.",
     document: `query ProjectOverview($id: String!) { projectOverview(id: $id) { ${OVERVIEW_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.projectId }),
-    respond: (data) => overview(data.projectOverview as OverviewData),
+    respond: (data) => overview(data.projectOverview as ProjectData),
     schemas: { response: overviewSchema },
     errors: [404],
   },
@@ -218,9 +187,9 @@ export const projectRoutes = defineRoutes([
     description:
       "Settings, health, environments, flag counts by type and `onboardingStatus`: `onboarding-started` " +
       "(no flag), `first-flag-created` (no flag seen by an SDK yet), `onboarded`.",
-    document: `query ProjectOverviewSummary($id: String!) { projectOverview(id: $id) { ${OVERVIEW_FIELDS} } }`,
+    document: `query ProjectOverviewSummary($id: String!) { projectOverview(id: $id) { ${UNLEASH_OVERVIEW_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.projectId }),
-    respond: (data) => unleashOverview(data.projectOverview as OverviewData),
+    respond: (data) => unleashOverview(data.projectOverview as Parameters<typeof unleashOverview>[0]),
     schemas: { response: unleashOverviewSchema },
     errors: [404],
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nodesOf } from "../../src/shared/pagination.ts";
 import { EVENT_FIELDS } from "../fragments.ts";
 import { defineRoutes } from "../route.ts";
 import { eventSchema, storedTagSchema } from "../schemas.ts";
@@ -14,8 +15,6 @@ import {
   statusFilter,
   tagFilter,
 } from "../search-params.ts";
-
-type Page = { totalCount: number; edges: { node: unknown }[] };
 
 /** Spec 2.9 feature search item. */
 const SEARCH_ITEM_FIELDS = /* GraphQL */ `
@@ -99,8 +98,8 @@ export const searchRoutes = defineRoutes([
       offset: integerParam(query, "offset"),
     }),
     respond: (data) => {
-      const page = data.featureSearch as Page;
-      return { features: page.edges.map((e) => e.node), total: page.totalCount };
+      const { nodes, totalCount } = nodesOf(data.featureSearch);
+      return { features: nodes, total: totalCount };
     },
     schemas: {
       query: z.object({
@@ -154,8 +153,8 @@ export const searchRoutes = defineRoutes([
       offset: integerParam(query, "offset"),
     }),
     respond: (data) => {
-      const page = data.eventSearch as Page;
-      return { events: page.edges.map((e) => e.node), total: page.totalCount };
+      const { nodes, totalCount } = nodesOf(data.eventSearch);
+      return { events: nodes, total: totalCount };
     },
     schemas: {
       query: z.object({

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
-import { defineRoutes, type RestRequest } from "../route.ts";
+import { bodyFields } from "../body-fields.ts";
+import { defineRoutes } from "../route.ts";
 import { strategyUsageSchema } from "../schemas.ts";
-import { bodyFields } from "./catalog-shared.ts";
+import { intParam } from "../search-params.ts";
 import {
   CONSTRAINT_KEYS,
   constraintBodySchema,
@@ -45,12 +46,6 @@ function segmentInput(body: unknown) {
   };
 }
 
-function segmentId({ params }: RestRequest) {
-  const id = Number(params.id);
-  if (!Number.isInteger(id)) throw new ValidationError(`Segment id must be an integer, not "${params.id}".`);
-  return id;
-}
-
 const strategySegmentsSchema = z.object({
   projectId: z.string(),
   strategyId: z.string(),
@@ -65,7 +60,7 @@ export const segmentRoutes = defineRoutes([
     tag: "Segments",
     summary: "Get a segment",
     document: `query Segment($id: Int!) { segment(id: $id) { ${SEGMENT_FIELDS} } }`,
-    variables: (req) => ({ id: segmentId(req) }),
+    variables: (req) => ({ id: intParam(req, "id") }),
     respond: (data, req) => {
       if (!data.segment) throw new NotFoundError(`Could not find segment with id ${req.params.id}`);
       return data.segment;
@@ -101,7 +96,7 @@ export const segmentRoutes = defineRoutes([
     tag: "Segments",
     summary: "Update a segment",
     document: `mutation UpdateSegment($id: Int!, $input: SegmentInput!) { updateSegment(id: $id, input: $input) { id } }`,
-    variables: (req) => ({ id: segmentId(req), input: segmentInput(req.body) }),
+    variables: (req) => ({ id: intParam(req, "id"), input: segmentInput(req.body) }),
     status: 204,
     schemas: { body: segmentBodySchema },
     errors: [400, 403, 404, 409],
@@ -113,7 +108,7 @@ export const segmentRoutes = defineRoutes([
     summary: "Delete a segment",
     description: "409 ConflictError while strategies use the segment.",
     document: "mutation DeleteSegment($id: Int!) { deleteSegment(id: $id) }",
-    variables: (req) => ({ id: segmentId(req) }),
+    variables: (req) => ({ id: intParam(req, "id") }),
     status: 204,
     errors: [400, 403, 404, 409],
   },
@@ -138,7 +133,7 @@ export const segmentRoutes = defineRoutes([
       "`{strategies: [{id, featureName, projectId, environment, strategyName}]}`; empty for an unknown segment.",
     document: `query SegmentStrategies($id: Int!) {
       segmentStrategies(id: $id) { id: databaseId featureName projectId: project environment strategyName: name } }`,
-    variables: (req) => ({ id: segmentId(req) }),
+    variables: (req) => ({ id: intParam(req, "id") }),
     respond: (data) => ({ strategies: data.segmentStrategies }),
     schemas: {
       response: strategyUsageSchema,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
+import { objectBody } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
-import { objectBody } from "./users.ts";
 
 /** Unleash's strategy types (`/api/admin/strategies`): built-ins and custom definitions. */
 

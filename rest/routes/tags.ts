@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { bodyFields } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
 import { tagBodySchema, tagSchema } from "../schemas.ts";
-import { bodyFields } from "./catalog-shared.ts";
 import { pickList } from "./strategy-shapes.ts";
 
 const TAG_TYPE_FIELDS = "name description icon color";

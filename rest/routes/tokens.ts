@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { objectBody } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
-import { intParam, objectBody } from "./users.ts";
+import { intParam } from "../search-params.ts";
 
 const API_TOKEN_FIELDS =
   "id: databaseId tokenName type environment projects displayPrefix expiresAt createdAt seenAt";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ValidationError } from "../../src/shared/errors.ts";
+import { objectBody } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
-import { intParam, objectBody } from "./users.ts";
+import { intParam } from "../search-params.ts";
 
 /** Unleash's user-admin and own-account paths that come before `/user-admin/:id` in the table. */
 

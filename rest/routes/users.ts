@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
+import { objectBody } from "../body-fields.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
+import { intParam } from "../search-params.ts";
 
 const USER_FIELDS =
   "id: databaseId username email name imageUrl rootRole isService createdAt seenAt isActive";
@@ -43,25 +45,10 @@ const roleBody = z.object({
   permissions: z.array(z.object({ name: z.string(), environment: z.string().optional() })).optional(),
 });
 
-/** A path id as an integer; anything else is a malformed request (400). */
-export function intParam(req: RestRequest, name: string): number {
-  const value = req.params[name] ?? "";
-  if (!/^-?\d{1,9}$/.test(value)) throw new ValidationError(`"${name}" must be an integer; got "${value}"`);
-  return Number(value);
-}
-
-/** The JSON body as an object; a missing body or another JSON type is a malformed request (400). */
 /** A user body as GraphQL's input: Unleash scripts send the root role as its id. */
 function userInput(req: RestRequest): Record<string, unknown> {
   const body = objectBody(req);
   return typeof body.rootRole === "number" ? { ...body, rootRole: String(body.rootRole) } : body;
-}
-
-export function objectBody(req: RestRequest): Record<string, unknown> {
-  if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
-    throw new ValidationError("The request body must be a JSON object.");
-  }
-  return req.body as Record<string, unknown>;
 }
 
 export const userRoutes = defineRoutes([

@@ -1,4 +1,5 @@
-import { PayloadTooLargeError, ValidationError } from "./errors.ts";
+import { type ErrorDetail, PayloadTooLargeError, ValidationError } from "./errors.ts";
+import { assertNoNul } from "./text-input.ts";
 
 /**
  * Reads a request body as text, refusing it as soon as it is larger than `limit` bytes: a
@@ -58,4 +59,46 @@ export function parseJsonBody(text: string): unknown {
     throw new ValidationError(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   return value;
+}
+
+/**
+ * A body field its schema does not list, where the schema refuses unknown fields (Unleash
+ * answers those with a 400). `parent` is the object's own path (`""`: the body itself).
+ */
+export function unknownFieldProblem(
+  parent: string,
+  key: string,
+  known: readonly string[],
+): ErrorDetail & { path: string } {
+  const path = parent ? `${parent}.${key}` : key;
+  const where = parent ? `"${parent}"` : "the request body";
+  return { path, message: `"${path}" is not a field of ${where} (its fields: ${known.join(", ")}).` };
+}
+
+/**
+ * The body of a public endpoint (outside /api/admin) as a JSON object, within the size limit
+ * and without NUL in any text. Fields other than `fields` are a 400, as Unleash's schemas of
+ * these bodies refuse them.
+ */
+export async function readJsonObject(
+  request: Request,
+  limit: number,
+  fields: readonly string[],
+): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, limit);
+  let body: unknown;
+  try {
+    body = parseJsonBody(text);
+  } catch {
+    body = undefined;
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ValidationError("The request body must be a JSON object.");
+  }
+  assertNoNul(body);
+  const unknown = Object.keys(body)
+    .filter((key) => !fields.includes(key))
+    .map((key) => unknownFieldProblem("", key, fields));
+  if (unknown.length > 0) throw new ValidationError(unknown.map((u) => u.message).join(" "), unknown);
+  return body as Record<string, unknown>;
 }

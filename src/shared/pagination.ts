@@ -208,3 +208,9 @@ export function listWindow(args: Pick<PageArgs, "first" | "offset">, limits: Pag
   const request = pageRequest(args, limits, { name: "list", size: 0 });
   return { skip: request.offset, take: request.limit };
 }
+
+/** A connection's nodes and total as an operation answered them (for REST's page envelopes). */
+export function nodesOf<T = unknown>(connection: unknown): { nodes: T[]; totalCount: number } {
+  const page = connection as { totalCount: number; edges: { node: T }[] };
+  return { nodes: page.edges.map((e) => e.node), totalCount: page.totalCount };
+}

@@ -7,6 +7,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from "rate-limiter-flexible";
+import type { Config } from "../../config.ts";
 import { RateLimitError } from "../../shared/errors.ts";
 import { createRedisClient } from "../../shared/redis-client.ts";
 
@@ -39,6 +40,14 @@ export type LoginLimits = {
   /** Attempts from one address per minute, whatever the account. */
   perAddress: number;
 };
+
+/** The configured limits (LOGIN_RATE_LIMIT_PER_MINUTE and its per-address twin). */
+export function loginLimitsOf(config: Pick<Config, "auth">): LoginLimits {
+  return {
+    perAccountAndAddress: config.auth.loginRateLimitPerMinute,
+    perAddress: config.auth.loginAddressRateLimitPerMinute,
+  };
+}
 
 const WINDOW_SECONDS = 60;
 

@@ -1,6 +1,9 @@
+import type { AppDeps } from "../../context.ts";
 import type { Db } from "../../db/database.ts";
-import { DomainError } from "../../shared/errors.ts";
+import { DomainError, InvalidOperationError, ValidationError } from "../../shared/errors.ts";
+import type { LoginLimiter } from "./login-limits.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
+import { createSession, type NewSession } from "./sessions.ts";
 
 /** Wrong username or password (401); the message does not tell which. */
 export class PasswordMismatch extends DomainError {
@@ -42,4 +45,45 @@ export async function checkPassword(db: Db, login: string, password: string, now
   }
   await db.user.update({ where: { id: user.id }, data: { loginAttempts: 0, seenAt: now } });
   return user;
+}
+
+/** What a password login answers (Unleash's user), next to the session it opened. */
+export type PasswordLogin = {
+  user: {
+    id: number;
+    name: string | null;
+    email: string | null;
+    username: string | null;
+    imageUrl: string | null;
+    rootRole: string;
+  };
+  session: NewSession;
+};
+
+/**
+ * Logs a user in with `{username, password}` (`readBody` reads it once password login is
+ * known to be on): INVALID_OPERATION when password login is disabled, VALIDATION without both
+ * strings. The attempt is counted before the password is checked, per client `address` and
+ * per account from that address (login-limits.ts); past a limit, LoginRateLimited. On
+ * success the account's count is cleared and a session is opened.
+ */
+export async function logInWithPassword(
+  deps: Pick<AppDeps, "db" | "now" | "config">,
+  limiter: LoginLimiter,
+  address: string,
+  readBody: () => Promise<Record<string, unknown>>,
+): Promise<PasswordLogin> {
+  if (deps.config.auth.disablePasswordAuth) throw new InvalidOperationError("Password login is disabled.");
+  const { username, password } = await readBody();
+  if (typeof username !== "string" || typeof password !== "string" || !username) {
+    throw new ValidationError('"username" and "password" are required strings.');
+  }
+  // Counted before the (deliberately slow) hash: concurrent guesses cannot all get through.
+  await limiter.take(address, username);
+  const now = deps.now();
+  const user = await checkPassword(deps.db, username, password, now);
+  await limiter.succeeded(address, username);
+  const session = await createSession(deps.db, user.id, now, deps.config.auth.sessionTtlMs);
+  const { id, name, email, imageUrl, rootRole } = user;
+  return { user: { id, name, email, username: user.username, imageUrl, rootRole }, session };
 }

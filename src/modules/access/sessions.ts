@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Config } from "../../config.ts";
 import type { Db } from "../../db/database.ts";
 import { ForbiddenOperation } from "../../shared/errors.ts";
 import { hashSecret, isStale } from "./credentials.ts";
@@ -24,6 +25,36 @@ export async function createSession(db: Db, userId: number, now: Date, ttlMs: nu
 
 export async function deleteSession(db: Db, secret: string): Promise<void> {
   await db.userSession.deleteMany({ where: { id: hashSecret(secret) } });
+}
+
+/** Ends the session a `Cookie` header holds, if any (an unknown or expired one is no error). */
+export async function endSessionOfCookie(db: Db, cookieHeader: string | null): Promise<void> {
+  const secret = cookieValue(cookieHeader, SESSION_COOKIE);
+  if (secret) await deleteSession(db, secret);
+}
+
+type CookieConfig = Pick<Config, "baseUriPath" | "publicUrl" | "auth">;
+
+const cookiePath = (config: CookieConfig) => config.baseUriPath || "/";
+const secure = (config: CookieConfig) => (config.publicUrl.startsWith("https:") ? "; Secure" : "");
+
+/**
+ * The Set-Cookie values of a new session: the HttpOnly session cookie and the CSRF cookie the
+ * page reads (and echoes in `x-csrf-token`), both as long as the session lives.
+ */
+export function sessionCookies(config: CookieConfig, session: NewSession): string[] {
+  const attributes = `Max-Age=${Math.floor(config.auth.sessionTtlMs / 1000)}${secure(config)}`;
+  return [
+    `${SESSION_COOKIE}=${session.secret}; Path=${cookiePath(config)}; HttpOnly; SameSite=Lax; ${attributes}`,
+    `${CSRF_COOKIE}=${session.csrfToken}; Path=${cookiePath(config)}; SameSite=Strict; ${attributes}`,
+  ];
+}
+
+/** The Set-Cookie values that clear both session cookies (logout). */
+export function clearedSessionCookies(config: CookieConfig): string[] {
+  return [SESSION_COOKIE, CSRF_COOKIE].map(
+    (name) => `${name}=; Path=${cookiePath(config)}; Max-Age=0${secure(config)}`,
+  );
 }
 
 export type SessionAuth = { principal: Principal | null; problem?: ForbiddenOperation };

@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import type { AppDeps } from "../../context.ts";
 import type { Db, Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
-import { NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { MaintenanceModeError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
-import type { Write } from "../../shared/write.ts";
+import { runWrite, type Write } from "../../shared/write.ts";
+import { isMaintenanceMode } from "../maintenance/maintenance.ts";
+import { imageOf } from "../users/avatars.ts";
 import { createUser } from "../users/users.service.ts";
 
 /** The root role of every invite link, as in Unleash (its create body has no role). */
@@ -137,4 +140,29 @@ export async function signUpWithInvite(w: Write, secret: string, raw: unknown) {
     data: { userId: user.id, name: user.name, email: user.email, token: token.name },
   });
   return user;
+}
+
+/**
+ * A sign-up by the holder of an invite link, who has no credential (signUpWithInvite, actor:
+ * the system). Refused in maintenance mode, as GraphQL mutations are. Answers the new user as
+ * Unleash's userSchema (root role by id).
+ */
+export async function signUpWithInviteLink(deps: AppDeps, secret: string, raw: unknown) {
+  if (await isMaintenanceMode(deps.db)) throw new MaintenanceModeError();
+  const user = await runWrite({ ...deps, principal: null }, async (w) => {
+    const created = await signUpWithInvite(w, secret, raw);
+    const role = await w.tx.role.findUniqueOrThrow({ where: { name: created.rootRole } });
+    return { ...created, roleId: role.id };
+  });
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    username: user.username,
+    imageUrl: imageOf(deps.config.publicUrl, user),
+    rootRole: user.roleId,
+    createdAt: user.createdAt.toISOString(),
+    seenAt: null,
+    accountType: "User",
+  };
 }

@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { OnboardingStatusRef } from "../project-insights/project-insights.schema.ts";
 import { projectDetails } from "./project-details.read.ts";
 
 type Details = Awaited<ReturnType<typeof projectDetails>>;
@@ -11,19 +12,6 @@ const DashboardEventRef = builder.objectRef<Details["latestEvents"][number]>("Da
     createdBy: t.exposeString("createdBy", { description: "Who made the change." }),
     createdByImageUrl: t.exposeString("createdByImageUrl", { description: "Their avatar URL." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When." }),
-  }),
-});
-
-const OnboardingRef = builder.objectRef<Details["onboardingStatus"]>("ProjectOnboardingStatus").implement({
-  description: "How far a project is in onboarding.",
-  fields: (t) => ({
-    status: t.exposeString("status", {
-      description: "`onboarding-started`, `first-flag-created`, `sdk-connected` or `onboarded`.",
-    }),
-    feature: t.exposeString("feature", {
-      nullable: true,
-      description: "With `first-flag-created`: the project's first flag.",
-    }),
   }),
 });
 
@@ -77,7 +65,7 @@ const DetailsRef = builder.objectRef<Details>("PersonalDashboardProject").implem
       resolve: (d) => d.latestEvents,
     }),
     onboardingStatus: t.field({
-      type: OnboardingRef,
+      type: OnboardingStatusRef,
       description: "Onboarding.",
       resolve: (d) => d.onboardingStatus,
     }),

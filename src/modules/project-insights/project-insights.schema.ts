@@ -224,3 +224,53 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => projectInsights(ctx.db, args.projectId),
   }),
 }));
+
+export const OnboardingStatusRef = builder
+  .objectRef<{ status: string; feature: string | null }>("ProjectOnboardingStatus")
+  .implement({
+    description: "How far a project is in onboarding.",
+    fields: (t) => ({
+      status: t.exposeString("status", {
+        description: "`onboarding-started`, `first-flag-created`, `sdk-connected` or `onboarded`.",
+      }),
+      feature: t.exposeString("feature", {
+        nullable: true,
+        description: "With `first-flag-created`: the project's first flag.",
+      }),
+    }),
+  });
+
+/** Active flags, as the `features` relation of Project selects them (so both share one read). */
+const ACTIVE_FLAGS = { where: { archivedAt: null }, orderBy: { name: "asc" } } as const;
+
+builder.prismaObjectFields("Project", (t) => ({
+  technicalDebt: t.int({
+    description: "100 - health: the share (0-100) of active flags that are stale or potentially stale.",
+    select: { health: true },
+    resolve: (project) => 100 - project.health,
+  }),
+  featureTypeCounts: t.field({
+    type: [TypeCountRef],
+    description:
+      "How many active flags of each type the project has, by type name (types with none left out).",
+    select: { features: { ...ACTIVE_FLAGS, select: { type: true } } },
+    resolve: (project) => {
+      const counts = new Map<string, number>();
+      for (const { type } of project.features) counts.set(type, (counts.get(type) ?? 0) + 1);
+      return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([type, count]) => ({ type, count }));
+    },
+  }),
+  onboardingStatus: t.field({
+    type: OnboardingStatusRef,
+    description:
+      "Where the project stands in onboarding, from its active flags (Unleash's project overview): `onboarded` once an SDK has seen one, `first-flag-created` (with the oldest flag) while none has been seen, `onboarding-started` without flags.",
+    select: { features: { ...ACTIVE_FLAGS, select: { name: true, createdAt: true, lastSeenAt: true } } },
+    resolve: ({ features }) => {
+      if (features.some((f) => f.lastSeenAt !== null)) return { status: "onboarded", feature: null };
+      const first = [...features].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0];
+      return first
+        ? { status: "first-flag-created", feature: first.name }
+        : { status: "onboarding-started", feature: null };
+    },
+  }),
+}));

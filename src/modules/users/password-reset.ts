@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
+import type { AppDeps } from "../../context.ts";
 import type { Db } from "../../db/database.ts";
 import { DomainError, NotFoundError, RateLimitError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
-import type { Write } from "../../shared/write.ts";
+import { runWrite, type Write } from "../../shared/write.ts";
 import { hashSecret } from "../access/credentials.ts";
 import { hashPassword, verifyPassword } from "../access/passwords.ts";
 import { assertStrongPassword } from "./password-policy.ts";
@@ -70,6 +71,24 @@ export async function createResetLink(w: Write, raw: unknown): Promise<{ resetPa
   return { resetPasswordUrl: url.toString() };
 }
 
+/**
+ * A reset link asked for by whoever knows the account's email (`POST /auth/reset/password-email`):
+ * made as by an admin, but sent nowhere, since Vexil sends no email. Unknown emails and repeated
+ * requests end the same silent way, so the answer never tells whether an account exists.
+ */
+export async function requestResetLink(deps: AppDeps, email: unknown): Promise<void> {
+  if (typeof email !== "string" || !email) throw new ValidationError('"email" is a required string.');
+  try {
+    await runWrite({ ...deps, principal: null }, (w) => createResetLink(w, { id: email }));
+    // Unleash without SMTP logs the link at debug level; Vexil never logs a credential.
+    deps.logger.warn(
+      "password reset link made but not sent: Vexil sends no email; an admin can hand one out (POST /api/admin/user-admin/reset-password)",
+    );
+  } catch (error) {
+    if (!(error instanceof NotFoundError || error instanceof RateLimitError)) throw error;
+  }
+}
+
 async function openToken(db: Pick<Db, "resetToken">, token: string, now: Date) {
   const row = await db.resetToken.findUnique({
     where: { tokenHash: hashSecret(token) },
@@ -107,6 +126,18 @@ export async function resetPassword(w: Write, token: string, password: string): 
     where: { tokenHash: row.tokenHash },
     data: { usedAt: w.now, expiresAt: w.now },
   });
+}
+
+/** resetPassword for the holder of a reset link, who has no other credential. */
+export async function resetPasswordWithToken(
+  deps: AppDeps,
+  token: unknown,
+  password: unknown,
+): Promise<void> {
+  if (typeof token !== "string" || typeof password !== "string") {
+    throw new ValidationError('"token" and "password" are required strings.');
+  }
+  await runWrite({ ...deps, principal: null }, (w) => resetPassword(w, token, password));
 }
 
 /**
