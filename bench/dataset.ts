@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../src/generated/prisma/client.ts";
-import { hashSecret } from "../src/modules/access/credentials.ts";
+import { hashSecret } from "../src/modules/access/credentials.write.ts";
 
 /**
  * A realistic dataset generated inside the database (generate_series), so 1,000,000 events

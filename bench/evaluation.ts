@@ -4,7 +4,7 @@
  * Run: npm run bench:evaluation
  */
 import type { ClientFeature } from "../src/modules/evaluation/client-features.types.ts";
-import { compileState, evaluateAll, evaluateFlag } from "../src/modules/evaluation/engine.ts";
+import { compileState, evaluateAll, evaluateFlag } from "../src/modules/evaluation/engine.logic.ts";
 
 function flag(i: number): ClientFeature {
   return {

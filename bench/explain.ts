@@ -1,12 +1,12 @@
 import type { Context } from "../src/context.ts";
 import type { Prisma, PrismaClient } from "../src/generated/prisma/client.ts";
-import { EVENT_ORDER, eventSearchQuery } from "../src/modules/search/event-search.ts";
-import { searchItemsSql } from "../src/modules/search/feature-search.items.ts";
+import { EVENT_ORDER, eventSearchQuery } from "../src/modules/events/event-search.read.ts";
 import {
   type FeatureSearchArgs,
   featureSearchStatement,
   searchOrdering,
-} from "../src/modules/search/feature-search.ts";
+} from "../src/modules/search/feature-search.read.ts";
+import { searchItemsSql } from "../src/modules/search/feature-search-items.read.ts";
 import { type Ordering, pageRequest } from "../src/shared/pagination.ts";
 
 /** EXPLAIN ANALYZE of the statements the hot searches run, built by the services themselves. */

@@ -12,7 +12,7 @@ import autocannon from "autocannon";
 import { type Database, openPostgres } from "../src/db/database.ts";
 import { createPglite } from "../src/db/pglite.ts";
 import { openPglite } from "../src/db/pglite-database.ts";
-import { rollUpEventCounts } from "../src/modules/search/event-counts.ts";
+import { rollUpEventCounts } from "../src/modules/events/event-counts.job.ts";
 import { prepareBenchDatabase, runBench, serveBenchDatabase } from "./bench-server.ts";
 import { BENCH_USER_TOKEN, generateDataset } from "./dataset.ts";
 import { explainHotQueries } from "./explain.ts";

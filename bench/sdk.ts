@@ -8,7 +8,7 @@
 import os from "node:os";
 import autocannon from "autocannon";
 import type { Database } from "../src/db/database.ts";
-import { hashSecret } from "../src/modules/access/credentials.ts";
+import { hashSecret } from "../src/modules/access/credentials.write.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { prepareBenchDatabase, runBench, serveBenchDatabase } from "./bench-server.ts";
 import { generateDataset } from "./dataset.ts";

@@ -3,7 +3,7 @@ import type { AppDeps } from "../src/context.ts";
 import { healthOpenApiPaths } from "../src/http/health.ts";
 import { authOpenApiPaths, inviteOpenApiPaths } from "../src/http/public-endpoints.openapi.ts";
 import { sdkOpenApiPaths } from "../src/modules/client-api/client-api.plugin.ts";
-import { edgeOpenApiPaths } from "../src/modules/client-api/edge.ts";
+import { edgeOpenApiPaths } from "../src/modules/client-api/edge.plugin.ts";
 import { STATUS_NAMES } from "../src/shared/error-response.ts";
 import { VERSION } from "../src/version.ts";
 import type { Route } from "./route.ts";

@@ -7,8 +7,8 @@ import {
   parse,
 } from "graphql";
 import type { Context } from "../src/context.ts";
-import { requireAuthenticated, requirePermission } from "../src/modules/access/check.ts";
-import type { PermissionCheck } from "../src/modules/access/permissions.ts";
+import { requireAuthenticated, requirePermission } from "../src/modules/access/check.logic.ts";
+import type { PermissionCheck } from "../src/modules/access/permissions.logic.ts";
 import { AuthenticationRequired } from "../src/shared/errors.ts";
 import type { Route } from "./route.ts";
 

@@ -1,9 +1,14 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Config } from "./config.ts";
 import type { Db, Tx } from "./db/database.ts";
-import { hashSecret, newApiTokenSecret } from "./modules/access/credentials.ts";
-import { generatePassword, hashPassword } from "./modules/access/passwords.ts";
-import { displayName, PERMISSIONS, PREDEFINED_ROLES, permissionType } from "./modules/access/permissions.ts";
+import { hashSecret, newApiTokenSecret } from "./modules/access/credentials.write.ts";
+import { generatePassword, hashPassword } from "./modules/access/passwords.logic.ts";
+import {
+  displayName,
+  PERMISSIONS,
+  PREDEFINED_ROLES,
+  permissionType,
+} from "./modules/access/permissions.logic.ts";
 import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "./shared/actor.ts";
 import type { Logger } from "./shared/logger.ts";
 
@@ -43,7 +48,7 @@ const FEATURE_TYPES = [
 
 /**
  * The permission catalogue and the predefined roles, kept in step with the code on every
- * start: a predefined role's permissions are exactly those listed in permissions.ts.
+ * start: a predefined role's permissions are exactly those listed in permissions.logic.ts.
  */
 async function seedRoles(tx: Tx): Promise<void> {
   await tx.permission.createMany({

@@ -6,8 +6,8 @@ import { GraphQLError, Kind } from "graphql";
 import type { Context } from "./context.ts";
 import type PrismaTypes from "./generated/pothos-types.ts";
 import { getDatamodel } from "./generated/pothos-types.ts";
-import { requireAuthenticated, requirePermission } from "./modules/access/check.ts";
-import type { PermissionCheck } from "./modules/access/permissions.ts";
+import { requireAuthenticated, requirePermission } from "./modules/access/check.logic.ts";
+import type { PermissionCheck } from "./modules/access/permissions.logic.ts";
 import { decodeNodeId, encodeNodeId, NODE_ID, readNodes } from "./shared/node-ids.ts";
 
 /**

@@ -4,11 +4,11 @@ import type { Db } from "./db/database.ts";
 import type { EventBus } from "./events/bus.ts";
 import { requestIdOf } from "./http/request-log.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
-import { rememberedToken, resolveToken, tokenFromHeader } from "./modules/access/credentials.ts";
-import type { LoginLimiter } from "./modules/access/login-limits.ts";
-import type { Principal } from "./modules/access/principal.ts";
-import { CSRF_HEADER, cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.ts";
-import type { DirectNext } from "./modules/live/shared-results.ts";
+import { rememberedToken, resolveToken, tokenFromHeader } from "./modules/access/credentials.write.ts";
+import type { LoginLimiter } from "./modules/access/login-limits.cache.ts";
+import type { Principal } from "./modules/access/principal.types.ts";
+import { CSRF_HEADER, cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.write.ts";
+import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
 import type { DomainError } from "./shared/errors.ts";
 import type { Logger } from "./shared/logger.ts";
 
@@ -36,7 +36,7 @@ export type Context = AppDeps & {
   /** Why there is no principal when credentials were sent but refused (e.g. CSRF); default 401. */
   authProblem?: DomainError;
   loaders: Loaders;
-  /** Set for graphql-ws operations: sends a prebuilt `next` payload (see shared-results.ts). */
+  /** Set for graphql-ws operations: sends a prebuilt `next` payload (see shared-results.plugin.ts). */
   directNext?: DirectNext;
   /**
    * Whether the credential this context was made from still stands for the same caller

@@ -7,12 +7,12 @@ import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.ts";
 import { type AppDeps, principalOf, socketCredentials } from "./context.ts";
 import { tracedHandler } from "./http/tracing.ts";
-import type { DirectNext } from "./modules/live/shared-results.ts";
+import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
 
 /**
  * Bytes a WebSocket may have unsent before direct sends stop: later events then take
  * graphql-ws's own path, which waits for each write, so a subscriber that does not read falls
- * behind in its bounded buffer and is ended (src/modules/live/follow.ts).
+ * behind in its bounded buffer and is ended (src/modules/live/follow.live.ts).
  */
 const DIRECT_SEND_BACKLOG = 64 * 1024;
 

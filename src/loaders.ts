@@ -1,8 +1,8 @@
 import DataLoader from "dataloader";
 import type { Db } from "./db/database.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import type { Principal } from "./modules/access/principal.ts";
-import { toUserSummary, type UserSummary } from "./modules/users/user-summary.ts";
+import type { Principal } from "./modules/access/principal.types.ts";
+import { toUserSummary, type UserSummary } from "./modules/users/user-summary.logic.ts";
 import { actorOf } from "./shared/actor.ts";
 
 /**

@@ -14,9 +14,13 @@ import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startEventCountRollup } from "./jobs/event-counts.ts";
 import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
-import { createLoginLimiter, type LoginLimitStore, loginLimitsOf } from "./modules/access/login-limits.ts";
-import { metricsIngestor } from "./modules/client-metrics/ingestor.ts";
-import { feedFor } from "./modules/live/feed.ts";
+import {
+  createLoginLimiter,
+  type LoginLimitStore,
+  loginLimitsOf,
+} from "./modules/access/login-limits.cache.ts";
+import { metricsIngestor } from "./modules/client-metrics/ingestor.cache.ts";
+import { feedFor } from "./modules/live/feed.live.ts";
 import type { Logger } from "./shared/logger.ts";
 
 export type ServeStart = {
@@ -106,7 +110,7 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
   };
 }
 
-/** Where login attempts are counted so that every node sees them (login-limits.ts). */
+/** Where login attempts are counted so that every node sees them (login-limits.cache.ts). */
 function loginLimitStore(config: Config, database: Database): LoginLimitStore {
   if (config.redisUrl) return { kind: "redis", url: config.redisUrl };
   if (database.pool) return { kind: "postgres", pool: database.pool };

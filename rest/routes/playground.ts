@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SDK_CONTEXT_FIELDS } from "../../src/modules/evaluation/context-value.ts";
+import { SDK_CONTEXT_FIELDS } from "../../src/modules/evaluation/context-value.logic.ts";
 import { ValidationError } from "../../src/shared/errors.ts";
 import { objectBody } from "../body-fields.ts";
 import { ENV_VARIANT_FIELDS } from "../fragments.ts";

@@ -7,7 +7,7 @@ import type { StoredEvent } from "./types.ts";
  * Tells every node that events were committed. A notice carries only an event id (and whether
  * remembered state, API tokens or settings, changed) and is a wake-up hint, never the event itself: it may be repeated, arrive out of id order, or be
  * lost (a node dying between commit and publish). Readers therefore read the events from the
- * database in id order behind a committed high-water mark (src/modules/live/feed.ts) and also
+ * database in id order behind a committed high-water mark (src/modules/live/feed.live.ts) and also
  * poll now and then, which makes a lost or duplicated notice harmless.
  */
 export type EventBus = {

@@ -3,8 +3,8 @@ import type { Db } from "../db/database.ts";
 
 /**
  * The committed horizon of the audit log: an event id at or below which no transaction can
- * still commit an event. Used by the live feed (src/modules/live/feed.ts) and the event-count
- * rollup (src/modules/search/event-counts.ts).
+ * still commit an event. Used by the live feed (src/modules/live/feed.live.ts) and the event-count
+ * rollup (src/modules/events/event-counts.job.ts).
  *
  * Event ids come from a sequence and are allocated before commit, so a transaction can commit
  * id 7 after id 8 is already visible. An id becomes final (committed, or rolled back for ever)

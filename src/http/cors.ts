@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import type { AppDeps } from "../context.ts";
-import { rememberedFrontendOrigins } from "../modules/ui-config/frontend-settings.ts";
+import { rememberedFrontendOrigins } from "../modules/ui-config/frontend-settings.write.ts";
 
 /** Who may call the paths under `prefix` from a page of another origin, and whether with cookies. */
 export type CorsRule = { prefix: string; origins: string[]; credentials: boolean };

@@ -1,6 +1,6 @@
 import { GraphQLError, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import type { Principal } from "../modules/access/principal.ts";
+import type { Principal } from "../modules/access/principal.types.ts";
 import { AuthenticationRequired, type DomainError } from "../shared/errors.ts";
 import { nulError, nulPath } from "../shared/text-input.ts";
 import { limitError, paramsProblem } from "./graphql-limits.ts";

@@ -2,9 +2,9 @@ import type { Plugin } from "graphql-yoga";
 import type pg from "pg";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { type AppDeps, callerOfRequest } from "../context.ts";
-import { can } from "../modules/access/check.ts";
-import { feedFor } from "../modules/live/feed.ts";
-import { openSubscriptions } from "../modules/live/revocation.ts";
+import { can } from "../modules/access/check.logic.ts";
+import { feedFor } from "../modules/live/feed.live.ts";
+import { openSubscriptions } from "../modules/live/revocation.plugin.ts";
 import { AuthenticationRequired, NoAccessError } from "../shared/errors.ts";
 import { operationOf, surfaceOf } from "./labels.ts";
 

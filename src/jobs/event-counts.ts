@@ -1,5 +1,5 @@
 import type { AppDeps } from "../context.ts";
-import { rollUpEventCounts } from "../modules/search/event-counts.ts";
+import { rollUpEventCounts } from "../modules/events/event-counts.job.ts";
 import { startPeriodic } from "./periodic.ts";
 
 /**

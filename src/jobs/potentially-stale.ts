@@ -1,5 +1,5 @@
 import type { AppDeps } from "../context.ts";
-import { markPotentiallyStaleFlags } from "../modules/features/lifecycle-change.ts";
+import { markPotentiallyStaleFlags } from "../modules/features/lifecycle-change.write.ts";
 import { SYSTEM_ACTOR } from "../shared/actor.ts";
 import { runWrite } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";

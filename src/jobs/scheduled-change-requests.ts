@@ -1,11 +1,11 @@
 import type { AppDeps } from "../context.ts";
 import type { Tx } from "../db/database.ts";
-import { applyChanges, conflictsOf } from "../modules/change-requests/apply.ts";
+import { applyChanges, conflictsOf } from "../modules/change-requests/apply.write.ts";
 import {
   type LockedChangeRequest,
   lockChangeRequest,
   recordChangeRequestEvent,
-} from "../modules/change-requests/store.ts";
+} from "../modules/change-requests/store.write.ts";
 import { type Actor, SYSTEM_ACTOR } from "../shared/actor.ts";
 import { runWrite, type Write } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";

@@ -4,7 +4,7 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import Mustache from "mustache";
 import type { StoredEvent } from "../events/types.ts";
-import { addressBlocked, type OutboundPolicy, urlProblem } from "../modules/addons/outbound.ts";
+import { addressBlocked, type OutboundPolicy, urlProblem } from "../modules/addons/outbound.logic.ts";
 
 export type DeliveryState = "success" | "failed" | "successWithErrors";
 

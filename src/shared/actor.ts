@@ -1,4 +1,4 @@
-import type { Principal } from "../modules/access/principal.ts";
+import type { Principal } from "../modules/access/principal.types.ts";
 
 /** Unleash writes -42 as createdByUserId for changes made with an admin API token. */
 export const ADMIN_TOKEN_USER_ID = -42;

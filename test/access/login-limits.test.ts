@@ -4,14 +4,14 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
-import { createLoginLimiter, type LoginLimitStore } from "../../src/modules/access/login-limits.ts";
+import { createLoginLimiter, type LoginLimitStore } from "../../src/modules/access/login-limits.cache.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { PASSWORD, userWithPat } from "./principals.ts";
 
 /** Counts password hashes checked, to see which attempts reached the (slow) hash. */
 const hashes = vi.hoisted(() => ({ verified: 0 }));
-vi.mock("../../src/modules/access/passwords.ts", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/modules/access/passwords.ts")>();
+vi.mock("../../src/modules/access/passwords.logic.ts", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/modules/access/passwords.logic.ts")>();
   return {
     ...real,
     verifyPassword: (password: string, stored: string) => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Route } from "../../rest/route.ts";
 import { type AuthScopeMap, declaredScopes, rootFieldsOf } from "../../rest/route-permissions.ts";
 import { allRoutes } from "../../rest/routes/index.ts";
-import { PERMISSIONS } from "../../src/modules/access/permissions.ts";
+import { PERMISSIONS } from "../../src/modules/access/permissions.logic.ts";
 import { schema } from "../../src/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { allowed, type Caller } from "./expectations.ts";

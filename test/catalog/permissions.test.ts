@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashSecret } from "../../src/modules/access/credentials.ts";
+import { hashSecret } from "../../src/modules/access/credentials.write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import { hashSecret } from "../../src/modules/access/credentials.ts";
+import { hashSecret } from "../../src/modules/access/credentials.write.ts";
 import type { TestApp } from "../helpers/app.ts";
 
 export type TestUser = { id: number; token: string; username: string };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.ts";
+import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createFlags, sdkBucket, sdkToken } from "./helpers.ts";
 

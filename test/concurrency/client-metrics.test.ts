@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
-import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.ts";
+import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
 import { createFlags, sdkBucket, sdkToken } from "../client-metrics/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EvaluationContext } from "../../src/modules/evaluation/client-features.types.ts";
-import { compileState, evaluateFlag } from "../../src/modules/evaluation/engine.ts";
+import { compileState, evaluateFlag } from "../../src/modules/evaluation/engine.logic.ts";
 
 /**
  * Every case of every specification file of @unleash/client-specification (the list the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ClientFeaturesState } from "../../src/modules/evaluation/client-features.types.ts";
-import { compileState, evaluateAll, evaluateFlag } from "../../src/modules/evaluation/engine.ts";
+import { compileState, evaluateAll, evaluateFlag } from "../../src/modules/evaluation/engine.logic.ts";
 
 const state: ClientFeaturesState = {
   version: 2,

@@ -94,7 +94,7 @@ export async function environmentState(t: TestApp, feature: string, environment 
 
 /** Seeds a user with a root role and returns a personal access token for it. */
 export async function userToken(t: TestApp, username: string, rootRole: "Editor" | "Viewer") {
-  const { hashSecret } = await import("../../src/modules/access/credentials.ts");
+  const { hashSecret } = await import("../../src/modules/access/credentials.write.ts");
   const user = await t.database.prisma.user.create({ data: { username, rootRole } });
   const secret = `user:${username}-secret-0123456789abcdef0123456789`;
   await t.database.prisma.personalAccessToken.create({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markPotentiallyStaleOnce } from "../../src/jobs/potentially-stale.ts";
-import { recordEvaluationMetrics } from "../../src/modules/features/metrics.ts";
+import { recordEvaluationMetrics } from "../../src/modules/features/evaluation-metrics.write.ts";
 import { SYSTEM_ACTOR } from "../../src/shared/actor.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";

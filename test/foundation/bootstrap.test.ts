@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrap } from "../../src/bootstrap.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { Database } from "../../src/db/database.ts";
-import { resolveToken } from "../../src/modules/access/credentials.ts";
-import { verifyPassword } from "../../src/modules/access/passwords.ts";
+import { resolveToken } from "../../src/modules/access/credentials.write.ts";
+import { verifyPassword } from "../../src/modules/access/passwords.logic.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 

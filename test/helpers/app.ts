@@ -5,7 +5,7 @@ import type { AppDeps } from "../../src/context.ts";
 import type { AdapterWrapper, Database } from "../../src/db/database.ts";
 import { assertMigrated } from "../../src/db/migrate.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
-import { createLoginLimiter } from "../../src/modules/access/login-limits.ts";
+import { createLoginLimiter } from "../../src/modules/access/login-limits.cache.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { createTestDatabase } from "./database.ts";
 

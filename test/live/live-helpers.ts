@@ -1,7 +1,7 @@
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import type { App } from "../../src/app.ts";
-import { hashSecret } from "../../src/modules/access/credentials.ts";
+import { hashSecret } from "../../src/modules/access/credentials.write.ts";
 import { ADMIN_TOKEN, type TestApp } from "../helpers/app.ts";
 
 export type Result<T> = { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/events/record.ts";
 import { directNextTo, listen, type RunningServer } from "../../src/http-server.ts";
-import { hashSecret } from "../../src/modules/access/credentials.ts";
-import { feedFor } from "../../src/modules/live/feed.ts";
-import { followEvents } from "../../src/modules/live/follow.ts";
+import { hashSecret } from "../../src/modules/access/credentials.write.ts";
+import { feedFor } from "../../src/modules/live/feed.live.ts";
+import { followEvents } from "../../src/modules/live/follow.live.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {

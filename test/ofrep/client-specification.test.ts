@@ -3,8 +3,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EvaluationContext } from "../../src/modules/evaluation/client-features.types.ts";
-import { compileState } from "../../src/modules/evaluation/engine.ts";
-import { evaluateForOfrep, toEngineContext } from "../../src/modules/ofrep/ofrep.answer.ts";
+import { compileState } from "../../src/modules/evaluation/engine.logic.ts";
+import { evaluateForOfrep, toEngineContext } from "../../src/modules/ofrep/ofrep-answer.logic.ts";
 
 /**
  * The client specification's cases through OFREP's side of the engine: each SDK context is

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_FIELDS } from "../../rest/fragments.ts";
 import { probeHorizon } from "../../src/events/horizon.ts";
 import { recordEvent } from "../../src/events/record.ts";
-import { rollUpEventCounts } from "../../src/modules/search/event-counts.ts";
+import { rollUpEventCounts } from "../../src/modules/events/event-counts.job.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createSqlCounter } from "../helpers/sql-counter.ts";

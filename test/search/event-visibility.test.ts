@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rollUpEventCounts } from "../../src/modules/search/event-counts.ts";
+import { rollUpEventCounts } from "../../src/modules/events/event-counts.job.ts";
 import { userWithPat } from "../access/principals.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
 

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../../src/generated/prisma/client.ts";
-import { hashSecret } from "../../src/modules/access/credentials.ts";
+import { hashSecret } from "../../src/modules/access/credentials.write.ts";
 
 /**
  * Direct Prisma seeding for search tests: tags, segments, strategies, lifecycle rows and

@@ -3,9 +3,9 @@ import { clientAddress } from "../../http/client-address.ts";
 import { endpoint, type PublicEndpoint } from "../../http/public-endpoints.ts";
 import type { DomainError } from "../../shared/errors.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
-import { logInWithPassword } from "./login.ts";
-import { createLoginLimiter, LoginRateLimited, loginLimitsOf } from "./login-limits.ts";
-import { clearedSessionCookies, endSessionOfCookie, sessionCookies } from "./sessions.ts";
+import { logInWithPassword } from "./login.write.ts";
+import { createLoginLimiter, LoginRateLimited, loginLimitsOf } from "./login-limits.cache.ts";
+import { clearedSessionCookies, endSessionOfCookie, sessionCookies } from "./sessions.write.ts";
 
 /**
  * Password login and logout for browsers (public-endpoints.ts says why they are not GraphQL):

@@ -2,9 +2,14 @@ import { builder } from "../../builder.ts";
 import { integerKey, NODE_ID } from "../../shared/node-ids.ts";
 import { listWindow } from "../../shared/pagination.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { createAddon, deleteAddon, existingAddon, updateAddon } from "./addon.service.ts";
-import { maskParameters, type ParameterDefinition, PROVIDERS, type ProviderDefinition } from "./providers.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { createAddon, deleteAddon, existingAddon, updateAddon } from "./addon.write.ts";
+import {
+  maskParameters,
+  type ParameterDefinition,
+  PROVIDERS,
+  type ProviderDefinition,
+} from "./providers.logic.ts";
 
 builder.prismaNode("Addon", {
   description: "An integration configuration (spec 2.12): which events it reacts to and where it sends them.",

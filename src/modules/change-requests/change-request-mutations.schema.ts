@@ -1,9 +1,9 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { ChangeRequestRef } from "./change-request.types.ts";
-import { discardChange, discardDraft, editChange, setTitle } from "./drafts.ts";
-import { principalOf, runStateChange, viewAfter } from "./resolve.ts";
-import { commentOn } from "./transitions.ts";
+import { ChangeRequestRef } from "./change-request.schema.ts";
+import { discardChange, discardDraft, editChange, setTitle } from "./drafts.write.ts";
+import { principalOf, runStateChange, viewAfter } from "./resolve.schema.ts";
+import { commentOn } from "./transitions.write.ts";
 
 /** Mutations on one existing change request: its changes, comments and state (reference §6.2–6.3). */
 const target = {

@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * Shapes of the changes a change request can carry (spec 4.5). These check the form of a
  * payload when it is proposed; the direct-change services check the rest (the proposal is
- * dry-run through them, see propose.ts), so a change is refused exactly as a direct one.
+ * dry-run through them, see propose.write.ts), so a change is refused exactly as a direct one.
  */
 export const CHANGE_ACTIONS = [
   "updateSegment",

@@ -3,13 +3,13 @@ import { actorOf } from "../../shared/actor.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { ChangeRequestConfigRef, ChangeRequestRef } from "./change-request.types.ts";
-import { proposeChanges } from "./propose.ts";
-import { principalOf, viewAfter } from "./resolve.ts";
-import { projectChangeRequestConfig, updateChangeRequestConfig } from "./settings.ts";
-import { ALL_STATES, authorOf, OPEN_STATES } from "./store.ts";
-import { changeRequestView, changeRequestViews } from "./view.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { ChangeRequestConfigRef, ChangeRequestRef } from "./change-request.schema.ts";
+import { proposeChanges } from "./propose.write.ts";
+import { principalOf, viewAfter } from "./resolve.schema.ts";
+import { projectChangeRequestConfig, updateChangeRequestConfig } from "./settings.write.ts";
+import { ALL_STATES, authorOf, OPEN_STATES } from "./store.write.ts";
+import { changeRequestView, changeRequestViews } from "./view.read.ts";
 
 const ChangeRequestConnection = builder.connectionObject({
   type: ChangeRequestRef,

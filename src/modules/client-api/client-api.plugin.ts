@@ -9,23 +9,23 @@ import { errorResponse } from "../../shared/error-response.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
-import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.ts";
-import type { SdkType } from "../client-metrics/batch.ts";
+import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.read.ts";
+import type { SdkType } from "../client-metrics/batch.logic.ts";
 import {
   receiveBulkMetrics,
   receiveClientMetrics,
   registerClient,
   sdkReportBody,
-} from "../client-metrics/ingest.ts";
+} from "../client-metrics/ingest.write.ts";
 import {
   featuresBody,
   featuresQuery,
   type PreparedBody,
   preferredEncoding,
   sdkFeature,
-} from "./features.body.ts";
-import { frontendAnswer, frontendContext, frontendToggle } from "./frontend.ts";
-import { streamingResponse } from "./streaming.ts";
+} from "./features-body.logic.ts";
+import { frontendAnswer, frontendContext, frontendToggle } from "./frontend.logic.ts";
+import { streamingResponse } from "./streaming.live.ts";
 
 /** What an SDK route gets: the caller (already checked), its configuration, the request. */
 export type SdkRequest = {

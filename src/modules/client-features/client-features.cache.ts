@@ -1,6 +1,6 @@
 import type { AppDeps } from "../../context.ts";
 import type { ClientFeaturesState } from "../evaluation/client-features.types.ts";
-import { type CompiledState, compileState } from "../evaluation/engine.ts";
+import { type CompiledState, compileState } from "../evaluation/engine.logic.ts";
 import { type ClientScope, forSdks, readClientState, scopeKey } from "./client-features.read.ts";
 
 /** One scope's configuration as read after the newest change this node knows of. */

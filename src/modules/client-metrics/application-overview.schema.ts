@@ -2,8 +2,8 @@ import { z } from "zod";
 import { builder } from "../../builder.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { deleteApplication, saveApplication } from "./application-admin.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { deleteApplication, saveApplication } from "./application-admin.write.ts";
 import {
   type ApplicationOverview,
   applicationOverview,
@@ -11,7 +11,7 @@ import {
   recentInstances,
 } from "./application-overview.read.ts";
 import { ApplicationInstanceRef } from "./client-metrics.schema.ts";
-import { type UnknownFlag, unknownFlags } from "./unknown-flags.ts";
+import { type UnknownFlag, unknownFlags } from "./unknown-flags.write.ts";
 
 const OverviewEnvironmentRef = builder
   .objectRef<OverviewEnvironment>("ApplicationEnvironmentOverview")

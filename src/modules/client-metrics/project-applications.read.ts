@@ -1,7 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { listWindow } from "../../shared/pagination.ts";
-import { isOutdatedSdk, splitSdkVersion } from "./sdk-versions.ts";
+import { isOutdatedSdk, splitSdkVersion } from "./sdk-versions.logic.ts";
 
 export type ProjectApplication = {
   name: string;

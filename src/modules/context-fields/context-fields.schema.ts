@@ -1,13 +1,13 @@
 import { builder } from "../../builder.ts";
 import { found } from "../../shared/found.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
 import {
   createContextField,
   deleteContextField,
   type LegalValue,
   updateContextField,
-} from "./context-field-write.ts";
+} from "./context-field.write.ts";
 
 const LegalValueRef = builder.objectRef<LegalValue>("LegalValue").implement({
   description: "One value a context field may take, offered when writing constraints.",

@@ -2,9 +2,9 @@ import { builder } from "../../builder.ts";
 import { NameExistsError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { findProject } from "../projects/project-write.ts";
-import { createContextFieldSchema, removeLegalValue, upsertLegalValue } from "./context-field-write.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { findProject } from "../projects/project.write.ts";
+import { createContextFieldSchema, removeLegalValue, upsertLegalValue } from "./context-field.write.ts";
 
 builder.queryField("validateContextFieldName", (t) =>
   t.boolean({

@@ -1,7 +1,7 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { addDependency, removeAllDependencies, removeDependency } from "./dependencies.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { addDependency, removeAllDependencies, removeDependency } from "./dependencies.write.ts";
 
 const AddDependencyInput = builder.inputType("AddDependencyInput", {
   description: "A parent flag this flag depends on.",

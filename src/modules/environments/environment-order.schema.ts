@@ -1,7 +1,7 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { updateEnvironment } from "./environment-write.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { updateEnvironment } from "./environment.write.ts";
 
 const EnvironmentSortOrderInput = builder.inputType("EnvironmentSortOrderInput", {
   description: "The new position of one environment.",

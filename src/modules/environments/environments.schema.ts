@@ -2,8 +2,8 @@ import { builder } from "../../builder.ts";
 import { found } from "../../shared/found.ts";
 import { NODE_ID } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { createEnvironment, updateEnvironment } from "./environment-write.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { createEnvironment, updateEnvironment } from "./environment.write.ts";
 
 export const EnvironmentRef = builder.prismaNode("Environment", {
   description: "A deployment environment (development, production, ...), shared by all projects.",

@@ -1,6 +1,6 @@
 import { builder } from "../../builder.ts";
 import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "../../shared/actor.ts";
-import { visibilityOf } from "./visibility.ts";
+import { visibilityOf } from "./visibility.logic.ts";
 
 type EventCreator = { id: number; name: string };
 

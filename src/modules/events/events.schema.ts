@@ -3,8 +3,8 @@ import type { StoredEvent } from "../../events/types.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { type Connection, pageRequest } from "../../shared/pagination.ts";
-import { EVENT_ORDER, type EventSearchFilter, eventConnection } from "../search/event-search.ts";
-import { visibilityOf } from "./visibility.ts";
+import { EVENT_ORDER, type EventSearchFilter, eventConnection } from "./event-search.read.ts";
+import { visibilityOf } from "./visibility.logic.ts";
 
 type EventAccess = NodeAccess<Pick<StoredEvent, "project">>;
 

@@ -1,6 +1,6 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { favoriteFeature, favoriteProject, unfavoriteFeature, unfavoriteProject } from "./favorites.ts";
+import { favoriteFeature, favoriteProject, unfavoriteFeature, unfavoriteProject } from "./favorites.write.ts";
 
 builder.prismaObjectField("Project", "favorite", (t) =>
   t.boolean({

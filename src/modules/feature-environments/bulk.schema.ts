@@ -1,17 +1,17 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { JsonPatchOperationInput } from "../features/feature-changes.schema.ts";
 import {
   patchEnvironmentVariants,
   patchStrategy,
   setFeaturesEnabled,
   setVariantsInEnvironments,
-} from "./bulk.ts";
-import { requireChangeRequestBypass, requireStrategyCreationWhenNone } from "./guards.ts";
-import { EnvironmentVariantInput } from "./inputs.schema.ts";
+} from "./bulk.write.ts";
+import { requireChangeRequestBypass, requireStrategyCreationWhenNone } from "./guards.read.ts";
+import { EnvironmentVariantInput } from "./strategy-inputs.schema.ts";
 import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
-import type { VariantInput } from "./variants.ts";
+import type { VariantInput } from "./variants.logic.ts";
 
 /** JSON Patch operations as GraphQL gives them, without the nulls of absent fields. */
 const patchOperations = (ops: { op: string; path: string; from?: string | null; value?: unknown }[]) =>

@@ -1,15 +1,9 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.ts";
-import { setEnvironmentVariants } from "./environment-variants.ts";
-import { requireStrategyCreationWhenNone } from "./guards.ts";
-import {
-  EnvironmentVariantInput,
-  StrategyInput,
-  StrategySortOrderInput,
-  StrategyUpdateInput,
-} from "./inputs.schema.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.write.ts";
+import { setEnvironmentVariants } from "./environment-variants.write.ts";
+import { requireStrategyCreationWhenNone } from "./guards.read.ts";
 import {
   addStrategy,
   deleteStrategy,
@@ -17,7 +11,13 @@ import {
   reorderStrategies,
   type StrategyUpdateInput as UpdateInput,
   updateStrategy,
-} from "./strategies.ts";
+} from "./strategies.write.ts";
+import {
+  EnvironmentVariantInput,
+  StrategyInput,
+  StrategySortOrderInput,
+  StrategyUpdateInput,
+} from "./strategy-inputs.schema.ts";
 import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
 
 builder.mutationFields((t) => {

@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
-import type { PERMISSIONS } from "../access/permissions.ts";
-import { requireChangeRequestBypass } from "./guards.ts";
-import type { EnvironmentTarget } from "./strategy-record.ts";
+import type { PERMISSIONS } from "../access/permissions.logic.ts";
+import { requireChangeRequestBypass } from "./guards.read.ts";
+import type { EnvironmentTarget } from "./strategy-record.read.ts";
 
 /** The arguments of the mutations that change a flag in one environment of a project. */
 export const targetArgs = builder.args((t) => ({

@@ -2,9 +2,9 @@ import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
-import { requirePermission } from "../access/check.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { deleteFeatures, reviveFeatures } from "./feature-archive.ts";
+import { requirePermission } from "../access/check.logic.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { deleteFeatures, reviveFeatures } from "./feature-archive.write.ts";
 
 /**
  * The project of a flag named on a path without a project (Unleash's /archive/... paths), with

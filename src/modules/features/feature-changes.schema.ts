@@ -2,12 +2,12 @@ import { builder } from "../../builder.ts";
 import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { assertDirectProjectChangeAllowed } from "../change-requests/settings.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { assertDirectProjectChangeAllowed } from "../change-requests/settings.write.ts";
 import { featureInProject } from "./feature.read.ts";
-import { archiveFeatures, deleteFeatures, reviveFeatures, validateArchive } from "./feature-archive.ts";
-import { patchFeature, setFeaturesStale, updateFeature } from "./feature-update.ts";
-import { completeFeature, markPotentiallyStaleFlags, uncompleteFeature } from "./lifecycle-change.ts";
+import { archiveFeatures, deleteFeatures, reviveFeatures, validateArchive } from "./feature-archive.write.ts";
+import { patchFeature, setFeaturesStale, updateFeature } from "./feature-update.write.ts";
+import { completeFeature, markPotentiallyStaleFlags, uncompleteFeature } from "./lifecycle-change.write.ts";
 
 const UpdateFeatureInput = builder.inputType("UpdateFeatureInput", {
   description: "Metadata of a flag; fields left out are kept.",

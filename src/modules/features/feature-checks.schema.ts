@@ -1,10 +1,10 @@
 import { builder } from "../../builder.ts";
 import { NameExistsError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
-import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.ts";
-import { checkLegalValues, normalizeConstraint } from "../feature-environments/constraints.ts";
-import { ConstraintInput } from "../feature-environments/inputs.schema.ts";
-import { createFeatureSchema } from "./feature-create.ts";
+import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.logic.ts";
+import { checkLegalValues, normalizeConstraint } from "../feature-environments/constraints.logic.ts";
+import { ConstraintInput } from "../feature-environments/strategy-inputs.schema.ts";
+import { createFeatureSchema } from "./feature-create.write.ts";
 
 type LifecycleCounts = {
   initial: number;

@@ -2,11 +2,11 @@ import { builder } from "../../builder.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { assertDirectProjectChangeAllowed } from "../change-requests/settings.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { assertDirectProjectChangeAllowed } from "../change-requests/settings.write.ts";
 import { featureByName, lockFeatures } from "./feature.read.ts";
-import { cloneFeature } from "./feature-clone.ts";
-import { addFeatureTag, removeFeatureTag } from "./feature-tags.ts";
+import { cloneFeature } from "./feature-clone.write.ts";
+import { addFeatureTag, removeFeatureTag } from "./feature-tags.write.ts";
 import { TagInput } from "./features.schema.ts";
 
 builder.mutationFields((t) => ({

@@ -1,7 +1,7 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { addFeatureLink, removeFeatureLink, updateFeatureLink } from "./feature-links.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { addFeatureLink, removeFeatureLink, updateFeatureLink } from "./feature-links.write.ts";
 
 builder.prismaObject("FeatureLink", {
   description: "A link from a flag to something about it (an issue, a dashboard, a code search).",

@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { featureByName } from "./feature.read.ts";
-import { addFeatureTag, removeFeatureTag } from "./feature-tags.ts";
+import { addFeatureTag, removeFeatureTag } from "./feature-tags.write.ts";
 
 const tagOrder = [{ tagType: "asc" as const }, { tagValue: "asc" as const }];
 

@@ -1,10 +1,10 @@
 import { builder } from "../../builder.ts";
 import { compoundKey, NODE_ID } from "../../shared/node-ids.ts";
-import { imageOf } from "../users/avatars.ts";
-import { toUserSummary, type UserSummary } from "../users/user-summary.ts";
-import { currentLifecycleStage } from "./lifecycle.ts";
-import type { EnvironmentVariant } from "./strategy.inputs.ts";
+import { imageOf } from "../users/avatars.plugin.ts";
+import { toUserSummary, type UserSummary } from "../users/user-summary.logic.ts";
+import { currentLifecycleStage } from "./lifecycle.logic.ts";
 import { PayloadRef } from "./strategy.schema.ts";
+import type { EnvironmentVariant } from "./strategy.types.ts";
 
 export const UserSummaryRef = builder
   .objectRef<{ id: number; name: string; imageUrl: string | null }>("UserSummary")

@@ -2,9 +2,9 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../../builder.ts";
 import { type Connection, pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { FeatureRef } from "./feature.schema.ts";
-import { createFeature } from "./feature-create.ts";
+import { createFeature } from "./feature-create.write.ts";
 
 const FeatureConnection = builder.connectionObject({
   type: FeatureRef,

@@ -1,6 +1,6 @@
 import { builder } from "../../builder.ts";
 import { NODE_ID } from "../../shared/node-ids.ts";
-import { CONSTRAINT_OPERATORS, type Constraint, type StrategyVariant } from "./strategy.inputs.ts";
+import { CONSTRAINT_OPERATORS, type Constraint, type StrategyVariant } from "./strategy.types.ts";
 
 export const ConstraintOperatorEnum = builder.enumType("ConstraintOperator", {
   description:

@@ -5,8 +5,8 @@ import { actorOf } from "../../shared/actor.ts";
 import { AuthenticationRequired, DomainError } from "../../shared/errors.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
 import { exportDocument } from "./export.read.ts";
-import { type ImportResult, type ImportTarget, importFeatures } from "./import.ts";
-import { type ImportItem, planImport } from "./import-plan.ts";
+import { type ImportResult, type ImportTarget, importFeatures } from "./import.write.ts";
+import { type ImportItem, planImport } from "./import-plan.read.ts";
 
 const ImportItemRef = builder.objectRef<ImportItem>("ImportValidationItem").implement({
   description: "One finding of an import validation (Unleash's importTogglesValidateItemSchema).",

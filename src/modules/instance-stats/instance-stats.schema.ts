@@ -1,6 +1,6 @@
 import { builder } from "../../builder.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { type InstanceStatistics, instanceStatistics, statisticsCsv } from "./instance-stats.service.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { type InstanceStatistics, instanceStatistics, statisticsCsv } from "./instance-stats.read.ts";
 
 type Windows = { last7?: number; last30: number; last60: number; last90: number };
 

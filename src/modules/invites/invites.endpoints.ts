@@ -2,7 +2,7 @@ import type { AppDeps } from "../../context.ts";
 import type { PublicEndpoint } from "../../http/public-endpoints.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
 import { assertNoNul } from "../../shared/text-input.ts";
-import { signUpWithInviteLink, usableInvite } from "./invites.service.ts";
+import { signUpWithInviteLink, usableInvite } from "./invites.write.ts";
 
 const INVITE_PATH = /^\/invite\/([^/]+)\/(validate|signup)$/;
 

@@ -1,10 +1,10 @@
 import { builder } from "../../builder.ts";
 import { NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
-import { requirePermission } from "../access/check.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
+import { requirePermission } from "../access/check.logic.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { UserRef } from "../users/users.schema.ts";
-import { createInvite, inviteUrl, updateInvite } from "./invites.service.ts";
+import { createInvite, inviteUrl, updateInvite } from "./invites.write.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 

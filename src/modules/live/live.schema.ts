@@ -4,11 +4,11 @@ import type { Context } from "../../context.ts";
 import { createLoaders } from "../../loaders.ts";
 import { AuthenticationRequired, ForbiddenOperation } from "../../shared/errors.ts";
 import { EventFilterInput, EventRef, eventWhere, matchesFilter } from "../events/events.schema.ts";
-import { eventVisibility } from "../events/visibility.ts";
+import { eventVisibility } from "../events/visibility.logic.ts";
 import { FeatureRef } from "../features/feature.schema.ts";
-import { feedFor } from "./feed.ts";
-import { followEvents, withCurrentFirst } from "./follow.ts";
-import { shareResultsAmong } from "./shared-results.ts";
+import { feedFor } from "./feed.live.ts";
+import { followEvents, withCurrentFirst } from "./follow.live.ts";
+import { shareResultsAmong } from "./shared-results.plugin.ts";
 
 builder.subscriptionField("events", (t) =>
   t.field({

@@ -1,7 +1,7 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { isMaintenanceMode, setMaintenanceMode } from "./maintenance.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { isMaintenanceMode, setMaintenanceMode } from "./maintenance.plugin.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 

@@ -5,9 +5,14 @@ import { matchesEtag } from "../../http/etag.ts";
 import { DomainError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { clientFeaturesCache } from "../client-features/client-features.cache.ts";
-import { answerForContext } from "../client-features/context-answers.ts";
-import { type SdkCaller, sdkCaller } from "../client-features/sdk-credential.ts";
-import { evaluateEveryForOfrep, evaluateForOfrep, OfrepError, toEngineContext } from "./ofrep.answer.ts";
+import { answerForContext } from "../client-features/context-answers.cache.ts";
+import { type SdkCaller, sdkCaller } from "../client-features/sdk-credential.read.ts";
+import {
+  evaluateEveryForOfrep,
+  evaluateForOfrep,
+  OfrepError,
+  toEngineContext,
+} from "./ofrep-answer.logic.ts";
 
 const PREFIX = "/ofrep/v1";
 const SINGLE = /^\/ofrep\/v1\/evaluate\/flags\/(.+)$/;

@@ -1,6 +1,6 @@
 import { builder } from "../../builder.ts";
-import type { Grant } from "../access/principal.ts";
-import { imageOf } from "../users/avatars.ts";
+import type { Grant } from "../access/principal.types.ts";
+import { imageOf } from "../users/avatars.plugin.ts";
 import { myFlagNames, myProjectIds, personalDashboard } from "./personal-dashboard.read.ts";
 
 type Dashboard = Awaited<ReturnType<typeof personalDashboard>>;

@@ -1,5 +1,5 @@
 import type { StoredEvent } from "../../events/types.ts";
-import type { PlaygroundFlag } from "./playground.ts";
+import type { PlaygroundFlag } from "./playground.logic.ts";
 
 /** What a frontend sees of a flag; a message goes out only when this changes. */
 function digestOf(flags: PlaygroundFlag[]): string {

@@ -4,17 +4,17 @@ import { builder } from "../../builder.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { EvaluationContext } from "../evaluation/client-features.types.ts";
-import type { ConstraintResult } from "../evaluation/constraints.ts";
-import type { EvaluatedVariant, SegmentResult, StrategyEvaluation } from "../evaluation/engine.ts";
-import { isKnownStrategy, type StrategyRuleResult } from "../evaluation/strategies.ts";
+import type { ConstraintResult } from "../evaluation/constraints.logic.ts";
+import type { EvaluatedVariant, SegmentResult, StrategyEvaluation } from "../evaluation/engine.logic.ts";
+import { isKnownStrategy, type StrategyRuleResult } from "../evaluation/strategies.logic.ts";
 import { EnvironmentVariantRef } from "../features/feature.schema.ts";
-import type { EnvironmentVariant } from "../features/strategy.inputs.ts";
 import { PayloadRef } from "../features/strategy.schema.ts";
-import { feedFor } from "../live/feed.ts";
-import { followEvents, withCurrentFirst } from "../live/follow.ts";
+import type { EnvironmentVariant } from "../features/strategy.types.ts";
+import { feedFor } from "../live/feed.live.ts";
+import { followEvents, withCurrentFirst } from "../live/follow.live.ts";
 import { changedEvaluations } from "./playground.live.ts";
-import { playgroundState } from "./playground.state.ts";
-import { evaluatePlayground, matchedStrategy, type PlaygroundFlag } from "./playground.ts";
+import { evaluatePlayground, matchedStrategy, type PlaygroundFlag } from "./playground.logic.ts";
+import { playgroundState } from "./playground-state.read.ts";
 
 const ReasonEnum = builder.enumType("EvaluationReason", {
   description: "Why a flag evaluated as it did.",

@@ -5,16 +5,16 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
 import {
   type ConstraintInput,
   checkLegalValues,
   normalizeConstraints,
-} from "../feature-environments/constraints.ts";
-import { StrategyInput } from "../feature-environments/inputs.schema.ts";
-import { normalizeStrategyVariants, type VariantInput } from "../feature-environments/variants.ts";
+} from "../feature-environments/constraints.logic.ts";
+import { StrategyInput } from "../feature-environments/strategy-inputs.schema.ts";
+import { normalizeStrategyVariants, type VariantInput } from "../feature-environments/variants.logic.ts";
 import { checkStrategySegments } from "../segments/segment.read.ts";
-import { findProject } from "./project-write.ts";
+import { findProject } from "./project.write.ts";
 
 /** The strategy a project gives a flag when it is enabled in an environment that has none. */
 export type DefaultStrategy = {

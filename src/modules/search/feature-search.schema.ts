@@ -10,15 +10,15 @@ import {
   TagRef,
   UserSummaryRef,
 } from "../features/feature.schema.ts";
+import { searchFeatures, searchOrdering } from "./feature-search.read.ts";
 import {
   type SearchEnvironment,
   type SearchItem,
   searchItemsSql,
   toSearchItems,
-} from "./feature-search.items.ts";
-import { searchFeatures, searchOrdering } from "./feature-search.ts";
-import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search.inputs.ts";
-import { NO_EVALUATIONS, searchLoaders } from "./search.loaders.ts";
+} from "./feature-search-items.read.ts";
+import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search-filters.schema.ts";
+import { NO_EVALUATIONS, searchLoaders } from "./search-loaders.read.ts";
 
 /** Flag search pages: the dashboard asks for 25, Unleash caps at 100. */
 export const FEATURE_SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 100, minLimit: 1 };

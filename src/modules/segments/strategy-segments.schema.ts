@@ -1,9 +1,9 @@
 import { builder } from "../../builder.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { requireChangeRequestBypass } from "../feature-environments/guards.ts";
-import { updateStrategy } from "../feature-environments/strategies.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { requireChangeRequestBypass } from "../feature-environments/guards.read.ts";
+import { updateStrategy } from "../feature-environments/strategies.write.ts";
 
 builder.queryField("contextFieldStrategies", (t) =>
   t.prismaField({

@@ -1,12 +1,7 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import {
-  createDefinition,
-  deleteDefinition,
-  setDeprecated,
-  updateDefinition,
-} from "./definitions.service.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { createDefinition, deleteDefinition, setDeprecated, updateDefinition } from "./definitions.write.ts";
 
 /** Unleash's permissions for strategy types (Editors hold them; Viewers do not). */
 const CREATE = { permission: { permission: PERMISSIONS.CREATE_STRATEGY } };

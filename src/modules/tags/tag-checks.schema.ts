@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
 import { NameExistsError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { createTagTypeSchema } from "./tag-write.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { createTagTypeSchema } from "./tag.write.ts";
 import { CreateTagTypeInput } from "./tags.schema.ts";
 
 builder.queryField("validateTagType", (t) =>

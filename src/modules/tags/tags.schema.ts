@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
 import { found } from "../../shared/found.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { createTag, createTagType, deleteTag, deleteTagType, updateTagType } from "./tag-write.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { createTag, createTagType, deleteTag, deleteTagType, updateTagType } from "./tag.write.ts";
 
 builder.prismaObject("TagType", {
   description: "A kind of tag (simple, team, ...); tags are `{type, value}` pairs of a type.",

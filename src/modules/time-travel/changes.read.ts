@@ -1,6 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.ts";
+import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.logic.ts";
 import { FLAGS_PER_STATEMENT, flagPairsAt, inSlices, tagDeletions } from "./history.read.ts";
 
 /** The longest range a diff covers (docs/decisions.md D-056). */

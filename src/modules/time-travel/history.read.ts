@@ -1,6 +1,11 @@
 import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import { type FlagState, type PastEnvironment, type TagDeletion, withoutDeletedTags } from "./flag-state.ts";
+import {
+  type FlagState,
+  type PastEnvironment,
+  type TagDeletion,
+  withoutDeletedTags,
+} from "./flag-state.logic.ts";
 
 /** One flag at one instant, with how far its history can be trusted. */
 export type FlagAt = {

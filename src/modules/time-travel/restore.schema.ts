@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { principalOf } from "../change-requests/resolve.ts";
-import { type RestoreResult, restoreEnvironment, restoreFeature } from "./restore.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { principalOf } from "../change-requests/resolve.schema.ts";
+import { type RestoreResult, restoreEnvironment, restoreFeature } from "./restore.write.ts";
 
 const ProposedRef = builder
   .objectRef<RestoreResult["changeRequests"][number]>("RestoreChangeRequest")

@@ -1,11 +1,17 @@
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import { ForbiddenOperation } from "../../shared/errors.ts";
-import { visibilityOf } from "../events/visibility.ts";
+import { visibilityOf } from "../events/visibility.logic.ts";
 import { EnvironmentVariantRef } from "../features/feature.schema.ts";
 import { ConstraintRef, StrategyVariantRef } from "../features/strategy.schema.ts";
 import { type ChangeEvent, changesBetween, type FieldChange, type FlagChanges } from "./changes.read.ts";
-import type { FlagState, PastDependency, PastEnvironment, PastStrategy, PastTag } from "./flag-state.ts";
+import type {
+  FlagState,
+  PastDependency,
+  PastEnvironment,
+  PastStrategy,
+  PastTag,
+} from "./flag-state.logic.ts";
 import {
   environmentAt,
   exactSinceOf,

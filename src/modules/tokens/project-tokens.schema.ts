@@ -4,9 +4,9 @@ import { recordEvent } from "../../events/record.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { runWrite } from "../../shared/write.ts";
-import { hashSecret } from "../access/credentials.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { apiTokenEventData, createApiToken } from "./api-tokens.service.ts";
+import { hashSecret } from "../access/credentials.write.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { apiTokenEventData, createApiToken } from "./api-tokens.write.ts";
 import { CreatedApiTokenRef } from "./tokens.schema.ts";
 
 /**

@@ -2,10 +2,10 @@ import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
-import { can, requirePermission } from "../access/check.ts";
-import { PERMISSIONS, type Permission } from "../access/permissions.ts";
-import { apiTokenById, createApiToken, deleteApiToken, updateApiTokenExpiry } from "./api-tokens.service.ts";
-import { createPersonalToken, deletePersonalToken, requireUserId } from "./personal-tokens.service.ts";
+import { can, requirePermission } from "../access/check.logic.ts";
+import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
+import { apiTokenById, createApiToken, deleteApiToken, updateApiTokenExpiry } from "./api-tokens.write.ts";
+import { createPersonalToken, deletePersonalToken, requireUserId } from "./personal-tokens.write.ts";
 
 export const ApiTokenRef = builder.prismaNode("ApiToken", {
   description: "An API token. Its secret is shown only once, when it is created.",

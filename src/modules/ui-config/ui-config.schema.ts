@@ -3,9 +3,9 @@ import type { ResourceLimits } from "../../config.ts";
 import type { Context } from "../../context.ts";
 import { runWrite } from "../../shared/write.ts";
 import { VERSION } from "../../version.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { isMaintenanceMode } from "../maintenance/maintenance.ts";
-import { rememberedFrontendOrigins, setFrontendApiOrigins } from "./frontend-settings.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { isMaintenanceMode } from "../maintenance/maintenance.plugin.ts";
+import { rememberedFrontendOrigins, setFrontendApiOrigins } from "./frontend-settings.write.ts";
 
 type Link = { value: string; icon: string; href: string; title: string };
 

@@ -2,7 +2,7 @@ import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import type { User } from "../../generated/prisma/client.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
 import {
   adminCount,
   changeOwnPassword,
@@ -10,9 +10,9 @@ import {
   inactiveUsers,
   searchUsers,
   setUserPassword,
-} from "./account.service.ts";
-import { imageOf } from "./avatars.ts";
-import { assertStrongPassword } from "./password-policy.ts";
+} from "./account.write.ts";
+import { imageOf } from "./avatars.plugin.ts";
+import { assertStrongPassword } from "./password-policy.logic.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 

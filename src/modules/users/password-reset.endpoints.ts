@@ -3,8 +3,8 @@ import { endpoint, type PublicEndpoint } from "../../http/public-endpoints.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
 import { assertNoNul } from "../../shared/text-input.ts";
-import { assertStrongPassword } from "./password-policy.ts";
-import { requestResetLink, resetPasswordWithToken, validateResetToken } from "./password-reset.ts";
+import { assertStrongPassword } from "./password-policy.logic.ts";
+import { requestResetLink, resetPasswordWithToken, validateResetToken } from "./password-reset.write.ts";
 
 /**
  * The page behind a reset link, for a browser with no credential (public-endpoints.ts says why

@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { addProjectMember, removeProjectMember } from "./project-members.service.ts";
-import { createRole, deleteRole, updateRole } from "./roles.service.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { addProjectMember, removeProjectMember } from "./project-members.write.ts";
+import { createRole, deleteRole, updateRole } from "./roles.write.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 

@@ -1,11 +1,11 @@
 import { builder } from "../../builder.ts";
 import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
-import { requirePermission } from "../access/check.ts";
-import { PERMISSIONS } from "../access/permissions.ts";
-import { imageOf } from "./avatars.ts";
-import { createResetLink } from "./password-reset.ts";
-import { createUser, deleteUser, updateUser } from "./users.service.ts";
+import { requirePermission } from "../access/check.logic.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { imageOf } from "./avatars.plugin.ts";
+import { createResetLink } from "./password-reset.write.ts";
+import { createUser, deleteUser, updateUser } from "./users.write.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 

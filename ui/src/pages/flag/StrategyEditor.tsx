@@ -22,7 +22,7 @@ type StrategyType = {
   parameters: { key: string; label: string; kind: ParameterKind }[];
 };
 
-/** The strategy types the server evaluates (src/modules/evaluation/strategies.ts) and their parameters. */
+/** The strategy types the server evaluates (src/modules/evaluation/strategies.logic.ts) and their parameters. */
 export const STRATEGY_TYPES: StrategyType[] = [
   { name: "default", label: "Standard (everyone)", parameters: [] },
   {

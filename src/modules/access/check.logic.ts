@@ -1,0 +1,47 @@
+import type { Context } from "../../context.ts";
+import { AuthenticationRequired, ForbiddenOperation, NoAccessError } from "../../shared/errors.ts";
+import { type PermissionCheck, permissionType } from "./permissions.logic.ts";
+import type { Grant, Principal } from "./principal.types.ts";
+
+const matches = (scope: string | null, wanted: string | null | undefined) =>
+  scope === null || scope === "*" || scope === wanted;
+
+/**
+ * The one RBAC check: may `principal` do `check`? It passes when one grant is the required
+ * permission (or ADMIN) and its project and environment are unscoped or equal to the
+ * operation's (reference-behaviours §9.2). A project-scoped grant never satisfies a check
+ * that names no project.
+ */
+export function can(principal: Principal, check: PermissionCheck): boolean {
+  return principal.grants.some((grant) => grantCovers(grant, check));
+}
+
+function grantCovers(grant: Grant, check: PermissionCheck): boolean {
+  // A root permission held through a project role would reach beyond that project (ADMIN
+  // passes everything): only an unscoped grant may carry one.
+  if (grant.project !== null && permissionType(grant.permission) === "root") return false;
+  if (grant.permission === "ADMIN") return true;
+  if (grant.permission !== check.permission) return false;
+  return matches(grant.project, check.project) && matches(grant.environment, check.environment);
+}
+
+/** Client and frontend tokens serve the SDK APIs only (reference-behaviours §9.1). */
+function assertAdminApiCredential(principal: Principal): void {
+  if (principal.kind === "client-token" || principal.kind === "frontend-token") {
+    throw new ForbiddenOperation("invalid token: expected a different token type for this endpoint");
+  }
+}
+
+export function requireAuthenticated(ctx: Context): true {
+  if (!ctx.principal) throw ctx.authProblem ?? new AuthenticationRequired();
+  assertAdminApiCredential(ctx.principal);
+  return true;
+}
+
+export function requirePermission(ctx: Context, check: PermissionCheck): true {
+  const principal = ctx.principal;
+  if (!principal) throw ctx.authProblem ?? new AuthenticationRequired();
+  assertAdminApiCredential(principal);
+  if (!can(principal, check)) throw new NoAccessError(check.permission, check.environment ?? undefined);
+  return true;
+}

@@ -1,0 +1,89 @@
+import type { AppDeps } from "../../context.ts";
+import type { Db } from "../../db/database.ts";
+import { DomainError, InvalidOperationError, ValidationError } from "../../shared/errors.ts";
+import type { LoginLimiter } from "./login-limits.cache.ts";
+import { generatePassword, hashPassword, verifyPassword } from "./passwords.logic.ts";
+import { createSession, type NewSession } from "./sessions.write.ts";
+
+/** Wrong username or password (401); the message does not tell which. */
+export class PasswordMismatch extends DomainError {
+  constructor() {
+    super("UNAUTHENTICATED", "Wrong password, try again.");
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * A hash no password matches, made with the same parameters as real ones: an unknown username
+ * (or a user without a password) is checked against it, so the answer takes as long as for a
+ * known one and timing does not tell which usernames exist.
+ */
+function unmatchableHash(): Promise<string> {
+  dummyHash ??= hashPassword(generatePassword());
+  return dummyHash;
+}
+
+/**
+ * Checks a username (or email) and password; returns the user or throws PasswordMismatch.
+ * Failed attempts are counted on the user (`loginAttempts`), reset on success. The password
+ * is hashed whether or not the user exists (constant time).
+ */
+export async function checkPassword(db: Db, login: string, password: string, now: Date) {
+  const name = login.trim();
+  const user = await db.user.findFirst({
+    where: {
+      deletedAt: null,
+      isService: false,
+      OR: [{ username: name }, { email: name.toLowerCase() }],
+    },
+  });
+  const matches = await verifyPassword(password, user?.passwordHash ?? (await unmatchableHash()));
+  if (!user?.passwordHash || !matches) {
+    if (user) await db.user.update({ where: { id: user.id }, data: { loginAttempts: { increment: 1 } } });
+    throw new PasswordMismatch();
+  }
+  await db.user.update({ where: { id: user.id }, data: { loginAttempts: 0, seenAt: now } });
+  return user;
+}
+
+/** What a password login answers (Unleash's user), next to the session it opened. */
+export type PasswordLogin = {
+  user: {
+    id: number;
+    name: string | null;
+    email: string | null;
+    username: string | null;
+    imageUrl: string | null;
+    rootRole: string;
+  };
+  session: NewSession;
+};
+
+/**
+ * Logs a user in with `{username, password}` (`readBody` reads it once password login is
+ * known to be on): INVALID_OPERATION when password login is disabled, VALIDATION without both
+ * strings. The attempt is counted before the password is checked, per client `address` and
+ * per account from that address (login-limits.cache.ts); past a limit, LoginRateLimited. On
+ * success the account's count is cleared and a session is opened.
+ */
+export async function logInWithPassword(
+  deps: Pick<AppDeps, "db" | "now" | "config">,
+  limiter: LoginLimiter,
+  address: string,
+  readBody: () => Promise<Record<string, unknown>>,
+): Promise<PasswordLogin> {
+  if (deps.config.auth.disablePasswordAuth) throw new InvalidOperationError("Password login is disabled.");
+  const { username, password } = await readBody();
+  if (typeof username !== "string" || typeof password !== "string" || !username) {
+    throw new ValidationError('"username" and "password" are required strings.');
+  }
+  // Counted before the (deliberately slow) hash: concurrent guesses cannot all get through.
+  await limiter.take(address, username);
+  const now = deps.now();
+  const user = await checkPassword(deps.db, username, password, now);
+  await limiter.succeeded(address, username);
+  const session = await createSession(deps.db, user.id, now, deps.config.auth.sessionTtlMs);
+  const { id, name, email, imageUrl, rootRole } = user;
+  return { user: { id, name, email, username: user.username, imageUrl, rootRole }, session };
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from "node:crypto";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/database.ts";
+import { ForbiddenOperation } from "../../shared/errors.ts";
+import { hashSecret, isStale } from "./credentials.write.ts";
+import { USER_WITH_GRANTS, type UserWithGrants, userPrincipal } from "./grants.logic.ts";
+import type { Principal } from "./principal.types.ts";
+
+/** HttpOnly cookie holding the session secret (the database keeps only its hash). */
+export const SESSION_COOKIE = "vexil-session";
+/** Readable cookie with the CSRF token, echoed back in the `x-csrf-token` header. */
+export const CSRF_COOKIE = "vexil-csrf";
+export const CSRF_HEADER = "x-csrf-token";
+
+export type NewSession = { secret: string; csrfToken: string; expiresAt: Date };
+
+/** Opens a session for a user who just proved their password. */
+export async function createSession(db: Db, userId: number, now: Date, ttlMs: number): Promise<NewSession> {
+  const secret = randomBytes(32).toString("base64url");
+  const csrfToken = randomBytes(24).toString("base64url");
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  await db.userSession.create({ data: { id: hashSecret(secret), userId, csrfToken, expiresAt } });
+  return { secret, csrfToken, expiresAt };
+}
+
+export async function deleteSession(db: Db, secret: string): Promise<void> {
+  await db.userSession.deleteMany({ where: { id: hashSecret(secret) } });
+}
+
+/** Ends the session a `Cookie` header holds, if any (an unknown or expired one is no error). */
+export async function endSessionOfCookie(db: Db, cookieHeader: string | null): Promise<void> {
+  const secret = cookieValue(cookieHeader, SESSION_COOKIE);
+  if (secret) await deleteSession(db, secret);
+}
+
+type CookieConfig = Pick<Config, "baseUriPath" | "publicUrl" | "auth">;
+
+const cookiePath = (config: CookieConfig) => config.baseUriPath || "/";
+const secure = (config: CookieConfig) => (config.publicUrl.startsWith("https:") ? "; Secure" : "");
+
+/**
+ * The Set-Cookie values of a new session: the HttpOnly session cookie and the CSRF cookie the
+ * page reads (and echoes in `x-csrf-token`), both as long as the session lives.
+ */
+export function sessionCookies(config: CookieConfig, session: NewSession): string[] {
+  const attributes = `Max-Age=${Math.floor(config.auth.sessionTtlMs / 1000)}${secure(config)}`;
+  return [
+    `${SESSION_COOKIE}=${session.secret}; Path=${cookiePath(config)}; HttpOnly; SameSite=Lax; ${attributes}`,
+    `${CSRF_COOKIE}=${session.csrfToken}; Path=${cookiePath(config)}; SameSite=Strict; ${attributes}`,
+  ];
+}
+
+/** The Set-Cookie values that clear both session cookies (logout). */
+export function clearedSessionCookies(config: CookieConfig): string[] {
+  return [SESSION_COOKIE, CSRF_COOKIE].map(
+    (name) => `${name}=; Path=${cookiePath(config)}; Max-Age=0${secure(config)}`,
+  );
+}
+
+export type SessionAuth = { principal: Principal | null; problem?: ForbiddenOperation };
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Resolves a session cookie. A request that changes state (any method but GET/HEAD/OPTIONS)
+ * must be same-site: either it echoes the session's CSRF token in `x-csrf-token` (a cross-site
+ * page can send the cookie but cannot read the token), or it is a JSON body whose Origin, if
+ * any, is allowed (what scripts send; a cross-site page cannot). Else it is refused (403).
+ */
+export async function resolveSession(
+  db: Db,
+  secret: string,
+  request: { method: string; csrfHeader: string | null; jsonFromAllowedOrigin?: boolean },
+  now: Date,
+): Promise<SessionAuth> {
+  const [session] = await db.$queryRaw<(UserWithGrants & { sessionExpiresAt: Date; csrfToken: string })[]>`
+    SELECT s."expiresAt" AS "sessionExpiresAt", s."csrfToken", ${USER_WITH_GRANTS}
+    FROM "UserSession" s JOIN "User" u ON u.id = s."userId" WHERE s.id = ${hashSecret(secret)}`;
+  if (!session || session.sessionExpiresAt <= now || session.deletedAt) return { principal: null };
+  const sameSite = request.csrfHeader === session.csrfToken || request.jsonFromAllowedOrigin === true;
+  if (!SAFE_METHODS.has(request.method.toUpperCase()) && !sameSite) {
+    return {
+      principal: null,
+      problem: new ForbiddenOperation(
+        `Missing or invalid CSRF token: send the value of the ${CSRF_COOKIE} cookie in the ${CSRF_HEADER} header.`,
+      ),
+    };
+  }
+  if (isStale(session.seenAt, now)) {
+    await db.user.update({ where: { id: session.id }, data: { seenAt: now } });
+  }
+  return { principal: userPrincipal(session, "session") };
+}
+
+/**
+ * Reads one cookie from a `Cookie` header. A value that is not valid percent-encoding is
+ * no cookie: a caller sending a mangled session cookie is simply not logged in.
+ */
+export function cookieValue(header: string | null | undefined, name: string): string | null {
+  for (const part of (header ?? "").split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return safeDecode(rest.join("="));
+  }
+  return null;
+}
+
+function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}

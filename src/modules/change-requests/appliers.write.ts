@@ -1,0 +1,137 @@
+import type { ResourceLimits } from "../../config.ts";
+import type { Write } from "../../shared/write.ts";
+import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
+import {
+  type AddDependencyInput,
+  addDependency,
+  removeAllDependencies,
+} from "../dependencies/dependencies.write.ts";
+import {
+  disableFeatureEnvironment,
+  enableFeatureEnvironment,
+} from "../feature-environments/enablement.write.ts";
+import { setEnvironmentVariants } from "../feature-environments/environment-variants.write.ts";
+import {
+  addStrategy,
+  deleteStrategy,
+  type NewStrategyInput,
+  reorderStrategies,
+  type StrategyUpdateInput,
+  updateStrategy,
+} from "../feature-environments/strategies.write.ts";
+import type { EnvironmentTarget } from "../feature-environments/strategy-record.read.ts";
+import type { VariantInput } from "../feature-environments/variants.logic.ts";
+import { archiveFeatures } from "../features/feature-archive.write.ts";
+import { segmentById } from "../segments/segment.read.ts";
+import { deleteSegment, type SegmentInput, updateSegment } from "../segments/segment.write.ts";
+import type { ChangeAction } from "./change-request.inputs.ts";
+
+/**
+ * Applies one recorded change as the direct-change service would, inside the change
+ * request's Write (grouped under `change-request`). `feature` is null for segment actions.
+ */
+export type Applier = (
+  w: Write,
+  target: { project: string; environment: string; feature: string | null },
+  payload: unknown,
+  limits: ResourceLimits,
+) => Promise<void>;
+
+/** Permission a proposer needs for each action: the one the direct change needs. */
+export const PROPOSE_PERMISSION: Record<ChangeAction, Permission> = {
+  updateSegment: PERMISSIONS.UPDATE_SEGMENT,
+  deleteSegment: PERMISSIONS.DELETE_SEGMENT,
+  updateEnabled: PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT,
+  addStrategy: PERMISSIONS.CREATE_FEATURE_STRATEGY,
+  updateStrategy: PERMISSIONS.UPDATE_FEATURE_STRATEGY,
+  deleteStrategy: PERMISSIONS.DELETE_FEATURE_STRATEGY,
+  archiveFeature: PERMISSIONS.DELETE_FEATURE,
+  patchVariant: PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT_VARIANTS,
+  reorderStrategy: PERMISSIONS.UPDATE_FEATURE_STRATEGY,
+  addDependency: PERMISSIONS.UPDATE_FEATURE_DEPENDENCY,
+  deleteDependency: PERMISSIONS.UPDATE_FEATURE_DEPENDENCY,
+};
+
+function flag(target: { feature: string | null }): string {
+  if (!target.feature) throw new Error("a flag change without a flag reached the applier");
+  return target.feature;
+}
+
+const envTarget = (target: Parameters<Applier>[1]): EnvironmentTarget => ({
+  project: target.project,
+  environment: target.environment,
+  feature: flag(target),
+});
+
+type Obj = Record<string, unknown>;
+
+/** A segment change carries the segment's fields; the ones left out keep their value. */
+async function applyUpdateSegment(
+  w: Write,
+  _target: Parameters<Applier>[1],
+  payload: unknown,
+  limits: ResourceLimits,
+) {
+  const { id, ...fields } = payload as Obj & { id: number };
+  const current = await segmentById(w.tx, Number(id));
+  await updateSegment(
+    w,
+    Number(id),
+    {
+      name: current.name,
+      description: current.description,
+      project: current.projectId,
+      constraints: current.constraints as SegmentInput["constraints"],
+      ...(fields as Partial<SegmentInput>),
+    },
+    limits,
+  );
+}
+
+/**
+ * The one table mapping each action to the service that applies it, called with the change
+ * request's Write (grouped under `change-request`), exactly as the direct change would be.
+ */
+export const APPLIERS: Record<ChangeAction, Applier> = {
+  updateEnabled: async (w, target, payload, limits) => {
+    const p = payload as { enabled: boolean; shouldActivateDisabledStrategies?: boolean };
+    if (p.enabled) {
+      await enableFeatureEnvironment(
+        w,
+        envTarget(target),
+        { shouldActivateDisabledStrategies: p.shouldActivateDisabledStrategies },
+        limits,
+      );
+    } else {
+      await disableFeatureEnvironment(w, envTarget(target));
+    }
+  },
+  addStrategy: async (w, target, payload, limits) => {
+    await addStrategy(w, envTarget(target), payload as NewStrategyInput, limits);
+  },
+  updateStrategy: async (w, target, payload, limits) => {
+    const { id, ...fields } = payload as Obj & { id: string };
+    await updateStrategy(w, envTarget(target), id, fields as StrategyUpdateInput, limits);
+  },
+  deleteStrategy: (w, target, payload) =>
+    deleteStrategy(w, envTarget(target), (payload as { id: string }).id),
+  reorderStrategy: async (w, target, payload) => {
+    await reorderStrategies(w, envTarget(target), payload as { id: string; sortOrder: number }[]);
+  },
+  patchVariant: async (w, target, payload) => {
+    await setEnvironmentVariants(w, envTarget(target), (payload as { variants: VariantInput[] }).variants);
+  },
+  archiveFeature: async (w, target) => {
+    await archiveFeatures(w, target.project, [flag(target)]);
+  },
+  addDependency: async (w, target, payload) => {
+    await addDependency(w, target.project, flag(target), payload as AddDependencyInput);
+  },
+  deleteDependency: async (w, target) => {
+    await removeAllDependencies(w, target.project, flag(target));
+  },
+  updateSegment: applyUpdateSegment,
+  deleteSegment: async (w, _target, payload) => {
+    await deleteSegment(w, Number((payload as { id: number }).id));
+  },
+};

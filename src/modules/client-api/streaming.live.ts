@@ -1,0 +1,164 @@
+import type { AppDeps } from "../../context.ts";
+import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
+import type { SdkCaller } from "../client-features/sdk-credential.read.ts";
+import type { ClientFeature, DeltaEvent } from "../evaluation/client-features.types.ts";
+import { feedFor } from "../live/feed.live.ts";
+import { followEvents } from "../live/follow.live.ts";
+
+/** Well inside the SDK's 60 s read timeout (unleash-client's streaming fetcher). */
+const KEEP_ALIVE_MS = 25_000;
+const TOKEN_EVENTS = new Set(["api-token-deleted", "api-token-updated"]);
+
+/**
+ * `GET /api/client/streaming`, as unleash-client's streaming mode reads it: server-sent events,
+ * first `unleash-connected` with a hydration (the whole configuration of the token's scope),
+ * then `unleash-updated` with the flags and segments that changed, after every committed change
+ * on any node (the live feed wakes it). Each message's `id` is the configuration's generation.
+ * The stream ends at shutdown (the feed ends), when its token is deleted (or found expired
+ * when a token changes) and when its token expires; the SDK then reconnects, and a deleted or
+ * expired token gets its 401.
+ */
+export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
+  const cache = clientFeaturesCache(deps);
+  const changes = followEvents(deps.db, feedFor(deps), { where: {}, accept: () => true });
+  const encoder = new TextEncoder();
+  let open = true;
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (text: string) => {
+        if (open) controller.enqueue(encoder.encode(text));
+      };
+      const keepAlive = setInterval(() => send(": keep-alive\n\n"), KEEP_ALIVE_MS);
+      keepAlive.unref();
+      const stopExpiry = endAtExpiry(deps, caller, () => void changes.return());
+      try {
+        let sent = await cache.snapshot(caller.scope);
+        send(message("unleash-connected", sent.generation, [hydration(sent)]));
+        for (;;) {
+          const item = await changes.next();
+          if (item.done || !open) break;
+          if (TOKEN_EVENTS.has(item.value.type) && !(await tokenStillValid(deps, caller))) break;
+          const next = await cache.snapshot(caller.scope);
+          if (next.generation <= sent.generation) continue;
+          const events = deltaBetween(sent, next);
+          if (events.length > 0) send(message("unleash-updated", next.generation, events));
+          sent = next;
+        }
+      } catch (error) {
+        deps.logger.warn("client stream ended by an error", { error: String(error) });
+      } finally {
+        clearInterval(keepAlive);
+        stopExpiry();
+        if (open) {
+          open = false;
+          controller.close();
+        }
+      }
+    },
+    cancel() {
+      open = false;
+      void changes.return();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
+  });
+}
+
+function message(event: string, id: number, events: DeltaEvent[]): string {
+  return `event: ${event}\nid: ${id}\ndata: ${JSON.stringify({ events })}\n\n`;
+}
+
+function hydration(snapshot: ClientSnapshot): DeltaEvent {
+  return {
+    eventId: snapshot.generation,
+    type: "hydration",
+    features: snapshot.sdkState.features,
+    segments: snapshot.sdkState.segments ?? [],
+  };
+}
+
+const serialized = new WeakMap<ClientSnapshot, Map<string, string>>();
+const deltas = new WeakMap<ClientSnapshot, WeakMap<ClientSnapshot, DeltaEvent[]>>();
+
+/** Each flag of a snapshot as JSON, once per snapshot (streams of one scope share it). */
+function serializedFlags(snapshot: ClientSnapshot): Map<string, string> {
+  let flags = serialized.get(snapshot);
+  if (!flags) {
+    flags = new Map(snapshot.sdkState.features.map((f) => [f.name, JSON.stringify(f)]));
+    serialized.set(snapshot, flags);
+  }
+  return flags;
+}
+
+/** What changed from one snapshot to the next, as delta events; computed once per pair. */
+export function deltaBetween(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent[] {
+  let fromBefore = deltas.get(after);
+  if (!fromBefore) {
+    fromBefore = new WeakMap();
+    deltas.set(after, fromBefore);
+  }
+  let events = fromBefore.get(before);
+  if (!events) {
+    events = computeDelta(before, after);
+    fromBefore.set(before, events);
+  }
+  return events;
+}
+
+function computeDelta(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent[] {
+  const eventId = after.generation;
+  const old = serializedFlags(before);
+  const now = serializedFlags(after);
+  const events: DeltaEvent[] = [];
+  const oldSegments = new Map((before.sdkState.segments ?? []).map((s) => [s.id, JSON.stringify(s)]));
+  for (const segment of after.sdkState.segments ?? []) {
+    if (oldSegments.get(segment.id) !== JSON.stringify(segment)) {
+      events.push({ eventId, type: "segment-updated", segment });
+    }
+  }
+  for (const feature of after.sdkState.features) {
+    if (old.get(feature.name) !== now.get(feature.name)) {
+      events.push({ eventId, type: "feature-updated", feature: feature as ClientFeature });
+    }
+  }
+  for (const [name] of old) {
+    if (!now.has(name)) events.push({ eventId, type: "feature-removed", featureName: name });
+  }
+  const kept = new Set((after.sdkState.segments ?? []).map((s) => s.id));
+  for (const id of oldSegments.keys()) {
+    if (!kept.has(id)) events.push({ eventId, type: "segment-removed", segmentId: id });
+  }
+  return events;
+}
+
+/** The longest delay setTimeout keeps (about 24.8 days); a later expiry is checked again then. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Ends a stream when its token expires (a timer, so an idle stream does not outlive it); returns the canceller. */
+function endAtExpiry(deps: AppDeps, caller: SdkCaller, end: () => void): () => void {
+  const expiresAt = caller.principal.expiresAt;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    if (!expiresAt) return;
+    const left = expiresAt.getTime() - deps.now().getTime();
+    timer = setTimeout(
+      () => (deps.now() >= expiresAt ? end() : arm()),
+      Math.min(Math.max(left, 0), MAX_TIMER_MS),
+    );
+    timer.unref();
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
+
+async function tokenStillValid(deps: AppDeps, caller: SdkCaller): Promise<boolean> {
+  const tokenId = caller.principal.tokenId;
+  if (tokenId === null) return true;
+  const token = await deps.db.apiToken.findFirst({ where: { id: tokenId }, select: { expiresAt: true } });
+  return token !== null && (!token.expiresAt || token.expiresAt > deps.now());
+}

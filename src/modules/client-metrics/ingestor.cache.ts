@@ -1,0 +1,133 @@
+import type { AppDeps } from "../../context.ts";
+import { MetricsBatch, type Report } from "./batch.logic.ts";
+import { storeBatch } from "./store.write.ts";
+
+/**
+ * The app's SDK metrics buffer. Reports are summed in memory and written in one transaction
+ * per batch (store.write.ts), at most one write at a time per node:
+ * - `flushMs` > 0: a report is accepted (202) once it is in memory; the batch is written
+ *   `flushMs` later, on `close()` (shutdown drains it before the database closes), or at once
+ *   when the buffer holds MAX_BUFFERED_ROWS rows (then the caller waits: back-pressure). A
+ *   crash of the process (not a shutdown) loses at most the last `flushMs` of reports.
+ * - `flushMs` = 0: each report waits for the write of the batch that holds it (group commit:
+ *   reports arriving during a write share the next one), so a 202 means stored.
+ * A failed write keeps its rows for the next batch (buffered mode) or fails the waiting
+ * requests (the SDKs keep their bucket and send it again).
+ */
+export type MetricsIngestor = {
+  /** Takes a validated report; resolves when it is safe to answer 202 (see above). */
+  add(report: Report): Promise<void>;
+  /** Writes everything buffered so far. */
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left. */
+  close(): Promise<void>;
+};
+
+/** Buffered rows (flag x app x hour, plus instances) that trigger an immediate write. */
+const MAX_BUFFERED_ROWS = 50_000;
+/** Failed writes of one batch before its rows are given up (logged). */
+const MAX_FAILED_WRITES = 5;
+
+type Waiter = { resolve: () => void; reject: (error: unknown) => void };
+
+const ingestors = new WeakMap<object, MetricsIngestor>();
+
+/** The one ingestor of an app (keyed on its event bus, as each node has its own). */
+export function metricsIngestor(deps: AppDeps): MetricsIngestor {
+  let ingestor = ingestors.get(deps.bus);
+  if (!ingestor) {
+    ingestor = createIngestor(deps);
+    ingestors.set(deps.bus, ingestor);
+  }
+  return ingestor;
+}
+
+function createIngestor(deps: AppDeps): MetricsIngestor {
+  const flushMs = deps.config.metrics.flushMs;
+  let pending = new MetricsBatch();
+  let waiters: Waiter[] = [];
+  let failures = 0;
+  let writing: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let scheduled = false;
+
+  async function writeOnce(): Promise<void> {
+    const batch = pending;
+    const batchWaiters = waiters;
+    pending = new MetricsBatch();
+    waiters = [];
+    if (batch.reports === 0) {
+      for (const w of batchWaiters) w.resolve();
+      return;
+    }
+    try {
+      await storeBatch(deps, batch);
+      failures = 0;
+      for (const w of batchWaiters) w.resolve();
+    } catch (error) {
+      for (const w of batchWaiters) w.reject(error);
+      if (batchWaiters.length > 0) return; // the senders were told; they send again
+      failures++;
+      if (failures >= MAX_FAILED_WRITES) {
+        deps.logger.error("SDK metrics dropped after failed writes", {
+          reports: String(batch.reports),
+          error: String(error),
+        });
+        failures = 0;
+        return;
+      }
+      deps.logger.warn("SDK metrics write failed; kept for the next batch", { error: String(error) });
+      batch.merge(pending); // older rows first, so newer instance details win
+      pending = batch;
+      arm();
+    }
+  }
+
+  /** Writes until nothing is pending; one write at a time. */
+  function flush(): Promise<void> {
+    if (writing) return writing.then(() => (pending.reports > 0 ? flush() : undefined));
+    writing = writeOnce().finally(() => {
+      writing = null;
+    });
+    return writing;
+  }
+
+  function arm() {
+    if (timer || flushMs === 0) return;
+    timer = setTimeout(() => {
+      timer = null;
+      flush().catch(() => {}); // failures are handled (kept or logged) in writeOnce
+    }, flushMs);
+    timer.unref();
+  }
+
+  /** Group commit: the write starts after the current task, so concurrent reports share it. */
+  function scheduleNow() {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      flush().catch(() => {});
+    });
+  }
+
+  return {
+    add(report) {
+      pending.add(report);
+      if (flushMs === 0) {
+        const stored = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
+        scheduleNow();
+        return stored;
+      }
+      if (pending.size >= MAX_BUFFERED_ROWS) return flush();
+      arm();
+      return Promise.resolve();
+    },
+    flush,
+    async close() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,230 @@
+import { z } from "zod";
+import type { ResourceLimits } from "../../config.ts";
+import { recordEvent } from "../../events/record.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
+import { LimitExceededError } from "../../shared/errors.ts";
+import { parseInput } from "../../shared/validation.ts";
+import type { Write } from "../../shared/write.ts";
+import type { Constraint } from "../features/strategy.types.ts";
+import { checkStrategySegments } from "../segments/segment.read.ts";
+import { type ConstraintInput, checkLegalValues, normalizeConstraints } from "./constraints.logic.ts";
+import { disableWhenNoEnabledStrategy } from "./enabled-state.write.ts";
+import {
+  type EnvironmentTarget,
+  loadTarget,
+  type StoredStrategy,
+  strategiesOf,
+  strategyIn,
+  strategyRecord,
+} from "./strategy-record.read.ts";
+import { normalizeStrategyVariants, type VariantInput } from "./variants.logic.ts";
+
+const parameterValue = z.union([z.string(), z.number(), z.boolean()]);
+
+const strategyFields = {
+  title: z.string().max(255).nullish(),
+  disabled: z.boolean().nullish(),
+  sortOrder: z.number().int().nullish(),
+  parameters: z.record(z.string(), parameterValue).nullish(),
+  constraints: z.array(z.custom<ConstraintInput>()).nullish(),
+  variants: z.array(z.custom<VariantInput>()).nullish(),
+  segments: z.array(z.number().int()).nullish(),
+};
+export const newStrategySchema = z.object({ name: z.string().min(1).max(255), ...strategyFields });
+const strategyUpdateSchema = z.object({ name: z.string().min(1).max(255).nullish(), ...strategyFields });
+export type NewStrategyInput = z.input<typeof newStrategySchema>;
+export type StrategyUpdateInput = z.input<typeof strategyUpdateSchema>;
+
+/**
+ * Adds a strategy to a flag in one environment (sortOrder: given, else after the last one).
+ * Event: feature-strategy-add. Errors: NotFound (flag/env), Archived, Validation,
+ * LimitExceeded (featureEnvironmentStrategies, constraints, constraintValues, strategySegments).
+ */
+export async function addStrategy(
+  w: Write,
+  target: EnvironmentTarget,
+  input: NewStrategyInput,
+  limits: ResourceLimits,
+) {
+  await loadTarget(w, target);
+  return insertStrategy(w, target, parseInput(newStrategySchema, input), limits);
+}
+
+/** Adds a validated strategy; shared with enabling, which adds the default strategy. */
+export async function insertStrategy(
+  w: Write,
+  target: EnvironmentTarget,
+  input: z.output<typeof newStrategySchema>,
+  limits: ResourceLimits,
+) {
+  const existing = await strategiesOf(w.tx, target.feature, target.environment);
+  if (existing.length >= limits.featureEnvironmentStrategies) {
+    throw new LimitExceededError("strategy", limits.featureEnvironmentStrategies);
+  }
+  const constraints = normalizeConstraints(input.constraints ?? [], [], limits);
+  await checkLegalValues(w.tx, constraints, undefined, target.project);
+  const segments = await checkStrategySegments(
+    w.tx,
+    input.segments ?? [],
+    target.project,
+    limits.strategySegments,
+  );
+  const lastOrder = existing.reduce((max, s) => Math.max(max, s.sortOrder), -1);
+  const created = await w.tx.featureStrategy.create({
+    data: {
+      featureName: target.feature,
+      projectId: target.project,
+      environmentName: target.environment,
+      strategyName: input.name,
+      title: input.title ?? null,
+      disabled: input.disabled ?? false,
+      sortOrder: input.sortOrder ?? lastOrder + 1,
+      parameters: normalizeParameters(input.name, input.parameters ?? {}, target.feature),
+      constraints: constraints as Prisma.InputJsonValue,
+      variants: normalizeStrategyVariants(input.variants ?? []) as Prisma.InputJsonValue,
+      createdAt: w.now,
+      createdByUserId: w.actor.userId,
+      segments: { create: segments.map((segmentId) => ({ segmentId })) },
+    },
+    include: { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" } } },
+  });
+  await recordEvent(w, {
+    type: "feature-strategy-add",
+    project: target.project,
+    environment: target.environment,
+    featureName: target.feature,
+    data: strategyRecord(created),
+  });
+  return created;
+}
+
+/**
+ * Updates a strategy; fields not given keep their value. Event: feature-strategy-update (none
+ * when nothing changes); when no enabled strategy remains, the environment is turned off
+ * (feature-environment-disabled). Constraint limits are grandfathered.
+ */
+export async function updateStrategy(
+  w: Write,
+  target: EnvironmentTarget,
+  id: string,
+  input: StrategyUpdateInput,
+  limits: ResourceLimits,
+) {
+  await loadTarget(w, target);
+  const data = parseInput(strategyUpdateSchema, input);
+  const before = await strategyIn(w.tx, target, id);
+  const name = data.name ?? before.strategyName;
+  const constraints = data.constraints
+    ? normalizeConstraints(data.constraints, before.constraints as Constraint[], limits)
+    : undefined;
+  if (constraints) await checkLegalValues(w.tx, constraints, undefined, target.project);
+  const segments = data.segments
+    ? await checkStrategySegments(w.tx, data.segments, target.project, limits.strategySegments)
+    : undefined;
+  if (segments) {
+    await w.tx.featureStrategySegment.deleteMany({ where: { strategyId: id } });
+    await w.tx.featureStrategySegment.createMany({
+      data: segments.map((segmentId) => ({ strategyId: id, segmentId })),
+    });
+  }
+  const after = await w.tx.featureStrategy.update({
+    where: { id },
+    data: {
+      strategyName: name,
+      ...(data.title !== undefined ? { title: data.title } : {}),
+      ...(typeof data.disabled === "boolean" ? { disabled: data.disabled } : {}),
+      ...(typeof data.sortOrder === "number" ? { sortOrder: data.sortOrder } : {}),
+      ...(data.parameters ? { parameters: normalizeParameters(name, data.parameters, target.feature) } : {}),
+      ...(constraints ? { constraints: constraints as Prisma.InputJsonValue } : {}),
+      ...(data.variants
+        ? { variants: normalizeStrategyVariants(data.variants) as Prisma.InputJsonValue }
+        : {}),
+    },
+    include: { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" } } },
+  });
+  await recordStrategyUpdate(w, target, before, after);
+  await disableWhenNoEnabledStrategy(w, target);
+  return after;
+}
+
+export async function recordStrategyUpdate(
+  w: Write,
+  target: EnvironmentTarget,
+  before: StoredStrategy,
+  after: StoredStrategy,
+) {
+  await recordEvent(w, {
+    type: "feature-strategy-update",
+    project: target.project,
+    environment: target.environment,
+    featureName: target.feature,
+    data: strategyRecord(after),
+    preData: strategyRecord(before),
+  });
+}
+
+/**
+ * Deletes a strategy. Event: feature-strategy-remove; then, when no enabled strategy remains
+ * in an enabled environment, feature-environment-disabled.
+ */
+export async function deleteStrategy(w: Write, target: EnvironmentTarget, id: string) {
+  await loadTarget(w, target);
+  await removeStrategy(w, target, await strategyIn(w.tx, target, id));
+  await disableWhenNoEnabledStrategy(w, target);
+}
+
+/** Deletes a stored strategy of the target and records feature-strategy-remove. */
+export async function removeStrategy(w: Write, target: EnvironmentTarget, before: StoredStrategy) {
+  await w.tx.featureStrategy.delete({ where: { id: before.id } });
+  await recordEvent(w, {
+    type: "feature-strategy-remove",
+    project: target.project,
+    environment: target.environment,
+    featureName: target.feature,
+    preData: strategyRecord(before),
+  });
+}
+
+const sortOrderSchema = z.array(z.object({ id: z.string().min(1), sortOrder: z.number().int() }));
+
+/**
+ * Sets the sortOrder of the listed strategies (each must belong to the flag in the
+ * environment). Event: strategy-order-changed with the ids in their new and old order
+ * (none when the order stays the same).
+ */
+export async function reorderStrategies(
+  w: Write,
+  target: EnvironmentTarget,
+  input: z.input<typeof sortOrderSchema>,
+) {
+  await loadTarget(w, target);
+  const items = parseInput(sortOrderSchema, input);
+  const before = await strategiesOf(w.tx, target.feature, target.environment);
+  for (const item of items) await strategyIn(w.tx, target, item.id);
+  for (const item of items) {
+    await w.tx.featureStrategy.update({ where: { id: item.id }, data: { sortOrder: item.sortOrder } });
+  }
+  const after = await strategiesOf(w.tx, target.feature, target.environment);
+  await recordEvent(w, {
+    type: "strategy-order-changed",
+    project: target.project,
+    environment: target.environment,
+    featureName: target.feature,
+    data: { strategyIds: after.map((s) => s.id) },
+    preData: { strategyIds: before.map((s) => s.id) },
+  });
+}
+
+/**
+ * Parameters are a map of strings (numbers and booleans are written as strings, as Unleash
+ * does). A flexibleRollout without groupId groups by the flag name, and sticks on `default`.
+ */
+export function normalizeParameters(
+  name: string,
+  parameters: Record<string, string | number | boolean>,
+  flag: string,
+) {
+  const strings = Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, String(v)]));
+  if (name !== "flexibleRollout") return strings;
+  return { ...strings, groupId: strings.groupId || flag, stickiness: strings.stickiness || "default" };
+}

@@ -1,0 +1,50 @@
+import type { Tx } from "../../db/database.ts";
+import { NotFoundError } from "../../shared/errors.ts";
+import type { Write } from "../../shared/write.ts";
+import { lockFeatureIn } from "../features/feature.read.ts";
+import type { Constraint, StrategyVariant } from "../features/strategy.types.ts";
+
+/** Where a per-environment change applies: `/projects/:project/features/:feature/environments/:environment`. */
+export type EnvironmentTarget = { project: string; feature: string; environment: string };
+
+/** The flag (in the project, not archived) and its state in the environment, or the Unleash 404/400. */
+export function loadTarget(w: Write, target: EnvironmentTarget) {
+  return lockFeatureIn(w.tx, target.project, target.feature, target.environment);
+}
+
+const withSegments = { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" as const } } };
+
+export type StoredStrategy = Awaited<ReturnType<typeof strategiesOf>>[number];
+
+/** The strategies of a flag in one environment, in evaluation order. */
+export function strategiesOf(tx: Tx, featureName: string, environmentName: string) {
+  return tx.featureStrategy.findMany({
+    where: { featureName, environmentName },
+    include: withSegments,
+    orderBy: [{ sortOrder: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+  });
+}
+
+/** One strategy of the flag in the environment, or 404. */
+export async function strategyIn(tx: Tx, target: EnvironmentTarget, id: string) {
+  const row = await tx.featureStrategy.findUnique({ where: { id }, include: withSegments });
+  if (!row || row.featureName !== target.feature || row.environmentName !== target.environment) {
+    throw new NotFoundError(`Could not find strategy with id ${id}`);
+  }
+  return row;
+}
+
+/** The strategy as events carry it (reference-behaviours §3.2): the spec 2.6 fields. */
+export function strategyRecord(s: StoredStrategy) {
+  return {
+    id: s.id,
+    name: s.strategyName,
+    title: s.title,
+    disabled: s.disabled,
+    constraints: s.constraints as Constraint[],
+    parameters: s.parameters as Record<string, string>,
+    segments: s.segments.map((x) => x.segmentId),
+    sortOrder: s.sortOrder,
+    variants: s.variants as StrategyVariant[],
+  };
+}

@@ -1,0 +1,141 @@
+import { z } from "zod";
+import { recordEvent } from "../../events/record.ts";
+import { LimitExceededError, NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { lockLimitedResource } from "../../shared/limit-lock.ts";
+import { parseInput, URL_FRIENDLY } from "../../shared/validation.ts";
+import type { Write } from "../../shared/write.ts";
+import { tagSchema } from "../tags/tag.inputs.ts";
+import { ensureTag } from "../tags/tag.write.ts";
+
+export const createFeatureSchema = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(URL_FRIENDLY, "must be URL-friendly: letters, digits and - . _ ~ only")
+    .refine((n) => n !== "." && n !== "..", "must not be . or .."),
+  type: z.string().min(1).default("release"),
+  description: z.string().max(10_000).nullish(),
+  impressionData: z.boolean().default(false),
+  tags: z.array(tagSchema).default([]),
+});
+export type CreateFeatureInput = z.input<typeof createFeatureSchema>;
+
+/**
+ * Creates a flag in `projectId`, off in every environment of the project, at lifecycle stage
+ * `initial`, with its initial tags (no `feature-tagged` events, as Unleash).
+ * Records `feature-created`. Throws NotFound (project), NameExists, Validation (type), LimitExceeded.
+ */
+export async function createFeature(
+  w: Write,
+  projectId: string,
+  input: CreateFeatureInput,
+  featureLimit: number,
+) {
+  const data = parseInput(createFeatureSchema, input);
+  await lockLimitedResource(w.tx, "feature");
+  const checks = await creationChecks(w, projectId, data.name, data.type);
+  if (!checks.projectActive) throw new NotFoundError(`Could not find project with id "${projectId}"`);
+  if (checks.existingProject !== null) {
+    throw new NameExistsError(
+      `A flag with the name "${data.name}" already exists (in project "${checks.existingProject}").`,
+    );
+  }
+  if (!checks.typeExists) {
+    throw new ValidationError(`type: "${data.type}" is not a flag type`, [
+      { path: "type", message: "unknown flag type" },
+    ]);
+  }
+  if (checks.activeFlags >= featureLimit) {
+    throw new LimitExceededError("feature flag", featureLimit);
+  }
+  for (const tag of data.tags) await ensureTag(w, tag);
+  // Flat inserts, not a nested create: Prisma would read the flag back once more.
+  const feature = await w.tx.feature.create({
+    data: {
+      name: data.name,
+      projectId,
+      type: data.type,
+      description: data.description ?? null,
+      impressionData: data.impressionData,
+      createdAt: w.now,
+      createdByUserId: w.actor.userId,
+    },
+  });
+  if (checks.environments.length > 0) {
+    await w.tx.featureEnvironment.createMany({
+      data: checks.environments.map((environmentName) => ({ featureName: feature.name, environmentName })),
+    });
+  }
+  await w.tx.featureLifecycle.createMany({
+    data: [{ featureName: feature.name, stage: "initial", createdAt: w.now }],
+  });
+  if (data.tags.length > 0) {
+    await w.tx.featureTag.createMany({
+      data: data.tags.map((t) => ({
+        featureName: feature.name,
+        tagType: t.type,
+        tagValue: t.value,
+        createdByUserId: w.actor.userId,
+      })),
+    });
+  }
+  await recordEvent(w, {
+    type: "feature-created",
+    project: projectId,
+    featureName: feature.name,
+    data: featureRecord(feature),
+    // Without initial tags there is nothing to read back (the recorder reads them in order).
+    ...(data.tags.length === 0 ? { tags: [] } : {}),
+  });
+  return feature;
+}
+
+/**
+ * What creating flag `name` in `projectId` depends on, read in one statement (a flag is
+ * created often, by scripts too): the project and its environments, a flag already holding
+ * the name, the type, and how many flags are active (the instance limit).
+ */
+async function creationChecks(w: Write, projectId: string, name: string, type: string) {
+  const [row] = await w.tx.$queryRaw<
+    {
+      projectActive: boolean;
+      environments: string[];
+      existingProject: string | null;
+      typeExists: boolean;
+      activeFlags: number;
+    }[]
+  >`
+    SELECT p.id IS NOT NULL AND p."archivedAt" IS NULL AS "projectActive",
+           COALESCE((SELECT array_agg(e."environmentName" ORDER BY e."environmentName")
+                       FROM "ProjectEnvironment" e WHERE e."projectId" = p.id), '{}') AS "environments",
+           (SELECT f."projectId" FROM "Feature" f WHERE f.name = ${name}) AS "existingProject",
+           EXISTS (SELECT 1 FROM "FeatureType" t WHERE t.id = ${type}) AS "typeExists",
+           (SELECT count(*)::int FROM "Feature" f WHERE f."archivedAt" IS NULL) AS "activeFlags"
+      FROM (VALUES (1)) AS one LEFT JOIN "Project" p ON p.id = ${projectId}`;
+  if (!row) throw new Error("the creation checks returned no row");
+  return row;
+}
+
+/** The flag as stored, the shape used for `data`/`preData` of flag events. */
+export function featureRecord(f: {
+  name: string;
+  projectId: string;
+  type: string;
+  description: string | null;
+  stale: boolean;
+  impressionData: boolean;
+  createdAt: Date;
+  archivedAt: Date | null;
+}) {
+  return {
+    name: f.name,
+    project: f.projectId,
+    type: f.type,
+    description: f.description,
+    stale: f.stale,
+    impressionData: f.impressionData,
+    createdAt: f.createdAt.toISOString(),
+    archived: f.archivedAt !== null,
+  };
+}

@@ -1,0 +1,61 @@
+import { recordEvent } from "../../events/record.ts";
+import { parseInput } from "../../shared/validation.ts";
+import type { Write } from "../../shared/write.ts";
+import { tagSchema } from "../tags/tag.inputs.ts";
+import { ensureTag } from "../tags/tag.write.ts";
+import { lockFeature } from "./feature.read.ts";
+
+type TagRef = { type: string; value: string };
+
+/**
+ * Tags a flag. The tag type must exist (404 otherwise); a tag value seen for the first time is
+ * created on the fly (`tag-created`, as Unleash). Records `feature-tagged` with `{type, value}`;
+ * a tag the flag already has records nothing. Throws NotFound, ArchivedFeature, Validation.
+ */
+export async function addFeatureTag(w: Write, featureName: string, input: TagRef) {
+  const tag = parseInput(tagSchema, input);
+  const feature = await lockFeature(w.tx, null, featureName);
+  await ensureTag(w, tag);
+  const tagged = await w.tx.featureTag.createMany({
+    data: [
+      {
+        featureName,
+        tagType: tag.type,
+        tagValue: tag.value,
+        createdAt: w.now,
+        createdByUserId: w.actor.userId,
+      },
+    ],
+    skipDuplicates: true,
+  });
+  if (tagged.count > 0) {
+    await recordEvent(w, {
+      type: "feature-tagged",
+      project: feature.projectId,
+      featureName,
+      data: { type: tag.type, value: tag.value },
+    });
+  }
+  return { feature, tag };
+}
+
+/**
+ * Removes a tag from a flag: `feature-untagged` with preData `{type, value}` (the event's tags
+ * are the flag's tags afterwards). A tag the flag does not have records nothing.
+ * Throws NotFound, ArchivedFeature.
+ */
+export async function removeFeatureTag(w: Write, featureName: string, tag: TagRef) {
+  const feature = await lockFeature(w.tx, null, featureName);
+  const removed = await w.tx.featureTag.deleteMany({
+    where: { featureName, tagType: tag.type, tagValue: tag.value },
+  });
+  if (removed.count > 0) {
+    await recordEvent(w, {
+      type: "feature-untagged",
+      project: feature.projectId,
+      featureName,
+      preData: { type: tag.type, value: tag.value },
+    });
+  }
+  return feature;
+}

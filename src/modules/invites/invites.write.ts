@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { AppDeps } from "../../context.ts";
+import type { Db, Tx } from "../../db/database.ts";
+import { recordEvent } from "../../events/record.ts";
+import { MaintenanceModeError, NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { lockRow } from "../../shared/row-lock.ts";
+import { parseInput } from "../../shared/validation.ts";
+import { runWrite, type Write } from "../../shared/write.ts";
+import { isMaintenanceMode } from "../maintenance/maintenance.plugin.ts";
+import { imageOf } from "../users/avatars.plugin.ts";
+import { createUser } from "../users/users.write.ts";
+
+/** The root role of every invite link, as in Unleash (its create body has no role). */
+const INVITE_ROLE = "Viewer";
+
+const futureOrPast = z.coerce.date().refine((d) => !Number.isNaN(d.getTime()), "must be a date-time");
+
+export const createInviteInput = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(255),
+  expiresAt: futureOrPast,
+});
+
+export const updateInviteInput = z.object({
+  expiresAt: futureOrPast.nullish(),
+  enabled: z.boolean().nullish(),
+});
+
+export const signupInput = z.object({
+  email: z.string().trim().min(1),
+  name: z.string().trim().min(1).max(255),
+  password: z.string().min(1),
+  username: z.string().nullish(),
+});
+
+/** An invite link that does not exist, is disabled or has expired (400, as Unleash). */
+export class InvalidInviteError extends ValidationError {
+  constructor() {
+    super("The invite link is not valid: unknown, disabled or expired.", [
+      { message: "The invite link is not valid", path: "token" },
+    ]);
+    this.name = "ValidationError";
+  }
+}
+
+type TokenRow = { secret: string; name: string; expiresAt: Date; enabled: boolean; roleId: number };
+
+/** What events say about an invite link: never its secret (events reach integrations). */
+function inviteEventData(t: TokenRow, roleName: string) {
+  return { name: t.name, expiresAt: t.expiresAt.toISOString(), enabled: t.enabled, role: roleName };
+}
+
+/** The link's public URL (the sign-up page of the UI reads `invite`). */
+export function inviteUrl(publicUrl: string, secret: string): string {
+  const url = new URL(`${publicUrl}/new-user`);
+  url.searchParams.set("invite", secret);
+  return url.toString();
+}
+
+/** The invite link with this secret, or NotFoundError. */
+export async function inviteBySecret(db: Pick<Db, "publicSignupToken">, secret: string) {
+  const token = await db.publicSignupToken.findUnique({ where: { secret } });
+  if (!token) throw new NotFoundError(`Could not find invite link ${secret}`);
+  return token;
+}
+
+/** Creates an invite link for the Viewer role (records `public-signup-token-created`). */
+export async function createInvite(w: Write, raw: unknown) {
+  const input = parseInput(createInviteInput, raw);
+  const role = await w.tx.role.findUniqueOrThrow({ where: { name: INVITE_ROLE } });
+  const token = await w.tx.publicSignupToken.create({
+    data: {
+      secret: randomBytes(16).toString("hex"),
+      name: input.name,
+      expiresAt: input.expiresAt,
+      roleId: role.id,
+      createdBy: w.actor.name,
+      createdByUserId: w.actor.userId,
+      createdAt: w.now,
+    },
+  });
+  await recordEvent(w, { type: "public-signup-token-created", data: inviteEventData(token, role.name) });
+  return token;
+}
+
+/**
+ * Changes an invite link's expiry or enabled flag (records `public-signup-token-updated`;
+ * nothing when unchanged). Unknown secret: NotFoundError.
+ */
+export async function updateInvite(w: Write, secret: string, raw: unknown) {
+  const input = parseInput(updateInviteInput, raw);
+  await lockRow(w.tx, "PublicSignupToken", secret);
+  const before = await inviteBySecret(w.tx, secret);
+  const role = await w.tx.role.findUniqueOrThrow({ where: { id: before.roleId } });
+  const token = await w.tx.publicSignupToken.update({
+    where: { secret },
+    data: {
+      ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+      ...(typeof input.enabled === "boolean" ? { enabled: input.enabled } : {}),
+    },
+  });
+  await recordEvent(w, {
+    type: "public-signup-token-updated",
+    data: inviteEventData(token, role.name),
+    preData: inviteEventData(before, role.name),
+  });
+  return token;
+}
+
+/** The link if it can be used now (exists, enabled, unexpired), else InvalidInviteError. */
+export async function usableInvite(db: Pick<Tx, "publicSignupToken">, secret: string, now: Date) {
+  const token = await db.publicSignupToken.findUnique({ where: { secret } });
+  if (!token?.enabled || token.expiresAt <= now) throw new InvalidInviteError();
+  return token;
+}
+
+/**
+ * Creates a user with the link's role from a public sign-up (records `user-created` and
+ * `public-signup-token-user-added`, actor: the system). The link must be usable; the password
+ * must pass the strength rules; a taken email or username is NAME_EXISTS (409), also when two
+ * sign-ups race (the unique key decides).
+ */
+export async function signUpWithInvite(w: Write, secret: string, raw: unknown) {
+  // FOR SHARE: a concurrent disable or expiry change waits for this sign-up (and one that
+  // committed first is seen); concurrent sign-ups with the same link do not wait for each other.
+  await w.tx.$queryRaw`SELECT 1 AS locked FROM "PublicSignupToken" WHERE secret = ${secret} FOR SHARE`;
+  const token = await usableInvite(w.tx, secret, w.now);
+  const input = parseInput(signupInput, raw);
+  const role = await w.tx.role.findUniqueOrThrow({ where: { id: token.roleId } });
+  const user = await createUser(w, {
+    email: input.email,
+    name: input.name,
+    password: input.password,
+    username: input.username ?? null,
+    rootRole: role.name,
+  });
+  await w.tx.publicSignupTokenUser.create({ data: { secret, userId: user.id, createdAt: w.now } });
+  await recordEvent(w, {
+    type: "public-signup-token-user-added",
+    data: { userId: user.id, name: user.name, email: user.email, token: token.name },
+  });
+  return user;
+}
+
+/**
+ * A sign-up by the holder of an invite link, who has no credential (signUpWithInvite, actor:
+ * the system). Refused in maintenance mode, as GraphQL mutations are. Answers the new user as
+ * Unleash's userSchema (root role by id).
+ */
+export async function signUpWithInviteLink(deps: AppDeps, secret: string, raw: unknown) {
+  if (await isMaintenanceMode(deps.db)) throw new MaintenanceModeError();
+  const user = await runWrite({ ...deps, principal: null }, async (w) => {
+    const created = await signUpWithInvite(w, secret, raw);
+    const role = await w.tx.role.findUniqueOrThrow({ where: { name: created.rootRole } });
+    return { ...created, roleId: role.id };
+  });
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    username: user.username,
+    imageUrl: imageOf(deps.config.publicUrl, user),
+    rootRole: user.roleId,
+    createdAt: user.createdAt.toISOString(),
+    seenAt: null,
+    accountType: "User",
+  };
+}
