@@ -34,6 +34,7 @@ import "./modules/events/event-search.schema.ts";
 import "./modules/users/users.schema.ts";
 import "./modules/users/roles.schema.ts";
 import "./modules/users/account.schema.ts";
+import "./modules/users/viewer.schema.ts";
 import "./modules/invites/invites.schema.ts";
 import "./modules/instance-stats/instance-stats.schema.ts";
 import "./modules/strategy-definitions/definitions.schema.ts";
