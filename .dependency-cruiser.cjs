@@ -28,6 +28,16 @@ module.exports = {
     layer("db-below-events", "src/db/", ["src/events/", "src/modules/", "src/jobs/", "rest/"]),
     layer("events-below-modules", "src/events/", ["src/modules/", "src/jobs/", "rest/"]),
     layer("modules-below-rest-and-jobs", "src/modules/", ["src/jobs/", "rest/"]),
+    {
+      name: "module-files-are-named-by-role",
+      severity: "error",
+      comment: "src/modules/<module>/<topic>.<role>.ts: the roles of docs/architecture.md (Naming)",
+      from: {
+        path: "^src/modules/",
+        pathNot: "\\.(schema|write|read|inputs|types|logic|plugin|live|cache|job)\\.ts$",
+      },
+      to: {},
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
