@@ -34,7 +34,7 @@ module.exports = {
       comment: "src/modules/<module>/<topic>.<role>.ts: the roles of docs/architecture.md (Naming)",
       from: {
         path: "^src/modules/",
-        pathNot: "\\.(schema|write|read|inputs|types|logic|plugin|live|cache|job)\\.ts$",
+        pathNot: "\\.(schema|write|read|inputs|types|logic|plugin|live|cache|job|endpoints)\\.ts$",
       },
       to: {},
     },
