@@ -290,4 +290,19 @@ describe("adding an environment to a project with its options", () => {
       expect(await events(type, { project: "default", environment: "racing" }), type).toHaveLength(1);
     }
   });
+
+  it("removing a project's two environments at once: one removed, the last one kept", async () => {
+    const linked = () => t.database.prisma.projectEnvironment.count({ where: { projectId: "south" } });
+    expect(await linked()).toBe(2);
+    const results = await Promise.all(
+      ["development", "production"].map((env) =>
+        t.rest("DELETE", `/api/admin/projects/south/environments/${env}`),
+      ),
+    );
+    expectNoServerError(results);
+    expect(results.filter((r) => r.status < 300)).toHaveLength(1);
+    expect(results.filter((r) => r.status >= 300).map((r) => r.body.name)).toEqual(["InvalidOperationError"]);
+    expect(await linked()).toBe(1);
+    expect(await events("project-environment-removed", { project: "south" })).toHaveLength(1);
+  });
 });
