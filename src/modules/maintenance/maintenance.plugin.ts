@@ -5,6 +5,7 @@ import type { Db } from "../../db/database.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { recordEvent } from "../../events/record.ts";
 import { MaintenanceModeError } from "../../shared/errors.ts";
+import { createOrLockSetting } from "../../shared/row-lock.ts";
 import type { Write } from "../../shared/write.ts";
 
 /** The setting that holds maintenance mode (`{enabled}`), shared by every node. */
@@ -45,13 +46,10 @@ function rememberedMode(bus: EventBus, db: Pick<Db, "setting">): Promise<boolean
 
 /** Turns maintenance mode on or off (records setting-created / setting-updated; nothing if unchanged). */
 export async function setMaintenanceMode(w: Write, enabled: boolean): Promise<boolean> {
-  const before = await w.tx.setting.findUnique({ where: { name: MAINTENANCE_SETTING } });
+  const before = await createOrLockSetting(w.tx, MAINTENANCE_SETTING, { enabled });
   const wasEnabled = (before?.content as { enabled?: boolean } | undefined)?.enabled === true;
-  await w.tx.setting.upsert({
-    where: { name: MAINTENANCE_SETTING },
-    create: { name: MAINTENANCE_SETTING, content: { enabled } },
-    update: { content: { enabled } },
-  });
+  if (before)
+    await w.tx.setting.update({ where: { name: MAINTENANCE_SETTING }, data: { content: { enabled } } });
   if (!before || wasEnabled !== enabled) {
     await recordEvent(w, {
       type: before ? "setting-updated" : "setting-created",

@@ -6,6 +6,7 @@ import {
   NotFoundError,
   ValidationError,
 } from "../../shared/errors.ts";
+import { lockRow } from "../../shared/row-lock.ts";
 import type { Write } from "../../shared/write.ts";
 import type { Principal } from "../access/principal.types.ts";
 import {
@@ -23,6 +24,8 @@ import { findProject } from "./project.write.ts";
  * (already enabled, as Unleash answers 409).
  */
 export async function enableProjectEnvironment(w: Write, projectId: string, environment: string) {
+  // A project's environment links change one writer at a time (see disableProjectEnvironment).
+  await lockRow(w.tx, "Project", projectId);
   await findProject(w.tx, projectId);
   await findEnvironment(w, environment);
   const link = { projectId_environmentName: { projectId, environmentName: environment } };
@@ -105,6 +108,8 @@ export async function disableProjectEnvironment(
   projectId: string,
   environment: string,
 ) {
+  // Without it, two removals of a project's last two environments both count two and both remove.
+  await lockRow(w.tx, "Project", projectId);
   await findProject(w.tx, projectId);
   await findEnvironment(w, environment);
   const link = { projectId_environmentName: { projectId, environmentName: environment } };

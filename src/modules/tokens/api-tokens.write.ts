@@ -116,7 +116,9 @@ export async function updateApiTokenExpiry(
   if (!found) return null;
   authorize(found);
   await lockRow(w.tx, "ApiToken", found.id);
-  const before = await apiTokenById(w, found.id);
+  // Read again under the lock: a concurrent delete may have come first (then: no such secret).
+  const before = await w.tx.apiToken.findUnique({ where: { id: found.id } });
+  if (!before) return null;
   const token = await w.tx.apiToken.update({ where: { id: found.id }, data: { expiresAt } });
   await recordEvent(w, {
     type: "api-token-updated",

@@ -3,6 +3,7 @@ import type { Db } from "../../db/database.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { recordEvent } from "../../events/record.ts";
 import { ValidationError } from "../../shared/errors.ts";
+import { createOrLockSetting } from "../../shared/row-lock.ts";
 import type { Write } from "../../shared/write.ts";
 
 /** The setting that holds the frontend API's CORS origins (Unleash's `unleash.frontend`). */
@@ -20,7 +21,11 @@ export async function frontendApiOrigins(
   defaults: readonly string[],
 ): Promise<string[]> {
   const row = await db.setting.findUnique({ where: { name: FRONTEND_SETTING } });
-  const stored = (row?.content as Partial<FrontendSettings> | undefined)?.frontendApiOrigins;
+  return storedOrigins(row?.content, defaults);
+}
+
+function storedOrigins(content: unknown, defaults: readonly string[]): string[] {
+  const stored = (content as Partial<FrontendSettings> | undefined)?.frontendApiOrigins;
   return Array.isArray(stored) ? stored : [...defaults];
 }
 
@@ -72,13 +77,10 @@ function checkOrigin(origin: string, index: number): string {
 export async function setFrontendApiOrigins(w: Write, origins: string[], defaults: readonly string[]) {
   if (origins.length > MAX_ORIGINS) throw new ValidationError(`frontendApiOrigins: at most ${MAX_ORIGINS}`);
   const next = [...new Set(origins.map((o, i) => checkOrigin(o.trim(), i)))];
-  const before = await w.tx.setting.findUnique({ where: { name: FRONTEND_SETTING } });
-  const previous = await frontendApiOrigins(w.tx, defaults);
-  await w.tx.setting.upsert({
-    where: { name: FRONTEND_SETTING },
-    create: { name: FRONTEND_SETTING, content: { frontendApiOrigins: next } },
-    update: { content: { frontendApiOrigins: next } },
-  });
+  const content = { frontendApiOrigins: next };
+  const before = await createOrLockSetting(w.tx, FRONTEND_SETTING, content);
+  const previous = storedOrigins(before?.content, defaults);
+  if (before) await w.tx.setting.update({ where: { name: FRONTEND_SETTING }, data: { content } });
   await recordEvent(w, {
     type: before ? "setting-updated" : "setting-created",
     data: { id: FRONTEND_SETTING, frontendApiOrigins: next },
