@@ -1,21 +1,38 @@
 import type { ReactNode } from "react";
 
-/** A table with a header row naming its columns; it scrolls sideways on narrow screens. */
-export function DataTable(props: { columns: string[]; className?: string; children: ReactNode }) {
+type TableProps = {
+  /** The header row, one cell a column. */
+  columns: ReactNode[];
+  className?: string;
+  caption?: ReactNode;
+  children: ReactNode;
+};
+
+/** A table whose header row names its columns; the rows are its children. */
+export function Table(props: TableProps) {
+  return (
+    <table className={props.className}>
+      {props.caption}
+      <thead>
+        <tr>
+          {props.columns.map((column, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: columns are positional and fixed
+            <th key={i} scope="col">
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{props.children}</tbody>
+    </table>
+  );
+}
+
+/** A `Table` that scrolls sideways on narrow screens. */
+export function DataTable(props: TableProps) {
   return (
     <div className="table-scroll">
-      <table className={props.className}>
-        <thead>
-          <tr>
-            {props.columns.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{props.children}</tbody>
-      </table>
+      <Table {...props} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import { type Client, useMutation, useQuery } from "urql";
 import { ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
+import { Table } from "../../components/table.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import type { ResultOf } from "../../lib/graphql.ts";
 import { CreateFlagForm } from "./CreateFlagForm.tsx";
@@ -51,59 +52,57 @@ export default function FlagsPage() {
 function FlagTable(props: { items: Item[]; onFavoriteChanged(): void }) {
   if (props.items.length === 0) return <p className="banner info">No flag matches these filters.</p>;
   return (
-    <table className="flag-list">
-      <thead>
-        <tr>
-          <th scope="col">
-            <span className="visually-hidden">Favourite</span>
-          </th>
-          <th scope="col">Name</th>
-          <th scope="col">Project</th>
-          <th scope="col">Type</th>
-          <th scope="col">Created</th>
-          <th scope="col">Environments</th>
+    <Table
+      className="flag-list"
+      columns={[
+        <span key="favourite" className="visually-hidden">
+          Favourite
+        </span>,
+        "Name",
+        "Project",
+        "Type",
+        "Created",
+        "Environments",
+      ]}
+    >
+      {props.items.map((item) => (
+        <tr key={`${item.project}/${item.name}`}>
+          <td>
+            <FavoriteButton item={item} onChanged={props.onFavoriteChanged} />
+          </td>
+          <td>
+            <Link to={`/projects/${item.project}/flags/${item.name}`}>{item.name}</Link>
+            {item.stale && <span className="badge off">stale</span>}
+            {item.potentiallyStale && !item.stale && <span className="badge">potentially stale</span>}
+            {item.archived && <span className="badge">archived</span>}
+            {item.lifecycle && <span className="badge">{item.lifecycle.stage}</span>}
+            {item.description && <div className="description">{item.description}</div>}
+            {item.tags.length > 0 && (
+              <div>
+                {item.tags.map((tag) => (
+                  <span key={`${tag.type}:${tag.value}`} className="badge tag">
+                    {tag.type}: {tag.value}
+                  </span>
+                ))}
+              </div>
+            )}
+          </td>
+          <td data-label="Project">{item.project}</td>
+          <td data-label="Type">{item.type}</td>
+          <td data-label="Created">
+            <time dateTime={item.createdAt}>{item.createdAt.slice(0, 10)}</time>
+            <span className="description"> by {item.createdBy.name}</span>
+          </td>
+          <td>
+            {item.environments.map((env) => (
+              <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
+                {env.name}: {env.enabled ? "on" : "off"}
+              </span>
+            ))}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {props.items.map((item) => (
-          <tr key={`${item.project}/${item.name}`}>
-            <td>
-              <FavoriteButton item={item} onChanged={props.onFavoriteChanged} />
-            </td>
-            <td>
-              <Link to={`/projects/${item.project}/flags/${item.name}`}>{item.name}</Link>
-              {item.stale && <span className="badge off">stale</span>}
-              {item.potentiallyStale && !item.stale && <span className="badge">potentially stale</span>}
-              {item.archived && <span className="badge">archived</span>}
-              {item.lifecycle && <span className="badge">{item.lifecycle.stage}</span>}
-              {item.description && <div className="description">{item.description}</div>}
-              {item.tags.length > 0 && (
-                <div>
-                  {item.tags.map((tag) => (
-                    <span key={`${tag.type}:${tag.value}`} className="badge tag">
-                      {tag.type}: {tag.value}
-                    </span>
-                  ))}
-                </div>
-              )}
-            </td>
-            <td data-label="Project">{item.project}</td>
-            <td data-label="Type">{item.type}</td>
-            <td data-label="Created">
-              <time dateTime={item.createdAt}>{item.createdAt.slice(0, 10)}</time>
-              <span className="description"> by {item.createdBy.name}</span>
-            </td>
-            <td>
-              {item.environments.map((env) => (
-                <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
-                  {env.name}: {env.enabled ? "on" : "off"}
-                </span>
-              ))}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 
