@@ -148,22 +148,25 @@ function Pager(props: { page: Page; params: URLSearchParams; onChange(next: URLS
   };
   return (
     <nav className="pager" aria-label="Pages">
-      <button
-        type="button"
-        className="secondary"
-        disabled={!pageInfo.hasPreviousPage}
-        onClick={() => go("before", pageInfo.startCursor)}
-      >
-        Previous page
-      </button>
-      <button
-        type="button"
-        className="secondary"
-        disabled={!pageInfo.hasNextPage}
-        onClick={() => go("after", pageInfo.endCursor)}
-      >
-        Next page
-      </button>
+      {[
+        {
+          label: "Previous page",
+          open: pageInfo.hasPreviousPage,
+          key: "before" as const,
+          cursor: pageInfo.startCursor,
+        },
+        { label: "Next page", open: pageInfo.hasNextPage, key: "after" as const, cursor: pageInfo.endCursor },
+      ].map((link) => (
+        <button
+          key={link.key}
+          type="button"
+          className="secondary"
+          disabled={!link.open}
+          onClick={() => go(link.key, link.cursor)}
+        >
+          {link.label}
+        </button>
+      ))}
     </nav>
   );
 }
