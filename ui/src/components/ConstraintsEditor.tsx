@@ -1,22 +1,11 @@
 import { useId, useState } from "react";
+import { CONSTRAINT_OPERATORS } from "../../../src/modules/features/strategy.inputs.ts";
 
-export const CONSTRAINT_OPERATORS = [
-  "IN",
-  "NOT_IN",
-  "STR_CONTAINS",
-  "STR_STARTS_WITH",
-  "STR_ENDS_WITH",
-  "NUM_EQ",
-  "NUM_GT",
-  "NUM_GTE",
-  "NUM_LT",
-  "NUM_LTE",
-  "DATE_AFTER",
-  "DATE_BEFORE",
-  "SEMVER_EQ",
-  "SEMVER_GT",
-  "SEMVER_LT",
-] as const;
+/**
+ * The API's list, in the order of its ConstraintOperator enum: strategy.inputs.ts holds only
+ * plain values, so importing it brings no server code into the bundle.
+ */
+export { CONSTRAINT_OPERATORS };
 
 export type ConstraintOperator = (typeof CONSTRAINT_OPERATORS)[number];
 

@@ -69,3 +69,23 @@ export function ProblemBanner(props: { problem: ApiProblem | null | undefined; s
     </div>
   );
 }
+
+/** A form's submit button, and Cancel when the form can be closed without saving. */
+export function SubmitButtons(props: {
+  busy: boolean;
+  children: ReactNode;
+  onCancel?: (() => void) | undefined;
+}) {
+  return (
+    <>
+      <button type="submit" disabled={props.busy}>
+        {props.children}
+      </button>
+      {props.onCancel && (
+        <button type="button" className="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      )}
+    </>
+  );
+}

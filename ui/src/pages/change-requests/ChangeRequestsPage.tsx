@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import { SelectField } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
+import { Table } from "../../components/table.tsx";
 import { graphql } from "../../lib/graphql.ts";
 import { useSession } from "../../lib/session.tsx";
 import { CHANGE_REQUEST_STATES, StateBadge, userLabel } from "./state.tsx";
@@ -149,49 +150,46 @@ export default function ChangeRequestsPage() {
         <>
           <p className="count">{page.totalCount} change requests</p>
           {page.edges.length > 0 && (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Project / environment</th>
-                  <th scope="col">Changes</th>
-                  <th scope="col">Approvals</th>
-                  <th scope="col">Author</th>
-                  <th scope="col">Created</th>
+            <Table
+              columns={[
+                "Title",
+                "State",
+                "Project / environment",
+                "Changes",
+                "Approvals",
+                "Author",
+                "Created",
+              ]}
+            >
+              {page.edges.map(({ node }) => (
+                <tr key={node.id}>
+                  <td>
+                    <Link to={`/change-requests/${node.databaseId}`}>
+                      #{node.databaseId} {node.title}
+                    </Link>
+                  </td>
+                  <td>
+                    <StateBadge state={node.state} />
+                  </td>
+                  <td>
+                    {node.project} / {node.environment}
+                  </td>
+                  <td>
+                    {node.features.reduce((sum, f) => sum + f.changes.length, 0) + node.segments.length}
+                    {node.features.length > 0 && (
+                      <span className="muted"> ({node.features.map((f) => f.name).join(", ")})</span>
+                    )}
+                  </td>
+                  <td>
+                    {node.approvals.length} / {node.minApprovals}
+                  </td>
+                  <td>{userLabel(node.createdBy)}</td>
+                  <td>
+                    <time dateTime={node.createdAt}>{new Date(node.createdAt).toLocaleString()}</time>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.edges.map(({ node }) => (
-                  <tr key={node.id}>
-                    <td>
-                      <Link to={`/change-requests/${node.databaseId}`}>
-                        #{node.databaseId} {node.title}
-                      </Link>
-                    </td>
-                    <td>
-                      <StateBadge state={node.state} />
-                    </td>
-                    <td>
-                      {node.project} / {node.environment}
-                    </td>
-                    <td>
-                      {node.features.reduce((sum, f) => sum + f.changes.length, 0) + node.segments.length}
-                      {node.features.length > 0 && (
-                        <span className="muted"> ({node.features.map((f) => f.name).join(", ")})</span>
-                      )}
-                    </td>
-                    <td>
-                      {node.approvals.length} / {node.minApprovals}
-                    </td>
-                    <td>{userLabel(node.createdBy)}</td>
-                    <td>
-                      <time dateTime={node.createdAt}>{new Date(node.createdAt).toLocaleString()}</time>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
           )}
           <div className="pager">
             <button

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { useQuery } from "urql";
-import { graphql } from "../../lib/graphql.ts";
+import { graphql, readFragment } from "../../lib/graphql.ts";
+import { StrategyFields } from "../flag/queries.ts";
 import {
   type ChangeDescription,
   DiffTable,
@@ -35,7 +36,8 @@ export const ChangeRequestFields = graphql(`
   }
 `);
 
-const FlagNow = graphql(`
+const FlagNow = graphql(
+  `
   query ChangeRequestFlagNow($project: String!, $name: String!) {
     projectFeature(project: $project, name: $name) {
       id
@@ -47,22 +49,13 @@ const FlagNow = graphql(`
         name
         enabled
         variants { name weight weightType stickiness payload { type value } }
-        strategies {
-          id
-          databaseId
-          name
-          title
-          disabled
-          sortOrder
-          parameters
-          segments
-          constraints { contextName operator values value inverted caseInsensitive }
-          variants { name weight weightType stickiness payload { type value } }
-        }
+        strategies { ...StrategyFields }
       }
     }
   }
-`);
+`,
+  [StrategyFields],
+);
 
 type Change = {
   id: number;
@@ -89,11 +82,14 @@ export function FlagChanges(props: {
     variables: { project: props.project, name: props.feature.name },
   });
   const flag = result.data?.projectFeature;
+  const environment = flag?.environments.find((e) => e.name === props.environment);
   const state: FlagState | null = flag
     ? {
         archived: flag.archived,
         dependencies: flag.dependencies,
-        environment: flag.environments.find((e) => e.name === props.environment) ?? null,
+        environment: environment
+          ? { ...environment, strategies: environment.strategies.map((s) => readFragment(StrategyFields, s)) }
+          : null,
       }
     : null;
   return (

@@ -3,6 +3,8 @@
  * is the flag's state now: exact while the request is open, only indicative once it is closed.
  */
 
+import { Table } from "../../components/table.tsx";
+
 type Json = unknown;
 type Strategy = {
   databaseId: string;
@@ -140,29 +142,23 @@ export function DiffTable(props: { before: Json; after: Json; caption: string })
   const paths = [...new Set([...before.keys(), ...after.keys()])];
   if (paths.length === 0) return <p className="muted">No data.</p>;
   return (
-    <table className="diff">
-      <caption className="visually-hidden">{props.caption}: before and after</caption>
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
-        </tr>
-      </thead>
-      <tbody>
-        {paths.map((path) => {
-          const old = before.get(path);
-          const next = after.get(path);
-          const changed = old !== next;
-          return (
-            <tr key={path} className={changed ? "changed" : undefined}>
-              <th scope="row">{path}</th>
-              <td className={changed && old !== undefined ? "removed" : undefined}>{old ?? "—"}</td>
-              <td className={changed && next !== undefined ? "added" : undefined}>{next ?? "—"}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <Table
+      columns={["Field", "Before", "After"]}
+      className="diff"
+      caption={<caption className="visually-hidden">{props.caption}: before and after</caption>}
+    >
+      {paths.map((path) => {
+        const old = before.get(path);
+        const next = after.get(path);
+        const changed = old !== next;
+        return (
+          <tr key={path} className={changed ? "changed" : undefined}>
+            <th scope="row">{path}</th>
+            <td className={changed && old !== undefined ? "removed" : undefined}>{old ?? "—"}</td>
+            <td className={changed && next !== undefined ? "added" : undefined}>{next ?? "—"}</td>
+          </tr>
+        );
+      })}
+    </Table>
   );
 }

@@ -1,9 +1,11 @@
-import { type FormEvent, useState } from "react";
-import { useMutation, useQuery } from "urql";
-import { Field, ProblemBanner } from "../../components/form.tsx";
+import { useState } from "react";
+import { useMutation } from "urql";
+import { Field, ProblemBanner, SubmitButtons } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
-import { type ApiProblem, problemOf } from "../../lib/errors.ts";
+import { DataTable, WideRow } from "../../components/table.tsx";
+import { optionalText, submitWith, useCreateOrUpdate } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
+import { useListPage } from "../../lib/list-page.ts";
 import { LegalValuesEditor } from "./LegalValuesEditor.tsx";
 
 const ContextFieldList = graphql(`
@@ -35,20 +37,12 @@ type LegalValue = { value: string; description: string };
 
 /** Context fields: create, edit legal values / stickiness / order, delete. */
 export default function ContextFieldsPage() {
-  const [result, refetch] = useQuery({ query: ContextFieldList, requestPolicy: "cache-and-network" });
+  const { result, data, reload, problem, confirmThen } = useListPage({ query: ContextFieldList });
   const [editing, setEditing] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, remove] = useMutation(DeleteContextField);
-  const reload = () => refetch({ requestPolicy: "network-only" });
-  const fields = result.data?.contextFields;
-
-  async function deleteField(name: string) {
-    if (!window.confirm(`Delete context field ${name}?`)) return;
-    const outcome = await remove({ name });
-    setProblem(problemOf(outcome.error));
-    if (!outcome.error) reload();
-  }
+  const fields = data?.contextFields;
+  const deleteField = (name: string) => confirmThen(`Delete context field ${name}?`, () => remove({ name }));
 
   return (
     <>
@@ -74,55 +68,39 @@ export default function ContextFieldsPage() {
       <ProblemBanner problem={problem} showFieldErrors />
       <Pending fetching={result.fetching && !fields} error={result.error} />
       {fields && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Description</th>
-                <th scope="col">Legal values</th>
-                <th scope="col">Stickiness</th>
-                <th scope="col">Order</th>
-                <th scope="col">Actions</th>
+        <DataTable columns={["Name", "Description", "Legal values", "Stickiness", "Order", "Actions"]}>
+          {fields.map((field) =>
+            editing === field.name ? (
+              <WideRow key={field.name} columns={6}>
+                <ContextFieldForm field={field} onDone={() => setEditing(null)} />
+              </WideRow>
+            ) : (
+              <tr key={field.name}>
+                <th scope="row">{field.name}</th>
+                <td>{field.description}</td>
+                <td>
+                  {field.legalValues.length === 0
+                    ? "any value"
+                    : field.legalValues.map((v) => (
+                        <span key={v.value} className="badge" title={v.description ?? undefined}>
+                          {v.value}
+                        </span>
+                      ))}
+                </td>
+                <td>{field.stickiness ? "yes" : "no"}</td>
+                <td>{field.sortOrder}</td>
+                <td className="row-actions">
+                  <button type="button" className="secondary" onClick={() => setEditing(field.name)}>
+                    Edit {field.name}
+                  </button>
+                  <button type="button" className="danger" onClick={() => void deleteField(field.name)}>
+                    Delete {field.name}
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {fields.map((field) =>
-                editing === field.name ? (
-                  <tr key={field.name}>
-                    <td colSpan={6}>
-                      <ContextFieldForm field={field} onDone={() => setEditing(null)} />
-                    </td>
-                  </tr>
-                ) : (
-                  <tr key={field.name}>
-                    <th scope="row">{field.name}</th>
-                    <td>{field.description}</td>
-                    <td>
-                      {field.legalValues.length === 0
-                        ? "any value"
-                        : field.legalValues.map((v) => (
-                            <span key={v.value} className="badge" title={v.description ?? undefined}>
-                              {v.value}
-                            </span>
-                          ))}
-                    </td>
-                    <td>{field.stickiness ? "yes" : "no"}</td>
-                    <td>{field.sortOrder}</td>
-                    <td className="row-actions">
-                      <button type="button" className="secondary" onClick={() => setEditing(field.name)}>
-                        Edit {field.name}
-                      </button>
-                      <button type="button" className="danger" onClick={() => void deleteField(field.name)}>
-                        Delete {field.name}
-                      </button>
-                    </td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </div>
+            ),
+          )}
+        </DataTable>
       )}
     </>
   );
@@ -134,24 +112,26 @@ function ContextFieldForm(props: { field?: ContextField; onDone(saved: boolean):
   const [legalValues, setLegalValues] = useState<LegalValue[]>(
     existing?.legalValues.map((v) => ({ value: v.value, description: v.description ?? "" })) ?? [],
   );
-  const [created, create] = useMutation(CreateContextField);
-  const [updated, update] = useMutation(UpdateContextField);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const sortOrder = String(data.get("sortOrder") || "");
-    const fields = {
-      description: String(data.get("description") || "") || null,
-      stickiness: data.get("stickiness") === "on",
-      sortOrder: sortOrder ? Number(sortOrder) : null,
-      legalValues: legalValues.map((v) => ({ value: v.value, description: v.description || null })),
-    };
-    const outcome = existing
-      ? await update({ name: existing.name, input: fields })
-      : await create({ input: { name: String(data.get("name")), ...fields } });
-    if (!outcome.error) props.onDone(true);
-  }
-  const problem = problemOf(existing ? updated.error : created.error);
+  const { create, update, busy, problem } = useCreateOrUpdate(
+    CreateContextField,
+    UpdateContextField,
+    existing,
+  );
+  const submit = submitWith(
+    (data) => {
+      const sortOrder = optionalText(data, "sortOrder");
+      const fields = {
+        description: optionalText(data, "description"),
+        stickiness: data.get("stickiness") === "on",
+        sortOrder: sortOrder ? Number(sortOrder) : null,
+        legalValues: legalValues.map((v) => ({ value: v.value, description: v.description || null })),
+      };
+      return existing
+        ? update({ name: existing.name, input: fields })
+        : create({ input: { name: String(data.get("name")), ...fields } });
+    },
+    () => props.onDone(true),
+  );
   return (
     <form
       className="stacked-form"
@@ -182,12 +162,9 @@ function ContextFieldForm(props: { field?: ContextField; onDone(saved: boolean):
       </label>
       <LegalValuesEditor value={legalValues} onChange={setLegalValues} message={problem?.fields.value} />
       <div className="form-actions">
-        <button type="submit" disabled={created.fetching || updated.fetching}>
+        <SubmitButtons busy={busy} onCancel={() => props.onDone(false)}>
           {existing ? "Save context field" : "Create context field"}
-        </button>
-        <button type="button" className="secondary" onClick={() => props.onDone(false)}>
-          Cancel
-        </button>
+        </SubmitButtons>
       </div>
       <ProblemBanner problem={problem} />
     </form>

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { useQuery } from "urql";
 import { PageTitle, Pending } from "../../components/layout.tsx";
+import { Table } from "../../components/table.tsx";
 import { graphql } from "../../lib/graphql.ts";
 import { useSession } from "../../lib/session.tsx";
 
@@ -48,28 +49,19 @@ export default function DashboardPage() {
                 None yet. <Link to="/flags">Browse the flags</Link>
               </p>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Flag</th>
-                    <th scope="col">Project</th>
-                    <th scope="col">Type</th>
+              <Table columns={["Flag", "Project", "Type"]}>
+                {dashboard.flags.map((flag) => (
+                  <tr key={`${flag.project}/${flag.name}`}>
+                    <td>
+                      <Link to={`/projects/${flag.project}/flags/${flag.name}`}>{flag.name}</Link>
+                    </td>
+                    <td>
+                      <Link to={`/projects/${flag.project}`}>{flag.project}</Link>
+                    </td>
+                    <td>{flag.type}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {dashboard.flags.map((flag) => (
-                    <tr key={`${flag.project}/${flag.name}`}>
-                      <td>
-                        <Link to={`/projects/${flag.project}/flags/${flag.name}`}>{flag.name}</Link>
-                      </td>
-                      <td>
-                        <Link to={`/projects/${flag.project}`}>{flag.project}</Link>
-                      </td>
-                      <td>{flag.type}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </Table>
             )}
             {dashboard.flags.length > 0 && <FlagEvents features={dashboard.flags.map((f) => f.name)} />}
           </section>
@@ -81,46 +73,35 @@ export default function DashboardPage() {
                 You are not a member of any project. <Link to="/projects">All projects</Link>
               </p>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Project</th>
-                    <th scope="col">Health</th>
-                    <th scope="col">Flags</th>
-                    <th scope="col">Members</th>
-                    <th scope="col">My roles</th>
+              <Table columns={["Project", "Health", "Flags", "Members", "My roles"]}>
+                {dashboard.projects.map((project) => (
+                  <tr key={project.id}>
+                    <td>
+                      <Link to={`/projects/${project.id}`}>{project.name}</Link>
+                    </td>
+                    <td>
+                      <meter
+                        min={0}
+                        max={100}
+                        low={50}
+                        high={80}
+                        optimum={100}
+                        value={project.health}
+                        aria-label={`Health of ${project.name}`}
+                      />{" "}
+                      {project.health}%
+                    </td>
+                    <td>{project.featureCount}</td>
+                    <td>{project.memberCount}</td>
+                    <td>
+                      {roles
+                        .filter((r) => r.projectId === project.id)
+                        .map((r) => r.role.name)
+                        .join(", ") || "—"}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {dashboard.projects.map((project) => (
-                    <tr key={project.id}>
-                      <td>
-                        <Link to={`/projects/${project.id}`}>{project.name}</Link>
-                      </td>
-                      <td>
-                        <meter
-                          min={0}
-                          max={100}
-                          low={50}
-                          high={80}
-                          optimum={100}
-                          value={project.health}
-                          aria-label={`Health of ${project.name}`}
-                        />{" "}
-                        {project.health}%
-                      </td>
-                      <td>{project.featureCount}</td>
-                      <td>{project.memberCount}</td>
-                      <td>
-                        {roles
-                          .filter((r) => r.projectId === project.id)
-                          .map((r) => r.role.name)
-                          .join(", ") || "—"}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </Table>
             )}
           </section>
 

@@ -1,9 +1,12 @@
 import { type FormEvent, useId } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
 import { Field, ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
+import { DataTable } from "../../components/table.tsx";
 import { problemOf } from "../../lib/errors.ts";
+import { optionalText, submitWith } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
+import { useListPage } from "../../lib/list-page.ts";
 
 const EnvironmentList = graphql(`
   query EnvironmentList {
@@ -33,8 +36,8 @@ const TYPES = ["development", "test", "preproduction", "production"];
  * to switch `enabled` after creation, so both are shown read-only.
  */
 export default function EnvironmentsPage() {
-  const [result, refetch] = useQuery({ query: EnvironmentList, requestPolicy: "cache-and-network" });
-  const environments = result.data?.environments;
+  const { result, data, reload } = useListPage({ query: EnvironmentList });
+  const environments = data?.environments;
   const typesId = useId();
   return (
     <>
@@ -44,40 +47,27 @@ export default function EnvironmentsPage() {
           <option key={type} value={type} />
         ))}
       </datalist>
-      <CreateEnvironmentForm typesId={typesId} onCreated={() => refetch({ requestPolicy: "network-only" })} />
+      <CreateEnvironmentForm typesId={typesId} onCreated={reload} />
       <Pending fetching={result.fetching && !environments} error={result.error} />
       {environments && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Projects</th>
-                <th scope="col">Flags on</th>
-                <th scope="col">Type and order</th>
-              </tr>
-            </thead>
-            <tbody>
-              {environments.map((env) => (
-                <tr key={env.id}>
-                  <th scope="row">{env.name}</th>
-                  <td>
-                    <span className={env.enabled ? "badge on" : "badge off"}>
-                      {env.enabled ? "enabled" : "disabled"}
-                    </span>
-                    {env.protected && <span className="badge">protected</span>}
-                  </td>
-                  <td>{env.projectCount}</td>
-                  <td>{env.enabledToggleCount}</td>
-                  <td>
-                    <EditEnvironmentForm environment={env} typesId={typesId} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={["Name", "Status", "Projects", "Flags on", "Type and order"]}>
+          {environments.map((env) => (
+            <tr key={env.id}>
+              <th scope="row">{env.name}</th>
+              <td>
+                <span className={env.enabled ? "badge on" : "badge off"}>
+                  {env.enabled ? "enabled" : "disabled"}
+                </span>
+                {env.protected && <span className="badge">protected</span>}
+              </td>
+              <td>{env.projectCount}</td>
+              <td>{env.enabledToggleCount}</td>
+              <td>
+                <EditEnvironmentForm environment={env} typesId={typesId} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>
   );
@@ -85,24 +75,23 @@ export default function EnvironmentsPage() {
 
 function CreateEnvironmentForm(props: { typesId: string; onCreated(): void }) {
   const [result, create] = useMutation(CreateEnvironment);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const sortOrder = String(data.get("sortOrder") || "");
-    const created = await create({
-      input: {
-        name: String(data.get("name")),
-        type: String(data.get("type")),
-        sortOrder: sortOrder ? Number(sortOrder) : null,
-        enabled: data.get("enabled") === "on",
-      },
-    });
-    if (!created.error) {
+  const submit = submitWith(
+    (data) => {
+      const sortOrder = optionalText(data, "sortOrder");
+      return create({
+        input: {
+          name: String(data.get("name")),
+          type: String(data.get("type")),
+          sortOrder: sortOrder ? Number(sortOrder) : null,
+          enabled: data.get("enabled") === "on",
+        },
+      });
+    },
+    (form) => {
       form.reset();
       props.onCreated();
-    }
-  }
+    },
+  );
   const problem = problemOf(result.error);
   return (
     <form className="inline-form" onSubmit={submit} aria-label="New environment">

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { useQuery } from "urql";
 import { DAY, formatInstant, InstantPicker } from "../../components/InstantPicker.tsx";
 import { Pending } from "../../components/layout.tsx";
+import { Table } from "../../components/table.tsx";
 import { graphql } from "../../lib/graphql.ts";
 import { useFlag } from "./context.ts";
 
@@ -66,34 +67,24 @@ export function FlagAsOf() {
                 </span>
               ))}
             </p>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Environment</th>
-                  <th scope="col">Enabled</th>
-                  <th scope="col">Strategies</th>
-                  <th scope="col">Variants</th>
+            <Table columns={["Environment", "Enabled", "Strategies", "Variants"]}>
+              {state.environments.map((env) => (
+                <tr key={env.name}>
+                  <td>{env.name}</td>
+                  <td>
+                    <span className={env.enabled ? "badge on" : "badge off"}>
+                      {env.enabled ? "on" : "off"}
+                    </span>
+                  </td>
+                  <td>
+                    {env.strategies
+                      .map((s) => `${s.title || s.name}${s.disabled ? " (disabled)" : ""}`)
+                      .join(", ") || "none"}
+                  </td>
+                  <td>{env.variants.map((v) => v.name).join(", ") || "none"}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {state.environments.map((env) => (
-                  <tr key={env.name}>
-                    <td>{env.name}</td>
-                    <td>
-                      <span className={env.enabled ? "badge on" : "badge off"}>
-                        {env.enabled ? "on" : "off"}
-                      </span>
-                    </td>
-                    <td>
-                      {env.strategies
-                        .map((s) => `${s.title || s.name}${s.disabled ? " (disabled)" : ""}`)
-                        .join(", ") || "none"}
-                    </td>
-                    <td>{env.variants.map((v) => v.name).join(", ") || "none"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
           </>
         )}
       </section>

@@ -16,11 +16,11 @@ const MULTI_VALUE = new Set<Operator>(["IN", "NOT_IN", "STR_CONTAINS", "STR_STAR
 const TEXT_OPERATORS = new Set<Operator>(["STR_CONTAINS", "STR_STARTS_WITH", "STR_ENDS_WITH"]);
 
 type ParameterKind = "percentage" | "stickiness" | "text" | "list";
-type StrategyType = {
-  name: string;
-  label: string;
-  parameters: { key: string; label: string; kind: ParameterKind }[];
-};
+type StrategyParameter = { key: string; label: string; kind: ParameterKind };
+type StrategyType = { name: string; label: string; parameters: StrategyParameter[] };
+
+const PERCENTAGE: StrategyParameter = { key: "percentage", label: "Percentage", kind: "percentage" };
+const GROUP_ID: StrategyParameter = { key: "groupId", label: "Group id", kind: "text" };
 
 /** The strategy types the server evaluates (src/modules/evaluation/strategies.logic.ts) and their parameters. */
 export const STRATEGY_TYPES: StrategyType[] = [
@@ -31,7 +31,7 @@ export const STRATEGY_TYPES: StrategyType[] = [
     parameters: [
       { key: "rollout", label: "Rollout %", kind: "percentage" },
       { key: "stickiness", label: "Stickiness", kind: "stickiness" },
-      { key: "groupId", label: "Group id", kind: "text" },
+      GROUP_ID,
     ],
   },
   {
@@ -42,23 +42,17 @@ export const STRATEGY_TYPES: StrategyType[] = [
   {
     name: "gradualRolloutUserId",
     label: "Gradual rollout by user id",
-    parameters: [
-      { key: "percentage", label: "Percentage", kind: "percentage" },
-      { key: "groupId", label: "Group id", kind: "text" },
-    ],
+    parameters: [PERCENTAGE, GROUP_ID],
   },
   {
     name: "gradualRolloutSessionId",
     label: "Gradual rollout by session id",
-    parameters: [
-      { key: "percentage", label: "Percentage", kind: "percentage" },
-      { key: "groupId", label: "Group id", kind: "text" },
-    ],
+    parameters: [PERCENTAGE, GROUP_ID],
   },
   {
     name: "gradualRolloutRandom",
     label: "Random rollout",
-    parameters: [{ key: "percentage", label: "Percentage", kind: "percentage" }],
+    parameters: [PERCENTAGE],
   },
   {
     name: "remoteAddress",

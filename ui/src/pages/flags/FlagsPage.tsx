@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import { type Client, useMutation, useQuery } from "urql";
 import { ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
+import { Table } from "../../components/table.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import type { ResultOf } from "../../lib/graphql.ts";
 import { CreateFlagForm } from "./CreateFlagForm.tsx";
@@ -51,59 +52,57 @@ export default function FlagsPage() {
 function FlagTable(props: { items: Item[]; onFavoriteChanged(): void }) {
   if (props.items.length === 0) return <p className="banner info">No flag matches these filters.</p>;
   return (
-    <table className="flag-list">
-      <thead>
-        <tr>
-          <th scope="col">
-            <span className="visually-hidden">Favourite</span>
-          </th>
-          <th scope="col">Name</th>
-          <th scope="col">Project</th>
-          <th scope="col">Type</th>
-          <th scope="col">Created</th>
-          <th scope="col">Environments</th>
+    <Table
+      className="flag-list"
+      columns={[
+        <span key="favourite" className="visually-hidden">
+          Favourite
+        </span>,
+        "Name",
+        "Project",
+        "Type",
+        "Created",
+        "Environments",
+      ]}
+    >
+      {props.items.map((item) => (
+        <tr key={`${item.project}/${item.name}`}>
+          <td>
+            <FavoriteButton item={item} onChanged={props.onFavoriteChanged} />
+          </td>
+          <td>
+            <Link to={`/projects/${item.project}/flags/${item.name}`}>{item.name}</Link>
+            {item.stale && <span className="badge off">stale</span>}
+            {item.potentiallyStale && !item.stale && <span className="badge">potentially stale</span>}
+            {item.archived && <span className="badge">archived</span>}
+            {item.lifecycle && <span className="badge">{item.lifecycle.stage}</span>}
+            {item.description && <div className="description">{item.description}</div>}
+            {item.tags.length > 0 && (
+              <div>
+                {item.tags.map((tag) => (
+                  <span key={`${tag.type}:${tag.value}`} className="badge tag">
+                    {tag.type}: {tag.value}
+                  </span>
+                ))}
+              </div>
+            )}
+          </td>
+          <td data-label="Project">{item.project}</td>
+          <td data-label="Type">{item.type}</td>
+          <td data-label="Created">
+            <time dateTime={item.createdAt}>{item.createdAt.slice(0, 10)}</time>
+            <span className="description"> by {item.createdBy.name}</span>
+          </td>
+          <td>
+            {item.environments.map((env) => (
+              <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
+                {env.name}: {env.enabled ? "on" : "off"}
+              </span>
+            ))}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {props.items.map((item) => (
-          <tr key={`${item.project}/${item.name}`}>
-            <td>
-              <FavoriteButton item={item} onChanged={props.onFavoriteChanged} />
-            </td>
-            <td>
-              <Link to={`/projects/${item.project}/flags/${item.name}`}>{item.name}</Link>
-              {item.stale && <span className="badge off">stale</span>}
-              {item.potentiallyStale && !item.stale && <span className="badge">potentially stale</span>}
-              {item.archived && <span className="badge">archived</span>}
-              {item.lifecycle && <span className="badge">{item.lifecycle.stage}</span>}
-              {item.description && <div className="description">{item.description}</div>}
-              {item.tags.length > 0 && (
-                <div>
-                  {item.tags.map((tag) => (
-                    <span key={`${tag.type}:${tag.value}`} className="badge tag">
-                      {tag.type}: {tag.value}
-                    </span>
-                  ))}
-                </div>
-              )}
-            </td>
-            <td data-label="Project">{item.project}</td>
-            <td data-label="Type">{item.type}</td>
-            <td data-label="Created">
-              <time dateTime={item.createdAt}>{item.createdAt.slice(0, 10)}</time>
-              <span className="description"> by {item.createdBy.name}</span>
-            </td>
-            <td>
-              {item.environments.map((env) => (
-                <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
-                  {env.name}: {env.enabled ? "on" : "off"}
-                </span>
-              ))}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 
@@ -149,22 +148,25 @@ function Pager(props: { page: Page; params: URLSearchParams; onChange(next: URLS
   };
   return (
     <nav className="pager" aria-label="Pages">
-      <button
-        type="button"
-        className="secondary"
-        disabled={!pageInfo.hasPreviousPage}
-        onClick={() => go("before", pageInfo.startCursor)}
-      >
-        Previous page
-      </button>
-      <button
-        type="button"
-        className="secondary"
-        disabled={!pageInfo.hasNextPage}
-        onClick={() => go("after", pageInfo.endCursor)}
-      >
-        Next page
-      </button>
+      {[
+        {
+          label: "Previous page",
+          open: pageInfo.hasPreviousPage,
+          key: "before" as const,
+          cursor: pageInfo.startCursor,
+        },
+        { label: "Next page", open: pageInfo.hasNextPage, key: "after" as const, cursor: pageInfo.endCursor },
+      ].map((link) => (
+        <button
+          key={link.key}
+          type="button"
+          className="secondary"
+          disabled={!link.open}
+          onClick={() => go(link.key, link.cursor)}
+        >
+          {link.label}
+        </button>
+      ))}
     </nav>
   );
 }

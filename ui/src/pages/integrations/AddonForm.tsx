@@ -1,9 +1,10 @@
 import { type FormEvent, useId, useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useQuery } from "urql";
 import { CheckboxGroup } from "../../components/CheckboxGroup.tsx";
-import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
+import { Field, ProblemBanner, SelectField, SubmitButtons } from "../../components/form.tsx";
 import { Pending } from "../../components/layout.tsx";
-import { problemOf } from "../../lib/errors.ts";
+import type { ApiProblem } from "../../lib/errors.ts";
+import { optionalText, useCreateOrUpdate } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
 
 export const AddonFields = graphql(`
@@ -109,8 +110,7 @@ function ProviderForm(props: {
   const [events, setEvents] = useState<string[]>(addon?.events ?? []);
   const [projects, setProjects] = useState<string[]>(addon?.projects ?? []);
   const [environments, setEnvironments] = useState<string[]>(addon?.environments ?? []);
-  const [created, create] = useMutation(CreateAddon);
-  const [updated, update] = useMutation(UpdateAddon);
+  const { create, update, busy, problem } = useCreateOrUpdate(CreateAddon, UpdateAddon, addon);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -122,7 +122,7 @@ function ProviderForm(props: {
     );
     const input = {
       provider: provider.name,
-      description: String(data.get("description") || "") || null,
+      description: optionalText(data, "description"),
       enabled: data.get("enabled") === "on",
       parameters,
       events,
@@ -135,7 +135,6 @@ function ProviderForm(props: {
     if (saved) props.onSaved(saved);
   }
 
-  const problem = problemOf(addon ? updated.error : created.error);
   return (
     <form onSubmit={submit} aria-label={addon ? `Edit integration ${addon.databaseId}` : "New integration"}>
       <p className="hint">
@@ -187,14 +186,9 @@ function ProviderForm(props: {
         message={problem?.fields.environments}
       />
       <div className="form-actions">
-        <button type="submit" disabled={created.fetching || updated.fetching}>
+        <SubmitButtons busy={busy} onCancel={props.onCancel}>
           {addon ? "Save integration" : "Create integration"}
-        </button>
-        {props.onCancel && (
-          <button type="button" className="secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
+        </SubmitButtons>
       </div>
       <ProblemBanner problem={problem} />
     </form>
@@ -205,7 +199,7 @@ function ProviderForm(props: {
 function ParameterField(props: {
   parameter: Provider["parameters"][number];
   stored: unknown;
-  problem: ReturnType<typeof problemOf>;
+  problem: ApiProblem | null;
 }) {
   const { parameter } = props;
   const id = useId();

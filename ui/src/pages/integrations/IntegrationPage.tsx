@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery } from "urql";
 import { ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
+import { DataTable } from "../../components/table.tsx";
 import { type ApiProblem, problemOf } from "../../lib/errors.ts";
 import { graphql } from "../../lib/graphql.ts";
 import { AddonFields, AddonForm } from "./AddonForm.tsx";
@@ -97,44 +98,32 @@ function DeliveryLogSection(props: { id: number }) {
       <Pending fetching={result.fetching && !deliveries} error={result.error} />
       {deliveries && deliveries.length === 0 && <p>Nothing delivered yet.</p>}
       {deliveries && deliveries.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col">Details</th>
+        <DataTable columns={["When", "Event", "State", "Details"]}>
+          {deliveries.map((delivery) => {
+            const event = delivery.event as { type?: string; featureName?: string | null };
+            return (
+              <tr key={delivery.id}>
+                <td>{new Date(delivery.createdAt).toLocaleString()}</td>
+                <td>
+                  {event.type}
+                  {event.featureName && ` (${event.featureName})`}
+                </td>
+                <td>
+                  <span className={delivery.state === "success" ? "badge on" : "badge off"}>
+                    {delivery.state}
+                  </span>
+                </td>
+                <td>
+                  {delivery.stateDetails}
+                  <details>
+                    <summary>Request</summary>
+                    <pre>{JSON.stringify(delivery.details, null, 2)}</pre>
+                  </details>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((delivery) => {
-                const event = delivery.event as { type?: string; featureName?: string | null };
-                return (
-                  <tr key={delivery.id}>
-                    <td>{new Date(delivery.createdAt).toLocaleString()}</td>
-                    <td>
-                      {event.type}
-                      {event.featureName && ` (${event.featureName})`}
-                    </td>
-                    <td>
-                      <span className={delivery.state === "success" ? "badge on" : "badge off"}>
-                        {delivery.state}
-                      </span>
-                    </td>
-                    <td>
-                      {delivery.stateDetails}
-                      <details>
-                        <summary>Request</summary>
-                        <pre>{JSON.stringify(delivery.details, null, 2)}</pre>
-                      </details>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
       <div className="pager">
         <button

@@ -1,10 +1,11 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
 import { ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
-import { type ApiProblem, problemOf } from "../../lib/errors.ts";
+import { DataTable } from "../../components/table.tsx";
 import { graphql } from "../../lib/graphql.ts";
+import { useListPage } from "../../lib/list-page.ts";
 import { type Addon, AddonFields, AddonForm, addonInput } from "./AddonForm.tsx";
 
 const AddonList = graphql(
@@ -27,31 +28,25 @@ export const DeleteAddon = graphql(`
 
 /** Integrations (addons): list, create, enable / disable, delete; each links to its page and log. */
 export default function IntegrationsPage() {
-  const [result, refetch] = useQuery({ query: AddonList, requestPolicy: "cache-and-network" });
+  const { result, data, problem, perform, confirmThen } = useListPage({ query: AddonList });
   const [creating, setCreating] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, toggle] = useMutation(ToggleAddon);
   const [, remove] = useMutation(DeleteAddon);
   const navigate = useNavigate();
-  const reload = () => refetch({ requestPolicy: "network-only" });
-  const addons = result.data?.addons;
+  const addons = data?.addons;
 
   // The box shows the wanted state at once; the answer (or its error) settles it.
   const [wanted, setWanted] = useState<Record<number, boolean>>({});
   async function setEnabled(addon: Addon, enabled: boolean) {
     setWanted({ ...wanted, [addon.databaseId]: enabled });
-    const outcome = await toggle({ id: addon.databaseId, input: addonInput(addon, { enabled }) });
-    setProblem(problemOf(outcome.error));
+    await perform(toggle({ id: addon.databaseId, input: addonInput(addon, { enabled }) }), false);
     setWanted(({ [addon.databaseId]: _, ...rest }) => rest);
   }
 
-  async function deleteAddon(addon: Addon) {
-    if (!window.confirm(`Delete integration ${addon.databaseId} (${addon.provider}) and its delivery log?`))
-      return;
-    const outcome = await remove({ id: addon.databaseId });
-    setProblem(problemOf(outcome.error));
-    if (!outcome.error) reload();
-  }
+  const deleteAddon = (addon: Addon) =>
+    confirmThen(`Delete integration ${addon.databaseId} (${addon.provider}) and its delivery log?`, () =>
+      remove({ id: addon.databaseId }),
+    );
 
   return (
     <>
@@ -79,51 +74,38 @@ export default function IntegrationsPage() {
       <Pending fetching={result.fetching && !addons} error={result.error} />
       {addons && addons.length === 0 && <p>No integrations yet.</p>}
       {addons && addons.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Integration</th>
-                <th scope="col">Events</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {addons.map((addon) => (
-                <tr key={addon.id}>
-                  <th scope="row">
-                    <Link to={`/integrations/${addon.databaseId}`}>
-                      {addon.provider} #{addon.databaseId}
-                    </Link>
-                    {addon.description && <p className="hint">{addon.description}</p>}
-                  </th>
-                  <td>{addon.events.join(", ")}</td>
-                  <td>
-                    {addon.projects.length ? addon.projects.join(", ") : "all projects"};{" "}
-                    {addon.environments.length ? addon.environments.join(", ") : "all environments"}
-                  </td>
-                  <td>
-                    <label className="check">
-                      <input
-                        type="checkbox"
-                        checked={wanted[addon.databaseId] ?? addon.enabled}
-                        onChange={(e) => void setEnabled(addon, e.target.checked)}
-                      />
-                      Enabled #{addon.databaseId}
-                    </label>
-                  </td>
-                  <td className="row-actions">
-                    <button type="button" className="danger" onClick={() => void deleteAddon(addon)}>
-                      Delete #{addon.databaseId}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={["Integration", "Events", "Scope", "Enabled", "Actions"]}>
+          {addons.map((addon) => (
+            <tr key={addon.id}>
+              <th scope="row">
+                <Link to={`/integrations/${addon.databaseId}`}>
+                  {addon.provider} #{addon.databaseId}
+                </Link>
+                {addon.description && <p className="hint">{addon.description}</p>}
+              </th>
+              <td>{addon.events.join(", ")}</td>
+              <td>
+                {addon.projects.length ? addon.projects.join(", ") : "all projects"};{" "}
+                {addon.environments.length ? addon.environments.join(", ") : "all environments"}
+              </td>
+              <td>
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={wanted[addon.databaseId] ?? addon.enabled}
+                    onChange={(e) => void setEnabled(addon, e.target.checked)}
+                  />
+                  Enabled #{addon.databaseId}
+                </label>
+              </td>
+              <td className="row-actions">
+                <button type="button" className="danger" onClick={() => void deleteAddon(addon)}>
+                  Delete #{addon.databaseId}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>
   );

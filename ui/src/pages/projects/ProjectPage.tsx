@@ -3,6 +3,7 @@ import { Link, useParams } from "react-router";
 import { useMutation, useQuery } from "urql";
 import { Field, ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
+import { DataTable } from "../../components/table.tsx";
 import { type ApiProblem, problemOf } from "../../lib/errors.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
 import { ChangeRequestSettings } from "./ChangeRequestSettings.tsx";
@@ -144,40 +145,29 @@ function ProjectFlags(props: { project: Project }) {
       {project.features.length === 0 ? (
         <p>No active flags.</p>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Environments</th>
-              </tr>
-            </thead>
-            <tbody>
-              {project.features.map((feature) => (
-                <tr key={feature.id}>
-                  <td>
-                    <Link
-                      to={`/projects/${encodeURIComponent(project.databaseId)}/flags/${encodeURIComponent(feature.name)}`}
-                    >
-                      {feature.name}
-                    </Link>
-                    {feature.stale && <span className="badge">stale</span>}
-                    {feature.potentiallyStale && <span className="badge">potentially stale</span>}
-                  </td>
-                  <td>{feature.type}</td>
-                  <td>
-                    {feature.environments.map((env) => (
-                      <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
-                        {env.name}: {env.enabled ? "on" : "off"}
-                      </span>
-                    ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={["Name", "Type", "Environments"]}>
+          {project.features.map((feature) => (
+            <tr key={feature.id}>
+              <td>
+                <Link
+                  to={`/projects/${encodeURIComponent(project.databaseId)}/flags/${encodeURIComponent(feature.name)}`}
+                >
+                  {feature.name}
+                </Link>
+                {feature.stale && <span className="badge">stale</span>}
+                {feature.potentiallyStale && <span className="badge">potentially stale</span>}
+              </td>
+              <td>{feature.type}</td>
+              <td>
+                {feature.environments.map((env) => (
+                  <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
+                    {env.name}: {env.enabled ? "on" : "off"}
+                  </span>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -1,10 +1,12 @@
-import { type FormEvent, useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useState } from "react";
+import { useMutation } from "urql";
 import { ConstraintsEditor, type ConstraintValue } from "../../components/ConstraintsEditor.tsx";
-import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
+import { Field, ProblemBanner, SelectField, SubmitButtons } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
-import { type ApiProblem, problemOf } from "../../lib/errors.ts";
+import { DataTable, WideRow } from "../../components/table.tsx";
+import { optionalText, submitWith, useCreateOrUpdate } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
+import { useListPage } from "../../lib/list-page.ts";
 
 const SegmentList = graphql(`
   query SegmentList {
@@ -39,19 +41,9 @@ type Segment = Data["segments"][number];
 
 /** Segments: reusable constraint sets; create, edit, delete, and where each is used. */
 export default function SegmentsPage() {
-  const [result, refetch] = useQuery({ query: SegmentList, requestPolicy: "cache-and-network" });
+  const { result, data, reload, problem, confirmThen } = useListPage({ query: SegmentList });
   const [editing, setEditing] = useState<number | "new" | null>(null);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, remove] = useMutation(DeleteSegment);
-  const reload = () => refetch({ requestPolicy: "network-only" });
-  const data = result.data;
-
-  async function deleteSegment(segment: Segment) {
-    if (!window.confirm(`Delete segment ${segment.name}?`)) return;
-    const outcome = await remove({ id: segment.databaseId });
-    setProblem(problemOf(outcome.error));
-    if (!outcome.error) reload();
-  }
 
   return (
     <>
@@ -79,79 +71,68 @@ export default function SegmentsPage() {
       <Pending fetching={result.fetching && !data} error={result.error} />
       {data && data.segments.length === 0 && <p>No segments yet.</p>}
       {data && data.segments.length > 0 && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Project</th>
-                <th scope="col">Constraints</th>
-                <th scope="col">Used in</th>
-                <th scope="col">Actions</th>
+        <DataTable columns={["Name", "Project", "Constraints", "Used in", "Actions"]}>
+          {data.segments.map((segment) =>
+            editing === segment.databaseId ? (
+              <WideRow key={segment.id} columns={5}>
+                <SegmentForm data={data} segment={segment} onDone={() => setEditing(null)} />
+              </WideRow>
+            ) : (
+              <tr key={segment.id}>
+                <th scope="row">
+                  {segment.name}
+                  {segment.description && <p className="hint">{segment.description}</p>}
+                </th>
+                <td>{segment.project ?? "all projects"}</td>
+                <td>
+                  <ConstraintList constraints={segment.constraints} />
+                </td>
+                <td>
+                  {segment.usedInFeatures} flags in {segment.usedInProjects} projects
+                </td>
+                <td className="row-actions">
+                  <button type="button" className="secondary" onClick={() => setEditing(segment.databaseId)}>
+                    Edit {segment.name}
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={segment.usedInFeatures > 0}
+                    title={
+                      segment.usedInFeatures > 0 ? "Strategies use it: remove it from them first" : undefined
+                    }
+                    onClick={() =>
+                      void confirmThen(`Delete segment ${segment.name}?`, () =>
+                        remove({ id: segment.databaseId }),
+                      )
+                    }
+                  >
+                    Delete {segment.name}
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.segments.map((segment) =>
-                editing === segment.databaseId ? (
-                  <tr key={segment.id}>
-                    <td colSpan={5}>
-                      <SegmentForm data={data} segment={segment} onDone={() => setEditing(null)} />
-                    </td>
-                  </tr>
-                ) : (
-                  <tr key={segment.id}>
-                    <th scope="row">
-                      {segment.name}
-                      {segment.description && <p className="hint">{segment.description}</p>}
-                    </th>
-                    <td>{segment.project ?? "all projects"}</td>
-                    <td>
-                      <ul className="plain-list">
-                        {segment.constraints.map((c, i) => (
-                          // biome-ignore lint/suspicious/noArrayIndexKey: constraints are positional
-                          <li key={i}>
-                            <code>
-                              {c.contextName} {c.inverted ? "NOT " : ""}
-                              {c.operator} {c.values.length > 0 ? c.values.join(", ") : c.value}
-                              {c.caseInsensitive ? " (case-insensitive)" : ""}
-                            </code>
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td>
-                      {segment.usedInFeatures} flags in {segment.usedInProjects} projects
-                    </td>
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        className="secondary"
-                        onClick={() => setEditing(segment.databaseId)}
-                      >
-                        Edit {segment.name}
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        disabled={segment.usedInFeatures > 0}
-                        title={
-                          segment.usedInFeatures > 0
-                            ? "Strategies use it: remove it from them first"
-                            : undefined
-                        }
-                        onClick={() => void deleteSegment(segment)}
-                      >
-                        Delete {segment.name}
-                      </button>
-                    </td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </div>
+            ),
+          )}
+        </DataTable>
       )}
     </>
+  );
+}
+
+function ConstraintList(props: { constraints: Segment["constraints"] }) {
+  return (
+    <ul className="plain-list">
+      {props.constraints.map((c, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: constraints are positional
+        <li key={i}>
+          <code>
+            {c.contextName} {c.inverted ? "NOT " : ""}
+            {c.operator} {c.values.length > 0 ? c.values.join(", ") : c.value}
+            {c.caseInsensitive ? " (case-insensitive)" : ""}
+          </code>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -168,21 +149,19 @@ function SegmentForm(props: { data: Data; segment?: Segment; onDone(saved: boole
       caseInsensitive: c.caseInsensitive,
     })) ?? [],
   );
-  const [created, create] = useMutation(CreateSegment);
-  const [updated, update] = useMutation(UpdateSegment);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const input = {
-      name: String(data.get("name")),
-      description: String(data.get("description") || "") || null,
-      project: String(data.get("project") || "") || null,
-      constraints,
-    };
-    const outcome = existing ? await update({ id: existing.databaseId, input }) : await create({ input });
-    if (!outcome.error) props.onDone(true);
-  }
-  const problem = problemOf(existing ? updated.error : created.error);
+  const { create, update, busy, problem } = useCreateOrUpdate(CreateSegment, UpdateSegment, existing);
+  const submit = submitWith(
+    (data) => {
+      const input = {
+        name: String(data.get("name")),
+        description: optionalText(data, "description"),
+        project: optionalText(data, "project"),
+        constraints,
+      };
+      return existing ? update({ id: existing.databaseId, input }) : create({ input });
+    },
+    () => props.onDone(true),
+  );
   const constraintMessage = problem
     ? ["contextName", "operator", "values", "value", "constraints"]
         .map((key) => problem.fields[key])
@@ -226,12 +205,9 @@ function SegmentForm(props: { data: Data; segment?: Segment; onDone(saved: boole
         />
       </fieldset>
       <div className="form-actions">
-        <button type="submit" disabled={created.fetching || updated.fetching}>
+        <SubmitButtons busy={busy} onCancel={() => props.onDone(false)}>
           {existing ? "Save segment" : "Create segment"}
-        </button>
-        <button type="button" className="secondary" onClick={() => props.onDone(false)}>
-          Cancel
-        </button>
+        </SubmitButtons>
       </div>
       <ProblemBanner problem={problem} />
     </form>

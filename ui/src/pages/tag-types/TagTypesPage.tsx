@@ -1,9 +1,11 @@
-import { type FormEvent, useState } from "react";
-import { useMutation, useQuery } from "urql";
-import { Field, ProblemBanner } from "../../components/form.tsx";
+import { useState } from "react";
+import { useMutation } from "urql";
+import { Field, ProblemBanner, SubmitButtons } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
-import { type ApiProblem, problemOf } from "../../lib/errors.ts";
+import { DataTable } from "../../components/table.tsx";
+import { optionalText, submitWith, useCreateOrUpdate } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
+import { useListPage } from "../../lib/list-page.ts";
 
 const TagTypeList = graphql(`
   query TagTypeList { tagTypes { name description color icon tagCount } }
@@ -27,20 +29,17 @@ type TagType = ResultOf<typeof TagTypeList>["tagTypes"][number];
 
 /** Tag types: create, edit description / colour / icon, delete (with their tags). */
 export default function TagTypesPage() {
-  const [result, refetch] = useQuery({ query: TagTypeList, requestPolicy: "cache-and-network" });
+  const { result, data, reload, problem, confirmThen } = useListPage({ query: TagTypeList });
   const [editing, setEditing] = useState<string | null>(null);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, remove] = useMutation(DeleteTagType);
-  const reload = () => refetch({ requestPolicy: "network-only" });
-  const tagTypes = result.data?.tagTypes;
+  const tagTypes = data?.tagTypes;
 
-  async function deleteTagType(tagType: TagType) {
+  function deleteTagType(tagType: TagType) {
     const tags = tagType.tagCount === 1 ? "1 tag" : `${tagType.tagCount} tags`;
-    if (!window.confirm(`Delete tag type ${tagType.name} and its ${tags}? Flags carrying them are untagged.`))
-      return;
-    const outcome = await remove({ name: tagType.name });
-    setProblem(problemOf(outcome.error));
-    if (!outcome.error) reload();
+    return confirmThen(
+      `Delete tag type ${tagType.name} and its ${tags}? Flags carrying them are untagged.`,
+      () => remove({ name: tagType.name }),
+    );
   }
 
   return (
@@ -50,51 +49,39 @@ export default function TagTypesPage() {
       <ProblemBanner problem={problem} showFieldErrors />
       <Pending fetching={result.fetching && !tagTypes} error={result.error} />
       {tagTypes && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Description</th>
-                <th scope="col">Tags</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tagTypes.map((tagType) => (
-                <tr key={tagType.name}>
-                  <th scope="row">
-                    {tagType.color && (
-                      <span className="swatch" style={{ background: tagType.color }} aria-hidden />
-                    )}
-                    {tagType.name}
-                    {tagType.icon && <span className="hint"> ({tagType.icon})</span>}
-                  </th>
-                  <td>
-                    {editing === tagType.name ? (
-                      <TagTypeForm
-                        tagType={tagType}
-                        onSaved={() => setEditing(null)}
-                        onCancel={() => setEditing(null)}
-                      />
-                    ) : (
-                      tagType.description
-                    )}
-                  </td>
-                  <td>{tagType.tagCount}</td>
-                  <td className="row-actions">
-                    <button type="button" className="secondary" onClick={() => setEditing(tagType.name)}>
-                      Edit {tagType.name}
-                    </button>
-                    <button type="button" className="danger" onClick={() => void deleteTagType(tagType)}>
-                      Delete {tagType.name}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={["Name", "Description", "Tags", "Actions"]}>
+          {tagTypes.map((tagType) => (
+            <tr key={tagType.name}>
+              <th scope="row">
+                {tagType.color && (
+                  <span className="swatch" style={{ background: tagType.color }} aria-hidden />
+                )}
+                {tagType.name}
+                {tagType.icon && <span className="hint"> ({tagType.icon})</span>}
+              </th>
+              <td>
+                {editing === tagType.name ? (
+                  <TagTypeForm
+                    tagType={tagType}
+                    onSaved={() => setEditing(null)}
+                    onCancel={() => setEditing(null)}
+                  />
+                ) : (
+                  tagType.description
+                )}
+              </td>
+              <td>{tagType.tagCount}</td>
+              <td className="row-actions">
+                <button type="button" className="secondary" onClick={() => setEditing(tagType.name)}>
+                  Edit {tagType.name}
+                </button>
+                <button type="button" className="danger" onClick={() => void deleteTagType(tagType)}>
+                  Delete {tagType.name}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>
   );
@@ -102,24 +89,21 @@ export default function TagTypesPage() {
 
 /** Creates a tag type, or edits `tagType` when given (its name cannot change). */
 function TagTypeForm(props: { tagType?: TagType; onSaved(): void; onCancel?(): void }) {
-  const [created, create] = useMutation(CreateTagType);
-  const [updated, update] = useMutation(UpdateTagType);
   const existing = props.tagType;
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const text = (key: string) => String(data.get(key) || "") || null;
-    const fields = { description: text("description"), color: text("color"), icon: text("icon") };
-    const outcome = existing
-      ? await update({ name: existing.name, input: fields })
-      : await create({ input: { name: String(data.get("name")), ...fields } });
-    if (!outcome.error) {
+  const { create, update, busy, problem } = useCreateOrUpdate(CreateTagType, UpdateTagType, existing);
+  const submit = submitWith(
+    (data) => {
+      const text = (key: string) => optionalText(data, key);
+      const fields = { description: text("description"), color: text("color"), icon: text("icon") };
+      return existing
+        ? update({ name: existing.name, input: fields })
+        : create({ input: { name: String(data.get("name")), ...fields } });
+    },
+    (form) => {
       form.reset();
       props.onSaved();
-    }
-  }
-  const problem = problemOf(existing ? updated.error : created.error);
+    },
+  );
   return (
     <form
       className="inline-form"
@@ -141,14 +125,9 @@ function TagTypeForm(props: { tagType?: TagType; onSaved(): void; onCancel?(): v
         problem={problem}
       />
       <Field label="Icon" name="icon" defaultValue={existing?.icon ?? ""} problem={problem} />
-      <button type="submit" disabled={created.fetching || updated.fetching}>
+      <SubmitButtons busy={busy} onCancel={props.onCancel}>
         {existing ? "Save tag type" : "Create tag type"}
-      </button>
-      {props.onCancel && (
-        <button type="button" className="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      )}
+      </SubmitButtons>
       <ProblemBanner problem={problem} />
     </form>
   );

@@ -1,10 +1,12 @@
 import { type FormEvent, useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
 import { CheckboxGroup } from "../../components/CheckboxGroup.tsx";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
-import { type ApiProblem, problemOf } from "../../lib/errors.ts";
+import { DataTable, WideRow } from "../../components/table.tsx";
+import { problemOf } from "../../lib/errors.ts";
 import { graphql } from "../../lib/graphql.ts";
+import { useListPage } from "../../lib/list-page.ts";
 import { PersonalTokens } from "./PersonalTokens.tsx";
 import { SecretOnce } from "./SecretOnce.tsx";
 
@@ -34,18 +36,10 @@ const TYPES = [
 
 /** API tokens (create, show the secret once, revoke) and the user's personal access tokens. */
 export default function TokensPage() {
-  const [result, refetch] = useQuery({ query: ApiTokenList, requestPolicy: "cache-and-network" });
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const { result, data, reload, problem, confirmThen } = useListPage({ query: ApiTokenList });
   const [, remove] = useMutation(DeleteApiToken);
-  const reload = () => refetch({ requestPolicy: "network-only" });
-  const data = result.data;
-
-  async function revoke(id: number, name: string) {
-    if (!window.confirm(`Delete API token ${name}? Clients using it are refused at once.`)) return;
-    const outcome = await remove({ id });
-    setProblem(problemOf(outcome.error));
-    if (!outcome.error) reload();
-  }
+  const revoke = (id: number, name: string) =>
+    confirmThen(`Delete API token ${name}? Clients using it are refused at once.`, () => remove({ id }));
 
   return (
     <>
@@ -60,56 +54,38 @@ export default function TokensPage() {
       <ProblemBanner problem={problem} showFieldErrors />
       <Pending fetching={result.fetching && !data} error={result.error} />
       {data && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Projects</th>
-                <th scope="col">Environment</th>
-                <th scope="col">Created / last used</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.apiTokens.length === 0 && (
-                <tr>
-                  <td colSpan={6}>No API tokens.</td>
-                </tr>
-              )}
-              {data.apiTokens.map((token) => (
-                <tr key={token.id}>
-                  <th scope="row">
-                    {token.tokenName}
-                    <p className="hint">
-                      <code>{token.displayPrefix}…</code>
-                    </p>
-                  </th>
-                  <td>{token.type}</td>
-                  <td>{token.projects.join(", ")}</td>
-                  <td>{token.environment}</td>
-                  <td>
-                    {new Date(token.createdAt).toLocaleDateString()} /{" "}
-                    {token.seenAt ? new Date(token.seenAt).toLocaleString() : "never"}
-                    {token.expiresAt && (
-                      <p className="hint">expires {new Date(token.expiresAt).toLocaleString()}</p>
-                    )}
-                  </td>
-                  <td className="row-actions">
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => void revoke(token.databaseId, token.tokenName)}
-                    >
-                      Delete {token.tokenName}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={["Name", "Type", "Projects", "Environment", "Created / last used", "Actions"]}>
+          {data.apiTokens.length === 0 && <WideRow columns={6}>No API tokens.</WideRow>}
+          {data.apiTokens.map((token) => (
+            <tr key={token.id}>
+              <th scope="row">
+                {token.tokenName}
+                <p className="hint">
+                  <code>{token.displayPrefix}…</code>
+                </p>
+              </th>
+              <td>{token.type}</td>
+              <td>{token.projects.join(", ")}</td>
+              <td>{token.environment}</td>
+              <td>
+                {new Date(token.createdAt).toLocaleDateString()} /{" "}
+                {token.seenAt ? new Date(token.seenAt).toLocaleString() : "never"}
+                {token.expiresAt && (
+                  <p className="hint">expires {new Date(token.expiresAt).toLocaleString()}</p>
+                )}
+              </td>
+              <td className="row-actions">
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => void revoke(token.databaseId, token.tokenName)}
+                >
+                  Delete {token.tokenName}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <PersonalTokens />
     </>

@@ -1,9 +1,11 @@
-import { type FormEvent, useState } from "react";
-import { useMutation, useQuery } from "urql";
-import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
+import { useState } from "react";
+import { useMutation } from "urql";
+import { Field, ProblemBanner, SelectField, SubmitButtons } from "../../components/form.tsx";
 import { Pending } from "../../components/layout.tsx";
-import { type ApiProblem, problemOf } from "../../lib/errors.ts";
+import { DataTable, WideRow } from "../../components/table.tsx";
+import { optionalText, submitWith, useCreateOrUpdate } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
+import { useListPage } from "../../lib/list-page.ts";
 
 const RoleList = graphql(`
   query RoleList {
@@ -34,19 +36,13 @@ const isCustom = (role: Role) => role.type === "custom" || role.type === "root-c
 
 /** Roles: the predefined ones (read-only) and custom ones made of permissions. */
 export function RolesSection() {
-  const [result, refetch] = useQuery({ query: RoleList, requestPolicy: "cache-and-network" });
+  const { result, data, reload, problem, confirmThen } = useListPage({ query: RoleList });
   const [editing, setEditing] = useState<number | "new" | null>(null);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [, remove] = useMutation(DeleteRole);
-  const reload = () => refetch({ requestPolicy: "network-only" });
-  const data = result.data;
-
-  async function deleteRole(role: Role) {
-    if (!window.confirm(`Delete role ${role.name}? Only a role nobody holds can be deleted.`)) return;
-    const outcome = await remove({ id: role.id });
-    setProblem(problemOf(outcome.error));
-    if (!outcome.error) reload();
-  }
+  const deleteRole = (role: Role) =>
+    confirmThen(`Delete role ${role.name}? Only a role nobody holds can be deleted.`, () =>
+      remove({ id: role.id }),
+    );
 
   return (
     <section aria-labelledby="roles-list">
@@ -68,66 +64,52 @@ export function RolesSection() {
       <ProblemBanner problem={problem} showFieldErrors />
       <Pending fetching={result.fetching && !data} error={result.error} />
       {data && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Role</th>
-                <th scope="col">Type</th>
-                <th scope="col">Permissions</th>
-                <th scope="col">Actions</th>
+        <DataTable columns={["Role", "Type", "Permissions", "Actions"]}>
+          {data.roles.map((role) =>
+            editing === role.id ? (
+              <WideRow key={role.id} columns={4}>
+                <RoleForm data={data} role={role} onDone={() => setEditing(null)} />
+              </WideRow>
+            ) : (
+              <tr key={role.id}>
+                <th scope="row">
+                  {role.name}
+                  {role.description && <p className="hint">{role.description}</p>}
+                </th>
+                <td>{role.type}</td>
+                <td>
+                  <details>
+                    <summary>
+                      {role.permissions.length === 1
+                        ? "1 permission"
+                        : `${role.permissions.length} permissions`}
+                    </summary>
+                    <ul className="plain-list permission-list">
+                      {role.permissions.map((p) => (
+                        <li key={`${p.name}:${p.environment ?? ""}`}>
+                          <code>{p.name}</code>
+                          {p.environment && ` in ${p.environment}`}
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                </td>
+                <td className="row-actions">
+                  {isCustom(role) && (
+                    <>
+                      <button type="button" className="secondary" onClick={() => setEditing(role.id)}>
+                        Edit role {role.name}
+                      </button>
+                      <button type="button" className="danger" onClick={() => void deleteRole(role)}>
+                        Delete role {role.name}
+                      </button>
+                    </>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.roles.map((role) =>
-                editing === role.id ? (
-                  <tr key={role.id}>
-                    <td colSpan={4}>
-                      <RoleForm data={data} role={role} onDone={() => setEditing(null)} />
-                    </td>
-                  </tr>
-                ) : (
-                  <tr key={role.id}>
-                    <th scope="row">
-                      {role.name}
-                      {role.description && <p className="hint">{role.description}</p>}
-                    </th>
-                    <td>{role.type}</td>
-                    <td>
-                      <details>
-                        <summary>
-                          {role.permissions.length === 1
-                            ? "1 permission"
-                            : `${role.permissions.length} permissions`}
-                        </summary>
-                        <ul className="plain-list permission-list">
-                          {role.permissions.map((p) => (
-                            <li key={`${p.name}:${p.environment ?? ""}`}>
-                              <code>{p.name}</code>
-                              {p.environment && ` in ${p.environment}`}
-                            </li>
-                          ))}
-                        </ul>
-                      </details>
-                    </td>
-                    <td className="row-actions">
-                      {isCustom(role) && (
-                        <>
-                          <button type="button" className="secondary" onClick={() => setEditing(role.id)}>
-                            Edit role {role.name}
-                          </button>
-                          <button type="button" className="danger" onClick={() => void deleteRole(role)}>
-                            Delete role {role.name}
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </div>
+            ),
+          )}
+        </DataTable>
       )}
     </section>
   );
@@ -141,8 +123,7 @@ function RoleForm(props: { data: Data; role?: Role; onDone(saved: boolean): void
   const [chosen, setChosen] = useState<Chosen>(
     new Map(existing?.permissions.map((p) => [p.name, p.environment ?? null]) ?? []),
   );
-  const [created, create] = useMutation(CreateRole);
-  const [updated, update] = useMutation(UpdateRole);
+  const { create, update, busy, problem } = useCreateOrUpdate(CreateRole, UpdateRole, existing);
 
   function choose(name: string, on: boolean, environment: string | null = null) {
     const next = new Map(chosen);
@@ -151,20 +132,19 @@ function RoleForm(props: { data: Data; role?: Role; onDone(saved: boolean): void
     setChosen(next);
   }
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const input = {
-      name: String(data.get("name")),
-      description: String(data.get("description") || "") || null,
-      type: String(data.get("type")),
-      permissions: [...chosen].map(([name, environment]) => ({ name, environment })),
-    };
-    const outcome = existing ? await update({ id: existing.id, input }) : await create({ input });
-    if (!outcome.error) props.onDone(true);
-  }
+  const submit = submitWith(
+    (data) => {
+      const input = {
+        name: String(data.get("name")),
+        description: optionalText(data, "description"),
+        type: String(data.get("type")),
+        permissions: [...chosen].map(([name, environment]) => ({ name, environment })),
+      };
+      return existing ? update({ id: existing.id, input }) : create({ input });
+    },
+    () => props.onDone(true),
+  );
 
-  const problem = problemOf(existing ? updated.error : created.error);
   const groups = ["root", "project", "environment"].map((type) => ({
     type,
     permissions: props.data.permissions.filter((p) => p.type === type),
@@ -223,12 +203,9 @@ function RoleForm(props: { data: Data; role?: Role; onDone(saved: boolean): void
         </p>
       )}
       <div className="form-actions">
-        <button type="submit" disabled={created.fetching || updated.fetching}>
+        <SubmitButtons busy={busy} onCancel={() => props.onDone(false)}>
           {existing ? "Save role" : "Create role"}
-        </button>
-        <button type="button" className="secondary" onClick={() => props.onDone(false)}>
-          Cancel
-        </button>
+        </SubmitButtons>
       </div>
       <ProblemBanner problem={problem} />
     </form>

@@ -1,9 +1,12 @@
-import { type FormEvent, useState } from "react";
-import { useMutation, useQuery } from "urql";
-import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
+import { useState } from "react";
+import { useMutation } from "urql";
+import { Field, ProblemBanner, SelectField, SubmitButtons } from "../../components/form.tsx";
 import { Pending } from "../../components/layout.tsx";
+import { DataTable, WideRow } from "../../components/table.tsx";
 import { type ApiProblem, problemOf } from "../../lib/errors.ts";
+import { optionalText, submitWith } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
+import { useListPage } from "../../lib/list-page.ts";
 
 const UserList = graphql(`
   query UserList {
@@ -39,27 +42,20 @@ function labelOf(user: User): string {
 
 /** Users: create with a root role, edit, delete, and password reset links. */
 export function UsersSection() {
-  const [result, refetch] = useQuery({ query: UserList, requestPolicy: "cache-and-network" });
+  const { result, data, reload, problem, perform, confirmThen } = useListPage({ query: UserList });
   const [editing, setEditing] = useState<number | null>(null);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [resetLink, setResetLink] = useState<{ user: string; url: string } | null>(null);
   const [, remove] = useMutation(DeleteUser);
   const [, reset] = useMutation(ResetLink);
-  const reload = () => refetch({ requestPolicy: "network-only" });
-  const data = result.data;
   const rootRoles = (data?.roles ?? []).filter((r) => r.type === "root" || r.type === "root-custom");
-
-  async function deleteUser(user: User) {
-    if (!window.confirm(`Delete user ${labelOf(user)}? Their sessions and tokens end at once.`)) return;
-    const outcome = await remove({ id: user.databaseId });
-    setProblem(problemOf(outcome.error));
-    if (!outcome.error) reload();
-  }
+  const deleteUser = (user: User) =>
+    confirmThen(`Delete user ${labelOf(user)}? Their sessions and tokens end at once.`, () =>
+      remove({ id: user.databaseId }),
+    );
 
   async function makeResetLink(user: User) {
     if (!user.email) return;
-    const outcome = await reset({ email: user.email });
-    setProblem(problemOf(outcome.error));
+    const outcome = await perform(reset({ email: user.email }), false);
     const url = outcome.data?.createResetPasswordLink.resetPasswordUrl;
     setResetLink(url ? { user: labelOf(user), url } : null);
   }
@@ -80,51 +76,37 @@ export function UsersSection() {
       )}
       <Pending fetching={result.fetching && !data} error={result.error} />
       {data && (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Root role</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Actions</th>
+        <DataTable columns={["User", "Root role", "Last seen", "Actions"]}>
+          {data.users.map((user) =>
+            editing === user.databaseId ? (
+              <WideRow key={user.id} columns={4}>
+                <EditUserForm user={user} roles={rootRoles} onDone={() => setEditing(null)} />
+              </WideRow>
+            ) : (
+              <tr key={user.id}>
+                <th scope="row">
+                  {labelOf(user)}
+                  <p className="hint">{[user.username, user.email].filter(Boolean).join(" · ")}</p>
+                </th>
+                <td>{user.rootRole}</td>
+                <td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : "never"}</td>
+                <td className="row-actions">
+                  <button type="button" className="secondary" onClick={() => setEditing(user.databaseId)}>
+                    Edit {labelOf(user)}
+                  </button>
+                  {user.email && (
+                    <button type="button" className="secondary" onClick={() => void makeResetLink(user)}>
+                      Reset password of {labelOf(user)}
+                    </button>
+                  )}
+                  <button type="button" className="danger" onClick={() => void deleteUser(user)}>
+                    Delete {labelOf(user)}
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.users.map((user) =>
-                editing === user.databaseId ? (
-                  <tr key={user.id}>
-                    <td colSpan={4}>
-                      <EditUserForm user={user} roles={rootRoles} onDone={() => setEditing(null)} />
-                    </td>
-                  </tr>
-                ) : (
-                  <tr key={user.id}>
-                    <th scope="row">
-                      {labelOf(user)}
-                      <p className="hint">{[user.username, user.email].filter(Boolean).join(" · ")}</p>
-                    </th>
-                    <td>{user.rootRole}</td>
-                    <td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : "never"}</td>
-                    <td className="row-actions">
-                      <button type="button" className="secondary" onClick={() => setEditing(user.databaseId)}>
-                        Edit {labelOf(user)}
-                      </button>
-                      {user.email && (
-                        <button type="button" className="secondary" onClick={() => void makeResetLink(user)}>
-                          Reset password of {labelOf(user)}
-                        </button>
-                      )}
-                      <button type="button" className="danger" onClick={() => void deleteUser(user)}>
-                        Delete {labelOf(user)}
-                      </button>
-                    </td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </div>
+            ),
+          )}
+        </DataTable>
       )}
     </section>
   );
@@ -148,25 +130,24 @@ function RoleSelect(props: {
 
 function CreateUserForm(props: { roles: { id: number; name: string }[]; onCreated(): void }) {
   const [result, create] = useMutation(CreateUser);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const text = (key: string) => String(data.get(key) || "") || null;
-    const outcome = await create({
-      input: {
-        name: text("name"),
-        username: text("username"),
-        email: text("email"),
-        password: text("password"),
-        rootRole: text("rootRole"),
-      },
-    });
-    if (!outcome.error) {
+  const submit = submitWith(
+    (data) => {
+      const text = (key: string) => optionalText(data, key);
+      return create({
+        input: {
+          name: text("name"),
+          username: text("username"),
+          email: text("email"),
+          password: text("password"),
+          rootRole: text("rootRole"),
+        },
+      });
+    },
+    (form) => {
       form.reset();
       props.onCreated();
-    }
-  }
+    },
+  );
   const problem = problemOf(result.error);
   return (
     <form className="inline-form" onSubmit={submit} aria-label="New user">
@@ -191,19 +172,18 @@ function CreateUserForm(props: { roles: { id: number; name: string }[]; onCreate
 
 function EditUserForm(props: { user: User; roles: { id: number; name: string }[]; onDone(): void }) {
   const [result, update] = useMutation(UpdateUser);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const outcome = await update({
-      id: props.user.databaseId,
-      input: {
-        name: String(data.get("name") || "") || null,
-        email: String(data.get("email") || "") || null,
-        rootRole: String(data.get("rootRole")),
-      },
-    });
-    if (!outcome.error) props.onDone();
-  }
+  const submit = submitWith(
+    (data) =>
+      update({
+        id: props.user.databaseId,
+        input: {
+          name: optionalText(data, "name"),
+          email: optionalText(data, "email"),
+          rootRole: String(data.get("rootRole")),
+        },
+      }),
+    props.onDone,
+  );
   const problem = problemOf(result.error);
   return (
     <form className="inline-form" onSubmit={submit} aria-label={`Edit user ${labelOf(props.user)}`}>
@@ -216,12 +196,9 @@ function EditUserForm(props: { user: User; roles: { id: number; name: string }[]
         problem={problem}
       />
       <RoleSelect roles={props.roles} defaultValue={props.user.rootRole} problem={problem} />
-      <button type="submit" disabled={result.fetching}>
+      <SubmitButtons busy={result.fetching} onCancel={props.onDone}>
         Save user
-      </button>
-      <button type="button" className="secondary" onClick={props.onDone}>
-        Cancel
-      </button>
+      </SubmitButtons>
       <ProblemBanner problem={problem} />
     </form>
   );
