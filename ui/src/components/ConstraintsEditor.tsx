@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { CONSTRAINT_OPERATORS } from "../../../src/modules/features/strategy.types.ts";
 
 /**
- * The API's list, in the order of its ConstraintOperator enum: strategy.inputs.ts holds only
+ * The API's list, in the order of its ConstraintOperator enum: strategy.types.ts holds only
  * plain values, so importing it brings no server code into the bundle.
  */
 export { CONSTRAINT_OPERATORS };
