@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Db } from "../../db/database.ts";
+import type { Db, Tx } from "../../db/database.ts";
 import { ForbiddenOperation } from "../../shared/errors.ts";
 import { hashSecret, isStale } from "./credentials.ts";
 import { USER_WITH_GRANTS, type UserWithGrants, userPrincipal } from "./grants.ts";
@@ -24,6 +24,14 @@ export async function createSession(db: Db, userId: number, now: Date, ttlMs: nu
 
 export async function deleteSession(db: Db, secret: string): Promise<void> {
   await db.userSession.deleteMany({ where: { id: hashSecret(secret) } });
+}
+
+/**
+ * Logs a user out everywhere, in the caller's transaction: a new password or a deleted user
+ * must not leave a session open. Sessions are this module's table (src/db/table-owners.ts).
+ */
+export async function endSessionsOf(tx: Tx, userId: number): Promise<void> {
+  await tx.userSession.deleteMany({ where: { userId } });
 }
 
 export type SessionAuth = { principal: Principal | null; problem?: ForbiddenOperation };

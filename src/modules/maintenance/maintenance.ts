@@ -6,6 +6,7 @@ import type { EventBus } from "../../events/bus.ts";
 import { recordEvent } from "../../events/record.ts";
 import { MaintenanceModeError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
+import { saveSetting } from "../settings/setting.write.ts";
 
 /** The setting that holds maintenance mode (`{enabled}`), shared by every node. */
 export const MAINTENANCE_SETTING = "maintenance.mode";
@@ -47,11 +48,7 @@ function rememberedMode(bus: EventBus, db: Pick<Db, "setting">): Promise<boolean
 export async function setMaintenanceMode(w: Write, enabled: boolean): Promise<boolean> {
   const before = await w.tx.setting.findUnique({ where: { name: MAINTENANCE_SETTING } });
   const wasEnabled = (before?.content as { enabled?: boolean } | undefined)?.enabled === true;
-  await w.tx.setting.upsert({
-    where: { name: MAINTENANCE_SETTING },
-    create: { name: MAINTENANCE_SETTING, content: { enabled } },
-    update: { content: { enabled } },
-  });
+  await saveSetting(w.tx, MAINTENANCE_SETTING, { enabled });
   if (!before || wasEnabled !== enabled) {
     await recordEvent(w, {
       type: before ? "setting-updated" : "setting-created",

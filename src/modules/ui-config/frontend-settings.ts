@@ -4,6 +4,7 @@ import type { EventBus } from "../../events/bus.ts";
 import { recordEvent } from "../../events/record.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
+import { saveSetting } from "../settings/setting.write.ts";
 
 /** The setting that holds the frontend API's CORS origins (Unleash's `unleash.frontend`). */
 export const FRONTEND_SETTING = "unleash.frontend";
@@ -74,11 +75,7 @@ export async function setFrontendApiOrigins(w: Write, origins: string[], default
   const next = [...new Set(origins.map((o, i) => checkOrigin(o.trim(), i)))];
   const before = await w.tx.setting.findUnique({ where: { name: FRONTEND_SETTING } });
   const previous = await frontendApiOrigins(w.tx, defaults);
-  await w.tx.setting.upsert({
-    where: { name: FRONTEND_SETTING },
-    create: { name: FRONTEND_SETTING, content: { frontendApiOrigins: next } },
-    update: { content: { frontendApiOrigins: next } },
-  });
+  await saveSetting(w.tx, FRONTEND_SETTING, { frontendApiOrigins: next });
   await recordEvent(w, {
     type: before ? "setting-updated" : "setting-created",
     data: { id: FRONTEND_SETTING, frontendApiOrigins: next },

@@ -5,6 +5,7 @@ import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { hashSecret } from "../access/credentials.ts";
 import { hashPassword, verifyPassword } from "../access/passwords.ts";
+import { endSessionsOf } from "../access/sessions.ts";
 import { assertStrongPassword } from "./password-policy.ts";
 import { resetLinkInput } from "./users.inputs.ts";
 
@@ -138,5 +139,5 @@ export async function replacePassword(
     where: { userId, usedAt: null, expiresAt: { gt: w.now } },
     data: { expiresAt: w.now },
   });
-  await w.tx.userSession.deleteMany({ where: { userId } });
+  await endSessionsOf(w.tx, userId);
 }
