@@ -169,8 +169,16 @@ export async function recordStrategyUpdate(
  */
 export async function deleteStrategy(w: Write, target: EnvironmentTarget, id: string) {
   await loadTarget(w, target);
-  const before = await strategyIn(w.tx, target, id);
-  await w.tx.featureStrategy.delete({ where: { id } });
+  await removeStrategy(w, target, await strategyIn(w.tx, target, id));
+  await disableWhenNoEnabledStrategy(w, target);
+}
+
+/**
+ * Removing a stored strategy, the one path for it (a single deletion, an import replacing the
+ * environment's strategies): the row goes, `feature-strategy-remove` with it as preData.
+ */
+export async function removeStrategy(w: Write, target: EnvironmentTarget, before: StoredStrategy) {
+  await w.tx.featureStrategy.delete({ where: { id: before.id } });
   await recordEvent(w, {
     type: "feature-strategy-remove",
     project: target.project,
@@ -178,7 +186,6 @@ export async function deleteStrategy(w: Write, target: EnvironmentTarget, id: st
     featureName: target.feature,
     preData: strategyRecord(before),
   });
-  await disableWhenNoEnabledStrategy(w, target);
 }
 
 const sortOrderSchema = z.array(z.object({ id: z.string().min(1), sortOrder: z.number().int() }));

@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
 import type { ResourceLimits } from "../../config.ts";
-import { recordEvent } from "../../events/record.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { normalizeConstraints } from "./constraints.ts";
@@ -9,6 +8,7 @@ import {
   type NewStrategyInput,
   newStrategySchema,
   normalizeParameters,
+  removeStrategy,
 } from "./strategies.ts";
 import { type EnvironmentTarget, loadTarget, strategiesOf, strategyRecord } from "./strategy-record.ts";
 import { normalizeStrategyVariants } from "./variants.ts";
@@ -35,16 +35,7 @@ export async function replaceStrategies(
   });
   const stored = await strategiesOf(w.tx, target.feature, target.environment);
   if (sameStrategies(stored.map(strategyRecord), parsed, target.feature, limits)) return false;
-  for (const before of stored) {
-    await w.tx.featureStrategy.delete({ where: { id: before.id } });
-    await recordEvent(w, {
-      type: "feature-strategy-remove",
-      project: target.project,
-      environment: target.environment,
-      featureName: target.feature,
-      preData: strategyRecord(before),
-    });
-  }
+  for (const before of stored) await removeStrategy(w, target, before);
   for (const data of parsed) await insertStrategy(w, target, data, limits);
   return true;
 }
