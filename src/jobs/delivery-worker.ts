@@ -1,15 +1,15 @@
 import type { AppDeps } from "../context.ts";
+import { type ClaimedDelivery, claimDueDeliveries, settleDelivery } from "../events/addon-delivery.write.ts";
 import { queuedDeliveries } from "../events/record.ts";
 import type { StoredEvent } from "../events/types.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { logDeliveryAttempt } from "../modules/addons/integration-event.write.ts";
 import { type DeliveryOutcome, eventView, sendWebhook } from "./webhook.ts";
 
 /** Deliveries claimed (and sent in parallel) per round. */
 const BATCH = 10;
 /** Upper bound of the retry delay. */
 const MAX_BACKOFF_MS = 15 * 60_000;
-
-type Claimed = { id: bigint; addonId: number; eventId: bigint; attempts: number; interrupted: boolean };
 
 export type DeliveryWorker = {
   /** Claims and handles due deliveries until none is left; resolves with how many it handled. */
@@ -44,7 +44,7 @@ export function startDeliveryWorker(
   const drain = async (): Promise<number> => {
     let handled = 0;
     for (;;) {
-      const claimed = await claim(deps, BATCH, leaseMs);
+      const claimed = await claimDueDeliveries(deps.db, deps.now(), BATCH, leaseMs);
       if (claimed.length === 0) return handled;
       await Promise.all(claimed.map((row) => handle(deps, row)));
       handled += claimed.length;
@@ -88,37 +88,7 @@ export function startDeliveryWorker(
   };
 }
 
-async function claim(deps: Pick<AppDeps, "db" | "now">, limit: number, leaseMs: number): Promise<Claimed[]> {
-  const now = deps.now();
-  const rows = await deps.db.$queryRawUnsafe<
-    { id: bigint; addonId: number; eventId: bigint; attempts: number; interrupted: boolean }[]
-  >(
-    `WITH due AS (
-       SELECT id, "lockedUntil" IS NOT NULL AS interrupted FROM "AddonDelivery"
-       WHERE status = 'pending'
-         AND "nextAttemptAt" <= ($1::timestamptz AT TIME ZONE 'UTC')
-         AND ("lockedUntil" IS NULL OR "lockedUntil" <= ($1::timestamptz AT TIME ZONE 'UTC'))
-       ORDER BY "nextAttemptAt", id
-       LIMIT $2
-       FOR UPDATE SKIP LOCKED
-     )
-     UPDATE "AddonDelivery" d
-        SET attempts = d.attempts + 1, "lockedUntil" = ($3::timestamptz AT TIME ZONE 'UTC')
-       FROM due WHERE d.id = due.id
-     RETURNING d.id, d."addonId", d."eventId", d.attempts, due.interrupted`,
-    now.toISOString(),
-    limit,
-    new Date(now.getTime() + leaseMs).toISOString(),
-  );
-  return rows.map((r) => ({
-    ...r,
-    id: BigInt(r.id),
-    eventId: BigInt(r.eventId),
-    attempts: Number(r.attempts),
-  }));
-}
-
-async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, row: Claimed) {
+async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, row: ClaimedDelivery) {
   const [addon, event] = await Promise.all([
     deps.db.addon.findUnique({ where: { id: row.addonId } }),
     deps.db.event.findUnique({ where: { id: row.eventId } }),
@@ -126,27 +96,22 @@ async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, r
   if (!addon || !event) return; // the addon was deleted meanwhile (its deliveries went with it)
   const settings = deps.config.integrations;
   if (!addon.enabled) {
-    await deps.db.addonDelivery.updateMany({
-      where: { id: row.id, attempts: row.attempts },
-      data: { status: "cancelled", lockedUntil: null },
-    });
+    await settleDelivery(deps.db, row, { status: "cancelled", lockedUntil: null });
     return;
   }
   const parameters = addon.parameters as Record<string, unknown>;
   if (row.interrupted) {
-    await deps.db.integrationEvent.create({
-      data: {
-        addonId: addon.id,
-        createdAt: deps.now(),
-        state: "failed",
-        stateDetails: `Attempt ${row.attempts - 1} was interrupted (the server stopped before it finished); sending again.`,
-        event: toJson(eventView(event as StoredEvent)),
-        details: toJson({
-          url: String(parameters.url ?? ""),
-          contentType: String(parameters.contentType || "application/json"),
-          body: null,
-        }),
-      },
+    await logDeliveryAttempt(deps.db, {
+      addonId: addon.id,
+      createdAt: deps.now(),
+      state: "failed",
+      stateDetails: `Attempt ${row.attempts - 1} was interrupted (the server stopped before it finished); sending again.`,
+      event: toJson(eventView(event as StoredEvent)),
+      details: toJson({
+        url: String(parameters.url ?? ""),
+        contentType: String(parameters.contentType || "application/json"),
+        body: null,
+      }),
     });
   }
   const outcome = await sendWebhook(parameters, event as StoredEvent, {
@@ -159,7 +124,7 @@ async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, r
 /** Writes the attempt's log entry and the row's next state together. */
 async function record(
   deps: Pick<AppDeps, "db" | "logger" | "config" | "now">,
-  row: Claimed,
+  row: ClaimedDelivery,
   addonId: number,
   event: StoredEvent,
   outcome: DeliveryOutcome,
@@ -177,20 +142,14 @@ async function record(
   const retryNote = delivered ? "" : giveUp ? " Giving up." : ` Retrying in ${backoff} ms.`;
   await deps.db.$transaction(async (tx) => {
     // Only the holder of this attempt's lease may settle it (a lease that ran out was re-claimed).
-    const owned = await tx.addonDelivery.updateMany({
-      where: { id: row.id, attempts: row.attempts },
-      data: next,
-    });
-    if (owned.count === 0) return;
-    await tx.integrationEvent.create({
-      data: {
-        addonId,
-        createdAt: now,
-        state: outcome.state,
-        stateDetails: `${outcome.stateDetails}\nAttempt ${row.attempts} of ${settings.maxAttempts}.${retryNote}`,
-        event: toJson(eventView(event)),
-        details: toJson(outcome.details),
-      },
+    if (!(await settleDelivery(tx, row, next))) return;
+    await logDeliveryAttempt(tx, {
+      addonId,
+      createdAt: now,
+      state: outcome.state,
+      stateDetails: `${outcome.stateDetails}\nAttempt ${row.attempts} of ${settings.maxAttempts}.${retryNote}`,
+      event: toJson(eventView(event)),
+      details: toJson(outcome.details),
     });
   });
   if (!delivered)

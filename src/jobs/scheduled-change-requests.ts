@@ -1,6 +1,7 @@
 import type { AppDeps } from "../context.ts";
 import type { Tx } from "../db/database.ts";
 import { applyChanges, conflictsOf } from "../modules/change-requests/apply.write.ts";
+import { failSchedule, suspendSchedule } from "../modules/change-requests/schedule.write.ts";
 import {
   type LockedChangeRequest,
   lockChangeRequest,
@@ -42,14 +43,6 @@ async function schedulerOf(tx: Tx, userId: number): Promise<Actor | null> {
   return { userId, name: user.username ?? user.email ?? `user-${userId}` };
 }
 
-async function suspend(w: Write, cr: LockedChangeRequest, reason: string) {
-  await w.tx.changeRequestSchedule.update({
-    where: { changeRequestId: cr.id },
-    data: { status: "suspended", reason },
-  });
-  await recordChangeRequestEvent(w, "change-request-schedule-suspended", cr, { data: { reason } });
-}
-
 /**
  * Applies one due request in a savepoint: on success it is Applied
  * (change-request-applied, change-request-scheduled-application-success); when applying
@@ -61,7 +54,7 @@ async function runOne(w: Write, cr: LockedChangeRequest, limits: SchedulerDeps["
   if (cr.state !== "Scheduled" || schedule?.status !== "pending") return "skipped" as const;
   const actor = await schedulerOf(w.tx, schedule.createdByUserId);
   if (!actor) {
-    await suspend(
+    await suspendSchedule(
       w,
       cr,
       `The user who scheduled this change request (user id: ${schedule.createdByUserId}) has been deleted from this Vexil instance.`,
@@ -71,7 +64,7 @@ async function runOne(w: Write, cr: LockedChangeRequest, limits: SchedulerDeps["
   const acting: Write = { ...w, actor };
   const conflicts = await conflictsOf(w.tx, cr);
   if (conflicts.length > 0) {
-    await suspend(acting, cr, conflicts.map((c) => c.conflict).join(" "));
+    await suspendSchedule(acting, cr, conflicts.map((c) => c.conflict).join(" "));
     return "suspended" as const;
   }
   const recordedBefore = w.recorded.length;
@@ -84,13 +77,7 @@ async function runOne(w: Write, cr: LockedChangeRequest, limits: SchedulerDeps["
     await w.tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT scheduled_apply");
     w.recorded.length = recordedBefore;
     const reason = error instanceof Error ? error.message : String(error);
-    await w.tx.changeRequestSchedule.update({
-      where: { changeRequestId: cr.id },
-      data: { status: "failed", reason, failureReason: reason },
-    });
-    await recordChangeRequestEvent(acting, "change-request-scheduled-application-failure", cr, {
-      data: { reason },
-    });
+    await failSchedule(acting, cr, reason);
     return "failed" as const;
   }
 }

@@ -29,16 +29,3 @@ export async function lockRow(tx: Tx, table: keyof typeof KEY_COLUMN, key: strin
   await tx.$queryRaw`SELECT 1 AS locked FROM ${Prisma.raw(`"${table}"`)}
     WHERE ${Prisma.raw(`"${KEY_COLUMN[table]}"`)} = ${key} FOR NO KEY UPDATE`;
 }
-
-/**
- * The setting `name` as it was before this transaction's change, locked as `lockRow` locks a row;
- * null when there was none, and then this call has stored `initial` as its content. A missing row
- * cannot be locked: two first writers would both see none and both record a creation. The insert
- * settles that: a concurrent one waits for the first to commit, then finds the row and locks it.
- */
-export async function createOrLockSetting(tx: Tx, name: string, initial: Prisma.InputJsonValue) {
-  const created = await tx.setting.createMany({ data: [{ name, content: initial }], skipDuplicates: true });
-  if (created.count === 1) return null;
-  await lockRow(tx, "Setting", name);
-  return tx.setting.findUnique({ where: { name } });
-}

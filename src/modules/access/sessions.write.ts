@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Config } from "../../config.ts";
-import type { Db } from "../../db/database.ts";
+import type { Db, Tx } from "../../db/database.ts";
 import { ForbiddenOperation } from "../../shared/errors.ts";
 import { hashSecret, isStale } from "./credentials.write.ts";
 import { USER_WITH_GRANTS, type UserWithGrants, userPrincipal } from "./grants.logic.ts";
@@ -55,6 +55,14 @@ export function clearedSessionCookies(config: CookieConfig): string[] {
   return [SESSION_COOKIE, CSRF_COOKIE].map(
     (name) => `${name}=; Path=${cookiePath(config)}; Max-Age=0${secure(config)}`,
   );
+}
+
+/**
+ * Logs a user out everywhere, in the caller's transaction: a new password or a deleted user
+ * must not leave a session open. Sessions are this module's table (src/db/table-owners.ts).
+ */
+export async function endSessionsOf(tx: Tx, userId: number): Promise<void> {
+  await tx.userSession.deleteMany({ where: { userId } });
 }
 
 export type SessionAuth = { principal: Principal | null; problem?: ForbiddenOperation };

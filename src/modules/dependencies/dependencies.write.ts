@@ -5,6 +5,7 @@ import { InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { checkFeature, lockFeature, lockFeatureRows } from "../features/feature.read.ts";
+import { removeParentLinks } from "./dependency.write.ts";
 
 export const addDependencySchema = z.object({
   feature: z.string().min(1),
@@ -98,9 +99,6 @@ export async function removeDependency(w: Write, projectId: string, child: strin
 /** Removes every parent link of `child`: one `feature-dependencies-removed` if there was any. */
 export async function removeAllDependencies(w: Write, projectId: string, child: string) {
   const feature = await lockFeature(w.tx, projectId, child);
-  const removed = await w.tx.featureDependency.deleteMany({ where: { childName: child } });
-  if (removed.count > 0) {
-    await recordEvent(w, { type: "feature-dependencies-removed", project: projectId, featureName: child });
-  }
+  await removeParentLinks(w, projectId, child);
   return feature;
 }

@@ -173,7 +173,10 @@ export async function deleteStrategy(w: Write, target: EnvironmentTarget, id: st
   await disableWhenNoEnabledStrategy(w, target);
 }
 
-/** Deletes a stored strategy of the target and records feature-strategy-remove. */
+/**
+ * Removing a stored strategy, the one path for it (a single deletion, an import replacing the
+ * environment's strategies): the row goes, `feature-strategy-remove` with it as preData.
+ */
 export async function removeStrategy(w: Write, target: EnvironmentTarget, before: StoredStrategy) {
   await w.tx.featureStrategy.delete({ where: { id: before.id } });
   await recordEvent(w, {

@@ -1,5 +1,6 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { Write } from "../../shared/write.ts";
+import { moveEnvironmentsLastSeen } from "../feature-environments/feature-environment.write.ts";
 
 export type EvaluationCounts = {
   featureName: string;
@@ -123,12 +124,10 @@ async function moveLastSeen(w: Write, counts: readonly EvaluationCounts[]) {
     if ((perFlag.get(c.featureName) ?? 0) < seen) perFlag.set(c.featureName, seen);
   }
   const pairs = [...perPair.values()].sort((a, b) => (a.f + a.e < b.f + b.e ? -1 : 1));
-  await w.tx.$executeRaw(Prisma.sql`
-    UPDATE "FeatureEnvironment" fe SET "lastSeenAt" = t.seen
-    FROM unnest(${pairs.map((p) => p.f)}::text[], ${pairs.map((p) => p.e)}::text[],
-      ${pairs.map((p) => iso(new Date(p.seen)))}::timestamp(3)[]) AS t(f, e, seen)
-    WHERE fe."featureName" = t.f AND fe."environmentName" = t.e
-      AND (fe."lastSeenAt" IS NULL OR fe."lastSeenAt" < t.seen)`);
+  await moveEnvironmentsLastSeen(
+    w.tx,
+    pairs.map((p) => ({ featureName: p.f, environment: p.e, seenAt: iso(new Date(p.seen)) })),
+  );
   const flags = [...perFlag.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   await w.tx.$executeRaw(Prisma.sql`
     UPDATE "Feature" f SET "lastSeenAt" = t.seen

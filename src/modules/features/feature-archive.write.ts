@@ -2,6 +2,8 @@ import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
+import { removeParentLinks } from "../dependencies/dependency.write.ts";
+import { disableFlagEverywhere } from "../feature-environments/feature-environment.write.ts";
 import { lockFeatureRows, lockFeatures } from "./feature.read.ts";
 import { featureRecord } from "./feature-create.write.ts";
 
@@ -55,14 +57,7 @@ export async function archiveFeatures(w: Write, projectId: string, names: string
       update: {},
     });
     await recordEvent(w, { type: "feature-archived", project: projectId, featureName: feature.name });
-    const removed = await w.tx.featureDependency.deleteMany({ where: { childName: feature.name } });
-    if (removed.count > 0) {
-      await recordEvent(w, {
-        type: "feature-dependencies-removed",
-        project: projectId,
-        featureName: feature.name,
-      });
-    }
+    await removeParentLinks(w, projectId, feature.name);
   }
   return unique;
 }
@@ -89,10 +84,7 @@ export async function reviveFeatures(w: Write, projectId: string, names: string[
   const archived = await archivedAmong(w.tx, projectId, names);
   for (const feature of archived) {
     await w.tx.feature.update({ where: { name: feature.name }, data: { archivedAt: null } });
-    await w.tx.featureEnvironment.updateMany({
-      where: { featureName: feature.name },
-      data: { enabled: false },
-    });
+    await disableFlagEverywhere(w.tx, feature.name);
     await w.tx.featureLifecycle.deleteMany({ where: { featureName: feature.name } });
     await w.tx.featureLifecycle.create({
       data: { featureName: feature.name, stage: "initial", createdAt: w.now },

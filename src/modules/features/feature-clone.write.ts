@@ -1,6 +1,7 @@
 import type { ResourceLimits } from "../../config.ts";
-import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Write } from "../../shared/write.ts";
+import { copyParentLinks } from "../dependencies/dependency.write.ts";
+import { copyEnvironmentVariants } from "../feature-environments/feature-environment.write.ts";
 import { insertStrategy } from "../feature-environments/strategies.write.ts";
 import { strategiesOf, strategyRecord } from "../feature-environments/strategy-record.read.ts";
 import { lockFeature } from "./feature.read.ts";
@@ -42,15 +43,7 @@ export async function cloneFeature(
   });
   for (const environment of environments) {
     const target = { project: projectId, feature: created.name, environment: environment.environmentName };
-    await w.tx.featureEnvironment.update({
-      where: {
-        featureName_environmentName: {
-          featureName: created.name,
-          environmentName: environment.environmentName,
-        },
-      },
-      data: { variants: environment.variants as Prisma.InputJsonValue },
-    });
+    await copyEnvironmentVariants(w.tx, created.name, environment.environmentName, environment.variants);
     for (const stored of await strategiesOf(w.tx, source, environment.environmentName)) {
       const { id: _id, ...strategy } = strategyRecord(stored);
       const parameters = { ...strategy.parameters };
@@ -58,16 +51,6 @@ export async function cloneFeature(
       await insertStrategy(w, target, { ...strategy, parameters } as StrategyToInsert, limits);
     }
   }
-  const parents = await w.tx.featureDependency.findMany({ where: { childName: source } });
-  if (parents.length > 0) {
-    await w.tx.featureDependency.createMany({
-      data: parents.map((p) => ({
-        parentName: p.parentName,
-        childName: created.name,
-        enabled: p.enabled,
-        variants: p.variants,
-      })),
-    });
-  }
+  await copyParentLinks(w.tx, source, created.name);
   return created;
 }

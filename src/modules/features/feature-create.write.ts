@@ -4,6 +4,7 @@ import { LimitExceededError, NameExistsError, NotFoundError, ValidationError } f
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { parseInput, URL_FRIENDLY } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
+import { addFlagEnvironments } from "../feature-environments/feature-environment.write.ts";
 import { tagSchema } from "../tags/tag.inputs.ts";
 import { ensureTag } from "../tags/tag.write.ts";
 
@@ -62,11 +63,7 @@ export async function createFeature(
       createdByUserId: w.actor.userId,
     },
   });
-  if (checks.environments.length > 0) {
-    await w.tx.featureEnvironment.createMany({
-      data: checks.environments.map((environmentName) => ({ featureName: feature.name, environmentName })),
-    });
-  }
+  await addFlagEnvironments(w.tx, feature.name, checks.environments);
   await w.tx.featureLifecycle.createMany({
     data: [{ featureName: feature.name, stage: "initial", createdAt: w.now }],
   });

@@ -5,8 +5,8 @@ import type { Db } from "../../db/database.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { recordEvent } from "../../events/record.ts";
 import { MaintenanceModeError } from "../../shared/errors.ts";
-import { createOrLockSetting } from "../../shared/row-lock.ts";
 import type { Write } from "../../shared/write.ts";
+import { createOrLockSetting, updateSetting } from "../settings/setting.write.ts";
 
 /** The setting that holds maintenance mode (`{enabled}`), shared by every node. */
 export const MAINTENANCE_SETTING = "maintenance.mode";
@@ -48,8 +48,7 @@ function rememberedMode(bus: EventBus, db: Pick<Db, "setting">): Promise<boolean
 export async function setMaintenanceMode(w: Write, enabled: boolean): Promise<boolean> {
   const before = await createOrLockSetting(w.tx, MAINTENANCE_SETTING, { enabled });
   const wasEnabled = (before?.content as { enabled?: boolean } | undefined)?.enabled === true;
-  if (before)
-    await w.tx.setting.update({ where: { name: MAINTENANCE_SETTING }, data: { content: { enabled } } });
+  if (before) await updateSetting(w.tx, MAINTENANCE_SETTING, { enabled });
   if (!before || wasEnabled !== enabled) {
     await recordEvent(w, {
       type: before ? "setting-updated" : "setting-created",

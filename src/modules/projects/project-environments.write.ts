@@ -14,6 +14,10 @@ import {
   changeRequestSetting,
   updateChangeRequestConfig,
 } from "../change-requests/settings.write.ts";
+import {
+  addEnvironmentToFlags,
+  removeProjectFlagsFromEnvironment,
+} from "../feature-environments/feature-environment.write.ts";
 import { type DefaultStrategyInput, setDefaultStrategy } from "./default-strategy.schema.ts";
 import { findProject } from "./project.write.ts";
 
@@ -36,10 +40,11 @@ export async function enableProjectEnvironment(w: Write, projectId: string, envi
     data: { projectId, environmentName: environment, createdAt: w.now },
   });
   const flags = await w.tx.feature.findMany({ where: { projectId }, select: { name: true } });
-  await w.tx.featureEnvironment.createMany({
-    data: flags.map((f) => ({ featureName: f.name, environmentName: environment, enabled: false })),
-    skipDuplicates: true,
-  });
+  await addEnvironmentToFlags(
+    w.tx,
+    flags.map((f) => f.name),
+    environment,
+  );
   await recordEvent(w, { type: "project-environment-added", project: projectId, environment });
 }
 
@@ -120,10 +125,7 @@ export async function disableProjectEnvironment(
     throw new InvalidOperationError("A project must always have at least one environment enabled.");
   }
   await assertDirectChangeAllowed(w.tx, principal, projectId, environment);
-  const ofProjectHere = { feature: { projectId }, environmentName: environment };
-  // Strategies would cascade from their feature environment; deleting them first says so.
-  await w.tx.featureStrategy.deleteMany({ where: ofProjectHere });
-  await w.tx.featureEnvironment.deleteMany({ where: ofProjectHere });
+  await removeProjectFlagsFromEnvironment(w.tx, projectId, environment);
   await w.tx.projectEnvironment.delete({ where: link });
   await recordEvent(w, { type: "project-environment-removed", project: projectId, environment });
 }

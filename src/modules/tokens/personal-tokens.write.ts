@@ -1,3 +1,4 @@
+import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { ForbiddenOperation, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
@@ -49,4 +50,9 @@ export async function deletePersonalToken(w: Write, userId: number, id: number) 
   if (!token) throw new NotFoundError(`Could not find personal access token with id ${id}`);
   await w.tx.personalAccessToken.delete({ where: { id } });
   await recordEvent(w, { type: "pat-deleted", preData: patEventData(token) });
+}
+
+/** A deleted user's tokens go with it, in the deletion's transaction (no `pat-deleted` each). */
+export async function deletePersonalTokensOf(tx: Tx, userId: number) {
+  await tx.personalAccessToken.deleteMany({ where: { userId } });
 }

@@ -3,8 +3,8 @@ import type { Db } from "../../db/database.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { recordEvent } from "../../events/record.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import { createOrLockSetting } from "../../shared/row-lock.ts";
 import type { Write } from "../../shared/write.ts";
+import { createOrLockSetting, updateSetting } from "../settings/setting.write.ts";
 
 /** The setting that holds the frontend API's CORS origins (Unleash's `unleash.frontend`). */
 export const FRONTEND_SETTING = "unleash.frontend";
@@ -80,7 +80,7 @@ export async function setFrontendApiOrigins(w: Write, origins: string[], default
   const content = { frontendApiOrigins: next };
   const before = await createOrLockSetting(w.tx, FRONTEND_SETTING, content);
   const previous = storedOrigins(before?.content, defaults);
-  if (before) await w.tx.setting.update({ where: { name: FRONTEND_SETTING }, data: { content } });
+  if (before) await updateSetting(w.tx, FRONTEND_SETTING, content);
   await recordEvent(w, {
     type: before ? "setting-updated" : "setting-created",
     data: { id: FRONTEND_SETTING, frontendApiOrigins: next },

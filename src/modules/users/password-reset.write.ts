@@ -6,6 +6,7 @@ import { parseInput } from "../../shared/validation.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
 import { hashSecret } from "../access/credentials.write.ts";
 import { hashPassword, verifyPassword } from "../access/passwords.logic.ts";
+import { endSessionsOf } from "../access/sessions.write.ts";
 import { assertStrongPassword } from "./password-policy.logic.ts";
 import { resetLinkInput } from "./users.inputs.ts";
 
@@ -169,5 +170,5 @@ export async function replacePassword(
     where: { userId, usedAt: null, expiresAt: { gt: w.now } },
     data: { expiresAt: w.now },
   });
-  await w.tx.userSession.deleteMany({ where: { userId } });
+  await endSessionsOf(w.tx, userId);
 }

@@ -5,6 +5,8 @@ import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { hashPassword } from "../access/passwords.logic.ts";
+import { endSessionsOf } from "../access/sessions.write.ts";
+import { deletePersonalTokensOf } from "../tokens/personal-tokens.write.ts";
 import { assertStrongPassword } from "./password-policy.logic.ts";
 import {
   type CreateUserInput,
@@ -119,8 +121,8 @@ export async function updateUser(w: Write, id: number, raw: UpdateUserInput) {
 export async function deleteUser(w: Write, id: number) {
   await lockRow(w.tx, "User", id);
   const before = await activeUser(w.tx, id);
-  await w.tx.userSession.deleteMany({ where: { userId: id } });
-  await w.tx.personalAccessToken.deleteMany({ where: { userId: id } });
+  await endSessionsOf(w.tx, id);
+  await deletePersonalTokensOf(w.tx, id);
   await w.tx.projectMember.deleteMany({ where: { userId: id } });
   await w.tx.resetToken.deleteMany({ where: { userId: id } });
   const user = await w.tx.user.update({

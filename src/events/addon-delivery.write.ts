@@ -1,0 +1,67 @@
+import type { Db, Tx } from "../db/database.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+
+// The webhook outbox: recordEvent queues AddonDelivery rows in the event's transaction
+// (record.ts); the delivery worker (src/jobs/delivery-worker.ts) claims and settles them through
+// these functions, so the table has one owner, this layer (src/db/table-owners.ts).
+
+export type ClaimedDelivery = {
+  id: bigint;
+  addonId: number;
+  eventId: bigint;
+  attempts: number;
+  interrupted: boolean;
+};
+
+/**
+ * Claims up to `limit` due deliveries in one statement: FOR UPDATE SKIP LOCKED (two workers
+ * never pick the same row), attempt count up, and a lease (`lockedUntil`) that keeps other
+ * workers away while the request runs. `interrupted`: an earlier attempt's lease ran out.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  now: Date,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedDelivery[]> {
+  const rows = await db.$queryRawUnsafe<ClaimedDelivery[]>(
+    `WITH due AS (
+       SELECT id, "lockedUntil" IS NOT NULL AS interrupted FROM "AddonDelivery"
+       WHERE status = 'pending'
+         AND "nextAttemptAt" <= ($1::timestamptz AT TIME ZONE 'UTC')
+         AND ("lockedUntil" IS NULL OR "lockedUntil" <= ($1::timestamptz AT TIME ZONE 'UTC'))
+       ORDER BY "nextAttemptAt", id
+       LIMIT $2
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE "AddonDelivery" d
+        SET attempts = d.attempts + 1, "lockedUntil" = ($3::timestamptz AT TIME ZONE 'UTC')
+       FROM due WHERE d.id = due.id
+     RETURNING d.id, d."addonId", d."eventId", d.attempts, due.interrupted`,
+    now.toISOString(),
+    limit,
+    new Date(now.getTime() + leaseMs).toISOString(),
+  );
+  return rows.map((r) => ({
+    ...r,
+    id: BigInt(r.id),
+    eventId: BigInt(r.eventId),
+    attempts: Number(r.attempts),
+  }));
+}
+
+/**
+ * Settles a claimed delivery with its next state; only the holder of this attempt's lease may
+ * (a lease that ran out was re-claimed). Returns whether it still held it.
+ */
+export async function settleDelivery(
+  tx: Tx,
+  row: Pick<ClaimedDelivery, "id" | "attempts">,
+  next: Prisma.AddonDeliveryUpdateManyMutationInput,
+): Promise<boolean> {
+  const owned = await tx.addonDelivery.updateMany({
+    where: { id: row.id, attempts: row.attempts },
+    data: next,
+  });
+  return owned.count > 0;
+}

@@ -1,0 +1,68 @@
+import type { Tx } from "../../db/database.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+
+// Writes of FeatureEnvironment (and of the project's FeatureStrategy rows) that other modules'
+// actions need: this module owns those tables (src/db/table-owners.ts). Each function is the
+// statement its caller ran before, so callers keep their SQL and statement counts. No events:
+// the calling action records its own.
+
+/** A new flag gets a disabled state in each environment of its project. */
+export async function addFlagEnvironments(tx: Tx, featureName: string, environmentNames: readonly string[]) {
+  if (environmentNames.length === 0) return;
+  await tx.featureEnvironment.createMany({
+    data: environmentNames.map((environmentName) => ({ featureName, environmentName })),
+  });
+}
+
+/**
+ * An environment enabled for a project gives each of `featureNames` a disabled state there;
+ * states that already exist are kept.
+ */
+export async function addEnvironmentToFlags(tx: Tx, featureNames: readonly string[], environment: string) {
+  await tx.featureEnvironment.createMany({
+    data: featureNames.map((featureName) => ({ featureName, environmentName: environment, enabled: false })),
+    skipDuplicates: true,
+  });
+}
+
+/** An environment disabled for a project takes the state and strategies of the project's flags there. */
+export async function removeProjectFlagsFromEnvironment(tx: Tx, projectId: string, environment: string) {
+  const ofProjectHere = { feature: { projectId }, environmentName: environment };
+  // Strategies would cascade from their feature environment; deleting them first says so.
+  await tx.featureStrategy.deleteMany({ where: ofProjectHere });
+  await tx.featureEnvironment.deleteMany({ where: ofProjectHere });
+}
+
+/** A revived flag starts off everywhere. */
+export async function disableFlagEverywhere(tx: Tx, featureName: string) {
+  await tx.featureEnvironment.updateMany({ where: { featureName }, data: { enabled: false } });
+}
+
+/** Sets the variants of a flag in one environment without an event (a clone copies its source's). */
+export async function copyEnvironmentVariants(
+  tx: Tx,
+  featureName: string,
+  environmentName: string,
+  variants: Prisma.JsonValue,
+) {
+  await tx.featureEnvironment.update({
+    where: { featureName_environmentName: { featureName, environmentName } },
+    data: { variants: variants as Prisma.InputJsonValue },
+  });
+}
+
+/**
+ * Moves `lastSeenAt` of flag environments forward (never back), in one statement for a metrics
+ * batch; `pairs` sorted so concurrent batches lock rows in the same order.
+ */
+export async function moveEnvironmentsLastSeen(
+  tx: Tx,
+  pairs: readonly { featureName: string; environment: string; seenAt: string }[],
+) {
+  await tx.$executeRaw(Prisma.sql`
+    UPDATE "FeatureEnvironment" fe SET "lastSeenAt" = t.seen
+    FROM unnest(${pairs.map((p) => p.featureName)}::text[], ${pairs.map((p) => p.environment)}::text[],
+      ${pairs.map((p) => p.seenAt)}::timestamp(3)[]) AS t(f, e, seen)
+    WHERE fe."featureName" = t.f AND fe."environmentName" = t.e
+      AND (fe."lastSeenAt" IS NULL OR fe."lastSeenAt" < t.seen)`);
+}

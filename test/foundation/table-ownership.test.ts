@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { EXTRA_WRITERS, TABLE_OWNERS } from "../../src/db/table-owners.ts";
+
+// Static check of src/db/table-owners.ts: every write to a table (a Prisma create/update/
+// upsert/delete call or raw INSERT/UPDATE/DELETE SQL) sits under the table's owner or is
+// listed in EXTRA_WRITERS. Nested Prisma writes (`{ create: ... }` inside `data`) are not
+// seen; the ones in the code write tables of the same owner as their parent row.
+
+const ROOT = join(import.meta.dirname, "../..");
+const SCANNED = ["src", "rest"];
+const GENERATED = "src/generated/";
+const PRISMA_WRITES =
+  "create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany";
+
+type Write = { file: string; line: number; table: string };
+
+/** Model names of the schema, with their @@map table name when they have one. */
+function schemaTables(): Map<string, string> {
+  const schema = readFileSync(join(ROOT, "prisma/schema.prisma"), "utf8");
+  const tables = new Map<string, string>();
+  for (const [, model, body] of schema.matchAll(/^model (\w+) \{([^}]*)\}/gm)) {
+    tables.set(model as string, /@@map\("(\w+)"\)/.exec(body as string)?.[1] ?? (model as string));
+  }
+  return tables;
+}
+
+/** The writes in one file's text. */
+function writesIn(file: string, text: string, tables: Map<string, string>): Write[] {
+  const byAccessor = new Map([...tables.keys()].map((m) => [m[0]?.toLowerCase() + m.slice(1), m]));
+  const bySqlName = new Map([...tables].map(([model, sqlName]) => [sqlName, model]));
+  const found: Write[] = [];
+  const lineOf = (index: number) => text.slice(0, index).split("\n").length;
+  const prisma = new RegExp(`\\.(\\w+)\\s*\\.\\s*(?:${PRISMA_WRITES})\\s*\\(`, "g");
+  for (const m of text.matchAll(prisma)) {
+    const table = byAccessor.get(m[1] as string);
+    if (table) found.push({ file, line: lineOf(m.index), table });
+  }
+  const sql = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)"?/gi;
+  for (const m of text.matchAll(sql)) {
+    const table = bySqlName.get(m[1] as string);
+    if (table) found.push({ file, line: lineOf(m.index), table });
+  }
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return path.startsWith(GENERATED.slice(0, -1)) ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const tables = schemaTables();
+const writes = SCANNED.flatMap(sourceFiles).flatMap((file) =>
+  writesIn(relative(ROOT, join(ROOT, file)), readFileSync(join(ROOT, file), "utf8"), tables),
+);
+const owners: Record<string, string> = TABLE_OWNERS;
+
+function allowed(write: Write): boolean {
+  if (write.file.startsWith(owners[write.table] as string)) return true;
+  return EXTRA_WRITERS.some(
+    (x) => x.file === write.file && (x.tables as readonly string[]).includes(write.table),
+  );
+}
+
+describe("each table has one owning module that writes it (src/db/table-owners.ts)", () => {
+  it("names an owner for every model of the schema, and only for those", () => {
+    expect(Object.keys(TABLE_OWNERS).sort()).toEqual([...tables.keys()].sort());
+  });
+
+  it("finds no write outside a table's owner but the listed extra writers", () => {
+    const outside = writes.filter((w) => !allowed(w)).map((w) => `${w.file}:${w.line} writes ${w.table}`);
+    expect(outside).toEqual([]);
+  });
+
+  it("lists no extra writer that no longer writes the table", () => {
+    const unused = EXTRA_WRITERS.flatMap((x) =>
+      x.tables
+        .filter((table) => !writes.some((w) => w.file === x.file && w.table === table))
+        .map((table) => `${x.file} ${table}`),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it("sees Prisma writes and raw write SQL, and nothing in reads or locks", () => {
+    const sample = [
+      "await w.tx.featureEnvironment.updateMany({ where: {} });",
+      'await tx.$executeRaw`UPDATE "FeatureEnvironment" SET enabled = true`;',
+      'await tx.$executeRaw`INSERT INTO "Tag" (type, value) VALUES (1, 2) ON CONFLICT DO UPDATE SET value = 2`;',
+      'await tx.$queryRaw`DELETE FROM "rate_limit" WHERE true`;',
+      'await tx.$queryRaw`SELECT * FROM "Feature" WHERE name = 1 FOR UPDATE`;',
+      "await tx.feature.findMany({ where: { name: 'x' } });",
+      'await lockRow(tx, "User", 1);',
+    ].join("\n");
+    expect(writesIn("x.ts", sample, tables).map((w) => `${w.line} ${w.table}`)).toEqual([
+      "1 FeatureEnvironment",
+      "2 FeatureEnvironment",
+      "3 Tag",
+      "4 RateLimit",
+    ]);
+    // The scan of the tree is not empty: the toggle's raw UPDATE is one of its findings.
+    expect(writes).toContainEqual(
+      expect.objectContaining({
+        file: "src/modules/feature-environments/enabled-state.write.ts",
+        table: "FeatureEnvironment",
+      }),
+    );
+  });
+});
