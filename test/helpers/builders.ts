@@ -253,7 +253,7 @@ export async function createUser(
   t: TestApp,
   username: string,
   rootRole: string,
-  options: { email?: string; name?: string; password?: string } = {},
+  options: { email?: string | null; name?: string; password?: string } = {},
 ): Promise<number> {
   const data = await gqlOk<{ createUser: { id: number } }>(
     t,
@@ -262,7 +262,7 @@ export async function createUser(
       input: {
         username,
         rootRole,
-        email: options.email ?? `${username}@example.com`,
+        email: options.email === null ? undefined : (options.email ?? `${username}@example.com`),
         name: options.name ?? username,
         password: options.password ?? PASSWORD,
       },
@@ -286,8 +286,13 @@ export async function personalToken(t: TestApp, username: string, password = PAS
 export type TestUser = { id: number; username: string; token: string; session: Session };
 
 /** A user with a root role, logged in, with a personal access token. */
-export async function userWithPat(t: TestApp, username: string, rootRole: string): Promise<TestUser> {
-  const id = await createUser(t, username, rootRole);
+export async function userWithPat(
+  t: TestApp,
+  username: string,
+  rootRole: string,
+  options: Parameters<typeof createUser>[3] = {},
+): Promise<TestUser> {
+  const id = await createUser(t, username, rootRole, options);
   return { id, username, ...(await personalToken(t, username)) };
 }
 

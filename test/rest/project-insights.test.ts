@@ -22,7 +22,7 @@ async function ok<T = Record<string, any>>(query: string, variables?: Record<str
 
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
-  editor = (await userWithPat(t, "insight-editor", "Editor")).token;
+  editor = (await userWithPat(t, "insight-editor", "Editor", { email: null })).token;
   await t.database.prisma.user.update({
     where: { username: "insight-editor" },
     data: { name: "Ada Editor" },
