@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "./principals.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 let t: TestApp;
 let dora: { id: number; token: string };

@@ -6,7 +6,8 @@ import { createApp } from "../../src/app.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLoginLimiter, type LoginLimitStore } from "../../src/modules/access/login-limits.cache.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { PASSWORD, userWithPat } from "./principals.ts";
+import { userWithPat } from "../helpers/builders.ts";
+import { PASSWORD } from "../helpers/session.ts";
 
 /** Counts password hashes checked, to see which attempts reached the (slow) hash. */
 const hashes = vi.hoisted(() => ({ verified: 0 }));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { can } from "../../src/modules/access/check.logic.ts";
 import type { Principal } from "../../src/modules/access/principal.types.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "./principals.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 let t: TestApp;
 let gardener: { id: number; token: string };

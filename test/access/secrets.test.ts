@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
-import { login, PASSWORD, withSession } from "./principals.ts";
+import { login, PASSWORD, withSession } from "../helpers/session.ts";
 
 const logLines: string[] = [];
 const responses: { url: string; text: string; headers: string }[] = [];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { login, PASSWORD, userWithPat, withSession } from "./principals.ts";
+import { userWithPat } from "../helpers/builders.ts";
+import { login, PASSWORD, withSession } from "../helpers/session.ts";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "./principals.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 let t: TestApp;
 let editor: { id: number; token: string };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventsAfter, lastEventId } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { eventsAfter, lastEventId } from "../helpers/builders.ts";
 
 /**
  * Imports of the same file at once (issue 14.5). Each import reads what exists, then creates

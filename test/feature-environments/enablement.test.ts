@@ -4,17 +4,17 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   addStrategy,
   createFlag,
-  environmentState,
+  createProject,
   eventsAfter,
   lastEventId,
-  seedProject,
-  userToken,
-} from "./helpers.ts";
+  userWithPat,
+} from "../helpers/builders.ts";
+import { environmentState } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await seedProject(t, "other");
+  await createProject(t, "other");
 });
 afterAll(() => t.close());
 
@@ -149,7 +149,7 @@ describe("enabling a flag in an environment (GraphQL)", () => {
         },
       },
     });
-    await createFlag(t, "enable-project-default", "other");
+    await createFlag(t, "enable-project-default", { project: "other" });
     const mark = await lastEventId(t);
     const res = await enable("enable-project-default", "production", undefined, "other");
     expect(res.errors).toBeUndefined();
@@ -246,7 +246,7 @@ describe("POST .../environments/:environment/on and /off (REST, spec 4.1)", () =
     });
     expect(archived.body.id).toEqual(expect.any(String));
     expect((await t.rest("POST", onPath("rest-on"), undefined, null)).status).toBe(401);
-    const viewer = await userToken(t, "viewer-on", "Viewer");
+    const viewer = (await userWithPat(t, "viewer-on", "Viewer")).token;
     const forbidden = await t.rest("POST", onPath("rest-on"), undefined, viewer);
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.message).toBe(
@@ -265,7 +265,7 @@ describe("POST .../environments/:environment/on and /off (REST, spec 4.1)", () =
     await t.database.prisma.changeRequestSetting.create({
       data: { projectId: "default", environmentName: "production" },
     });
-    const editor = await userToken(t, "editor-cr", "Editor");
+    const editor = (await userWithPat(t, "editor-cr", "Editor")).token;
     const refused = await t.rest("POST", onPath("rest-cr", "production"), undefined, editor);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toMatch(

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { addStrategy, addStrategyError, createFlag, eventsAfter, lastEventId, STRATEGY } from "./helpers.ts";
+import { addStrategy, createFlag, eventsAfter, lastEventId, STRATEGY } from "../helpers/builders.ts";
+import { addStrategyError } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {

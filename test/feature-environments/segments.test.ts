@@ -2,18 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   addStrategy,
-  addStrategyError,
   createFlag,
+  createProject,
   eventsAfter,
   lastEventId,
-  seedProject,
-  userToken,
-} from "./helpers.ts";
+  userWithPat,
+} from "../helpers/builders.ts";
+import { addStrategyError } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await seedProject(t, "team");
+  await createProject(t, "team");
 });
 afterAll(() => t.close());
 
@@ -178,7 +178,7 @@ describe("segment REST paths", () => {
     expect(notANumber.status).toBe(400);
     const missing = await t.rest("DELETE", "/api/admin/segments/9999");
     expect(missing.status).toBe(404);
-    const viewer = await userToken(t, "segment-viewer", "Viewer");
+    const viewer = (await userWithPat(t, "segment-viewer", "Viewer")).token;
     const forbidden = await t.rest("POST", "/api/admin/segments", { name: "viewer-seg" }, viewer);
     expect(forbidden).toMatchObject({
       status: 403,

@@ -4,12 +4,12 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   addStrategy,
   createFlag,
-  environmentState,
   eventsAfter,
   lastEventId,
   STRATEGY,
-  userToken,
-} from "./helpers.ts";
+  userWithPat,
+} from "../helpers/builders.ts";
+import { environmentState } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -224,7 +224,7 @@ describe("strategy REST paths", () => {
     );
     expect(missing.status).toBe(404);
     expect(missing.body.name).toBe("NotFoundError");
-    const viewer = await userToken(t, "strategy-viewer", "Viewer");
+    const viewer = (await userWithPat(t, "strategy-viewer", "Viewer")).token;
     const forbidden = await t.rest(
       "POST",
       `${base("rest-strat", "production")}/strategies`,

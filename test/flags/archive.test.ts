@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, gqlCode, recorded, seedTagType } from "./helpers.ts";
+import { createFlag, gqlCode, recorded } from "../helpers/builders.ts";
 
 let t: TestApp;
 const P = "/api/admin/projects/default";
@@ -12,7 +12,6 @@ async function depend(child: string, parent: string) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  await seedTagType(t, "simple");
   for (const name of ["parent", "child1", "child2", "solo", "tagged"]) await createFlag(t, name);
   await depend("child1", "parent");
   await depend("child2", "parent");

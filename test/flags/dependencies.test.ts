@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, gqlCode, recorded, seedProject } from "./helpers.ts";
+import { createFlag, createProject, gqlCode, recorded } from "../helpers/builders.ts";
 
 let t: TestApp;
 const P = "/api/admin/projects/default";
@@ -10,8 +10,8 @@ const ADD = `mutation($feature: String!, $input: AddDependencyInput!) {
 beforeAll(async () => {
   t = await createTestApp();
   for (const name of ["a", "b", "c", "d", "old"]) await createFlag(t, name);
-  await seedProject(t, "other");
-  await createFlag(t, "foreign", {}, "other");
+  await createProject(t, "other");
+  await createFlag(t, "foreign", { project: "other" });
   await t.rest("DELETE", `${P}/features/old`);
 });
 afterAll(() => t.close());

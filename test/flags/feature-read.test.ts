@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../src/modules/access/credentials.write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, seedTagType } from "./helpers.ts";
+import { createFlag } from "../helpers/builders.ts";
 
 let t: TestApp;
 const P = "/api/admin/projects/default";
@@ -10,7 +10,6 @@ const VIEWER = "user:viewer-secret-0123456789abcdef0123456789abcdef0123456";
 
 beforeAll(async () => {
   t = await createTestApp();
-  await seedTagType(t, "simple");
   const alice = await t.database.prisma.user.create({
     data: { username: "alice", name: "Alice", rootRole: "Admin" },
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, gqlCode, recorded } from "./helpers.ts";
+import { createFlag, gqlCode, recorded } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {

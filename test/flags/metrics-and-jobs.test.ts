@@ -4,7 +4,7 @@ import { recordEvaluationMetrics } from "../../src/modules/features/evaluation-m
 import { SYSTEM_ACTOR } from "../../src/shared/actor.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, eventsAfter, lastEventId } from "./helpers.ts";
+import { createFlag, eventsAfter, lastEventId } from "../helpers/builders.ts";
 
 let t: TestApp;
 const T0 = new Date("2026-03-01T10:15:00.000Z");

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsAfter, lastEventId, seedTagType } from "./helpers.ts";
+import { createTagType, eventsAfter, lastEventId } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await seedTagType(t, "team");
+  await createTagType(t, "team");
 });
 afterAll(() => t.close());
 

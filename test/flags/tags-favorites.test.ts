@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, gqlCode, recorded, seedTagType } from "./helpers.ts";
+import { createFlag, gqlCode, recorded } from "../helpers/builders.ts";
 
 let t: TestApp;
 const P = "/api/admin/projects/default";
 
 beforeAll(async () => {
   t = await createTestApp();
-  await seedTagType(t, "simple");
   await createFlag(t, "tagme");
   await createFlag(t, "fav");
 });

@@ -15,8 +15,8 @@ import {
 } from "graphql";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { schema } from "../../src/schema.ts";
-import { userWithPat } from "../access/principals.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 import {
   checkGraphQLAnswer,
   credential,

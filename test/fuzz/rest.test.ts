@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Route } from "../../rest/route.ts";
 import { allRoutes } from "../../rest/routes/index.ts";
-import { userWithPat } from "../access/principals.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 import {
   checkRestAnswer,
   credential,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../src/modules/access/credentials.write.ts";
-import { userWithPat } from "../access/principals.ts";
 import { configure, propose } from "../change-requests/fixtures.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /*
  * Issue 15 point 5: every entity type implements the Relay `Node` interface with a global id,

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guardOnRequest } from "../../src/http/guard.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/shared/logger.ts";
-import { login, PASSWORD, withSession } from "../access/principals.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { login, PASSWORD, withSession } from "../helpers/session.ts";
 
 /*
  * Issue 12 item 7: bad input is a 400 with the spec's error body (REST) or a typed GraphQL

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
-import { login, PASSWORD } from "../access/principals.ts";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
+import { login, PASSWORD } from "../helpers/session.ts";
 
 /*
  * Issue 12 item 5 (and the CORS half of issue 14): credentialed cross-origin answers only for
@@ -140,7 +140,7 @@ describe("CORS", () => {
       expect(res.status, bad).toBe(400);
     }
     expect((await t.rest("POST", "/api/admin/ui-config/cors", {})).status).toBe(400);
-    const editor = await userToken(t, "cors-editor", "Editor");
+    const editor = (await userWithPat(t, "cors-editor", "Editor")).token;
     const res = await t.rest(
       "POST",
       "/api/admin/ui-config/cors",

@@ -3,7 +3,8 @@ import { observeStatements } from "../../src/db/sql-observer.ts";
 import { countForRequest } from "../../src/http/request-log.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, lastEventId, sse } from "../live/live-helpers.ts";
+import { createFlag, lastEventId } from "../helpers/builders.ts";
+import { sse } from "../live/live-helpers.ts";
 
 let t: TestApp;
 const lines: string[] = [];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedToken } from "./live-helpers.ts";
+import { apiToken } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -104,7 +104,7 @@ describe("addons over REST", () => {
   });
 
   it("requires CREATE_ADDON to create and ADMIN to read the delivery log", async () => {
-    const token = await seedToken(t, "default:development.addon-client-000000", "client", ["default"]);
+    const token = await apiToken(t, "client", "development", ["default"]);
     expect((await t.rest("POST", "/api/admin/addons", webhook, token)).status).toBe(403);
     expect((await t.rest("GET", `/api/admin/addons/${id}/events`, undefined, token)).status).toBe(403);
     expect((await t.rest("POST", "/api/admin/addons", webhook, null)).status).toBe(401);

@@ -72,40 +72,16 @@ export async function* sse<T>(
   }
 }
 
-export async function lastEventId(t: TestApp): Promise<number> {
-  const last = await t.database.prisma.event.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
-  return Number(last?.id ?? 0);
-}
-
-export async function createFlag(t: TestApp, name: string, project = "default") {
-  const res = await t.gql(
-    `mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`,
-    {
-      p: project,
-      n: name,
-    },
-  );
-  if (res.errors) throw new Error(res.errors[0]?.message);
-}
-
-/** A second project with both environments (no project mutation exists yet: seeded directly). */
-export async function seedProject(t: TestApp, id: string) {
-  await t.database.prisma.project.create({
-    data: {
-      id,
-      name: id,
-      environments: { create: [{ environmentName: "development" }, { environmentName: "production" }] },
-    },
-  });
-}
-
-/** An API token stored directly (token mutations belong to another slice). */
-export async function seedToken(t: TestApp, secret: string, type: "client" | "admin", projects: string[]) {
+/**
+ * An admin token scoped to some projects, stored directly: the API makes admin tokens for every
+ * project only (createApiToken sets projects ["*"]), and these tests need a narrower one.
+ */
+export async function seedScopedAdminToken(t: TestApp, secret: string, projects: string[]) {
   await t.database.prisma.apiToken.create({
     data: {
       tokenName: `token-${secret.slice(-6)}`,
-      type,
-      environment: type === "admin" ? "*" : "development",
+      type: "admin",
+      environment: "*",
       projects,
       secretHash: hashSecret(secret),
       displayPrefix: secret.slice(0, 8),

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type RunningServer } from "../../src/http-server.ts";
-import { userWithPat } from "../access/principals.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, lastEventId, type Result, sse, wsClient } from "./live-helpers.ts";
+import { createFlag, lastEventId, userWithPat } from "../helpers/builders.ts";
+import { type Result, sse, wsClient } from "./live-helpers.ts";
 
 /** Subscriptions end when their credential is deleted or revoked (graphql-ws and SSE). */
 let t: TestApp;

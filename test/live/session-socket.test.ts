@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, lastEventId, type Result } from "./live-helpers.ts";
+import { createFlag, lastEventId } from "../helpers/builders.ts";
+import type { Result } from "./live-helpers.ts";
 
 /**
  * The web UI follows events over graphql-ws with its session: the cookie of the upgrade

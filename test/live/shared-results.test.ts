@@ -4,8 +4,9 @@ import { WebSocket } from "ws";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { schema } from "../../src/schema.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlag, createProject, lastEventId } from "../helpers/builders.ts";
 import { createSqlCounter } from "../helpers/sql-counter.ts";
-import { createFlag, lastEventId, seedProject, seedToken, wsClient } from "./live-helpers.ts";
+import { seedScopedAdminToken, wsClient } from "./live-helpers.ts";
 
 const EVENTS = `subscription($filter: EventFilter, $afterId: Long) {
   events(filter: $filter, afterId: $afterId) { id: databaseId featureName project } }`;
@@ -17,7 +18,7 @@ let server: RunningServer;
 beforeAll(async () => {
   t = await createTestApp({}, { wrapAdapter: sql.wrap });
   server = await listen(t.app, t.deps, "127.0.0.1", 0);
-  await seedProject(t, "other");
+  await createProject(t, "other");
 });
 afterAll(async () => {
   await server.close(0);
@@ -84,7 +85,7 @@ function subscriber(token: string, variables: Record<string, unknown>, query = E
 
 describe("events subscription: shared execution", () => {
   it("executes the selection once per event for subscribers that select the same and may read the same", async () => {
-    const scoped = await seedToken(t, "default:*.scoped-admin-secret-000000", "admin", ["default"]);
+    const scoped = await seedScopedAdminToken(t, "default:*.scoped-admin-secret-000000", ["default"]);
     const afterId = await lastEventId(t);
     const createdOnly = { afterId, filter: { types: ["feature-created"] } };
     const defaultOnly = { afterId, filter: { projects: ["default"] } };
@@ -143,12 +144,12 @@ describe("events subscription: shared execution", () => {
   });
 
   it("still applies each subscriber's visibility and filter to shared results", async () => {
-    const scoped = await seedToken(t, "other:*.scoped-admin-secret-111111", "admin", ["other"]);
+    const scoped = await seedScopedAdminToken(t, "other:*.scoped-admin-secret-111111", ["other"]);
     const from = await lastEventId(t);
     const admin = subscriber(ADMIN_TOKEN, { afterId: from });
     const otherOnly = subscriber(scoped, { afterId: from });
     await createFlag(t, "vis-default");
-    await createFlag(t, "vis-other", "other");
+    await createFlag(t, "vis-other", { project: "other" });
     await Promise.all([admin.received("vis-other"), otherOnly.received("vis-other")]);
     expect(admin.got).toEqual(["vis-default", "vis-other"]);
     expect(otherOnly.got).toEqual(["vis-other"]);

@@ -6,16 +6,8 @@ import { feedFor } from "../../src/modules/live/feed.live.ts";
 import { followEvents } from "../../src/modules/live/follow.live.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import {
-  createFlag,
-  lastEventId,
-  type Result,
-  seedProject,
-  seedToken,
-  sse,
-  take,
-  wsClient,
-} from "./live-helpers.ts";
+import { apiToken, createFlag, createProject, lastEventId } from "../helpers/builders.ts";
+import { type Result, sse, take, wsClient } from "./live-helpers.ts";
 
 type Ev = { events: { id: number; type: string; featureName: string | null; project: string | null } };
 const EVENTS = `subscription($filter: EventFilter, $afterId: Long) {
@@ -26,7 +18,7 @@ let server: RunningServer;
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app, t.deps, "127.0.0.1", 0);
-  await seedProject(t, "other");
+  await createProject(t, "other");
 });
 afterAll(async () => {
   await server.close(0);
@@ -42,8 +34,8 @@ describe("events subscription", () => {
       variables: { afterId: from, filter: { projects: ["other"], types: ["feature-created"] } },
     });
     await createFlag(t, "ws-default-1");
-    await createFlag(t, "ws-other-1", "other");
-    await createFlag(t, "ws-other-2", "other");
+    await createFlag(t, "ws-other-1", { project: "other" });
+    await createFlag(t, "ws-other-2", { project: "other" });
     const got = await take(stream as AsyncIterableIterator<Result<Ev>>, 2);
     expect(got.map((r) => r.data?.events.featureName)).toEqual(["ws-other-1", "ws-other-2"]);
     expect(got.every((r) => r.data?.events.project === "other")).toBe(true);
@@ -91,7 +83,7 @@ describe("events subscription", () => {
       parameters: { url: "http://127.0.0.1:9/x" },
       events: ["feature-created"],
     });
-    await createFlag(t, "scope-other", "other");
+    await createFlag(t, "scope-other", { project: "other" });
     const viewer = wsClient(server.url, secret);
     const got = await take(
       viewer.iterate<Ev>({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<
@@ -101,7 +93,7 @@ describe("events subscription", () => {
     );
     expect(got.map((r) => r.data?.events.featureName)).toEqual(["scope-other"]);
     await viewer.dispose();
-    const sdk = await seedToken(t, "other:development.scoped-secret-000000", "client", ["other"]);
+    const sdk = await apiToken(t, "client", "development", ["other"]);
     const client = wsClient(server.url, sdk);
     const refused = await take(
       client.iterate({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<Result<Ev>>,
@@ -334,7 +326,7 @@ describe("featureChanged subscription", () => {
   });
 
   it("refuses a project the credential does not cover", async () => {
-    const token = await seedToken(t, "other:development.scoped-secret-111111", "client", ["other"]);
+    const token = await apiToken(t, "client", "development", ["other"]);
     const client = wsClient(server.url, token);
     const stream = client.iterate({
       query: `subscription { featureChanged(project: "default", feature: "x") { name } }`,

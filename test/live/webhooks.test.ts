@@ -4,7 +4,7 @@ import { recordEvent } from "../../src/events/record.ts";
 import { type DeliveryWorker, startDeliveryWorker } from "../../src/jobs/delivery-worker.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, seedProject } from "./live-helpers.ts";
+import { createFlag, createProject } from "../helpers/builders.ts";
 import { startReceiver } from "./receiver.ts";
 
 let t: TestApp;
@@ -18,7 +18,7 @@ beforeAll(async () => {
     VEXIL_WORKER_POLL_MS: "600000",
   });
   receiver = await startReceiver();
-  await seedProject(t, "other");
+  await createProject(t, "other");
   // A worker on its own quiet bus: it runs only when the test calls drain().
   worker = startDeliveryWorker({ ...t.deps, bus: createInProcessBus() });
 });
@@ -148,7 +148,7 @@ describe("webhook delivery", () => {
       "/match/production",
       "/match/star",
     ]);
-    await createFlag(t, "match-other", "other");
+    await createFlag(t, "match-other", { project: "other" });
     await worker.drain();
     expect(seen().filter((p) => p === "/match/other-only")).toHaveLength(1);
     for (const id of ids) await disable(id);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's API tokens by name and the expiry update (issue 14): GET /api/admin/api-tokens/:name
@@ -11,7 +11,7 @@ let viewer: string;
 let secret: string;
 beforeAll(async () => {
   t = await createTestApp();
-  viewer = await userToken(t, "tokens-viewer", "Viewer");
+  viewer = (await userWithPat(t, "tokens-viewer", "Viewer")).token;
   for (const environment of ["development", "production"]) {
     const created = await t.rest("POST", "/api/admin/api-tokens", {
       tokenName: "checkout-service",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's per-application metrics paths (issue 14): overview, recent instances, outdated
@@ -38,7 +38,7 @@ const register = (secret: string, instanceId: string, sdkVersion: string, strate
 
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
-  viewer = await userToken(t, "apps-viewer", "Viewer");
+  viewer = (await userWithPat(t, "apps-viewer", "Viewer")).token;
   expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "app-flag" })).status).toBe(
     200,
   );

@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Route } from "../../rest/route.ts";
 import { allRoutes } from "../../rest/routes/index.ts";
-import { PASSWORD, userWithPat } from "../access/principals.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
+import { PASSWORD } from "../helpers/session.ts";
 
 /*
  * Issue 14, point 3: every REST route with a JSON body that Unleash also serves answers an

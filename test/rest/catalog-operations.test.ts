@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's single-flag archive paths, environment order and availability, and the legacy
@@ -10,7 +10,7 @@ let t: TestApp;
 let viewer: string;
 beforeAll(async () => {
   t = await createTestApp();
-  viewer = await userToken(t, "catalog-viewer", "Viewer");
+  viewer = (await userWithPat(t, "catalog-viewer", "Viewer")).token;
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's flag links (issue 14): add, update and delete a flag's links over REST (204), shown
@@ -11,7 +11,7 @@ let t: TestApp;
 let viewer: string;
 beforeAll(async () => {
   t = await createTestApp();
-  viewer = await userToken(t, "links-viewer", "Viewer");
+  viewer = (await userWithPat(t, "links-viewer", "Viewer")).token;
   for (const name of ["linked", "other-linked"]) {
     expect((await t.rest("POST", "/api/admin/projects/default/features", { name })).status).toBe(200);
   }

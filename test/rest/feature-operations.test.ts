@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's flag operations a script uses besides the basic CRUD (issue 14): bulk on/off,
@@ -12,7 +12,7 @@ let t: TestApp;
 let viewer: string;
 beforeAll(async () => {
   t = await createTestApp();
-  viewer = await userToken(t, "ops-viewer", "Viewer");
+  viewer = (await userWithPat(t, "ops-viewer", "Viewer")).token;
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventsAfter, lastEventId, userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { eventsAfter, lastEventId, userWithPat } from "../helpers/builders.ts";
 
 /** Issue 14 point 5: Unleash's export/import (features-batch) round trip between two Vexils. */
 let source: TestApp;
@@ -545,7 +545,7 @@ describe("refusals", () => {
   });
 
   it("a Viewer can export and validate, but not import (403 listing the permissions)", async () => {
-    const viewer = await userToken(target, "import-viewer", "Viewer");
+    const viewer = (await userWithPat(target, "import-viewer", "Viewer")).token;
     const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
     data.features.push({ name: "viewer-new", type: "release" });
     const body = { project: "default", environment: "development", data };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { login, userWithPat } from "../access/principals.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
+import { login } from "../helpers/session.ts";
 
 /**
  * Unleash's public signup tokens (invite links, issue 14): admins manage them under

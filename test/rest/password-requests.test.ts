@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userWithPat } from "../access/principals.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's public password operations (issue 14): asking for a reset link by email, which

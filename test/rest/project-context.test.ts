@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Project-scoped context fields (issue 14): Unleash's `/api/admin/projects/:projectId/context`
@@ -12,7 +12,7 @@ let t: TestApp;
 let viewer: string;
 beforeAll(async () => {
   t = await createTestApp();
-  viewer = await userToken(t, "context-viewer", "Viewer");
+  viewer = (await userWithPat(t, "context-viewer", "Viewer")).token;
   expect((await t.rest("POST", "/api/admin/projects", { id: "other", name: "Other" })).status).toBe(201);
   expect((await t.rest("POST", "/api/admin/context", { name: "tier" })).status).toBe(201);
 });

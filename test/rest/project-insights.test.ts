@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's project pages beyond the overview (issue 14): flag creators, the personal
@@ -22,7 +22,7 @@ async function ok<T = Record<string, any>>(query: string, variables?: Record<str
 
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
-  editor = await userToken(t, "insight-editor", "Editor");
+  editor = (await userWithPat(t, "insight-editor", "Editor", { email: null })).token;
   await t.database.prisma.user.update({
     where: { username: "insight-editor" },
     data: { name: "Ada Editor" },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's strategies-by-context-field reads and the "set a strategy's segments" write
@@ -15,7 +15,7 @@ const FLAG = "/api/admin/projects/default/features/ctx-flag";
 
 beforeAll(async () => {
   t = await createTestApp();
-  viewer = await userToken(t, "ctx-viewer", "Viewer");
+  viewer = (await userWithPat(t, "ctx-viewer", "Viewer")).token;
   expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "ctx-flag" })).status).toBe(
     200,
   );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userToken } from "../feature-environments/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's bulk tagging, name checks (tag types, segments, context fields), segment usage,
@@ -11,7 +11,7 @@ let t: TestApp;
 let viewer: string;
 beforeAll(async () => {
   t = await createTestApp();
-  viewer = await userToken(t, "usage-viewer", "Viewer");
+  viewer = (await userWithPat(t, "usage-viewer", "Viewer")).token;
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { login, PASSWORD, userWithPat } from "../access/principals.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
+import { login, PASSWORD } from "../helpers/session.ts";
 
 /**
  * Unleash's user paths (issue 14): own profile, roles and password; the admin's user search,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollUpEventCounts } from "../../src/modules/events/event-counts.job.ts";
-import { userWithPat } from "../access/principals.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /*
  * Issue 12 item 6: one visibility rule for every way of reading events. Admins read every

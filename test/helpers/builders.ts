@@ -1,0 +1,313 @@
+/**
+ * Test builders: every fixture a test needs, made through the public API (GraphQL over HTTP
+ * or REST, with the admin token unless a caller's token is given), so fixtures record the same
+ * events and pass the same checks as a real client's calls.
+ */
+import { expect } from "vitest";
+import type { TestApp } from "./app.ts";
+import { login, PASSWORD, type Session, withSession } from "./session.ts";
+
+type Variables = Record<string, unknown>;
+
+/** Runs a GraphQL operation that must succeed (the test fails on any error) and returns its data. */
+export async function gqlOk<T = Record<string, any>>(
+  t: TestApp,
+  query: string,
+  variables?: Variables,
+  token?: string | null,
+): Promise<T> {
+  const res = await t.gql<T>(query, variables, token);
+  expect(res.errors, `GraphQL errors for ${query.trim().slice(0, 80)}`).toBeUndefined();
+  return res.data as T;
+}
+
+/** Runs a GraphQL operation that must fail and returns its first error's code and message. */
+export async function gqlError(t: TestApp, query: string, variables?: Variables, token?: string | null) {
+  const res = await t.gql(query, variables, token);
+  const error = res.errors?.[0];
+  if (!error) throw new Error(`expected a GraphQL error, got ${JSON.stringify(res.data)}`);
+  return { code: error.extensions?.code as string | undefined, message: error.message };
+}
+
+/** The first error's code of a GraphQL answer (undefined when it has none). */
+export function gqlCode(res: { errors?: { extensions?: Record<string, unknown> }[] }) {
+  return res.errors?.[0]?.extensions?.code;
+}
+
+// ---- Events ----
+
+export type RecordedEvent = {
+  id: number;
+  type: string;
+  project: string | null;
+  environment: string | null;
+  featureName: string | null;
+  createdBy: string;
+  createdByUserId: number | null;
+  data: Record<string, any> | null;
+  preData: Record<string, any> | null;
+  tags: { type: string; value: string }[];
+  groupId: string | null;
+  label: string | null;
+  summary: string | null;
+};
+
+const EVENT_FIELDS = `id: databaseId type project environment featureName createdBy createdByUserId
+  data preData tags { type value } groupId label summary`;
+
+/** The id of the newest event (0 when none), to list what an action records with `eventsAfter`. */
+export async function lastEventId(t: TestApp): Promise<number> {
+  const data = await gqlOk<{ events: { edges: { node: { databaseId: number } }[] } }>(
+    t,
+    `{ events(first: 1) { edges { node { databaseId } } } }`,
+  );
+  return data.events.edges[0]?.node.databaseId ?? 0;
+}
+
+/** Events recorded after `mark`, oldest first, through the public events query. */
+export async function eventsAfter(t: TestApp, mark: number): Promise<RecordedEvent[]> {
+  const data = await gqlOk<{ events: { edges: { node: RecordedEvent }[] } }>(
+    t,
+    `{ events(first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,
+  );
+  return data.events.edges
+    .map((e) => e.node)
+    .filter((e) => e.id > mark)
+    .reverse();
+}
+
+/** The events of the given types, oldest first. */
+export async function eventsOf(t: TestApp, types: string[]): Promise<RecordedEvent[]> {
+  const data = await gqlOk<{ events: { edges: { node: RecordedEvent }[] } }>(
+    t,
+    `query($types: [String!]) { events(filter: { types: $types }, first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,
+    { types },
+  );
+  return data.events.edges.map((e) => e.node).reverse();
+}
+
+/** Runs `action` and returns what it recorded, as `{type, featureName, data, preData}` rows. */
+export async function recorded<T>(t: TestApp, action: () => Promise<T>) {
+  const before = await lastEventId(t);
+  const result = await action();
+  const events = await eventsAfter(t, before);
+  return {
+    result,
+    events,
+    brief: events.map(({ type, featureName, data, preData }) => ({ type, featureName, data, preData })),
+  };
+}
+
+// ---- Projects and flags ----
+
+/** A project (id = name) with the given environments (default: every enabled environment). */
+export async function createProject(
+  t: TestApp,
+  id: string,
+  options: { name?: string; description?: string; environments?: string[] } = {},
+) {
+  await gqlOk(t, `mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }`, {
+    input: { id, name: options.name ?? id, ...options },
+  });
+}
+
+export type FlagOptions = {
+  project?: string;
+  type?: string;
+  description?: string;
+  impressionData?: boolean;
+  tags?: { type: string; value: string }[];
+  /** Strategies to add, each in its `environment` (default development). */
+  strategies?: ({ environment?: string } & Variables & { name: string })[];
+  /** Environments to turn the flag on in, after its strategies are added. */
+  enabledIn?: string[];
+};
+
+/** A flag made with createFeature, then given its strategies and turned on where asked. */
+export async function createFlag(t: TestApp, name: string, options: FlagOptions = {}) {
+  const { project = "default", strategies = [], enabledIn = [], ...input } = options;
+  await gqlOk(
+    t,
+    `mutation($p: String!, $input: CreateFeatureInput!) { createFeature(project: $p, input: $input) { name } }`,
+    { p: project, input: { name, ...input } },
+  );
+  for (const { environment = "development", ...strategy } of strategies) {
+    await addStrategy(t, name, strategy, environment, project);
+  }
+  for (const environment of enabledIn) await enableFlag(t, name, environment, project);
+}
+
+/** Several plain flags in one project. */
+export async function createFlags(t: TestApp, names: string[], project = "default") {
+  for (const name of names) await createFlag(t, name, { project });
+}
+
+export async function enableFlag(t: TestApp, name: string, environment: string, project = "default") {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $f: String!, $e: String!) { enableFeatureEnvironment(project: $p, feature: $f, environment: $e) { name } }`,
+    { p: project, f: name, e: environment },
+  );
+}
+
+export async function disableFlag(t: TestApp, name: string, environment: string, project = "default") {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $f: String!, $e: String!) { disableFeatureEnvironment(project: $p, feature: $f, environment: $e) { name } }`,
+    { p: project, f: name, e: environment },
+  );
+}
+
+export async function archiveFlag(t: TestApp, name: string, project = "default") {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $n: [String!]!) { archiveFeatures(project: $p, names: $n) { name } }`,
+    {
+      p: project,
+      n: [name],
+    },
+  );
+}
+
+/** The fields of a strategy as `addStrategy` returns it. */
+export const STRATEGY = `id: databaseId name title disabled sortOrder segments parameters
+  constraints { contextName operator caseInsensitive inverted values value }
+  variants { name weight weightType stickiness payload { type value } }`;
+
+/** Adds a strategy over GraphQL and returns it. */
+export async function addStrategy(
+  t: TestApp,
+  feature: string,
+  input: Variables,
+  environment = "development",
+  project = "default",
+) {
+  const data = await gqlOk<{ addFeatureStrategy: Record<string, any> }>(
+    t,
+    `mutation($p: String!, $f: String!, $e: String!, $i: StrategyInput!) {
+      addFeatureStrategy(project: $p, feature: $f, environment: $e, input: $i) { ${STRATEGY} } }`,
+    { p: project, f: feature, e: environment, i: input },
+  );
+  return data.addFeatureStrategy;
+}
+
+// ---- Catalog ----
+
+export async function createTagType(t: TestApp, name: string, input: Variables = {}) {
+  await gqlOk(t, `mutation($input: CreateTagTypeInput!) { createTagType(input: $input) { name } }`, {
+    input: { name, ...input },
+  });
+}
+
+/** A segment; returns its database id. */
+export async function createSegment(t: TestApp, name: string, input: Variables = {}): Promise<number> {
+  const data = await gqlOk<{ createSegment: { id: number } }>(
+    t,
+    `mutation($input: SegmentInput!) { createSegment(input: $input) { id: databaseId } }`,
+    { input: { name, ...input } },
+  );
+  return data.createSegment.id;
+}
+
+export async function createContextField(t: TestApp, name: string, input: Variables = {}) {
+  await gqlOk(
+    t,
+    `mutation($input: CreateContextFieldInput!) { createContextField(input: $input) { name } }`,
+    {
+      input: { name, ...input },
+    },
+  );
+}
+
+// ---- Users, roles and tokens ----
+
+/** A custom role; returns its database id. */
+export async function createRole(
+  t: TestApp,
+  name: string,
+  permissions: { name: string; environment?: string }[],
+  type = "custom",
+): Promise<number> {
+  const data = await gqlOk<{ createRole: { id: number } }>(
+    t,
+    `mutation($input: RoleInput!) { createRole(input: $input) { id } }`,
+    { input: { name, type, description: name, permissions } },
+  );
+  return data.createRole.id;
+}
+
+export async function addProjectMember(t: TestApp, project: string, userId: number, roleId: number) {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $u: Int!, $r: Int!) { addProjectMember(project: $p, userId: $u, roleId: $r) }`,
+    {
+      p: project,
+      u: userId,
+      r: roleId,
+    },
+  );
+}
+
+/** A user with a root role and the password `PASSWORD` (unless given); returns its database id. */
+export async function createUser(
+  t: TestApp,
+  username: string,
+  rootRole: string,
+  options: { email?: string | null; name?: string; password?: string } = {},
+): Promise<number> {
+  const data = await gqlOk<{ createUser: { id: number } }>(
+    t,
+    `mutation($input: CreateUserInput!) { createUser(input: $input) { id: databaseId } }`,
+    {
+      input: {
+        username,
+        rootRole,
+        email: options.email === null ? undefined : (options.email ?? `${username}@example.com`),
+        name: options.name ?? username,
+        password: options.password ?? PASSWORD,
+      },
+    },
+  );
+  return data.createUser.id;
+}
+
+/** Logs in as the user and makes them a personal access token; returns the token and the session. */
+export async function personalToken(t: TestApp, username: string, password = PASSWORD) {
+  const { status, session } = await login(t, username, password);
+  expect(status, `login of ${username}`).toBe(200);
+  const pat = await withSession(t, session, "POST", "/api/admin/user/tokens", {
+    description: "tests",
+    expiresAt: "2099-01-01T00:00:00.000Z",
+  });
+  expect(pat.status, `personal token of ${username}: ${JSON.stringify(pat.body)}`).toBe(201);
+  return { token: pat.body.secret as string, session };
+}
+
+export type TestUser = { id: number; username: string; token: string; session: Session };
+
+/** A user with a root role, logged in, with a personal access token. */
+export async function userWithPat(
+  t: TestApp,
+  username: string,
+  rootRole: string,
+  options: Parameters<typeof createUser>[3] = {},
+): Promise<TestUser> {
+  const id = await createUser(t, username, rootRole, options);
+  return { id, username, ...(await personalToken(t, username)) };
+}
+
+/** An API token's secret (`client`, `frontend` or `admin`), made with createApiToken. */
+export async function apiToken(
+  t: TestApp,
+  type: string,
+  environment: string,
+  projects: string[],
+  tokenName = `${type}-${environment}-${projects.join("-")}`,
+): Promise<string> {
+  const data = await gqlOk<{ createApiToken: { secret: string } }>(
+    t,
+    `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret } }`,
+    { input: { tokenName, type, environment, projects } },
+  );
+  return data.createApiToken.secret;
+}
