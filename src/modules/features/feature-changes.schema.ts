@@ -1,11 +1,9 @@
 import { builder } from "../../builder.ts";
 import { SYSTEM_ACTOR } from "../../shared/actor.ts";
-import { NotFoundError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { assertDirectProjectChangeAllowed } from "../change-requests/settings.write.ts";
-import { featureInProject } from "./feature.read.ts";
-import { archiveFeatures, deleteFeatures, reviveFeatures, validateArchive } from "./feature-archive.write.ts";
+import { archiveFeatures, deleteFeatures, reviveFeatures } from "./feature-archive.write.ts";
 import { patchFeature, setFeaturesStale, updateFeature } from "./feature-update.write.ts";
 import { completeFeature, markPotentiallyStaleFlags, uncompleteFeature } from "./lifecycle-change.write.ts";
 
@@ -36,78 +34,6 @@ const CompletedStatusEnum = builder.enumType("CompletedStatus", {
     discarded: { description: "The feature was removed." },
   },
 });
-
-const ArchiveValidationRef = builder
-  .objectRef<{ parentsWithChildFeatures: string[]; hasDeletedDependencies: boolean }>("ArchiveValidation")
-  .implement({
-    description: "What archiving a set of flags would do (spec 2.16).",
-    fields: (t) => ({
-      parentsWithChildFeatures: t.exposeStringList("parentsWithChildFeatures", {
-        description: "Flags of the set that still have children outside it (archiving them is refused).",
-      }),
-      hasDeletedDependencies: t.exposeBoolean("hasDeletedDependencies", {
-        description: "Whether some dependency link would be removed.",
-      }),
-    }),
-  });
-
-builder.queryField("projectFeature", (t) =>
-  t.prismaField({
-    type: "Feature",
-    description: "A flag of a project (archived ones too); NOT_FOUND when unknown or in another project.",
-    authScopes: { authenticated: true },
-    args: {
-      project: t.arg.string({ required: true, description: "Project id." }),
-      name: t.arg.string({ required: true, description: "Flag name." }),
-      includeArchived: t.arg.boolean({
-        defaultValue: true,
-        description: "false: an archived flag is NOT_FOUND, as Unleash's REST read answers.",
-      }),
-    },
-    resolve: async (query, _root, args, ctx) => {
-      const feature = await featureInProject(ctx.db, args.project, args.name, true);
-      if (feature.archivedAt && !args.includeArchived) {
-        throw new NotFoundError(`Could not find feature flag "${args.name}" (it is archived)`);
-      }
-      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
-    },
-  }),
-);
-
-builder.queryField("projectFeatures", (t) =>
-  t.prismaField({
-    type: ["Feature"],
-    description: "Every active flag of a project, oldest first; NOT_FOUND for an unknown project.",
-    authScopes: { authenticated: true },
-    args: { project: t.arg.string({ required: true, description: "Project id." }) },
-    resolve: async (query, _root, args, ctx) => {
-      if (!(await ctx.db.project.findUnique({ where: { id: args.project }, select: { id: true } }))) {
-        throw new NotFoundError(`Could not find project with id "${args.project}"`);
-      }
-      return ctx.db.feature.findMany({
-        ...query,
-        where: { projectId: args.project, archivedAt: null },
-        orderBy: [{ createdAt: "asc" }, { name: "asc" }],
-      });
-    },
-  }),
-);
-
-builder.queryField("archiveValidation", (t) =>
-  t.field({
-    type: ArchiveValidationRef,
-    description:
-      "Checks archiving flags (spec 4.12): children left behind, links removed. Unknown names are ignored.",
-    authScopes: (_root, args) => ({
-      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
-    }),
-    args: {
-      project: t.arg.string({ required: true, description: "Project id." }),
-      features: t.arg.stringList({ required: true, description: "Flags to archive." }),
-    },
-    resolve: (_root, args, ctx) => validateArchive(ctx.db, args.features),
-  }),
-);
 
 const flagArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
   project: t.arg.string({ required: true, description: "Project id." }),

@@ -6,8 +6,8 @@ import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { assertDirectProjectChangeAllowed } from "../change-requests/settings.write.ts";
 import { featureByName, lockFeatures } from "./feature.read.ts";
 import { cloneFeature } from "./feature-clone.write.ts";
+import { TagInput } from "./feature-create.schema.ts";
 import { addFeatureTag, removeFeatureTag } from "./feature-tags.write.ts";
-import { TagInput } from "./features.schema.ts";
 
 builder.mutationFields((t) => ({
   updateFeatureTags: t.prismaField({

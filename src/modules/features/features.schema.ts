@@ -1,10 +1,16 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../../builder.ts";
+import { NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { type Connection, pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
-import { runWrite } from "../../shared/write.ts";
+import { parseInput } from "../../shared/validation.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.logic.ts";
+import { checkLegalValues, normalizeConstraint } from "../feature-environments/constraints.logic.ts";
+import { ConstraintInput } from "../feature-environments/strategy-inputs.schema.ts";
+import { featureInProject } from "./feature.read.ts";
 import { FeatureRef } from "./feature.schema.ts";
-import { createFeature } from "./feature-create.write.ts";
+import { validateArchive } from "./feature-archive.write.ts";
+import { createFeatureSchema } from "./feature-create.write.ts";
 
 const FeatureConnection = builder.connectionObject({
   type: FeatureRef,
@@ -68,56 +74,6 @@ builder.queryField("features", (t) =>
   }),
 );
 
-export const TagInput = builder.inputType("TagInput", {
-  description: "A tag reference.",
-  fields: (t) => ({
-    type: t.string({ required: true, description: "Tag type (must exist)." }),
-    value: t.string({ required: true, description: "Tag value, 2 to 50 characters." }),
-  }),
-});
-
-const CreateFeatureInput = builder.inputType("CreateFeatureInput", {
-  description: "A new flag.",
-  fields: (t) => ({
-    name: t.string({ required: true, description: "Unique URL-friendly name (letters, digits, - . _ ~)." }),
-    type: t.string({ description: "Flag type; default release." }),
-    description: t.string({ description: "Free text." }),
-    impressionData: t.boolean({ description: "Emit impression events; default false." }),
-    tags: t.field({ type: [TagInput], description: "Initial tags (their types must exist)." }),
-  }),
-});
-
-builder.mutationField("createFeature", (t) =>
-  t.prismaField({
-    type: "Feature",
-    description: "Creates a flag, off in every environment of its project. Event: feature-created.",
-    args: {
-      project: t.arg.string({ required: true, description: "Project id." }),
-      input: t.arg({ type: CreateFeatureInput, required: true, description: "The flag." }),
-    },
-    authScopes: (_root, args) => ({
-      permission: { permission: PERMISSIONS.CREATE_FEATURE, project: args.project },
-    }),
-    resolve: async (query, _root, args, ctx) => {
-      return runWrite(ctx, async (w) => {
-        const created = await createFeature(
-          w,
-          args.project,
-          {
-            name: args.input.name,
-            type: args.input.type ?? undefined,
-            description: args.input.description,
-            impressionData: args.input.impressionData ?? undefined,
-            tags: args.input.tags ?? undefined,
-          },
-          ctx.config.limits.featureFlags,
-        );
-        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: created.name } });
-      });
-    },
-  }),
-);
-
 const FeatureTypeRef = builder.prismaObject("FeatureType", {
   description: "A kind of flag and how long such flags are expected to live (potentially-stale after that).",
   fields: (t) => ({
@@ -139,3 +95,162 @@ builder.queryField("featureTypes", (t) =>
     resolve: (query, _root, _args, ctx) => ctx.db.featureType.findMany({ ...query, orderBy: { id: "asc" } }),
   }),
 );
+
+const ArchiveValidationRef = builder
+  .objectRef<{ parentsWithChildFeatures: string[]; hasDeletedDependencies: boolean }>("ArchiveValidation")
+  .implement({
+    description: "What archiving a set of flags would do (spec 2.16).",
+    fields: (t) => ({
+      parentsWithChildFeatures: t.exposeStringList("parentsWithChildFeatures", {
+        description: "Flags of the set that still have children outside it (archiving them is refused).",
+      }),
+      hasDeletedDependencies: t.exposeBoolean("hasDeletedDependencies", {
+        description: "Whether some dependency link would be removed.",
+      }),
+    }),
+  });
+
+builder.queryField("projectFeature", (t) =>
+  t.prismaField({
+    type: "Feature",
+    description: "A flag of a project (archived ones too); NOT_FOUND when unknown or in another project.",
+    authScopes: { authenticated: true },
+    args: {
+      project: t.arg.string({ required: true, description: "Project id." }),
+      name: t.arg.string({ required: true, description: "Flag name." }),
+      includeArchived: t.arg.boolean({
+        defaultValue: true,
+        description: "false: an archived flag is NOT_FOUND, as Unleash's REST read answers.",
+      }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const feature = await featureInProject(ctx.db, args.project, args.name, true);
+      if (feature.archivedAt && !args.includeArchived) {
+        throw new NotFoundError(`Could not find feature flag "${args.name}" (it is archived)`);
+      }
+      return ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: args.name } });
+    },
+  }),
+);
+
+builder.queryField("projectFeatures", (t) =>
+  t.prismaField({
+    type: ["Feature"],
+    description: "Every active flag of a project, oldest first; NOT_FOUND for an unknown project.",
+    authScopes: { authenticated: true },
+    args: { project: t.arg.string({ required: true, description: "Project id." }) },
+    resolve: async (query, _root, args, ctx) => {
+      if (!(await ctx.db.project.findUnique({ where: { id: args.project }, select: { id: true } }))) {
+        throw new NotFoundError(`Could not find project with id "${args.project}"`);
+      }
+      return ctx.db.feature.findMany({
+        ...query,
+        where: { projectId: args.project, archivedAt: null },
+        orderBy: [{ createdAt: "asc" }, { name: "asc" }],
+      });
+    },
+  }),
+);
+
+builder.queryField("archiveValidation", (t) =>
+  t.field({
+    type: ArchiveValidationRef,
+    description:
+      "Checks archiving flags (spec 4.12): children left behind, links removed. Unknown names are ignored.",
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
+    }),
+    args: {
+      project: t.arg.string({ required: true, description: "Project id." }),
+      features: t.arg.stringList({ required: true, description: "Flags to archive." }),
+    },
+    resolve: (_root, args, ctx) => validateArchive(ctx.db, args.features),
+  }),
+);
+
+type LifecycleCounts = {
+  initial: number;
+  preLive: number;
+  live: number;
+  completed: number;
+  archived: number;
+};
+
+const LifecycleCountsRef = builder.objectRef<LifecycleCounts>("LifecycleStageCounts").implement({
+  description:
+    "How many flags are in each lifecycle stage now (each flag counted once, in its current stage).",
+  fields: (t) => ({
+    initial: t.exposeInt("initial", { description: "Flags in stage initial." }),
+    preLive: t.exposeInt("preLive", { description: "Flags in stage pre-live." }),
+    live: t.exposeInt("live", { description: "Flags in stage live." }),
+    completed: t.exposeInt("completed", { description: "Flags in stage completed." }),
+    archived: t.exposeInt("archived", { description: "Archived flags." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  validateFeatureName: t.boolean({
+    description:
+      "Checks a name for a new flag: true when it is URL-friendly and no flag (archived ones included) holds it. VALIDATION for a malformed name, NAME_EXISTS for a taken one.",
+    authScopes: { authenticated: true },
+    args: { name: t.arg.string({ required: true, description: "The name to check." }) },
+    resolve: async (_root, args, ctx) => {
+      parseInput(createFeatureSchema.pick({ name: true }), { name: args.name });
+      const taken = await ctx.db.feature.findUnique({
+        where: { name: args.name },
+        select: { projectId: true },
+      });
+      if (taken) throw new NameExistsError(`A flag with the name "${args.name}" already exists.`);
+      return true;
+    },
+  }),
+  validateConstraint: t.boolean({
+    description:
+      "Checks a constraint as a strategy would store it: the context field exists (a stored field or one SDKs carry), the operator's values are well formed and within the field's legal values. VALIDATION otherwise.",
+    authScopes: { authenticated: true },
+    args: {
+      constraint: t.arg({ type: ConstraintInput, required: true, description: "The constraint." }),
+      project: t.arg.string({
+        description:
+          "For a strategy of this project: its project-scoped fields count too (else root fields only).",
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const constraint = normalizeConstraint(args.constraint as never, "constraint");
+      const project = args.project ?? null;
+      const stored = await ctx.db.contextField.findUnique({ where: { name: constraint.contextName } });
+      const visible = stored && (stored.projectId === null || stored.projectId === project);
+      if (!visible && !SDK_CONTEXT_FIELDS.has(constraint.contextName)) {
+        throw new ValidationError(`contextName: context field "${constraint.contextName}" does not exist`, [
+          { path: "contextName", message: `context field "${constraint.contextName}" does not exist` },
+        ]);
+      }
+      await checkLegalValues(ctx.db, [constraint], "constraint", project);
+      return true;
+    },
+  }),
+  featureLifecycleCounts: t.field({
+    type: LifecycleCountsRef,
+    description:
+      "How many flags are in each lifecycle stage: archived flags as archived, the others in their current stage (the one shown on the flag: completed > live > pre-live > initial).",
+    authScopes: { authenticated: true },
+    resolve: async (_root, _args, ctx) => {
+      const rows = await ctx.db.$queryRaw<{ stage: string | null; count: number }[]>`
+        SELECT CASE WHEN f."archivedAt" IS NOT NULL THEN 'archived' ELSE (
+                 SELECT l.stage FROM "FeatureLifecycle" l
+                  WHERE l."featureName" = f.name AND l.stage <> 'archived'
+                  ORDER BY array_position(ARRAY['initial', 'pre-live', 'live', 'completed'], l.stage) DESC NULLS LAST
+                  LIMIT 1) END AS stage,
+               count(*)::int AS count
+          FROM "Feature" f GROUP BY 1`;
+      const count = (stage: string) => rows.find((r) => r.stage === stage)?.count ?? 0;
+      return {
+        initial: count("initial"),
+        preLive: count("pre-live"),
+        live: count("live"),
+        completed: count("completed"),
+        archived: count("archived"),
+      };
+    },
+  }),
+}));

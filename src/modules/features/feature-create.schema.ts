@@ -1,0 +1,54 @@
+import { builder } from "../../builder.ts";
+import { runWrite } from "../../shared/write.ts";
+import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { createFeature } from "./feature-create.write.ts";
+
+export const TagInput = builder.inputType("TagInput", {
+  description: "A tag reference.",
+  fields: (t) => ({
+    type: t.string({ required: true, description: "Tag type (must exist)." }),
+    value: t.string({ required: true, description: "Tag value, 2 to 50 characters." }),
+  }),
+});
+
+const CreateFeatureInput = builder.inputType("CreateFeatureInput", {
+  description: "A new flag.",
+  fields: (t) => ({
+    name: t.string({ required: true, description: "Unique URL-friendly name (letters, digits, - . _ ~)." }),
+    type: t.string({ description: "Flag type; default release." }),
+    description: t.string({ description: "Free text." }),
+    impressionData: t.boolean({ description: "Emit impression events; default false." }),
+    tags: t.field({ type: [TagInput], description: "Initial tags (their types must exist)." }),
+  }),
+});
+
+builder.mutationField("createFeature", (t) =>
+  t.prismaField({
+    type: "Feature",
+    description: "Creates a flag, off in every environment of its project. Event: feature-created.",
+    args: {
+      project: t.arg.string({ required: true, description: "Project id." }),
+      input: t.arg({ type: CreateFeatureInput, required: true, description: "The flag." }),
+    },
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.CREATE_FEATURE, project: args.project },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      return runWrite(ctx, async (w) => {
+        const created = await createFeature(
+          w,
+          args.project,
+          {
+            name: args.input.name,
+            type: args.input.type ?? undefined,
+            description: args.input.description,
+            impressionData: args.input.impressionData ?? undefined,
+            tags: args.input.tags ?? undefined,
+          },
+          ctx.config.limits.featureFlags,
+        );
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: created.name } });
+      });
+    },
+  }),
+);
