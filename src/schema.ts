@@ -17,6 +17,7 @@ import "./modules/dependencies/dependencies.schema.ts";
 import "./modules/dependencies/dependency-options.schema.ts";
 import "./modules/favorites/favorites.schema.ts";
 import "./modules/feature-environments/feature-environments.schema.ts";
+import "./modules/feature-environments/feature-environment.schema.ts";
 import "./modules/feature-environments/bulk.schema.ts";
 import "./modules/segments/segments.schema.ts";
 import "./modules/segments/segment-usage.schema.ts";

@@ -15,21 +15,20 @@ type Bucket = {
   no: number;
   variants: { name: string; count: number }[];
 };
-type Instance = { environment: string; sdkVersion: string | null; strategies: string[]; lastSeenAt: string };
 type Application = {
   appName: string;
+  sdkVersion: string | null;
+  allStrategies: string[];
   description: string | null;
   url: string | null;
   color: string | null;
   icon: string | null;
-  declaredStrategies: string[];
-  instances: Instance[];
-  seenFlags: { featureName: string; project: string; environments: string[] }[];
+  usage: { project: string; environments: string[] }[];
 };
 
 const BUCKET_FIELDS = "featureName environment appName hour yes no variants { name count }";
 const APPLICATION_FIELDS =
-  "appName description url color icon declaredStrategies instances { environment sdkVersion strategies lastSeenAt } seenFlags { featureName project environments }";
+  "appName sdkVersion allStrategies description url color icon usage { project environments }";
 
 const variantsSchema = z.record(z.string(), z.number().int()).describe("Count per variant name.");
 const environmentMetricsSchema = z.object({
@@ -68,33 +67,11 @@ function rawMetric(b: Bucket) {
   };
 }
 
-/**
- * Unleash's applicationSchema: SDK of the latest instance, strategies of all (and those an admin
- * declared), the metadata an admin set, usage per project.
- */
+/** Unleash's applicationSchema: the GraphQL fields in its order and names, nulls left out. */
 function applicationBody(app: Application) {
-  const latest = [...app.instances].sort((a, b) => (a.lastSeenAt < b.lastSeenAt ? 1 : -1))[0];
-  const usage = new Map<string, Set<string>>();
-  for (const flag of app.seenFlags) {
-    const envs = usage.get(flag.project) ?? new Set<string>();
-    for (const e of flag.environments) envs.add(e);
-    usage.set(flag.project, envs);
-  }
-  return {
-    appName: app.appName,
-    ...(latest?.sdkVersion ? { sdkVersion: latest.sdkVersion } : {}),
-    strategies: [
-      ...new Set([...app.declaredStrategies, ...app.instances.flatMap((i) => i.strategies)]),
-    ].sort(),
-    ...Object.fromEntries(
-      (["description", "url", "color", "icon"] as const).flatMap((f) =>
-        app[f] === null ? [] : [[f, app[f]]],
-      ),
-    ),
-    usage: [...usage.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([project, envs]) => ({ project, environments: [...envs].sort() })),
-  };
+  const { appName, sdkVersion, allStrategies, description, url, color, icon, usage } = app;
+  const fields = { appName, sdkVersion, strategies: allStrategies, description, url, color, icon, usage };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
 }
 
 export const clientMetricsRoutes = defineRoutes([
