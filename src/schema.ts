@@ -52,6 +52,7 @@ import "./modules/live/live.schema.ts";
 import "./modules/addons/addons.schema.ts";
 import "./modules/playground/playground.schema.ts";
 import "./modules/client-metrics/client-metrics.schema.ts";
+import "./modules/client-metrics/feature-usage.schema.ts";
 import "./modules/client-metrics/project-applications.schema.ts";
 import "./modules/client-metrics/application-overview.schema.ts";
 import "./modules/time-travel/time-travel.schema.ts";

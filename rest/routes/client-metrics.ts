@@ -110,33 +110,16 @@ export const clientMetricsRoutes = defineRoutes([
     summary: "Last hour of usage and the applications that reported the flag",
     description: "`lastHourUsage`: the current hour's counts per environment; `seenApplications`: by name.",
     document: `query FeatureUsage($name: String!) {
-      featureMetrics(name: $name, hoursBack: 1) { ${BUCKET_FIELDS} }
+      featureLastHourUsage(name: $name) { environment timestamp: hour yes no }
       featureApplications(name: $name) }`,
     variables: ({ params }) => ({ name: params.name }),
-    respond: (data, { params }) => {
-      const perEnvironment = new Map<
-        string,
-        { environment: string; timestamp: string; yes: number; no: number }
-      >();
-      for (const b of data.featureMetrics as Bucket[]) {
-        const sum = perEnvironment.get(b.environment) ?? {
-          environment: b.environment,
-          timestamp: b.hour,
-          yes: 0,
-          no: 0,
-        };
-        sum.yes += b.yes;
-        sum.no += b.no;
-        perEnvironment.set(b.environment, sum);
-      }
-      return {
-        version: 1,
-        maturity: "stable",
-        featureName: params.name,
-        lastHourUsage: [...perEnvironment.values()].sort((a, b) => (a.environment < b.environment ? -1 : 1)),
-        seenApplications: data.featureApplications,
-      };
-    },
+    respond: (data, { params }) => ({
+      version: 1,
+      maturity: "stable",
+      featureName: params.name,
+      lastHourUsage: data.featureLastHourUsage,
+      seenApplications: data.featureApplications,
+    }),
     schemas: {
       response: z.object({
         version: z.literal(1),

@@ -1,4 +1,4 @@
-import type { ApplicationInstance, SeenFlag } from "./client-metrics.read.ts";
+import type { ApplicationInstance, FeatureMetricsRow, SeenFlag } from "./client-metrics.read.ts";
 
 /** The SDK version of the most recently seen instance (null when it reported none). */
 export function latestSdkVersion(instances: readonly ApplicationInstance[]): string | null {
@@ -27,4 +27,18 @@ export function usageByProject(seenFlags: readonly SeenFlag[]): ProjectUsage[] {
   return [...usage.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([project, environments]) => ({ project, environments: [...environments].sort() }));
+}
+
+export type EnvironmentUsage = { environment: string; hour: Date; yes: number; no: number };
+
+/** A flag's buckets summed per environment (every application), by environment name. */
+export function usageByEnvironment(buckets: readonly FeatureMetricsRow[]): EnvironmentUsage[] {
+  const sums = new Map<string, EnvironmentUsage>();
+  for (const b of buckets) {
+    const sum = sums.get(b.environment) ?? { environment: b.environment, hour: b.hour, yes: 0, no: 0 };
+    sum.yes += b.yes;
+    sum.no += b.no;
+    sums.set(b.environment, sum);
+  }
+  return [...sums.values()].sort((a, b) => (a.environment < b.environment ? -1 : 1));
 }
