@@ -16,36 +16,23 @@ export const CHANGE_REQUEST_FIELDS = /* GraphQL */ `
 
 type Obj = Record<string, unknown>;
 
-/** Spec 2.11: `conflict`, `defaultChange` and `schedule` appear only when they have a value. */
-export function restChangeRequest(view: unknown): unknown {
-  if (!view || typeof view !== "object") return view;
-  const cr = { ...(view as Obj) };
-  const dropConflict = (c: Obj) => {
-    const { conflict, ...rest } = c;
-    return conflict == null ? rest : c;
-  };
-  cr.features = (cr.features as Obj[]).map((f) => {
-    const out: Obj = { ...dropConflict(f), changes: (f.changes as Obj[]).map(dropConflict) };
-    if (f.defaultChange == null) delete out.defaultChange;
-    return out;
-  });
-  cr.segments = (cr.segments as Obj[]).map(dropConflict);
-  const schedule = cr.schedule as Obj | null;
-  if (!schedule) delete cr.schedule;
-  else cr.schedule = scheduleFor(schedule);
-  return cr;
-}
+/** `o` without those of `keys` whose value is null. */
+const dropNull = (o: Obj, ...keys: string[]): Obj =>
+  Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || !keys.includes(k)));
 
-function scheduleFor(s: Obj): Obj {
-  if (s.status === "pending") return { status: s.status, scheduledAt: s.scheduledAt };
-  if (s.status === "failed")
-    return {
-      status: s.status,
-      scheduledAt: s.scheduledAt,
-      reason: s.reason,
-      failureReason: s.failureReason ?? s.reason,
-    };
-  return { status: s.status, scheduledAt: s.scheduledAt, reason: s.reason };
+/**
+ * Spec 2.11 wire shape: `conflict`, `defaultChange`, `schedule` and the schedule's reasons
+ * appear only when they have a value (GraphQL answers null).
+ */
+function restChangeRequest(view: unknown): unknown {
+  if (!view || typeof view !== "object") return view;
+  const cr = view as Obj;
+  const change = (c: Obj) => dropNull(c, "conflict");
+  const features = (cr.features as Obj[]).map((f) =>
+    dropNull({ ...f, changes: (f.changes as Obj[]).map(change) }, "conflict", "defaultChange"),
+  );
+  const schedule = cr.schedule && dropNull(cr.schedule as Obj, "reason", "failureReason");
+  return dropNull({ ...cr, features, segments: (cr.segments as Obj[]).map(change), schedule }, "schedule");
 }
 
 const userSchema = z.object({

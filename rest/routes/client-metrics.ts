@@ -15,21 +15,20 @@ type Bucket = {
   no: number;
   variants: { name: string; count: number }[];
 };
-type Instance = { environment: string; sdkVersion: string | null; strategies: string[]; lastSeenAt: string };
 type Application = {
   appName: string;
+  sdkVersion: string | null;
+  allStrategies: string[];
   description: string | null;
   url: string | null;
   color: string | null;
   icon: string | null;
-  declaredStrategies: string[];
-  instances: Instance[];
-  seenFlags: { featureName: string; project: string; environments: string[] }[];
+  usage: { project: string; environments: string[] }[];
 };
 
 const BUCKET_FIELDS = "featureName environment appName hour yes no variants { name count }";
 const APPLICATION_FIELDS =
-  "appName description url color icon declaredStrategies instances { environment sdkVersion strategies lastSeenAt } seenFlags { featureName project environments }";
+  "appName sdkVersion allStrategies description url color icon usage { project environments }";
 
 const variantsSchema = z.record(z.string(), z.number().int()).describe("Count per variant name.");
 const environmentMetricsSchema = z.object({
@@ -68,33 +67,11 @@ function rawMetric(b: Bucket) {
   };
 }
 
-/**
- * Unleash's applicationSchema: SDK of the latest instance, strategies of all (and those an admin
- * declared), the metadata an admin set, usage per project.
- */
+/** Unleash's applicationSchema: the GraphQL fields in its order and names, nulls left out. */
 function applicationBody(app: Application) {
-  const latest = [...app.instances].sort((a, b) => (a.lastSeenAt < b.lastSeenAt ? 1 : -1))[0];
-  const usage = new Map<string, Set<string>>();
-  for (const flag of app.seenFlags) {
-    const envs = usage.get(flag.project) ?? new Set<string>();
-    for (const e of flag.environments) envs.add(e);
-    usage.set(flag.project, envs);
-  }
-  return {
-    appName: app.appName,
-    ...(latest?.sdkVersion ? { sdkVersion: latest.sdkVersion } : {}),
-    strategies: [
-      ...new Set([...app.declaredStrategies, ...app.instances.flatMap((i) => i.strategies)]),
-    ].sort(),
-    ...Object.fromEntries(
-      (["description", "url", "color", "icon"] as const).flatMap((f) =>
-        app[f] === null ? [] : [[f, app[f]]],
-      ),
-    ),
-    usage: [...usage.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([project, envs]) => ({ project, environments: [...envs].sort() })),
-  };
+  const { appName, sdkVersion, allStrategies, description, url, color, icon, usage } = app;
+  const fields = { appName, sdkVersion, strategies: allStrategies, description, url, color, icon, usage };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
 }
 
 export const clientMetricsRoutes = defineRoutes([
@@ -133,33 +110,16 @@ export const clientMetricsRoutes = defineRoutes([
     summary: "Last hour of usage and the applications that reported the flag",
     description: "`lastHourUsage`: the current hour's counts per environment; `seenApplications`: by name.",
     document: `query FeatureUsage($name: String!) {
-      featureMetrics(name: $name, hoursBack: 1) { ${BUCKET_FIELDS} }
+      featureLastHourUsage(name: $name) { environment timestamp: hour yes no }
       featureApplications(name: $name) }`,
     variables: ({ params }) => ({ name: params.name }),
-    respond: (data, { params }) => {
-      const perEnvironment = new Map<
-        string,
-        { environment: string; timestamp: string; yes: number; no: number }
-      >();
-      for (const b of data.featureMetrics as Bucket[]) {
-        const sum = perEnvironment.get(b.environment) ?? {
-          environment: b.environment,
-          timestamp: b.hour,
-          yes: 0,
-          no: 0,
-        };
-        sum.yes += b.yes;
-        sum.no += b.no;
-        perEnvironment.set(b.environment, sum);
-      }
-      return {
-        version: 1,
-        maturity: "stable",
-        featureName: params.name,
-        lastHourUsage: [...perEnvironment.values()].sort((a, b) => (a.environment < b.environment ? -1 : 1)),
-        seenApplications: data.featureApplications,
-      };
-    },
+    respond: (data, { params }) => ({
+      version: 1,
+      maturity: "stable",
+      featureName: params.name,
+      lastHourUsage: data.featureLastHourUsage,
+      seenApplications: data.featureApplications,
+    }),
     schemas: {
       response: z.object({
         version: z.literal(1),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
+import { ValidationError } from "../../src/shared/errors.ts";
 import { FEATURE_ENVIRONMENT_FIELDS, STRATEGY_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
 import {
@@ -17,25 +17,17 @@ const STRATEGIES_PATH =
 const TARGET_VARS = "$project: String!, $feature: String!, $environment: String!";
 const TARGET_ARGS = "project: $project, feature: $feature, environment: $environment";
 
-const READ_ENVIRONMENT = `query FeatureEnvironment($project: String!, $feature: String!) {
+const READ_ENVIRONMENT = `query FeatureEnvironment($project: String!, $feature: String!, $environment: String!) {
   projectFeature(project: $project, name: $feature, includeArchived: false) {
-    environments { ${FEATURE_ENVIRONMENT_FIELDS} } } }`;
-type FeatureEnvironment = { environment: string; strategies: { id: string }[] };
-
-/** The flag's environment named in the path, from the flag read (404 when it has none). */
-function environmentOf(data: Record<string, unknown>, req: RestRequest): FeatureEnvironment {
-  const environments = (data.projectFeature as { environments: FeatureEnvironment[] }).environments;
-  const found = environments.find((e) => e.environment === req.params.environment);
-  if (!found)
-    throw new NotFoundError(
-      `Environment "${req.params.environment}" is not enabled for this flag's project.`,
-    );
-  return found;
-}
+    environment(name: $environment) { ${FEATURE_ENVIRONMENT_FIELDS} } } }`;
+type FeatureEnvironment = { strategies: unknown[]; variants: unknown[] };
+const environmentOf = (data: Record<string, unknown>) =>
+  (data.projectFeature as { environment: FeatureEnvironment }).environment;
 
 const readVariables = (req: RestRequest) => ({
   project: req.params.projectId,
   feature: req.params.featureName,
+  environment: req.params.environment,
 });
 
 export const strategyRoutes = defineRoutes([
@@ -58,7 +50,7 @@ export const strategyRoutes = defineRoutes([
     summary: "A flag's strategies in one environment, in order",
     document: READ_ENVIRONMENT,
     variables: readVariables,
-    respond: (data, req) => environmentOf(data, req).strategies,
+    respond: (data) => environmentOf(data).strategies,
     schemas: { response: z.array(strategySchema) },
   },
   {
@@ -69,10 +61,7 @@ export const strategyRoutes = defineRoutes([
     description: "`{version: 1, variants}`, as the PUT on the same path answers.",
     document: READ_ENVIRONMENT,
     variables: readVariables,
-    respond: (data, req) => ({
-      version: 1,
-      variants: (environmentOf(data, req) as FeatureEnvironment & { variants: unknown[] }).variants,
-    }),
+    respond: (data) => ({ version: 1, variants: environmentOf(data).variants }),
     schemas: { response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }) },
   },
   {
@@ -80,13 +69,11 @@ export const strategyRoutes = defineRoutes([
     path: `${STRATEGIES_PATH}/:strategyId`,
     tag: "Features",
     summary: "One strategy of a flag in an environment",
-    document: READ_ENVIRONMENT,
-    variables: readVariables,
-    respond: (data, req) => {
-      const strategy = environmentOf(data, req).strategies.find((s) => s.id === req.params.strategyId);
-      if (!strategy) throw new NotFoundError(`Could not find strategy with id ${req.params.strategyId}`);
-      return strategy;
-    },
+    document: `query FeatureStrategy($project: String!, $feature: String!, $environment: String!, $id: String!) {
+      projectFeature(project: $project, name: $feature, includeArchived: false) {
+        environment(name: $environment) { strategy(id: $id) { ${STRATEGY_FIELDS} } } } }`,
+    variables: (req) => ({ ...readVariables(req), id: req.params.strategyId }),
+    respond: (data) => (environmentOf(data) as unknown as { strategy: unknown }).strategy,
     schemas: { response: strategySchema },
   },
   {

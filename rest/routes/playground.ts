@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SDK_CONTEXT_FIELDS } from "../../src/modules/evaluation/context-value.logic.ts";
+import { MAX_COMBINATIONS } from "../../src/modules/playground/playground.logic.ts";
 import { ValidationError } from "../../src/shared/errors.ts";
 import { objectBody } from "../body-fields.ts";
 import { ENV_VARIANT_FIELDS } from "../fragments.ts";
@@ -8,10 +9,10 @@ import { environmentVariantSchema } from "./strategy-shapes.ts";
 
 const CONSTRAINT = "contextName operator values value inverted caseInsensitive result";
 const FLAG_EVALUATION_FIELDS = /* GraphQL */ `
-  name project enabled onInEnvironment reason
+  name project enabled onInEnvironment reason strategiesOutcome
   variant { name enabled featureEnabled payload { type value } }
   strategies {
-    id name title disabled known result parameters
+    id name title disabled evaluationStatus result parameters
     constraints { ${CONSTRAINT} }
     segments { id name result constraints { ${CONSTRAINT} } }
   }
@@ -24,7 +25,7 @@ type Strategy = {
   name: string;
   title: string | null;
   disabled: boolean;
-  known: boolean;
+  evaluationStatus: "COMPLETE" | "INCOMPLETE" | "UNEVALUATED";
   result: boolean;
   parameters: Record<string, string>;
   constraints: Constraint[];
@@ -36,6 +37,7 @@ type Evaluation = {
   enabled: boolean;
   onInEnvironment: boolean;
   reason: string;
+  strategiesOutcome: "ON" | "OFF" | "UNKNOWN";
   variant: { name: string; enabled: boolean; featureEnabled: boolean; payload: unknown };
   strategies: Strategy[];
   variants: unknown[];
@@ -84,44 +86,25 @@ function projectsOf(body: Record<string, unknown>): string[] | null {
   throw new ValidationError('"projects" must be a list of project ids or "*".');
 }
 
-/**
- * The advanced playground's contexts: each value holding commas is a list, and every
- * combination of the lists is one context (Unleash's rule).
- */
-function contextCombinations(flat: FlatContext): FlatContext[] {
-  let combinations: FlatContext[] = [{}];
-  for (const [key, value] of Object.entries(flat)) {
-    const values = value
-      .split(",")
-      .map((v) => v.trim())
-      .filter((v) => v !== "");
-    const options = values.length > 0 ? values : [value];
-    combinations = combinations.flatMap((c) => options.map((v) => ({ ...c, [key]: v })));
-    if (combinations.length > MAX_CONTEXTS) {
-      throw new ValidationError(`The context's lists make more than ${MAX_CONTEXTS} combinations`);
-    }
-  }
-  return combinations;
-}
-
-const MAX_CONTEXTS = 100;
-
 const stripConstraint = ({ values, value, ...rest }: Constraint) => ({
   ...rest,
   ...(values.length > 0 ? { values } : {}),
   ...(value !== null ? { value } : {}),
 });
 
+/** Unleash's strategy result: `enabled` is "unknown" where evaluation was incomplete. */
 function strategyResult(s: Strategy, matched: boolean, variant: Evaluation["variant"]) {
-  if (s.disabled) return { evaluationStatus: "unevaluated", enabled: false };
-  const reachedRule = s.constraints.every((c) => c.result) && s.segments.every((g) => g.result);
-  if (!s.known && reachedRule) return { evaluationStatus: "incomplete", enabled: "unknown" };
+  const evaluationStatus = s.evaluationStatus.toLowerCase();
+  if (s.evaluationStatus === "UNEVALUATED") return { evaluationStatus, enabled: false };
+  if (s.evaluationStatus === "INCOMPLETE") return { evaluationStatus, enabled: "unknown" };
   return {
-    evaluationStatus: "complete",
+    evaluationStatus,
     enabled: s.result,
     ...(matched && variant.enabled ? { variant: unleashVariant(variant) } : {}),
   };
 }
+
+const OUTCOME = { ON: true, OFF: false, UNKNOWN: "unknown" } as const;
 
 function unleashVariant(v: Evaluation["variant"]) {
   return {
@@ -153,12 +136,11 @@ function unleashFeature(e: Evaluation, environment: string) {
       edit: `/projects/${e.project}/features/${encodeURIComponent(e.name)}/strategies/edit?environmentId=${encodeURIComponent(environment)}&strategyId=${s.id ?? ""}`,
     },
   }));
-  const unknown = data.some((s) => s.result.enabled === "unknown");
   return {
     name: e.name,
     projectId: e.project ?? "",
     strategies: {
-      result: data.some((s) => s.result.enabled === true) || (unknown ? "unknown" : false),
+      result: OUTCOME[e.strategiesOutcome],
       data,
     },
     hasUnsatisfiedDependency: e.reason === "DEPENDENCY_NOT_SATISFIED",
@@ -284,29 +266,28 @@ export const playgroundRoutes = defineRoutes([
     summary: "Evaluate every flag in several environments for every combination of context values",
     description:
       "A context value with commas is a list; every combination of the lists is evaluated (at most " +
-      `${MAX_CONTEXTS}), in every environment given. Runs the GraphQL \`evaluateMany\` query.`,
-    document: `query AdvancedPlayground($environments: [String!]!, $contexts: [EvaluationContextInput!]!,
+      `${MAX_COMBINATIONS}), in every environment given. Runs the GraphQL \`evaluateMany\` query.`,
+    document: `query AdvancedPlayground($environments: [String!]!, $context: EvaluationContextInput!,
       $projects: [String!]) {
-      evaluateMany(environments: $environments, contexts: $contexts, projects: $projects) {
-        environment contextIndex flags { ${FLAG_EVALUATION_FIELDS} }
+      evaluateMany(environments: $environments, contexts: [$context], projects: $projects, combineLists: true) {
+        environment context flags { ${FLAG_EVALUATION_FIELDS} }
       }
     }`,
     variables: (req) => {
       const body = objectBody(req);
       return {
         environments: body.environments,
-        contexts: contextCombinations(flatContext(contextOf(body))).map(contextInput),
+        context: contextInput(flatContext(contextOf(body))),
         projects: projectsOf(body),
       };
     },
     respond: (data, req) => {
       const body = objectBody(req);
-      const contexts = contextCombinations(flatContext(contextOf(body)));
       const byFlag = new Map<
         string,
         { name: string; projectId: string; environments: Record<string, unknown[]> }
       >();
-      type Row = { environment: string; contextIndex: number; flags: Evaluation[] };
+      type Row = { environment: string; context: Record<string, unknown>; flags: Evaluation[] };
       for (const row of data.evaluateMany as Row[]) {
         for (const e of row.flags) {
           const entry = byFlag.get(e.name) ?? { name: e.name, projectId: e.project ?? "", environments: {} };
@@ -317,7 +298,7 @@ export const playgroundRoutes = defineRoutes([
           inEnvironment.push({
             ...feature,
             environment: row.environment,
-            context: contexts[row.contextIndex],
+            context: flatContext(row.context),
           });
         }
       }

@@ -107,10 +107,11 @@ const ScheduleRef = builder
           "pending: when it will be applied; failed: last attempt; suspended: when it would have been.",
       }),
       reason: t.exposeString("reason", { nullable: true, description: "Why it failed or was suspended." }),
-      failureReason: t.exposeString("failureReason", {
+      failureReason: t.string({
         nullable: true,
         deprecationReason: "Use reason.",
-        description: "Why it failed.",
+        description: "Why it failed (null unless failed).",
+        resolve: (s) => s.failureReason ?? (s.status === "failed" ? s.reason : null),
       }),
     }),
   });

@@ -2,6 +2,12 @@ import { builder } from "../../builder.ts";
 import { type Connection, pageRequest, toConnection } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { FeatureRef } from "../features/feature.schema.ts";
+import {
+  allStrategies,
+  latestSdkVersion,
+  type ProjectUsage,
+  usageByProject,
+} from "./application-summary.logic.ts";
 import { hoursBackArg } from "./client-metrics.inputs.ts";
 import {
   type Application,
@@ -84,6 +90,16 @@ const SeenFlagRef = builder.objectRef<SeenFlag>("ApplicationSeenFlag").implement
   }),
 });
 
+const ProjectUsageRef = builder.objectRef<ProjectUsage>("ApplicationProjectUsage").implement({
+  description: "A project whose flags an application reported metrics for.",
+  fields: (t) => ({
+    project: t.exposeString("project", { description: "Project id." }),
+    environments: t.exposeStringList("environments", {
+      description: "Environments its flags were reported from, sorted.",
+    }),
+  }),
+});
+
 const ApplicationRef = builder.objectRef<Application>("ClientApplication").implement({
   description: "An application using an SDK, known from its register and metrics calls.",
   fields: (t) => ({
@@ -101,10 +117,25 @@ const ApplicationRef = builder.objectRef<Application>("ClientApplication").imple
     declaredStrategies: t.exposeStringList("strategies", {
       description: "Strategies an admin declared for it (its instances report their own).",
     }),
+    allStrategies: t.stringList({
+      description: "Strategies an admin declared or any instance reported, once each, sorted.",
+      resolve: (a) => allStrategies(a.strategies, a.instances),
+    }),
+    sdkVersion: t.string({
+      nullable: true,
+      description:
+        "SDK version, as reported, of the most recently seen instance; null when it reported none.",
+      resolve: (a) => latestSdkVersion(a.instances),
+    }),
     instances: t.field({
       type: [ApplicationInstanceRef],
       description: "Its instances, by environment and instance id.",
       resolve: (a) => a.instances,
+    }),
+    usage: t.field({
+      type: [ProjectUsageRef],
+      description: "Projects of the flags it reported metrics for (and their environments), by project id.",
+      resolve: (a) => usageByProject(a.seenFlags),
     }),
     seenFlags: t.field({
       type: [SeenFlagRef],

@@ -57,7 +57,7 @@ export const StrategyVariantRef = builder.objectRef<StrategyVariant>("StrategyVa
   }),
 });
 
-builder.prismaNode("FeatureStrategy", {
+export const FeatureStrategyRef = builder.prismaNode("FeatureStrategy", {
   name: "Strategy",
   description: "An activation strategy of a flag in one environment (spec 2.6).",
   nullable: true,

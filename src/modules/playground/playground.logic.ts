@@ -14,6 +14,7 @@ import {
   type FlagEvaluation,
   type StrategyEvaluation,
 } from "../evaluation/engine.logic.ts";
+import { isKnownStrategy } from "../evaluation/strategies.logic.ts";
 
 export type PlaygroundFlag = {
   name: string;
@@ -79,4 +80,68 @@ function strategiesOf(
 /** The strategy that decided the flag, if one did. */
 export function matchedStrategy(flag: PlaygroundFlag): StrategyEvaluation | null {
   return flag.reason.kind === "strategy-matched" ? flag.reason.strategy : null;
+}
+
+export type EvaluationStatus = "complete" | "incomplete" | "unevaluated";
+
+/**
+ * How far the playground could evaluate a strategy: a disabled one is skipped; a custom one
+ * whose constraints and segments all hold depends on code only SDKs that implement it run.
+ */
+export function evaluationStatus(s: StrategyEvaluation): EvaluationStatus {
+  if (!s.active) return "unevaluated";
+  const ruleReached = s.constraints.every((c) => c.result) && s.segments.every((g) => g.result);
+  return !isKnownStrategy(s.name) && ruleReached ? "incomplete" : "complete";
+}
+
+export type StrategiesOutcome = "on" | "off" | "unknown";
+
+/** The strategies' joint answer: on when one evaluated on, unknown when one could not be evaluated. */
+export function strategiesOutcome(strategies: readonly StrategyEvaluation[]): StrategiesOutcome {
+  const statuses = strategies.map(evaluationStatus);
+  if (strategies.some((s, i) => statuses[i] === "complete" && s.result)) return "on";
+  return statuses.includes("incomplete") ? "unknown" : "off";
+}
+
+/** Context values as the GraphQL input gives them (strings, numbers, booleans, a date). */
+export type ContextValues = { [field: string]: unknown; properties?: Record<string, unknown> | null };
+
+/** Combinations past this are refused (Unleash's advanced playground limit). */
+export const MAX_COMBINATIONS = 100;
+
+/**
+ * Every combination of a context's lists: a string value holding commas is a list (Unleash's
+ * advanced playground rule; values are trimmed and empty items dropped), properties included.
+ * Returns null past `MAX_COMBINATIONS`.
+ */
+export function contextCombinations(context: ContextValues): ContextValues[] | null {
+  const { properties, ...fields } = context;
+  let combinations: { fields: Record<string, unknown>; properties: Record<string, unknown> }[] = [
+    { fields: {}, properties: {} },
+  ];
+  const entries = [
+    ...Object.entries(fields).map(([key, value]) => ({ key, value, inProperties: false })),
+    ...Object.entries(properties ?? {}).map(([key, value]) => ({ key, value, inProperties: true })),
+  ];
+  for (const { key, value, inProperties } of entries) {
+    const options = typeof value === "string" ? listItems(value) : [value];
+    combinations = combinations.flatMap((c) =>
+      options.map((option) =>
+        inProperties
+          ? { ...c, properties: { ...c.properties, [key]: option } }
+          : { ...c, fields: { ...c.fields, [key]: option } },
+      ),
+    );
+    if (combinations.length > MAX_COMBINATIONS) return null;
+  }
+  const withProperties = properties !== undefined && properties !== null;
+  return combinations.map((c) => (withProperties ? { ...c.fields, properties: c.properties } : c.fields));
+}
+
+function listItems(value: string): string[] {
+  const items = value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+  return items.length > 0 ? items : [value];
 }

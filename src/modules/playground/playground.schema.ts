@@ -13,7 +13,16 @@ import type { EnvironmentVariant } from "../features/strategy.types.ts";
 import { feedFor } from "../live/feed.live.ts";
 import { followEvents, withCurrentFirst } from "../live/follow.live.ts";
 import { changedEvaluations } from "./playground.live.ts";
-import { evaluatePlayground, matchedStrategy, type PlaygroundFlag } from "./playground.logic.ts";
+import {
+  type ContextValues,
+  contextCombinations,
+  evaluatePlayground,
+  evaluationStatus,
+  MAX_COMBINATIONS,
+  matchedStrategy,
+  type PlaygroundFlag,
+  strategiesOutcome,
+} from "./playground.logic.ts";
 import { playgroundState } from "./playground-state.read.ts";
 
 const ReasonEnum = builder.enumType("EvaluationReason", {
@@ -42,6 +51,29 @@ const VariantSourceEnum = builder.enumType("VariantSource", {
   values: {
     STRATEGY: { value: "strategy", description: "The matched strategy's variants." },
     FLAG: { value: "flag", description: "The flag's variants in the environment." },
+  } as const,
+});
+
+const EvaluationStatusEnum = builder.enumType("StrategyEvaluationStatus", {
+  description: "How far the playground could evaluate a strategy.",
+  values: {
+    COMPLETE: { value: "complete", description: "Evaluated: `result` is the answer." },
+    INCOMPLETE: {
+      value: "incomplete",
+      description:
+        "A custom strategy whose constraints and segments hold: its answer depends on code only SDKs that " +
+        "implement it run (`result` is false, as in SDKs without it).",
+    },
+    UNEVALUATED: { value: "unevaluated", description: "Disabled, so skipped." },
+  } as const,
+});
+
+const StrategiesOutcomeEnum = builder.enumType("StrategiesOutcome", {
+  description: "What a flag's strategies answer together.",
+  values: {
+    ON: { value: "on", description: "A strategy was evaluated and is on for the context." },
+    OFF: { value: "off", description: "None is on, and every strategy could be evaluated." },
+    UNKNOWN: { value: "unknown", description: "None evaluated on, but an INCOMPLETE one might be." },
   } as const,
 });
 
@@ -132,6 +164,11 @@ const StrategyEvaluationRef = builder.objectRef<StrategyEvaluation>("StrategyEva
       resolve: (s) => isKnownStrategy(s.name),
     }),
     result: t.exposeBoolean("result", { description: "Whether the strategy is on for the context." }),
+    evaluationStatus: t.field({
+      type: EvaluationStatusEnum,
+      description: "How far it could be evaluated (Unleash's playground `evaluationStatus`).",
+      resolve: (s) => evaluationStatus(s),
+    }),
     constraints: t.expose("constraints", {
       type: [ConstraintEvaluationRef],
       description: "Its constraints up to the first that failed.",
@@ -248,6 +285,13 @@ export const FlagEvaluationRef = builder.objectRef<PlaygroundFlag>("FlagEvaluati
       description:
         "Every strategy explained, in order (for a flag that is off: what each would say were it on).",
     }),
+    strategiesOutcome: t.field({
+      type: StrategiesOutcomeEnum,
+      description:
+        "What its strategies answer together, whether or not the flag is on (Unleash's playground " +
+        "`strategies.result`).",
+      resolve: (f) => strategiesOutcome(f.strategies),
+    }),
     variantRule: t.expose("variantRule", {
       type: VariantRuleRef,
       nullable: true,
@@ -312,22 +356,50 @@ export function toEvaluationContext(input: unknown): EvaluationContext {
   return context;
 }
 
-const ContextEvaluationRef = builder
-  .objectRef<{ environment: string; contextIndex: number; flags: PlaygroundFlag[] }>("ContextEvaluation")
-  .implement({
-    description: "The flags evaluated for one of the given contexts in one environment.",
-    fields: (t) => ({
-      environment: t.exposeString("environment", { description: "Environment evaluated in." }),
-      contextIndex: t.exposeInt("contextIndex", { description: "Position of the context in `contexts`." }),
-      flags: t.expose("flags", {
-        type: [FlagEvaluationRef],
-        description: "The flags, evaluated.",
-      }),
+type ContextEvaluation = {
+  environment: string;
+  contextIndex: number;
+  context: ContextValues;
+  flags: PlaygroundFlag[];
+};
+const ContextEvaluationRef = builder.objectRef<ContextEvaluation>("ContextEvaluation").implement({
+  description: "The flags evaluated for one of the given contexts in one environment.",
+  fields: (t) => ({
+    environment: t.exposeString("environment", { description: "Environment evaluated in." }),
+    contextIndex: t.exposeInt("contextIndex", {
+      description: "Position of the context in `contexts` (with `combineLists`: of the combination).",
     }),
-  });
+    context: t.field({
+      type: "JSON",
+      description:
+        "The context evaluated, as given (with `combineLists`: this combination's values); `currentTime` " +
+        "as an ISO 8601 string.",
+      resolve: (row) => jsonContext(row.context),
+    }),
+    flags: t.expose("flags", {
+      type: [FlagEvaluationRef],
+      description: "The flags, evaluated.",
+    }),
+  }),
+});
 
 /** Environments x contexts evaluated by one `evaluateMany` (each is a pass over every flag). */
 export const MAX_EVALUATIONS = 100;
+
+function combinationsOf(context: ContextValues): ContextValues[] {
+  const combinations = contextCombinations(context);
+  if (!combinations) {
+    throw new ValidationError(`The context's lists make more than ${MAX_COMBINATIONS} combinations`);
+  }
+  return combinations;
+}
+
+/** A context input as JSON: no absent fields, the date as ISO 8601. */
+function jsonContext({ currentTime, ...context }: ContextValues): Record<string, unknown> {
+  const present = Object.entries(context).filter(([, value]) => value !== null && value !== undefined);
+  const time = currentTime instanceof Date ? { currentTime: currentTime.toISOString() } : {};
+  return { ...Object.fromEntries(present), ...time };
+}
 
 /** What `evaluate` and `evaluatedFlags` evaluate: one environment, one context. */
 const evaluationArgs = builder.args((t) => ({
@@ -363,18 +435,27 @@ builder.queryField("evaluateMany", (t) =>
       contexts: t.arg({ type: [EvaluationContextInput], required: true, description: "The contexts." }),
       flags: t.arg.stringList({ description: "Only these flags." }),
       projects: t.arg.stringList({ description: "Only flags of these projects." }),
+      combineLists: t.arg.boolean({
+        defaultValue: false,
+        description:
+          "Unleash's advanced playground: a string value holding commas is a list (items trimmed, empty ones " +
+          `dropped), and every combination of a context's lists is evaluated (at most ${MAX_COMBINATIONS}).`,
+      }),
     },
     resolve: async (_root, args, ctx) => {
-      const pairs = args.environments.length * args.contexts.length;
+      const given = args.contexts as ContextValues[];
+      const inputs = args.combineLists ? given.flatMap(combinationsOf) : given;
+      const pairs = args.environments.length * inputs.length;
       if (pairs > MAX_EVALUATIONS) {
         throw new ValidationError(`At most ${MAX_EVALUATIONS} environment and context pairs (got ${pairs}).`);
       }
-      const contexts = args.contexts.map(toEvaluationContext);
-      const rows = [];
+      const contexts = inputs.map(toEvaluationContext);
+      const rows: ContextEvaluation[] = [];
       for (const environment of args.environments) {
         const compiled = await playgroundState(ctx, environment, args.projects);
         for (const [contextIndex, context] of contexts.entries()) {
-          rows.push({ environment, contextIndex, flags: evaluatePlayground(compiled, context, args.flags) });
+          const flags = evaluatePlayground(compiled, context, args.flags);
+          rows.push({ environment, contextIndex, context: inputs[contextIndex] ?? {}, flags });
         }
       }
       return rows;
