@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createSegment, eventsOf } from "../helpers/builders.ts";
 import {
   configure,
   createFlag,
   createStrategy,
   createUser,
-  eventsOf,
   propose,
   setState,
   type TestUser,
@@ -97,9 +97,7 @@ describe("applying through the direct-change services", () => {
     await createFlag(t, "full-retired");
     const kept = await createStrategy(t, "full", "production");
     const dropped = await createStrategy(t, "full", "production");
-    const segment = await t.database.prisma.segment.create({
-      data: { name: "full-segment", projectId: "default" },
-    });
+    const segment = { id: await createSegment(t, "full-segment", { project: "default" }) };
     const id = await applied([
       {
         action: "addStrategy",
@@ -196,7 +194,7 @@ describe("applying through the direct-change services", () => {
       "Approved",
     );
     expect(
-      (await eventsOf(t, "feature-environment-enabled")).some((e) => e.featureName === "half-child"),
+      (await eventsOf(t, ["feature-environment-enabled"])).some((e) => e.featureName === "half-child"),
     ).toBe(false);
   });
 });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDueScheduledChangeRequests } from "../../src/jobs/scheduled-change-requests.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { eventsOf } from "../helpers/builders.ts";
 import {
   configure,
   createFlag,
   createStrategy,
   createUser,
-  eventsOf,
   propose,
   setState,
   type TestUser,
@@ -75,25 +75,25 @@ describe("scheduling", () => {
       state: "Scheduled",
       schedule: { status: "pending", scheduledAt: LATER },
     });
-    const [event] = await eventsOf(t, "change-request-scheduled");
+    const [event] = await eventsOf(t, ["change-request-scheduled"]);
     expect(event?.data).toEqual({ changeRequestId: id, scheduledDate: LATER });
   });
 
   it("the worker applies it when due, as the user who scheduled it", async () => {
-    const id = (await eventsOf(t, "change-request-scheduled"))[0]?.data as { changeRequestId: number };
+    const id = (await eventsOf(t, ["change-request-scheduled"]))[0]?.data as { changeRequestId: number };
     expect(await run(NOW)).toEqual({ applied: [], failed: [], suspended: [] });
     expect(await enabledIn("timed")).toBe(false);
     const outcome = await run(AFTER_LATER);
     expect(outcome.applied).toEqual([id.changeRequestId]);
     expect((await get(id.changeRequestId)).body.state).toBe("Applied");
     expect(await enabledIn("timed")).toBe(true);
-    const [success] = await eventsOf(t, "change-request-scheduled-application-success");
+    const [success] = await eventsOf(t, ["change-request-scheduled-application-success"]);
     expect(success).toMatchObject({
       createdBy: "approver",
       groupType: "change-request",
       groupId: String(id.changeRequestId),
     });
-    const [enabled] = await eventsOf(t, "feature-environment-enabled");
+    const [enabled] = await eventsOf(t, ["feature-environment-enabled"]);
     expect(enabled).toMatchObject({
       featureName: "timed",
       createdByUserId: approver.id,
@@ -118,8 +118,8 @@ describe("scheduling", () => {
         failureReason: expect.any(String),
       },
     });
-    expect(await eventsOf(t, "change-request-scheduled-application-failure")).toHaveLength(1);
-    expect(await eventsOf(t, "change-request-applied")).toHaveLength(1);
+    expect(await eventsOf(t, ["change-request-scheduled-application-failure"])).toHaveLength(1);
+    expect(await eventsOf(t, ["change-request-applied"])).toHaveLength(1);
     const rejected = await setState(t, id, { state: "Rejected", comment: "Broken" }, approver.token);
     expect(rejected.body).toMatchObject({ state: "Rejected" });
     expect(rejected.body).not.toHaveProperty("schedule");
@@ -141,7 +141,7 @@ describe("scheduling", () => {
       scheduledAt: LATER,
       reason: expect.stringContaining("changed since"),
     });
-    const [event] = await eventsOf(t, "change-request-schedule-suspended");
+    const [event] = await eventsOf(t, ["change-request-schedule-suspended"]);
     expect(event?.data).toMatchObject({
       changeRequestId: id,
       reason: expect.stringContaining("changed since"),
@@ -190,7 +190,7 @@ describe("scheduling", () => {
     expect([...first.applied, ...second.applied].sort()).toEqual([...ids].sort());
     for (const name of ["twice-a", "twice-b", "twice-c"]) {
       expect(
-        (await eventsOf(t, "feature-environment-enabled")).filter((e) => e.featureName === name),
+        (await eventsOf(t, ["feature-environment-enabled"])).filter((e) => e.featureName === name),
       ).toHaveLength(1);
     }
   });
