@@ -180,6 +180,7 @@ describe("applying through the direct-change services", () => {
     const id = draft.body.id as number;
     await setState(t, id, { state: "In review" }, author.token);
     await setState(t, id, { state: "Approved" }, admin.token);
+    // Direct write: the API refuses a dependency cycle, which this test needs to make the apply fail.
     await t.database.prisma.featureDependency.create({
       data: { parentName: "half-child", childName: "half-parent" },
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf } from "../helpers/builders.ts";
+import { archiveFlag, eventsOf, gqlOk } from "../helpers/builders.ts";
 import {
   configure,
   createFlag,
@@ -228,7 +228,12 @@ describe("conflicts", () => {
       feature: "striped",
       payload: { id: strategy.id, title: "Mine" },
     });
-    await t.database.prisma.featureStrategy.update({ where: { id: strategy.id }, data: { title: "Theirs" } });
+    await gqlOk(
+      t,
+      `mutation($f: String!, $id: String!, $i: StrategyUpdateInput!) {
+        updateFeatureStrategy(project: "default", feature: $f, environment: "production", id: $id, input: $i) { id } }`,
+      { f: "striped", id: strategy.id, i: { title: "Theirs" } },
+    );
     const shown = await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`);
     expect(shown.body.features[0].conflict).toMatch(/changed since/);
     expect(shown.body.features[0].changes[0].conflict).toMatch(/changed since/);
@@ -245,7 +250,12 @@ describe("conflicts", () => {
       { action: "deleteStrategy", feature: "doomed", payload: { id: strategy.id } },
       { action: "updateEnabled", feature: "doomed", payload: { enabled: true } },
     ]);
-    await t.database.prisma.featureStrategy.delete({ where: { id: strategy.id } });
+    await gqlOk(
+      t,
+      `mutation($id: String!) {
+        deleteFeatureStrategy(project: "default", feature: "doomed", environment: "production", id: $id) { name } }`,
+      { id: strategy.id },
+    );
     let shown = await t.gql<{ changeRequest: { features: { changes: { conflict: string | null }[] }[] } }>(
       `query($id: Int!) { changeRequest(id: $id) { features { changes { conflict } } } }`,
       { id },
@@ -254,7 +264,7 @@ describe("conflicts", () => {
       expect.stringMatching(/has been deleted/),
       null,
     ]);
-    await t.database.prisma.feature.update({ where: { name: "doomed" }, data: { archivedAt: new Date() } });
+    await archiveFlag(t, "doomed");
     shown = await t.gql(`query($id: Int!) { changeRequest(id: $id) { features { changes { conflict } } } }`, {
       id,
     });

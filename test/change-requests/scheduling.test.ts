@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDueScheduledChangeRequests } from "../../src/jobs/scheduled-change-requests.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf } from "../helpers/builders.ts";
+import { eventsOf, gqlOk } from "../helpers/builders.ts";
 import {
   configure,
   createFlag,
@@ -104,6 +104,7 @@ describe("scheduling", () => {
 
   it("a failure keeps it Scheduled with status failed and the reason", async () => {
     const id = await scheduled("broken");
+    // Direct write: the API never removes a flag's environment row while the flag exists.
     await t.database.prisma.featureEnvironment.delete({
       where: { featureName_environmentName: { featureName: "broken", environmentName: "production" } },
     });
@@ -133,7 +134,12 @@ describe("scheduling", () => {
       feature: "edited",
       payload: { id: strategy.id, title: "New" },
     });
-    await t.database.prisma.featureStrategy.update({ where: { id: strategy.id }, data: { disabled: true } });
+    await gqlOk(
+      t,
+      `mutation($f: String!, $id: String!, $i: StrategyUpdateInput!) {
+        updateFeatureStrategy(project: "default", feature: $f, environment: "production", id: $id, input: $i) { id } }`,
+      { f: "edited", id: strategy.id, i: { disabled: true } },
+    );
     expect((await run(AFTER_LATER)).suspended).toEqual([id]);
     const res = await get(id);
     expect(res.body.schedule).toEqual({
