@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createSegment, eventsOf } from "../helpers/builders.ts";
+import { createSegment, eventsOf, gqlOk } from "../helpers/builders.ts";
 import {
   configure,
   createFlag,
@@ -180,10 +180,11 @@ describe("applying through the direct-change services", () => {
     const id = draft.body.id as number;
     await setState(t, id, { state: "In review" }, author.token);
     await setState(t, id, { state: "Approved" }, admin.token);
-    // Direct write: the API refuses a dependency cycle, which this test needs to make the apply fail.
-    await t.database.prisma.featureDependency.create({
-      data: { parentName: "half-child", childName: "half-parent" },
-    });
+    // The reverse dependency, added after approval, makes the approved one a cycle.
+    await gqlOk(
+      t,
+      `mutation { addFeatureDependency(project: "default", feature: "half-parent", input: { feature: "half-child" }) { name } }`,
+    );
     const res = await setState(t, id, { state: "Applied" }, admin.token);
     expect(res.status).toBe(403);
     expect(res.body.name).toBe("InvalidOperationError");
