@@ -165,7 +165,7 @@ describe("scheduling", () => {
   it("the scheduler's deletion suspends it", async () => {
     const scheduler = await createUser(t, "leaver", "Admin");
     const id = await scheduled("orphan", undefined, scheduler);
-    await t.database.prisma.user.update({ where: { id: scheduler.id }, data: { deletedAt: NOW } });
+    await gqlOk(t, `mutation($id: Int!) { deleteUser(id: $id) }`, { id: scheduler.id });
     expect((await run(AFTER_LATER)).suspended).toEqual([id]);
     const res = await get(id);
     expect(res.body.schedule.reason).toBe(
