@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, fails, ok } from "./helpers.ts";
+import { eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ describe("context fields over GraphQL", () => {
       sortOrder: 3,
       legalValues: [{ value: "eu", description: "Europe" }, { value: "us" }],
     };
-    const data = await ok(t, CREATE, { input });
+    const data = await gqlOk(t, CREATE, { input });
     const expected = {
       ...input,
       legalValues: [
@@ -32,7 +32,7 @@ describe("context fields over GraphQL", () => {
       ],
     };
     expect(data.createContextField).toEqual(expected);
-    expect((await ok(t, `{ contextFields { ${FIELDS} } }`)).contextFields).toEqual([expected]);
+    expect((await gqlOk(t, `{ contextFields { ${FIELDS} } }`)).contextFields).toEqual([expected]);
     const [event] = await eventsOf(t, ["context-field-created"]);
     expect(event).toMatchObject({
       label: "Context field created",
@@ -42,7 +42,7 @@ describe("context fields over GraphQL", () => {
   });
 
   it("defaults stickiness, sortOrder and legal values", async () => {
-    const data = await ok(t, CREATE, { input: { name: "tenant" } });
+    const data = await gqlOk(t, CREATE, { input: { name: "tenant" } });
     expect(data.createContextField).toEqual({
       name: "tenant",
       description: null,
@@ -53,18 +53,18 @@ describe("context fields over GraphQL", () => {
   });
 
   it("refuses a taken name, bad names and duplicate legal values, naming the field", async () => {
-    expect(await fails(t, CREATE, { input: { name: "region" } })).toMatchObject({ code: "NAME_EXISTS" });
-    expect((await fails(t, CREATE, { input: { name: "a b" } })).message).toMatch(/^name: /);
-    const dup = await fails(t, CREATE, {
+    expect(await gqlError(t, CREATE, { input: { name: "region" } })).toMatchObject({ code: "NAME_EXISTS" });
+    expect((await gqlError(t, CREATE, { input: { name: "a b" } })).message).toMatch(/^name: /);
+    const dup = await gqlError(t, CREATE, {
       input: { name: "plan", legalValues: [{ value: "x" }, { value: "x" }] },
     });
     expect(dup).toMatchObject({ code: "VALIDATION", message: "legalValues: values must be unique" });
-    const empty = await fails(t, CREATE, { input: { name: "plan", legalValues: [{ value: "" }] } });
+    const empty = await gqlError(t, CREATE, { input: { name: "plan", legalValues: [{ value: "" }] } });
     expect(empty.message).toMatch(/^legalValues\.0\.value: /);
   });
 
   it("updates with data and preData; unchanged records nothing; unknown is NOT_FOUND", async () => {
-    const data = await ok(t, UPDATE, {
+    const data = await gqlOk(t, UPDATE, {
       name: "region",
       input: { stickiness: false, legalValues: [{ value: "apac" }] },
     });
@@ -72,7 +72,10 @@ describe("context fields over GraphQL", () => {
       stickiness: false,
       legalValues: [{ value: "apac", description: null }],
     });
-    await ok(t, UPDATE, { name: "region", input: { stickiness: false, description: "Where the user is" } });
+    await gqlOk(t, UPDATE, {
+      name: "region",
+      input: { stickiness: false, description: "Where the user is" },
+    });
     const events = await eventsOf(t, ["context-field-updated"]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
@@ -83,21 +86,23 @@ describe("context fields over GraphQL", () => {
         legalValues: [{ value: "eu", description: "Europe" }, { value: "us" }],
       },
     });
-    expect(await fails(t, UPDATE, { name: "nope", input: { sortOrder: 1 } })).toMatchObject({
+    expect(await gqlError(t, UPDATE, { name: "nope", input: { sortOrder: 1 } })).toMatchObject({
       code: "NOT_FOUND",
     });
   });
 
   it("deletes, answering the field as it was, with the deleted field as preData", async () => {
-    const data = await ok(t, DELETE, { name: "tenant" });
+    const data = await gqlOk(t, DELETE, { name: "tenant" });
     expect(data.deleteContextField.name).toBe("tenant");
-    expect(await fails(t, `{ contextField(name: "tenant") { name } }`)).toMatchObject({ code: "NOT_FOUND" });
+    expect(await gqlError(t, `{ contextField(name: "tenant") { name } }`)).toMatchObject({
+      code: "NOT_FOUND",
+    });
     const [event] = await eventsOf(t, ["context-field-deleted"]);
     expect(event).toMatchObject({
       data: null,
       preData: { name: "tenant", stickiness: false, sortOrder: 10 },
     });
-    expect(await fails(t, DELETE, { name: "tenant" })).toMatchObject({ code: "NOT_FOUND" });
+    expect(await gqlError(t, DELETE, { name: "tenant" })).toMatchObject({ code: "NOT_FOUND" });
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, fails, ok } from "./helpers.ts";
+import { eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ const UPDATE = `mutation($name: String!, $input: UpdateEnvironmentInput!) { upda
 
 describe("environments over GraphQL", () => {
   it("creates an environment linked to no project and records environment-created", async () => {
-    const data = await ok(t, CREATE, { input: { name: "staging", type: "test", sortOrder: 150 } });
+    const data = await gqlOk(t, CREATE, { input: { name: "staging", type: "test", sortOrder: 150 } });
     expect(data.createEnvironment).toEqual({
       name: "staging",
       type: "test",
@@ -33,7 +33,7 @@ describe("environments over GraphQL", () => {
       data: { name: "staging", type: "test", enabled: true, protected: false, sortOrder: 150 },
       preData: null,
     });
-    const list = await ok(t, `{ environments { name } }`);
+    const list = await gqlOk(t, `{ environments { name } }`);
     expect(list.environments.map((e: { name: string }) => e.name)).toEqual([
       "development",
       "staging",
@@ -42,24 +42,27 @@ describe("environments over GraphQL", () => {
   });
 
   it("refuses a taken name, a bad name or type naming the field, and the limit", async () => {
-    expect(await fails(t, CREATE, { input: { name: "staging", type: "test" } })).toMatchObject({
+    expect(await gqlError(t, CREATE, { input: { name: "staging", type: "test" } })).toMatchObject({
       code: "NAME_EXISTS",
     });
-    const badName = await fails(t, CREATE, { input: { name: "my env", type: "test" } });
+    const badName = await gqlError(t, CREATE, { input: { name: "my env", type: "test" } });
     expect(badName.code).toBe("VALIDATION");
     expect(badName.message).toMatch(/^name: /);
-    expect((await fails(t, CREATE, { input: { name: "qa", type: "" } })).message).toMatch(/^type: /);
-    await ok(t, CREATE, { input: { name: "qa", type: "test" } });
-    expect(await fails(t, CREATE, { input: { name: "fifth", type: "test" } })).toMatchObject({
+    expect((await gqlError(t, CREATE, { input: { name: "qa", type: "" } })).message).toMatch(/^type: /);
+    await gqlOk(t, CREATE, { input: { name: "qa", type: "test" } });
+    expect(await gqlError(t, CREATE, { input: { name: "fifth", type: "test" } })).toMatchObject({
       code: "LIMIT_EXCEEDED",
       message: "Failed to create environment. You can't create more than the established limit of 4.",
     });
   });
 
   it("updates type and sortOrder with data and preData; unchanged records nothing; unknown is NOT_FOUND", async () => {
-    const data = await ok(t, UPDATE, { name: "staging", input: { type: "preproduction", sortOrder: 250 } });
+    const data = await gqlOk(t, UPDATE, {
+      name: "staging",
+      input: { type: "preproduction", sortOrder: 250 },
+    });
     expect(data.updateEnvironment).toEqual({ name: "staging", type: "preproduction", sortOrder: 250 });
-    await ok(t, UPDATE, { name: "staging", input: { sortOrder: 250 } });
+    await gqlOk(t, UPDATE, { name: "staging", input: { sortOrder: 250 } });
     const events = await eventsOf(t, ["environment-updated"]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
@@ -67,10 +70,10 @@ describe("environments over GraphQL", () => {
       data: { name: "staging", type: "preproduction", sortOrder: 250 },
       preData: { name: "staging", type: "test", sortOrder: 150 },
     });
-    expect(await fails(t, UPDATE, { name: "nope", input: { sortOrder: 1 } })).toMatchObject({
+    expect(await gqlError(t, UPDATE, { name: "nope", input: { sortOrder: 1 } })).toMatchObject({
       code: "NOT_FOUND",
     });
-    expect(await fails(t, `{ environment(name: "nope") { name } }`)).toMatchObject({ code: "NOT_FOUND" });
+    expect(await gqlError(t, `{ environment(name: "nope") { name } }`)).toMatchObject({ code: "NOT_FOUND" });
   });
 });
 
@@ -82,20 +85,20 @@ describe("environments of a project", () => {
   const FLAG_ENVS = `query($f: String!) { feature(name: $f) { environments { name enabled strategies { id } } } }`;
 
   it("enabling gives every flag of the project a disabled state there", async () => {
-    await ok(t, `mutation { createFeature(project: "default", input: { name: "banner" }) { name } }`);
-    const data = await ok(t, ENABLE, { p: "default", e: "staging" });
+    await gqlOk(t, `mutation { createFeature(project: "default", input: { name: "banner" }) { name } }`);
+    const data = await gqlOk(t, ENABLE, { p: "default", e: "staging" });
     expect(data.enableProjectEnvironment.environments).toEqual([
       { name: "development" },
       { name: "production" },
       { name: "staging" },
     ]);
-    const flag = await ok(t, FLAG_ENVS, { f: "banner" });
+    const flag = await gqlOk(t, FLAG_ENVS, { f: "banner" });
     expect(flag.feature.environments).toContainEqual({ name: "staging", enabled: false, strategies: [] });
     const [event] = await eventsOf(t, ["project-environment-added"]);
     expect(event).toMatchObject({ project: "default", environment: "staging", data: null, preData: null });
-    expect(await fails(t, ENABLE, { p: "default", e: "staging" })).toMatchObject({ code: "NAME_EXISTS" });
-    expect(await fails(t, ENABLE, { p: "nope", e: "staging" })).toMatchObject({ code: "NOT_FOUND" });
-    expect(await fails(t, ENABLE, { p: "default", e: "nope" })).toMatchObject({ code: "NOT_FOUND" });
+    expect(await gqlError(t, ENABLE, { p: "default", e: "staging" })).toMatchObject({ code: "NAME_EXISTS" });
+    expect(await gqlError(t, ENABLE, { p: "nope", e: "staging" })).toMatchObject({ code: "NOT_FOUND" });
+    expect(await gqlError(t, ENABLE, { p: "default", e: "nope" })).toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("disabling deletes the flags' state and strategies there, and keeps one environment", async () => {
@@ -107,12 +110,12 @@ describe("environments of a project", () => {
         strategyName: "default",
       },
     });
-    const data = await ok(t, DISABLE, { p: "default", e: "staging" });
+    const data = await gqlOk(t, DISABLE, { p: "default", e: "staging" });
     expect(data.disableProjectEnvironment.environments).toEqual([
       { name: "development" },
       { name: "production" },
     ]);
-    const flag = await ok(t, FLAG_ENVS, { f: "banner" });
+    const flag = await gqlOk(t, FLAG_ENVS, { f: "banner" });
     expect(flag.feature.environments.map((e: { name: string }) => e.name)).toEqual([
       "development",
       "production",
@@ -124,10 +127,10 @@ describe("environments of a project", () => {
       environment: "staging",
       label: "Project environment removed",
     });
-    expect(await fails(t, DISABLE, { p: "default", e: "staging" })).toMatchObject({ code: "NOT_FOUND" });
+    expect(await gqlError(t, DISABLE, { p: "default", e: "staging" })).toMatchObject({ code: "NOT_FOUND" });
 
-    await ok(t, DISABLE, { p: "default", e: "development" });
-    const last = await fails(t, DISABLE, { p: "default", e: "production" });
+    await gqlOk(t, DISABLE, { p: "default", e: "development" });
+    const last = await gqlError(t, DISABLE, { p: "default", e: "production" });
     expect(last).toMatchObject({
       code: "INVALID_OPERATION",
       message: "A project must always have at least one environment enabled.",

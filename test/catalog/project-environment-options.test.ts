@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFlag, createUser, type TestUser } from "../change-requests/fixtures.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, fails, ok } from "./helpers.ts";
+import { eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
 
 /**
  * Unleash's addEnvironmentToProject options (issue 14): `defaultStrategy` and
@@ -169,14 +169,14 @@ describe("enableProjectEnvironment over GraphQL with options", () => {
       environments { name strategies { name parameters } } } }`;
 
   it("adds the environment with its default strategy and change requests, in that order of events", async () => {
-    const data = await ok(t, ENABLE, {
+    const data = await gqlOk(t, ENABLE, {
       e: "gql",
       s: { name: "flexibleRollout", parameters: { rollout: 75, stickiness: "default" } },
       cr: true,
     });
     expect(data.enableProjectEnvironment.environments).toContainEqual({ name: "gql" });
     expect((await eventsIn("gql")).map((e) => e.type)).toEqual(TYPES);
-    const config = await ok(
+    const config = await gqlOk(
       t,
       `{ changeRequestConfig(project: "default") { environment changeRequestEnabled requiredApprovals } }`,
     );
@@ -189,7 +189,7 @@ describe("enableProjectEnvironment over GraphQL with options", () => {
     const refused = await t.gql(TURN_ON, { e: "gql" }, editor.token);
     expect(refused.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     // An Admin may skip them: the flag gets the default strategy.
-    const on = await ok(t, TURN_ON, { e: "gql" });
+    const on = await gqlOk(t, TURN_ON, { e: "gql" });
     const env = on.enableFeatureEnvironment.environments.find((e: { name: string }) => e.name === "gql");
     expect(env.strategies).toEqual([
       {
@@ -200,7 +200,7 @@ describe("enableProjectEnvironment over GraphQL with options", () => {
   });
 
   it("a refused default strategy adds nothing; an already enabled environment is NAME_EXISTS", async () => {
-    const refused = await fails(t, ENABLE, {
+    const refused = await gqlError(t, ENABLE, {
       e: "kept",
       s: { name: "default", segments: [98765] },
       cr: true,
@@ -208,7 +208,7 @@ describe("enableProjectEnvironment over GraphQL with options", () => {
     expect(refused.code).toBe("VALIDATION");
     expect(await linked("kept")).toBeNull();
     expect(await eventsIn("kept")).toEqual([]);
-    expect(await fails(t, ENABLE, { e: "gql", s: { name: "default" } })).toMatchObject({
+    expect(await gqlError(t, ENABLE, { e: "gql", s: { name: "default" } })).toMatchObject({
       code: "NAME_EXISTS",
     });
   });
@@ -217,20 +217,20 @@ describe("enableProjectEnvironment over GraphQL with options", () => {
     const DISABLE = `mutation { disableProjectEnvironment(project: "default", environment: "kept") { id } }`;
     const CONFIG = `mutation { updateChangeRequestConfig(project: "default", environment: "kept",
       changeRequestsEnabled: true, requiredApprovals: 3) { environment } }`;
-    await ok(t, ENABLE, { e: "kept" });
-    await ok(t, CONFIG);
-    await ok(t, DISABLE);
+    await gqlOk(t, ENABLE, { e: "kept" });
+    await gqlOk(t, CONFIG);
+    await gqlOk(t, DISABLE);
     const before = (await eventsIn("kept")).length;
     // true: already required (3 approvals kept), nothing recorded about it.
-    await ok(t, ENABLE, { e: "kept", cr: true });
+    await gqlOk(t, ENABLE, { e: "kept", cr: true });
     expect(await crConfig("kept")).toMatchObject({ changeRequestEnabled: true, requiredApprovals: 3 });
     expect((await eventsIn("kept")).slice(before).map((e) => e.type)).toEqual(["project-environment-added"]);
-    await ok(t, DISABLE);
+    await gqlOk(t, DISABLE);
     // false lowers the protection: an Editor is refused and nothing is added.
     const byEditor = await t.gql(ENABLE, { e: "kept", cr: false }, editor.token);
     expect(byEditor.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     expect(await linked("kept")).toBeNull();
-    await ok(t, ENABLE, { e: "kept", cr: false });
+    await gqlOk(t, ENABLE, { e: "kept", cr: false });
     expect(await crConfig("kept")).toMatchObject({ changeRequestEnabled: false, requiredApprovals: null });
     expect((await eventsIn("kept")).at(-1)).toMatchObject({
       type: "change-request-configuration-updated",

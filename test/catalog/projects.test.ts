@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../src/modules/access/credentials.write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, fails, ok } from "./helpers.ts";
+import { eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ const CREATE = `mutation($input: CreateProjectInput!) { createProject(input: $in
 describe("projects over GraphQL", () => {
   it("creates a project linked to every enabled environment and records project-created", async () => {
     t.setNow(new Date("2026-03-01T10:00:00.000Z"));
-    const data = await ok(t, CREATE, { input: { id: "checkout", name: "Checkout", description: "Pay" } });
+    const data = await gqlOk(t, CREATE, { input: { id: "checkout", name: "Checkout", description: "Pay" } });
     t.setNow(null);
     expect(data.createProject).toEqual({
       id: "checkout",
@@ -44,7 +44,7 @@ describe("projects over GraphQL", () => {
         environments: ["development", "production"],
       },
     });
-    const read = await ok(t, `{ project(id: "checkout") { createdAt updatedAt } }`);
+    const read = await gqlOk(t, `{ project(id: "checkout") { createdAt updatedAt } }`);
     expect(read.project).toEqual({
       createdAt: "2026-03-01T10:00:00.000Z",
       updatedAt: "2026-03-01T10:00:00.000Z",
@@ -52,37 +52,40 @@ describe("projects over GraphQL", () => {
   });
 
   it("derives a free id from the name when none is given, and links only the chosen environments", async () => {
-    const first = await ok(t, CREATE, { input: { name: "Check Out!", environments: ["production"] } });
+    const first = await gqlOk(t, CREATE, { input: { name: "Check Out!", environments: ["production"] } });
     expect(first.createProject).toMatchObject({ id: "check-out", environments: [{ name: "production" }] });
-    const second = await ok(t, CREATE, { input: { name: "Check out" } });
+    const second = await gqlOk(t, CREATE, { input: { name: "Check out" } });
     expect(second.createProject.id).toBe("check-out-2");
   });
 
   it("refuses a taken id (NAME_EXISTS), a bad id or name (VALIDATION naming the field), unknown environments", async () => {
-    expect(await fails(t, CREATE, { input: { id: "checkout", name: "Again" } })).toMatchObject({
+    expect(await gqlError(t, CREATE, { input: { id: "checkout", name: "Again" } })).toMatchObject({
       code: "NAME_EXISTS",
     });
-    const badId = await fails(t, CREATE, { input: { id: "not ok", name: "X" } });
+    const badId = await gqlError(t, CREATE, { input: { id: "not ok", name: "X" } });
     expect(badId.code).toBe("VALIDATION");
     expect(badId.message).toMatch(/^id: /);
-    const badName = await fails(t, CREATE, { input: { id: "fine", name: "  " } });
+    const badName = await gqlError(t, CREATE, { input: { id: "fine", name: "  " } });
     expect(badName.message).toMatch(/^name: /);
-    const badEnv = await fails(t, CREATE, { input: { id: "fine", name: "Fine", environments: ["nope"] } });
+    const badEnv = await gqlError(t, CREATE, { input: { id: "fine", name: "Fine", environments: ["nope"] } });
     expect(badEnv).toMatchObject({
       code: "VALIDATION",
       message: "environments: unknown environment(s) nope",
     });
     expect(
-      (await ok(t, `{ projects { id: databaseId } }`)).projects.map((p: { id: string }) => p.id),
+      (await gqlOk(t, `{ projects { id: databaseId } }`)).projects.map((p: { id: string }) => p.id),
     ).not.toContain("fine");
   });
 
   it("updates name and description, recording data and preData; an unchanged update records nothing", async () => {
     const UPDATE = `mutation($id: String!, $input: UpdateProjectInput!) { updateProject(id: $id, input: $input) {
       id: databaseId name description } }`;
-    const data = await ok(t, UPDATE, { id: "checkout", input: { name: "Checkout v2", description: null } });
+    const data = await gqlOk(t, UPDATE, {
+      id: "checkout",
+      input: { name: "Checkout v2", description: null },
+    });
     expect(data.updateProject).toEqual({ id: "checkout", name: "Checkout v2", description: null });
-    await ok(t, UPDATE, { id: "checkout", input: { name: "Checkout v2" } });
+    await gqlOk(t, UPDATE, { id: "checkout", input: { name: "Checkout v2" } });
     const events = await eventsOf(t, ["project-updated"]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
@@ -90,37 +93,39 @@ describe("projects over GraphQL", () => {
       data: { id: "checkout", name: "Checkout v2", description: null },
       preData: { id: "checkout", name: "Checkout", description: "Pay" },
     });
-    expect(await fails(t, UPDATE, { id: "nope", input: { name: "X" } })).toMatchObject({ code: "NOT_FOUND" });
-    expect((await fails(t, UPDATE, { id: "checkout", input: { name: "" } })).message).toMatch(/^name: /);
+    expect(await gqlError(t, UPDATE, { id: "nope", input: { name: "X" } })).toMatchObject({
+      code: "NOT_FOUND",
+    });
+    expect((await gqlError(t, UPDATE, { id: "checkout", input: { name: "" } })).message).toMatch(/^name: /);
   });
 
   it("refuses to archive a project with active flags, archives an empty one and revives it", async () => {
-    await ok(t, `mutation { createFeature(project: "checkout", input: { name: "pay-button" }) { name } }`);
-    const refused = await fails(t, `mutation { archiveProject(id: "checkout") { id: databaseId } }`);
+    await gqlOk(t, `mutation { createFeature(project: "checkout", input: { name: "pay-button" }) { name } }`);
+    const refused = await gqlError(t, `mutation { archiveProject(id: "checkout") { id: databaseId } }`);
     expect(refused.code).toBe("INVALID_OPERATION");
     expect(refused.message).toMatch(/1 active feature flag/);
 
-    const archived = await ok(
+    const archived = await gqlOk(
       t,
       `mutation { archiveProject(id: "check-out-2") { id: databaseId archivedAt } }`,
     );
     expect(archived.archiveProject.archivedAt).not.toBeNull();
-    const lists = await ok(
+    const lists = await gqlOk(
       t,
       `{ active: projects { id: databaseId } archived: projects(archived: true) { id: databaseId } }`,
     );
     expect(lists.active.map((p: { id: string }) => p.id)).not.toContain("check-out-2");
     expect(lists.archived).toEqual([{ id: "check-out-2" }]);
-    await ok(t, `mutation { archiveProject(id: "check-out-2") { id: databaseId } }`);
+    await gqlOk(t, `mutation { archiveProject(id: "check-out-2") { id: databaseId } }`);
     // An archived project takes no new flags.
     expect(
-      await fails(
+      await gqlError(
         t,
         `mutation { createFeature(project: "check-out-2", input: { name: "late-flag" }) { name } }`,
       ),
     ).toMatchObject({ code: "NOT_FOUND", message: 'Could not find project with id "check-out-2"' });
 
-    const revived = await ok(
+    const revived = await gqlOk(
       t,
       `mutation { reviveProject(id: "check-out-2") { id: databaseId archivedAt } }`,
     );
@@ -130,27 +135,29 @@ describe("projects over GraphQL", () => {
       ["project-archived", "check-out-2", null, null],
       ["project-revived", "check-out-2", null, null],
     ]);
-    expect(await fails(t, `mutation { reviveProject(id: "nope") { id: databaseId } }`)).toMatchObject({
+    expect(await gqlError(t, `mutation { reviveProject(id: "nope") { id: databaseId } }`)).toMatchObject({
       code: "NOT_FOUND",
     });
   });
 
   it("enforces the projects limit (active projects only)", async () => {
     // default, checkout, check-out, check-out-2: the limit of 4 is reached.
-    const over = await fails(t, CREATE, { input: { id: "fifth", name: "Fifth" } });
+    const over = await gqlError(t, CREATE, { input: { id: "fifth", name: "Fifth" } });
     expect(over).toMatchObject({
       code: "LIMIT_EXCEEDED",
       message: "Failed to create project. You can't create more than the established limit of 4.",
     });
-    await ok(t, `mutation { archiveProject(id: "check-out") { id: databaseId } }`);
-    await ok(t, CREATE, { input: { id: "fifth", name: "Fifth" } });
-    expect(await fails(t, `mutation { reviveProject(id: "check-out") { id: databaseId } }`)).toMatchObject({
-      code: "LIMIT_EXCEEDED",
-    });
+    await gqlOk(t, `mutation { archiveProject(id: "check-out") { id: databaseId } }`);
+    await gqlOk(t, CREATE, { input: { id: "fifth", name: "Fifth" } });
+    expect(await gqlError(t, `mutation { reviveProject(id: "check-out") { id: databaseId } }`)).toMatchObject(
+      {
+        code: "LIMIT_EXCEEDED",
+      },
+    );
   });
 
   it("reports counts, flags and favourite state", async () => {
-    const data = await ok(
+    const data = await gqlOk(
       t,
       `{ project(id: "checkout") { featureCount staleFeatureCount potentiallyStaleFeatureCount memberCount
          favorite defaultStickiness featureLimit features { name } } }`,
@@ -180,10 +187,10 @@ describe("projects over GraphQL", () => {
     const query = `{ projects { id: databaseId favorite } }`;
     const mine = await t.gql<{ projects: { id: string; favorite: boolean }[] }>(query, {}, secret);
     expect(mine.data?.projects.filter((p) => p.favorite).map((p) => p.id)).toEqual(["checkout"]);
-    expect((await ok(t, `{ project(id: "checkout") { favorite } }`)).project.favorite).toBe(false);
+    expect((await gqlOk(t, `{ project(id: "checkout") { favorite } }`)).project.favorite).toBe(false);
     // An admin API token keeps its favourites as the shared admin-token user (-42).
     await t.deps.db.favoriteProject.create({ data: { userId: -42, projectId: "fifth" } });
-    const viaToken = await ok(t, `{ projects { id: databaseId favorite } }`);
+    const viaToken = await gqlOk(t, `{ projects { id: databaseId favorite } }`);
     expect(viaToken.projects.filter((p: { favorite: boolean }) => p.favorite)).toEqual([
       { id: "fifth", favorite: true },
     ]);
@@ -217,7 +224,7 @@ describe("projects over REST", () => {
   });
 
   it("POST creates (201 with the project), 409 on a taken id, 400 naming the field, 400 over the limit", async () => {
-    await ok(t, `mutation { archiveProject(id: "fifth") { id: databaseId } }`);
+    await gqlOk(t, `mutation { archiveProject(id: "fifth") { id: databaseId } }`);
     const created = await t.rest("POST", "/api/admin/projects", {
       id: "mobile",
       name: "Mobile",
@@ -249,8 +256,8 @@ describe("projects over REST", () => {
   });
 
   it("GET /api/admin/projects/:p answers the overview; 404 for an unknown project", async () => {
-    await ok(t, `mutation { createTagType(input: { name: "plain" }) { name } }`);
-    await ok(
+    await gqlOk(t, `mutation { createTagType(input: { name: "plain" }) { name } }`);
+    await gqlOk(
       t,
       `mutation { createFeature(project: "checkout", input: { name: "pay-later", type: "experiment", tags: [{ type: "plain", value: "beta" }] }) { name } }`,
     );

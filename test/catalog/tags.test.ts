@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, fails, ok } from "./helpers.ts";
+import { eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,107 +17,115 @@ const CREATE_TAG = `mutation($input: CreateTagInput!) { createTag(input: $input)
 describe("tag types over GraphQL", () => {
   it("creates a tag type and records tag-type-created", async () => {
     const input = { name: "team", description: "Owning team", icon: "people", color: "#1a2b3c" };
-    expect((await ok(t, CREATE_TYPE, { input })).createTagType).toEqual(input);
+    expect((await gqlOk(t, CREATE_TYPE, { input })).createTagType).toEqual(input);
     const [event] = await eventsOf(t, ["tag-type-created"]);
     expect(event).toMatchObject({ label: "Tag type created", data: input, preData: null });
-    expect((await ok(t, `{ tagType(name: "team") { name tagCount } }`)).tagType).toEqual({
+    expect((await gqlOk(t, `{ tagType(name: "team") { name tagCount } }`)).tagType).toEqual({
       name: "team",
       tagCount: 0,
     });
   });
 
   it("refuses a taken name, a bad name or colour, naming the field", async () => {
-    expect(await fails(t, CREATE_TYPE, { input: { name: "team" } })).toMatchObject({ code: "NAME_EXISTS" });
-    expect((await fails(t, CREATE_TYPE, { input: { name: "t" } })).message).toMatch(/^type: |^name: /);
-    expect((await fails(t, CREATE_TYPE, { input: { name: "my team" } })).code).toBe("VALIDATION");
-    const colour = await fails(t, CREATE_TYPE, { input: { name: "area", color: "red" } });
+    expect(await gqlError(t, CREATE_TYPE, { input: { name: "team" } })).toMatchObject({
+      code: "NAME_EXISTS",
+    });
+    expect((await gqlError(t, CREATE_TYPE, { input: { name: "t" } })).message).toMatch(/^type: |^name: /);
+    expect((await gqlError(t, CREATE_TYPE, { input: { name: "my team" } })).code).toBe("VALIDATION");
+    const colour = await gqlError(t, CREATE_TYPE, { input: { name: "area", color: "red" } });
     expect(colour).toMatchObject({ code: "VALIDATION", message: "color: must be a hex colour like #1a2b3c" });
   });
 
   it("updates with data and preData; unchanged records nothing; unknown is NOT_FOUND", async () => {
-    const data = await ok(t, UPDATE_TYPE, { name: "team", input: { icon: null, color: "#fff" } });
+    const data = await gqlOk(t, UPDATE_TYPE, { name: "team", input: { icon: null, color: "#fff" } });
     expect(data.updateTagType).toEqual({
       name: "team",
       description: "Owning team",
       icon: null,
       color: "#fff",
     });
-    await ok(t, UPDATE_TYPE, { name: "team", input: { description: "Owning team" } });
+    await gqlOk(t, UPDATE_TYPE, { name: "team", input: { description: "Owning team" } });
     const events = await eventsOf(t, ["tag-type-updated"]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       data: { name: "team", icon: null, color: "#fff" },
       preData: { name: "team", icon: "people", color: "#1a2b3c" },
     });
-    expect(await fails(t, UPDATE_TYPE, { name: "nope", input: {} })).toMatchObject({ code: "NOT_FOUND" });
+    expect(await gqlError(t, UPDATE_TYPE, { name: "nope", input: {} })).toMatchObject({ code: "NOT_FOUND" });
   });
 });
 
 describe("tags over GraphQL", () => {
   it("creates a tag (value trimmed) and records tag-created; lists by type", async () => {
-    const data = await ok(t, CREATE_TAG, { input: { type: "team", value: "  payments " } });
+    const data = await gqlOk(t, CREATE_TAG, { input: { type: "team", value: "  payments " } });
     expect(data.createTag).toEqual({ type: "team", value: "payments", featureCount: 0 });
-    await ok(t, CREATE_TYPE, { input: { name: "area" } });
-    await ok(t, CREATE_TAG, { input: { type: "area", value: "web" } });
+    await gqlOk(t, CREATE_TYPE, { input: { name: "area" } });
+    await gqlOk(t, CREATE_TAG, { input: { type: "area", value: "web" } });
     const [event] = await eventsOf(t, ["tag-created"]);
     expect(event).toMatchObject({
       label: "Tag created",
       data: { type: "team", value: "payments" },
       preData: null,
     });
-    expect((await ok(t, `{ tags { type value } }`)).tags).toEqual([
+    expect((await gqlOk(t, `{ tags { type value } }`)).tags).toEqual([
       { type: "area", value: "web" },
       { type: "team", value: "payments" },
     ]);
-    expect((await ok(t, `{ tags(type: "team") { value } }`)).tags).toEqual([{ value: "payments" }]);
+    expect((await gqlOk(t, `{ tags(type: "team") { value } }`)).tags).toEqual([{ value: "payments" }]);
   });
 
   it("refuses values outside 2..50, unknown types (NOT_FOUND) and existing tags (NAME_EXISTS)", async () => {
-    expect((await fails(t, CREATE_TAG, { input: { type: "team", value: "x" } })).message).toMatch(/^value: /);
-    expect((await fails(t, CREATE_TAG, { input: { type: "team", value: "x".repeat(51) } })).code).toBe(
+    expect((await gqlError(t, CREATE_TAG, { input: { type: "team", value: "x" } })).message).toMatch(
+      /^value: /,
+    );
+    expect((await gqlError(t, CREATE_TAG, { input: { type: "team", value: "x".repeat(51) } })).code).toBe(
       "VALIDATION",
     );
-    expect(await fails(t, CREATE_TAG, { input: { type: "nope", value: "payments" } })).toMatchObject({
+    expect(await gqlError(t, CREATE_TAG, { input: { type: "nope", value: "payments" } })).toMatchObject({
       code: "NOT_FOUND",
     });
-    expect(await fails(t, CREATE_TAG, { input: { type: "team", value: "payments" } })).toMatchObject({
+    expect(await gqlError(t, CREATE_TAG, { input: { type: "team", value: "payments" } })).toMatchObject({
       code: "NAME_EXISTS",
     });
   });
 
   it("deleting a tag untags the flags that carried it and records tag-deleted", async () => {
-    await ok(
+    await gqlOk(
       t,
       `mutation { createFeature(project: "default", input: { name: "checkout", tags: [{ type: "team", value: "payments" }] }) { name } }`,
     );
-    expect((await ok(t, `{ tag(type: "team", value: "payments") { featureCount } }`)).tag.featureCount).toBe(
-      1,
-    );
-    const data = await ok(
+    expect(
+      (await gqlOk(t, `{ tag(type: "team", value: "payments") { featureCount } }`)).tag.featureCount,
+    ).toBe(1);
+    const data = await gqlOk(
       t,
       `mutation { deleteTag(type: "team", value: "payments") { type value featureCount } }`,
     );
     expect(data.deleteTag).toEqual({ type: "team", value: "payments", featureCount: 1 });
-    expect((await ok(t, `{ feature(name: "checkout") { tags { type value } } }`)).feature.tags).toEqual([]);
+    expect((await gqlOk(t, `{ feature(name: "checkout") { tags { type value } } }`)).feature.tags).toEqual(
+      [],
+    );
     const [event] = await eventsOf(t, ["tag-deleted"]);
     expect(event).toMatchObject({ data: null, preData: { type: "team", value: "payments" } });
-    expect(await fails(t, `mutation { deleteTag(type: "team", value: "payments") { type } }`)).toMatchObject({
+    expect(
+      await gqlError(t, `mutation { deleteTag(type: "team", value: "payments") { type } }`),
+    ).toMatchObject({
       code: "NOT_FOUND",
     });
   });
 
   it("deleting a tag type deletes its tags and untags flags (cascade), one tag-type-deleted event", async () => {
-    await ok(t, CREATE_TAG, { input: { type: "team", value: "growth" } });
-    await ok(
+    await gqlOk(t, CREATE_TAG, { input: { type: "team", value: "growth" } });
+    await gqlOk(
       t,
       `mutation { createFeature(project: "default", input: { name: "signup", tags: [{ type: "team", value: "growth" }, { type: "area", value: "web" }] }) { name } }`,
     );
-    const data = await ok(t, `mutation { deleteTagType(name: "team") { name tagCount } }`);
+    const data = await gqlOk(t, `mutation { deleteTagType(name: "team") { name tagCount } }`);
     expect(data.deleteTagType).toEqual({ name: "team", tagCount: 1 });
-    expect((await ok(t, `{ feature(name: "signup") { tags { type value } } }`)).feature.tags).toEqual([
+    expect((await gqlOk(t, `{ feature(name: "signup") { tags { type value } } }`)).feature.tags).toEqual([
       { type: "area", value: "web" },
     ]);
-    expect((await ok(t, `{ tags { type value } }`)).tags).toEqual([{ type: "area", value: "web" }]);
+    expect((await gqlOk(t, `{ tags { type value } }`)).tags).toEqual([{ type: "area", value: "web" }]);
     const events = await eventsOf(t, ["tag-type-deleted", "tag-deleted", "feature-untagged"]);
     expect(events.map((e) => e.type)).toEqual(["tag-deleted", "tag-type-deleted"]);
     expect(events[1]?.preData).toEqual({
@@ -126,7 +134,7 @@ describe("tags over GraphQL", () => {
       icon: null,
       color: "#fff",
     });
-    expect(await fails(t, `mutation { deleteTagType(name: "team") { name } }`)).toMatchObject({
+    expect(await gqlError(t, `mutation { deleteTagType(name: "team") { name } }`)).toMatchObject({
       code: "NOT_FOUND",
     });
   });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createSegment, eventsOf, gqlOk } from "../helpers/builders.ts";
 import {
   configure,
   createFlag,
   createStrategy,
   createUser,
-  eventsOf,
   propose,
   setState,
   type TestUser,
@@ -97,9 +97,7 @@ describe("applying through the direct-change services", () => {
     await createFlag(t, "full-retired");
     const kept = await createStrategy(t, "full", "production");
     const dropped = await createStrategy(t, "full", "production");
-    const segment = await t.database.prisma.segment.create({
-      data: { name: "full-segment", projectId: "default" },
-    });
+    const segment = { id: await createSegment(t, "full-segment", { project: "default" }) };
     const id = await applied([
       {
         action: "addStrategy",
@@ -182,9 +180,11 @@ describe("applying through the direct-change services", () => {
     const id = draft.body.id as number;
     await setState(t, id, { state: "In review" }, author.token);
     await setState(t, id, { state: "Approved" }, admin.token);
-    await t.database.prisma.featureDependency.create({
-      data: { parentName: "half-child", childName: "half-parent" },
-    });
+    // The reverse dependency, added after approval, makes the approved one a cycle.
+    await gqlOk(
+      t,
+      `mutation { addFeatureDependency(project: "default", feature: "half-parent", input: { feature: "half-child" }) { name } }`,
+    );
     const res = await setState(t, id, { state: "Applied" }, admin.token);
     expect(res.status).toBe(403);
     expect(res.body.name).toBe("InvalidOperationError");
@@ -196,7 +196,7 @@ describe("applying through the direct-change services", () => {
       "Approved",
     );
     expect(
-      (await eventsOf(t, "feature-environment-enabled")).some((e) => e.featureName === "half-child"),
+      (await eventsOf(t, ["feature-environment-enabled"])).some((e) => e.featureName === "half-child"),
     ).toBe(false);
   });
 });

@@ -2,15 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveToken } from "../../src/modules/access/credentials.write.ts";
 import { assertDirectChangeAllowed } from "../../src/modules/change-requests/settings.write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import {
-  configure,
-  createFlag,
-  createStrategy,
-  createUser,
-  eventsOf,
-  propose,
-  type TestUser,
-} from "./fixtures.ts";
+import { createSegment, eventsOf } from "../helpers/builders.ts";
+import { configure, createFlag, createStrategy, createUser, propose, type TestUser } from "./fixtures.ts";
 
 let t: TestApp;
 let editor: TestUser;
@@ -38,7 +31,7 @@ describe("configuration", () => {
       },
       { environment: "production", type: "production", changeRequestEnabled: true, requiredApprovals: 2 },
     ]);
-    const [event] = await eventsOf(t, "change-request-configuration-updated");
+    const [event] = await eventsOf(t, ["change-request-configuration-updated"]);
     expect(event).toMatchObject({
       project: "default",
       environment: "production",
@@ -49,7 +42,7 @@ describe("configuration", () => {
 
   it("records nothing when the configuration does not change", async () => {
     await configure(t, "production", 2);
-    expect(await eventsOf(t, "change-request-configuration-updated")).toHaveLength(1);
+    expect(await eventsOf(t, ["change-request-configuration-updated"])).toHaveLength(1);
   });
 
   it("refuses more than 10 approvals and unknown environments", async () => {
@@ -146,8 +139,8 @@ describe("proposing (spec 4.5)", () => {
     });
     expect(res.body.features[0]).not.toHaveProperty("conflict");
     expect(res.body).not.toHaveProperty("schedule");
-    expect(await eventsOf(t, "change-request-created")).toHaveLength(1);
-    const [added] = await eventsOf(t, "change-added");
+    expect(await eventsOf(t, ["change-request-created"])).toHaveLength(1);
+    const [added] = await eventsOf(t, ["change-added"]);
     expect(added).toMatchObject({
       featureName: "checkout",
       environment: "production",
@@ -174,8 +167,8 @@ describe("proposing (spec 4.5)", () => {
       "patchVariant",
     ]);
     expect(res.body.features[1]).not.toHaveProperty("defaultChange");
-    expect(await eventsOf(t, "change-request-created")).toHaveLength(1);
-    expect(await eventsOf(t, "change-added")).toHaveLength(3);
+    expect(await eventsOf(t, ["change-request-created"])).toHaveLength(1);
+    expect(await eventsOf(t, ["change-added"])).toHaveLength(3);
   });
 
   it("gives another user their own Draft", async () => {
@@ -222,9 +215,7 @@ describe("proposing (spec 4.5)", () => {
   it("accepts all 11 actions", async () => {
     const kept = await createStrategy(t, "checkout", "production");
     const dropped = await createStrategy(t, "checkout", "production");
-    const segment = await t.database.prisma.segment.create({
-      data: { name: "beta-users", projectId: "default" },
-    });
+    const segment = { id: await createSegment(t, "beta-users", { project: "default" }) };
     await createFlag(t, "parent");
     await createFlag(t, "retired");
     const res = await propose(t, "production", [
@@ -305,7 +296,7 @@ describe("editing a Draft", () => {
     expect(edited.status).toBe(200);
     const after = edited.body.features.find((f: { name: string }) => f.name === "banner").changes.at(-1);
     expect(after.payload).toEqual({ enabled: false });
-    expect((await eventsOf(t, "change-edited"))[0]).toMatchObject({
+    expect((await eventsOf(t, ["change-edited"]))[0]).toMatchObject({
       data: { changeRequestId: id, changeId: change.id, payload: { enabled: false } },
     });
     const bad = await t.rest(
@@ -329,7 +320,7 @@ describe("editing a Draft", () => {
       editor.token,
     );
     expect(discarded.status).toBe(204);
-    expect(await eventsOf(t, "change-discarded")).toHaveLength(1);
+    expect(await eventsOf(t, ["change-discarded"])).toHaveLength(1);
     const gone = await t.rest(
       "DELETE",
       `/api/admin/projects/default/change-requests/${id}`,
@@ -337,7 +328,7 @@ describe("editing a Draft", () => {
       editor.token,
     );
     expect(gone.status).toBe(204);
-    expect(await eventsOf(t, "change-request-discarded")).toHaveLength(1);
+    expect(await eventsOf(t, ["change-request-discarded"])).toHaveLength(1);
     expect((await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`)).status).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { configure, createFlag, createUser, eventsOf, propose, setState, type TestUser } from "./fixtures.ts";
+import { eventsOf } from "../helpers/builders.ts";
+import { configure, createFlag, createUser, propose, setState, type TestUser } from "./fixtures.ts";
 
 let t: TestApp;
 let editor: TestUser;
@@ -58,7 +59,7 @@ describe("turning review off is itself protected", () => {
   });
 
   it("an Editor may raise the protection; an Admin may lower it, and each change is an event", async () => {
-    const before = (await eventsOf(t, "change-request-configuration-updated")).length;
+    const before = (await eventsOf(t, ["change-request-configuration-updated"])).length;
     const more = await t.rest(
       "PUT",
       CONFIG,
@@ -68,7 +69,7 @@ describe("turning review off is itself protected", () => {
     expect(more.status).toBe(204);
     const off = await t.rest("PUT", CONFIG, { changeRequestsEnabled: false });
     expect(off.status).toBe(204);
-    const events = await eventsOf(t, "change-request-configuration-updated");
+    const events = await eventsOf(t, ["change-request-configuration-updated"]);
     expect(events.length).toBe(before + 2);
     expect(events.at(-1)).toMatchObject({
       environment: "production",

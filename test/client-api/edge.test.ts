@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFlags, sdkToken } from "../client-metrics/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { apiToken, createFlags } from "../helpers/builders.ts";
 
 /**
  * Unleash Edge's calls (issue 14): `POST /edge/validate` (no credential, as Unleash) and
@@ -14,10 +14,10 @@ const tokens = { dev: "", prodDefault: "", frontend: "", expired: "" };
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
   await createFlags(t, ["edge-alpha", "edge-beta"]);
-  tokens.dev = await sdkToken(t, "client", "development", ["*"]);
-  tokens.prodDefault = await sdkToken(t, "client", "production", ["default"]);
-  tokens.frontend = await sdkToken(t, "frontend", "development", ["*"]);
-  tokens.expired = await sdkToken(t, "client", "production", ["*"]);
+  tokens.dev = await apiToken(t, "client", "development", ["*"]);
+  tokens.prodDefault = await apiToken(t, "client", "production", ["default"]);
+  tokens.frontend = await apiToken(t, "frontend", "development", ["*"]);
+  tokens.expired = await apiToken(t, "client", "production", ["*"]);
   const put = await t.rest("PUT", `/api/admin/api-tokens/${tokens.expired}`, {
     expiresAt: "2026-01-01T00:00:00Z",
   });

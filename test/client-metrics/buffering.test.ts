@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlags, sdkBucket, sdkToken } from "./helpers.ts";
+import { apiToken, createFlags } from "../helpers/builders.ts";
+import { sdkBucket } from "./helpers.ts";
 
 /**
  * Buffered mode (the default, VEXIL_METRICS_FLUSH_MS > 0): a 202 means "in this node's
@@ -16,7 +17,7 @@ beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "60000" });
   t.setNow(T0);
   await createFlags(t, ["buffered"]);
-  secret = await sdkToken(t, "client", "development", ["*"]);
+  secret = await apiToken(t, "client", "development", ["*"]);
 });
 afterAll(() => t?.close());
 

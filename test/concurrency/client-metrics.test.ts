@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
 import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
-import { createFlags, sdkBucket, sdkToken } from "../client-metrics/helpers.ts";
+import { sdkBucket } from "../client-metrics/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { apiToken, createFlags } from "../helpers/builders.ts";
 
 /**
  * Many SDK instances reporting at once to two app nodes sharing one database (each node its
@@ -21,7 +22,7 @@ beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
   t.setNow(T0);
   await createFlags(t, FLAGS);
-  secret = await sdkToken(t, "client", "development", ["*"]);
+  secret = await apiToken(t, "client", "development", ["*"]);
   secondDeps = { ...t.deps, bus: createInProcessBus() };
   secondNode = createApp(secondDeps);
 });

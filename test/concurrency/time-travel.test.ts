@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ok } from "../catalog/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { gqlOk } from "../helpers/builders.ts";
 import { FLAG_FIELDS, nextMillisecond, normalized } from "../time-travel/time-travel-helpers.ts";
 
 /**
@@ -19,11 +19,11 @@ const LIVE = `query($n: String!) { feature(name: $n) { ${FLAG_FIELDS} } }`;
 const PAST = `query($n: String!, $at: DateTime!) { featureAt(name: $n, at: $at) { exact state { ${FLAG_FIELDS} } } }`;
 
 async function live(name: string) {
-  return normalized((await ok<{ feature: unknown }>(t, LIVE, { n: name })).feature);
+  return normalized((await gqlOk<{ feature: unknown }>(t, LIVE, { n: name })).feature);
 }
 async function storedNow(name: string) {
   const at = (await nextMillisecond(new Date())).toISOString();
-  const past = await ok<{ featureAt: { exact: boolean; state: unknown } }>(t, PAST, { n: name, at });
+  const past = await gqlOk<{ featureAt: { exact: boolean; state: unknown } }>(t, PAST, { n: name, at });
   expect(past.featureAt.exact).toBe(true);
   return normalized(past.featureAt.state);
 }
@@ -31,7 +31,7 @@ const statusesOf = (results: { errors?: unknown[] }[]) => results.map((r) => (r.
 
 describe("time travel under concurrency", () => {
   it("after 30 concurrent changes of one flag, the newest stored state is the flag as it is", async () => {
-    await ok(t, `mutation { createFeature(project: "default", input: { name: "tt-race" }) { name } }`);
+    await gqlOk(t, `mutation { createFeature(project: "default", input: { name: "tt-race" }) { name } }`);
     const at = `project: "default", feature: "tt-race", environment: "development"`;
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) => {
@@ -54,19 +54,22 @@ describe("time travel under concurrency", () => {
 
   it("two concurrent restores to different instants leave exactly one of the two states", async () => {
     const env = `project: "default", feature: "tt-restore", environment: "development"`;
-    await ok(t, `mutation { createFeature(project: "default", input: { name: "tt-restore" }) { name } }`);
-    await ok(t, `mutation { enableFeatureEnvironment(${env}) { name } }`);
+    await gqlOk(t, `mutation { createFeature(project: "default", input: { name: "tt-restore" }) { name } }`);
+    await gqlOk(t, `mutation { enableFeatureEnvironment(${env}) { name } }`);
     const first = (await nextMillisecond(new Date())).toISOString();
     const stateA = await live("tt-restore");
-    await ok(
+    await gqlOk(
       t,
       `mutation { addFeatureStrategy(${env}, input: { name: "flexibleRollout", parameters: { rollout: "25" } }) { name } }`,
     );
-    await ok(t, `mutation { addFeatureTag(feature: "tt-restore", type: "simple", value: "bee") { value } }`);
+    await gqlOk(
+      t,
+      `mutation { addFeatureTag(feature: "tt-restore", type: "simple", value: "bee") { value } }`,
+    );
     const second = (await nextMillisecond(new Date())).toISOString();
     const stateB = await live("tt-restore");
-    await ok(t, `mutation { disableFeatureEnvironment(${env}) { name } }`);
-    await ok(
+    await gqlOk(t, `mutation { disableFeatureEnvironment(${env}) { name } }`);
+    await gqlOk(
       t,
       `mutation { updateFeature(project: "default", name: "tt-restore", input: { description: "c" }) { name } }`,
     );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlag } from "../helpers/builders.ts";
 
 /**
  * Every write family under concurrency. On PostgreSQL (TEST_DATABASE_URL, as CI's second pass)
@@ -35,17 +36,12 @@ function expectOneCreated(results: Res[], created = 200) {
 const events = async (type: string, where: Record<string, unknown> = {}) =>
   t.database.prisma.event.findMany({ where: { type, ...where }, orderBy: { id: "asc" } });
 
-async function createFlag(name: string) {
-  const res = await t.rest("POST", "/api/admin/projects/default/features", { name });
-  expect(res.status).toBe(200);
-}
-
 const flagPath = (flag: string, env = "development") =>
   `/api/admin/projects/default/features/${flag}/environments/${env}`;
 
 describe("a flag's state in an environment", () => {
   it("50 concurrent 'on' add one default strategy and record one enabled event", async () => {
-    await createFlag("hot-toggle");
+    await createFlag(t, "hot-toggle");
     expectNoServerError(await times(50, () => t.rest("POST", `${flagPath("hot-toggle")}/on`)));
     const strategies = await t.database.prisma.featureStrategy.count({
       where: { featureName: "hot-toggle", environmentName: "development" },
@@ -56,7 +52,7 @@ describe("a flag's state in an environment", () => {
   });
 
   it("mixed on/off: enabled and disabled events alternate, and the last one is the state", async () => {
-    await createFlag("flapping");
+    await createFlag(t, "flapping");
     expectNoServerError(
       await times(40, (i) => t.rest("POST", `${flagPath("flapping")}/${i % 2 === 0 ? "on" : "off"}`)),
     );
@@ -75,7 +71,7 @@ describe("a flag's state in an environment", () => {
   });
 
   it("the strategy limit holds against 40 concurrent additions", async () => {
-    await createFlag("crowded");
+    await createFlag(t, "crowded");
     const strategy = { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default" } };
     const results = await times(40, () => t.rest("POST", `${flagPath("crowded")}/strategies`, strategy));
     expectNoServerError(results);
@@ -89,7 +85,7 @@ describe("a flag's state in an environment", () => {
   });
 
   it("the same variants set 10 times at once record one change", async () => {
-    await createFlag("varied");
+    await createFlag(t, "varied");
     const variants = [{ name: "a", weight: 1000, weightType: "variable", stickiness: "default" }];
     const results = await times(10, () =>
       t.rest(
@@ -112,8 +108,8 @@ describe("flags as a whole", () => {
   });
 
   it("a new tag added to two flags by 20 requests at once: one tag-created, one feature-tagged per flag", async () => {
-    await createFlag("tagged-a");
-    await createFlag("tagged-b");
+    await createFlag(t, "tagged-a");
+    await createFlag(t, "tagged-b");
     expect((await t.rest("POST", "/api/admin/tag-types", { name: "squad" })).status).toBe(201);
     const results = await times(20, (i) =>
       t.rest("POST", `/api/admin/features/tagged-${i % 2 === 0 ? "a" : "b"}/tags`, {
@@ -131,7 +127,7 @@ describe("flags as a whole", () => {
   });
 
   it("stale, archive and revive each change once under 10 concurrent requests", async () => {
-    await createFlag("aging");
+    await createFlag(t, "aging");
     const stale = await times(10, () =>
       t.rest("POST", "/api/admin/projects/default/stale", { features: ["aging"], stale: true }),
     );
@@ -149,8 +145,8 @@ describe("flags as a whole", () => {
   });
 
   it("two opposite dependencies added at once: one wins, the other is refused as a cycle", async () => {
-    await createFlag("chicken");
-    await createFlag("egg");
+    await createFlag(t, "chicken");
+    await createFlag(t, "egg");
     const [a, b] = await Promise.all([
       t.rest("POST", "/api/admin/projects/default/features/chicken/dependencies", { feature: "egg" }),
       t.rest("POST", "/api/admin/projects/default/features/egg/dependencies", { feature: "chicken" }),
@@ -163,7 +159,7 @@ describe("flags as a whole", () => {
   });
 
   it("favouriting a flag 10 times at once is one favourite", async () => {
-    await createFlag("loved");
+    await createFlag(t, "loved");
     const results = await times(10, () =>
       t.rest("POST", "/api/admin/projects/default/features/loved/favorites"),
     );
@@ -235,7 +231,7 @@ describe("the catalogue: one name, one row, one event", () => {
 
 describe("change requests", () => {
   it("five concurrent applies of one approved request apply it once", async () => {
-    await createFlag("reviewed-race");
+    await createFlag(t, "reviewed-race");
     const config = await t.rest(
       "PUT",
       "/api/admin/projects/default/environments/production/change-requests/config",

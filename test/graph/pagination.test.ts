@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlag } from "../helpers/builders.ts";
 
 /*
  * Issue 15 point 5: keyset cursors. A page continues strictly after the last row seen, so rows
@@ -18,12 +19,6 @@ async function ok<T = any>(query: string, variables?: Record<string, unknown>): 
   const res = await t.gql<T>(query, variables);
   if (res.errors) throw new Error(`unexpected GraphQL error: ${JSON.stringify(res.errors)}`);
   return res.data as T;
-}
-
-async function createFlag(name: string) {
-  await ok(`mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`, {
-    n: name,
-  });
 }
 
 const PAGE = "totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor";
@@ -51,7 +46,7 @@ async function walk(field: string, selection: string, size: number, backward = f
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (let i = 0; i < 7; i++) await createFlag(`flag-${i}`);
+  for (let i = 0; i < 7; i++) await createFlag(t, `flag-${i}`);
 });
 
 afterAll(async () => {
@@ -62,7 +57,7 @@ describe("keyset cursors", () => {
   it("continues the audit log after the last event seen although newer events were recorded (no repeat)", async () => {
     const first: { events: Page } = await ok(`{ events(first: 3) { ${PAGE} node { databaseId } } } }`);
     const seen = first.events.edges.map((e) => e.node.databaseId as number);
-    await createFlag("inserted-between-pages");
+    await createFlag(t, "inserted-between-pages");
     const next: { events: Page } = await ok(
       `query($c: String) { events(first: 3, after: $c) { ${PAGE} node { databaseId } } } }`,
       { c: first.events.pageInfo.endCursor },
@@ -75,7 +70,7 @@ describe("keyset cursors", () => {
   it("continues the flag list after the last flag seen although flags were created (no repeat, no gap)", async () => {
     const first: { features: Page } = await ok(`{ features(first: 2) { ${PAGE} node { name } } } }`);
     const names = first.features.edges.map((e) => e.node.name);
-    await createFlag("newest-flag");
+    await createFlag(t, "newest-flag");
     const rest = await ok(
       `query($c: String) { features(first: 100, after: $c) { edges { node { name } } } }`,
       { c: first.features.pageInfo.endCursor },

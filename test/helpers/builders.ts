@@ -48,12 +48,13 @@ export type RecordedEvent = {
   preData: Record<string, any> | null;
   tags: { type: string; value: string }[];
   groupId: string | null;
+  groupType: string | null;
   label: string | null;
   summary: string | null;
 };
 
 const EVENT_FIELDS = `id: databaseId type project environment featureName createdBy createdByUserId
-  data preData tags { type value } groupId label summary`;
+  data preData tags { type value } groupId groupType label summary`;
 
 /** The id of the newest event (0 when none), to list what an action records with `eventsAfter`. */
 export async function lastEventId(t: TestApp): Promise<number> {

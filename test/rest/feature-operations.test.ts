@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import { createFlag, userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's flag operations a script uses besides the basic CRUD (issue 14): bulk on/off,
@@ -21,11 +21,6 @@ const flag = (name: string) => `${PROJECT}/features/${name}`;
 const events = (type: string, featureName?: string) =>
   t.database.prisma.event.findMany({ where: { type, ...(featureName ? { featureName } : {}) } });
 
-async function createFlag(name: string, extra: Record<string, unknown> = {}) {
-  const res = await t.rest("POST", `${PROJECT}/features`, { name, ...extra });
-  expect(res.status).toBe(200);
-}
-
 async function enabledIn(name: string, environment: string) {
   const row = await t.database.prisma.featureEnvironment.findUniqueOrThrow({
     where: { featureName_environmentName: { featureName: name, environmentName: environment } },
@@ -35,8 +30,8 @@ async function enabledIn(name: string, environment: string) {
 
 describe("bulk on/off", () => {
   it("turns every listed flag on, one enabled event each, 200 without a body; then off", async () => {
-    await createFlag("bulk-a");
-    await createFlag("bulk-b");
+    await createFlag(t, "bulk-a");
+    await createFlag(t, "bulk-b");
     const on = await t.rest("POST", `${PROJECT}/bulk_features/environments/development/on`, {
       features: ["bulk-a", "bulk-b"],
     });
@@ -61,7 +56,7 @@ describe("bulk on/off", () => {
   });
 
   it("all or nothing: an unknown flag is 404 and no flag changed; a bad body is 400; a viewer 403", async () => {
-    await createFlag("bulk-c");
+    await createFlag(t, "bulk-c");
     const missing = await t.rest("POST", `${PROJECT}/bulk_features/environments/production/on`, {
       features: ["bulk-c", "no-such-flag"],
     });
@@ -88,7 +83,7 @@ describe("bulk on/off", () => {
 
 describe("checks", () => {
   it("a flag name: 200 when free, 409 when taken, 400 when not URL-friendly", async () => {
-    await createFlag("taken-name");
+    await createFlag(t, "taken-name");
     const free = await t.rest("POST", "/api/admin/features/validate", {
       name: "free-name",
       projectId: "default",
@@ -125,7 +120,7 @@ describe("checks", () => {
 
 describe("tags, clone, patches", () => {
   it("PUT tags adds then removes in one call and answers the flag's tags", async () => {
-    await createFlag("tagged", { tags: [{ type: "simple", value: "old" }] });
+    await createFlag(t, "tagged", { tags: [{ type: "simple", value: "old" }] });
     const res = await t.rest("PUT", "/api/admin/features/tagged/tags", {
       addedTags: [{ type: "simple", value: "new-one" }],
       removedTags: [{ type: "simple", value: "old" }],
@@ -148,7 +143,7 @@ describe("tags, clone, patches", () => {
   });
 
   it("clone copies strategies (new groupId), variants and metadata, off everywhere", async () => {
-    await createFlag("original", { description: "the first", type: "experiment" });
+    await createFlag(t, "original", { description: "the first", type: "experiment" });
     expect((await t.rest("POST", `${flag("original")}/environments/development/on`)).status).toBe(200);
     const variants = [{ name: "blue", weight: 1000, weightType: "variable", stickiness: "default" }];
     expect(
@@ -178,7 +173,7 @@ describe("tags, clone, patches", () => {
   });
 
   it("PATCH a strategy with JSON Patch: feature-strategy-update, 400 for a failing test op", async () => {
-    await createFlag("patched");
+    await createFlag(t, "patched");
     const added = await t.rest("POST", `${flag("patched")}/environments/development/strategies`, {
       name: "flexibleRollout",
       parameters: { rollout: "50", stickiness: "default" },
@@ -205,7 +200,7 @@ describe("tags, clone, patches", () => {
   });
 
   it("PATCH variants with JSON Patch: appended and rebalanced, {version, variants}", async () => {
-    await createFlag("variant-patch");
+    await createFlag(t, "variant-patch");
     const path = `${flag("variant-patch")}/environments/development/variants`;
     const first = await t.rest("PATCH", path, [
       {
@@ -235,7 +230,7 @@ describe("tags, clone, patches", () => {
   });
 
   it("variants-batch writes the same variants to several environments", async () => {
-    await createFlag("batch");
+    await createFlag(t, "batch");
     const variants = [{ name: "x", weight: 0, weightType: "variable", stickiness: "default" }];
     const res = await t.rest("PUT", `${flag("batch")}/variants-batch`, {
       variants,
@@ -264,8 +259,8 @@ describe("lifecycle counts and flag type lifetimes", () => {
   it("counts each flag once in its current stage", async () => {
     const before = await t.rest("GET", "/api/admin/lifecycle/count");
     expect(before.status).toBe(200);
-    await createFlag("life-1");
-    await createFlag("life-2");
+    await createFlag(t, "life-1");
+    await createFlag(t, "life-2");
     expect((await t.rest("POST", `${flag("life-2")}/lifecycle/complete`, { status: "kept" })).status).toBe(
       200,
     );
@@ -313,7 +308,7 @@ describe("concurrent bulk toggles and clones", () => {
 
   it("20 bulk 'on' over overlapping sets in different orders: no error, one strategy and one event per flag", async () => {
     const names = ["race-a", "race-b", "race-c", "race-d"];
-    for (const name of names) await createFlag(name);
+    for (const name of names) await createFlag(t, name);
     const results = await times(20, (i) =>
       t.rest("POST", `${PROJECT}/bulk_features/environments/production/on`, {
         features: i % 2 === 0 ? names : [...names].reverse().slice(0, 3),
@@ -331,7 +326,7 @@ describe("concurrent bulk toggles and clones", () => {
   });
 
   it("10 clones to one new name: one 200, the others 409, one copy with one set of strategies", async () => {
-    await createFlag("clone-source");
+    await createFlag(t, "clone-source");
     expect((await t.rest("POST", `${flag("clone-source")}/environments/development/on`)).status).toBe(200);
     const results = await times(10, () =>
       t.rest("POST", `${flag("clone-source")}/clone`, { name: "clone-race" }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import { createFlag, userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's bulk tagging, name checks (tag types, segments, context fields), segment usage,
@@ -19,14 +19,10 @@ const PROJECT = "/api/admin/projects/default";
 const events = (type: string, where: Record<string, unknown> = {}) =>
   t.database.prisma.event.findMany({ where: { type, ...where } });
 
-async function createFlag(name: string) {
-  expect((await t.rest("POST", `${PROJECT}/features`, { name })).status).toBe(200);
-}
-
 describe("tags", () => {
   it("bulk tagging adds and removes on every flag, all or nothing", async () => {
-    await createFlag("bulk-tag-a");
-    await createFlag("bulk-tag-b");
+    await createFlag(t, "bulk-tag-a");
+    await createFlag(t, "bulk-tag-b");
     const body = {
       features: ["bulk-tag-a", "bulk-tag-b"],
       tags: { addedTags: [{ type: "simple", value: "team-x" }], removedTags: [] },
@@ -80,7 +76,7 @@ describe("segments", () => {
     expect((await t.rest("POST", "/api/admin/segments/validate", { name: "free-seg" })).status).toBe(204);
     expect((await t.rest("POST", "/api/admin/segments/validate", { name: "usage-seg" })).status).toBe(409);
     expect((await t.rest("POST", "/api/admin/segments/validate", {})).status).toBe(400);
-    await createFlag("seg-user");
+    await createFlag(t, "seg-user");
     const strategy = await t.rest(
       "POST",
       `${PROJECT}/features/seg-user/environments/development/strategies`,
@@ -116,7 +112,7 @@ describe("segments", () => {
 describe("dependencies", () => {
   it("whether any exist, possible parents (no transitive), a parent's variant names", async () => {
     expect((await t.rest("GET", `${PROJECT}/dependencies`)).body).toBe(false);
-    for (const name of ["dep-parent", "dep-child", "dep-other"]) await createFlag(name);
+    for (const name of ["dep-parent", "dep-child", "dep-other"]) await createFlag(t, name);
     const variants = [{ name: "green", weight: 1000, weightType: "variable", stickiness: "default" }];
     expect(
       (await t.rest("PUT", `${PROJECT}/features/dep-parent/environments/development/variants`, variants))
