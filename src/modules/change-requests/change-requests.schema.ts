@@ -8,7 +8,8 @@ import { ChangeRequestConfigRef, ChangeRequestRef } from "./change-request.schem
 import { ALL_STATES, OPEN_STATES } from "./change-request-states.types.ts";
 import { proposeChanges } from "./propose.write.ts";
 import { principalOf, viewAfter } from "./resolve.schema.ts";
-import { projectChangeRequestConfig, updateChangeRequestConfig } from "./settings.write.ts";
+import { projectChangeRequestConfig } from "./settings.read.ts";
+import { updateChangeRequestConfig } from "./settings.write.ts";
 import { authorOf } from "./store.write.ts";
 import { changeRequestView, changeRequestViews } from "./view.read.ts";
 
