@@ -15,7 +15,7 @@ import {
   addEnvironmentToFlags,
   removeProjectFlagsFromEnvironment,
 } from "../feature-environments/feature-environment.write.ts";
-import { type DefaultStrategyInput, setDefaultStrategy } from "./default-strategy.schema.ts";
+import { type DefaultStrategyInput, setDefaultStrategy } from "./default-strategy.write.ts";
 import { findProject } from "./project.write.ts";
 
 /**
