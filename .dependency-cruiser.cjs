@@ -61,7 +61,7 @@ module.exports = {
       name: "reads-do-not-write",
       severity: "error",
       comment:
-        "As reads-and-logic-do-not-write, except that a .read.ts may ask a .cache.ts: a node's memory cache is a faster read of the same data (docs/architecture.md, Naming)",
+        "A .read.ts never reaches a write, plugin, job, live, schema or endpoints file; it may ask a .cache.ts, since a node's memory cache is a faster read of the same data (docs/architecture.md, Naming)",
       from: { path: "\\.read\\.ts$" },
       to: { path: "\\.(write|plugin|job|live|schema|endpoints)\\.ts$", dependencyTypesNot: ["type-only"] },
     },
