@@ -38,6 +38,33 @@ module.exports = {
       },
       to: {},
     },
+    {
+      name: "only-schema-files-import-schema-files",
+      severity: "error",
+      comment:
+        "A .schema.ts registers GraphQL types; other roles must not depend on that (docs/architecture.md, Naming)",
+      from: { path: "^src/modules/", pathNot: "\\.schema\\.ts$" },
+      to: { path: "^src/modules/.*\\.schema\\.ts$", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "logic-inputs-and-types-stay-pure",
+      severity: "error",
+      comment:
+        "A .logic/.inputs/.types file never reaches a write, plugin, cache, job, live, schema or endpoints file (docs/architecture.md, Naming)",
+      from: { path: "\\.(logic|inputs|types)\\.ts$" },
+      to: {
+        path: "\\.(write|plugin|cache|job|live|schema|endpoints)\\.ts$",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
+      name: "reads-do-not-write",
+      severity: "error",
+      comment:
+        "A .read.ts never reaches a write, plugin, job, live, schema or endpoints file; it may ask a .cache.ts, since a node's memory cache is a faster read of the same data (docs/architecture.md, Naming)",
+      from: { path: "\\.read\\.ts$" },
+      to: { path: "\\.(write|plugin|job|live|schema|endpoints)\\.ts$", dependencyTypesNot: ["type-only"] },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -104,4 +104,9 @@ export const EXTRA_WRITERS: readonly { file: string; tables: readonly TableName[
     tables: ["ApiToken", "PersonalAccessToken"],
     why: "resolving a token stamps its seenAt on every request path; tokens imports access, so access cannot call tokens",
   },
+  {
+    file: "src/modules/access/remembered-tokens.cache.ts",
+    tables: ["ApiToken"],
+    why: "a remembered API token still stamps its seenAt once a minute (same reason as credentials.write.ts)",
+  },
 ];

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../context.ts";
 import type { Tx } from "../db/database.ts";
-import { applyChanges, conflictsOf } from "../modules/change-requests/apply.write.ts";
+import { applyChanges } from "../modules/change-requests/apply.write.ts";
+import { conflictsOf } from "../modules/change-requests/conflicts.read.ts";
 import { failSchedule, suspendSchedule } from "../modules/change-requests/schedule.write.ts";
 import {
   type LockedChangeRequest,

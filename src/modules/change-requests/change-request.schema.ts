@@ -1,8 +1,8 @@
 import { builder } from "../../builder.ts";
 import type { Tx } from "../../db/database.ts";
 import { integerKey, NODE_ID } from "../../shared/node-ids.ts";
-import { imageOf } from "../users/avatars.plugin.ts";
-import type { ChangeRequestConfig } from "./settings.write.ts";
+import { imageOf } from "../users/avatars.logic.ts";
+import type { ChangeRequestConfig } from "./settings.read.ts";
 import {
   type ChangeItem,
   type ChangeRequestView,

@@ -5,10 +5,12 @@ import { pageRequest, prismaPage, toConnection } from "../../shared/pagination.t
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { ChangeRequestConfigRef, ChangeRequestRef } from "./change-request.schema.ts";
+import { ALL_STATES, OPEN_STATES } from "./change-request-states.types.ts";
 import { proposeChanges } from "./propose.write.ts";
 import { principalOf, viewAfter } from "./resolve.schema.ts";
-import { projectChangeRequestConfig, updateChangeRequestConfig } from "./settings.write.ts";
-import { ALL_STATES, authorOf, OPEN_STATES } from "./store.write.ts";
+import { projectChangeRequestConfig } from "./settings.read.ts";
+import { updateChangeRequestConfig } from "./settings.write.ts";
+import { authorOf } from "./store.write.ts";
 import { changeRequestView, changeRequestViews } from "./view.read.ts";
 
 const ChangeRequestConnection = builder.connectionObject({

@@ -13,7 +13,7 @@ import {
   PAYLOAD_SCHEMAS,
   SEGMENT_ACTIONS,
 } from "./change-request.inputs.ts";
-import { changeRequestSetting } from "./settings.write.ts";
+import { changeRequestSetting } from "./settings.read.ts";
 import { type ChangeTarget, takeSnapshot } from "./snapshots.read.ts";
 import { authorOf, recordChangeRequestEvent } from "./store.write.ts";
 

@@ -4,11 +4,7 @@ import { recordEvent } from "../../events/record.ts";
 import type { Actor } from "../../shared/actor.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
-
-export const OPEN_STATES = ["Draft", "In review", "Approved", "Scheduled"] as const;
-export const CLOSED_STATES = ["Applied", "Cancelled", "Rejected"] as const;
-export const ALL_STATES = [...OPEN_STATES, ...CLOSED_STATES] as const;
-export type ChangeRequestState = (typeof ALL_STATES)[number];
+import type { ChangeRequestState } from "./change-request-states.types.ts";
 
 const withChanges = { changes: { orderBy: { id: "asc" as const } }, schedule: true, approvals: true };
 

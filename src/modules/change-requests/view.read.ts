@@ -1,6 +1,6 @@
 import type { Tx } from "../../db/database.ts";
-import { type ChangeConflict, conflictsOf } from "./apply.write.ts";
-import { CLOSED_STATES } from "./store.write.ts";
+import { CLOSED_STATES } from "./change-request-states.types.ts";
+import { type ChangeConflict, conflictsOf } from "./conflicts.read.ts";
 
 /** A user as change requests show them (spec 2.11 `createdBy`). */
 export type CrUser = { id: number; username: string | null; imageUrl: string | null };

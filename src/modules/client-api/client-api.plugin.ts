@@ -24,7 +24,8 @@ import {
   preferredEncoding,
   sdkFeature,
 } from "./features-body.logic.ts";
-import { frontendAnswer, frontendContext, frontendToggle } from "./frontend.logic.ts";
+import { frontendContext, frontendToggle } from "./frontend.logic.ts";
+import { frontendAnswer } from "./frontend-answers.cache.ts";
 import { streamingResponse } from "./streaming.live.ts";
 
 /** What an SDK route gets: the caller (already checked), its configuration, the request. */

@@ -1,5 +1,4 @@
 import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
-import { answerForContext, type ContextAnswer } from "../client-features/context-answers.cache.ts";
 import type { EvaluationContext } from "../evaluation/client-features.types.ts";
 import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.logic.ts";
 import { evaluateAll, evaluateFlag, type FlagEvaluation } from "../evaluation/engine.logic.ts";
@@ -72,11 +71,4 @@ export function frontendToggle(
   if (!compiled.features.has(name)) return undefined;
   const evaluation = evaluateFlag(compiled, name, context, { explain: false });
   return evaluation.enabled ? toggleOf(evaluation) : undefined;
-}
-
-/** The `/api/frontend` answer for a context, evaluated once per configuration and context. */
-export function frontendAnswer(snapshot: ClientSnapshot, context: EvaluationContext): ContextAnswer {
-  return answerForContext(snapshot, "frontend", context, () => ({
-    toggles: frontendToggles(snapshot, context),
-  }));
 }

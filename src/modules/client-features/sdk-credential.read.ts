@@ -1,7 +1,8 @@
 import type { AppDeps } from "../../context.ts";
 import { AuthenticationRequired, ForbiddenOperation } from "../../shared/errors.ts";
-import { rememberedToken, tokenFromHeader } from "../access/credentials.write.ts";
+import { tokenFromHeader } from "../access/credentials.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
+import { rememberedToken } from "../access/remembered-tokens.cache.ts";
 import type { ClientScope } from "./client-features.read.ts";
 
 export type SdkKind = "client-token" | "frontend-token" | "admin-token";

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { isOutdatedSdk } from "./sdk-versions.logic.ts";
-import { UNKNOWN_FLAG_DAYS } from "./unknown-flags.write.ts";
+import { UNKNOWN_FLAG_DAYS } from "./unknown-flags.logic.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -1,4 +1,4 @@
-import { hourOf, saturated } from "../features/evaluation-metrics.write.ts";
+import { hourOf, saturated } from "../features/evaluation-metrics.logic.ts";
 
 /** Which kind of SDK reported: server-side (client token) or browser/mobile (frontend token). */
 export type SdkType = "backend" | "frontend";

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../../context.ts";
 import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
-import { hourOf } from "../features/evaluation-metrics.write.ts";
+import { hourOf } from "../features/evaluation-metrics.logic.ts";
 import type { Report, SdkType } from "./batch.logic.ts";
 import { metricsIngestor } from "./ingestor.cache.ts";
 import { bulkMetricsBody, type InstanceFields, metricsBody, registerBody } from "./payloads.inputs.ts";

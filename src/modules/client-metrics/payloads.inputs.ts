@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_COUNT } from "../features/evaluation-metrics.write.ts";
+import { MAX_COUNT } from "../features/evaluation-metrics.logic.ts";
 
 /**
  * The bodies the official SDKs send (unleash-client `lib/metrics.js` getClientData /

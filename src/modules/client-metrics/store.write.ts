@@ -2,7 +2,8 @@ import type { AppDeps } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
-import { MAX_COUNT, recordEvaluationMetricsBatch } from "../features/evaluation-metrics.write.ts";
+import { MAX_COUNT } from "../features/evaluation-metrics.logic.ts";
+import { recordEvaluationMetricsBatch } from "../features/evaluation-metrics.write.ts";
 import type { AppFlagCounts, InstanceSeen, MetricsBatch } from "./batch.logic.ts";
 import { recordUnknownFlags } from "./unknown-flags.write.ts";
 

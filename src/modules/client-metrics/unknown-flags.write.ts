@@ -2,10 +2,9 @@ import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { Write } from "../../shared/write.ts";
 import type { AppFlagCounts } from "./batch.logic.ts";
+import { UNKNOWN_FLAG_DAYS } from "./unknown-flags.logic.ts";
 
 const DAY_MS = 86_400_000;
-/** Unknown flags are listed for 7 days after an SDK last reported them. */
-export const UNKNOWN_FLAG_DAYS = 7;
 /** Unleash lists at most 1000 unknown flags. */
 const MAX_UNKNOWN_FLAGS = 1000;
 

@@ -12,7 +12,7 @@ import {
   seekSql,
   sql,
 } from "../search/feature-search-sql.logic.ts";
-import { NEWER_THAN_ROLLUP, ROLLED_UP_THROUGH, rolledUpCount } from "./event-counts.job.ts";
+import { NEWER_THAN_ROLLUP, ROLLED_UP_THROUGH, rolledUpCount } from "./event-counts.read.ts";
 import { matchingIds, PAYLOAD_TEXT, type TextCount, withTextCount } from "./event-text.read.ts";
 import type { EventVisibility } from "./visibility.logic.ts";
 
@@ -109,7 +109,7 @@ export function visibleTo(filter: EventSearchFilter, visibility: EventVisibility
  *   (a short primary-key range); the page reads the newest events and stops after the page.
  * - Otherwise the page reads an `(column, id)` index backwards and stops after the page, and
  *   the total comes from the rollup plus a live count of the newer events when the filter has
- *   a rollup (event-counts.job.ts), else from counting.
+ *   a rollup (event-counts.read.ts), else from counting.
  */
 export function eventSearchQuery(filter: EventSearchFilter, request: PageRequest, known?: TextCount): Sql {
   const where = whereOf(filter);

@@ -2,7 +2,7 @@ import type { Context } from "../../context.ts";
 import { AuthenticationRequired, NoAccessError } from "../../shared/errors.ts";
 import { can } from "../access/check.logic.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { assertDirectChangeAllowed } from "../change-requests/settings.write.ts";
+import { assertDirectChangeAllowed } from "../change-requests/settings.read.ts";
 
 /**
  * Reference-behaviours §4 check 1: in an environment where the project requires change

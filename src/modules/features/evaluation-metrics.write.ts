@@ -1,6 +1,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { Write } from "../../shared/write.ts";
 import { moveEnvironmentsLastSeen } from "../feature-environments/feature-environment.write.ts";
+import { hourOf, MAX_COUNT, saturated } from "./evaluation-metrics.logic.ts";
 
 export type EvaluationCounts = {
   featureName: string;
@@ -20,12 +21,6 @@ export type EvaluationCounts = {
 
 export type EnteredStage = { featureName: string; stage: string };
 
-const HOUR_MS = 60 * 60 * 1000;
-/** Counters are INTEGER columns: sums saturate instead of failing the whole batch. */
-export const MAX_COUNT = 2_147_483_647;
-
-export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-export const saturated = (n: number) => Math.min(n, MAX_COUNT);
 const iso = (d: Date) => d.toISOString();
 
 type FlagEnvironmentRow = {

@@ -2,7 +2,7 @@ import { builder } from "../../builder.ts";
 import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { assertDirectProjectChangeAllowed } from "../change-requests/settings.write.ts";
+import { assertDirectProjectChangeAllowed } from "../change-requests/settings.read.ts";
 import { archiveFeatures, deleteFeatures, reviveFeatures } from "./feature-archive.write.ts";
 import { patchFeature, setFeaturesStale, updateFeature } from "./feature-update.write.ts";
 import { completeFeature, markPotentiallyStaleFlags, uncompleteFeature } from "./lifecycle-change.write.ts";

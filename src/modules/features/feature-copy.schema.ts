@@ -3,7 +3,7 @@ import { recordEvent } from "../../events/record.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { assertDirectProjectChangeAllowed } from "../change-requests/settings.write.ts";
+import { assertDirectProjectChangeAllowed } from "../change-requests/settings.read.ts";
 import { featureByName, lockFeatures } from "./feature.read.ts";
 import { cloneFeature } from "./feature-clone.write.ts";
 import { TagInput } from "./feature-create.schema.ts";

@@ -1,6 +1,6 @@
 import { builder } from "../../builder.ts";
 import { compoundKey, NODE_ID } from "../../shared/node-ids.ts";
-import { imageOf } from "../users/avatars.plugin.ts";
+import { imageOf } from "../users/avatars.logic.ts";
 import { toUserSummary, type UserSummary } from "../users/user-summary.logic.ts";
 import { currentLifecycleStage } from "./lifecycle.logic.ts";
 import { PayloadRef } from "./strategy.schema.ts";

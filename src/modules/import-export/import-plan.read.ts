@@ -3,7 +3,7 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { can } from "../access/check.logic.ts";
 import { PERMISSIONS, type Permission, type PermissionCheck } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
-import { changeRequestSetting } from "../change-requests/settings.write.ts";
+import { changeRequestSetting } from "../change-requests/settings.read.ts";
 import { isKnownStrategy } from "../evaluation/strategies.logic.ts";
 import { type ExportDocument, exportDocumentSchema } from "./export-document.inputs.ts";
 

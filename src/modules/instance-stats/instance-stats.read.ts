@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Context } from "../../context.ts";
 import { VERSION } from "../../version.ts";
-import { instanceIdOf } from "../ui-config/ui-config.schema.ts";
+import { instanceIdOf } from "../ui-config/ui-config.read.ts";
 
 const DAY_MS = 86_400_000;
 const ago = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);

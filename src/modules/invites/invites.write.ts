@@ -8,7 +8,7 @@ import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
 import { isMaintenanceMode } from "../maintenance/maintenance.plugin.ts";
-import { imageOf } from "../users/avatars.plugin.ts";
+import { imageOf } from "../users/avatars.logic.ts";
 import { createUser } from "../users/users.write.ts";
 
 /** The root role of every invite link, as in Unleash (its create body has no role). */

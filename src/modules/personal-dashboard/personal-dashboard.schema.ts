@@ -1,5 +1,5 @@
 import { builder } from "../../builder.ts";
-import { imageOf } from "../users/avatars.plugin.ts";
+import { imageOf } from "../users/avatars.logic.ts";
 import { personalDashboard } from "./personal-dashboard.read.ts";
 
 type Dashboard = Awaited<ReturnType<typeof personalDashboard>>;

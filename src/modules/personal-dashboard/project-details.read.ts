@@ -1,6 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { existingProject, healthCounts } from "../project-insights/project-insights.read.ts";
-import { avatarUrl, imageOf } from "../users/avatars.plugin.ts";
+import { avatarUrl, imageOf } from "../users/avatars.logic.ts";
 
 /** Unleash shows the 10 newest events of the project on the dashboard. */
 const LATEST_EVENTS = 10;

@@ -3,7 +3,7 @@ import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { principalOf } from "../change-requests/resolve.schema.ts";
 import { StrategyInput } from "../feature-environments/strategy-inputs.schema.ts";
-import type { DefaultStrategyInput } from "./default-strategy.schema.ts";
+import type { DefaultStrategyInput } from "./default-strategy.write.ts";
 import { archiveProject, createProject, reviveProject, updateProject } from "./project.write.ts";
 import { addProjectEnvironment, disableProjectEnvironment } from "./project-environments.write.ts";
 

@@ -8,7 +8,7 @@ import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { APPLIERS, PROPOSE_PERMISSION } from "../change-requests/appliers.write.ts";
 import { proposeChanges } from "../change-requests/propose.write.ts";
-import { assertDirectProjectChangeAllowed, changeRequestSetting } from "../change-requests/settings.write.ts";
+import { assertDirectProjectChangeAllowed, changeRequestSetting } from "../change-requests/settings.read.ts";
 import { addDependency, removeDependency } from "../dependencies/dependencies.write.ts";
 import { lockFeatureRows } from "../features/feature.read.ts";
 import { archiveFeatures, reviveFeatures } from "../features/feature-archive.write.ts";

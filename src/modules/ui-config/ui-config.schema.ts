@@ -6,20 +6,9 @@ import { VERSION } from "../../version.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { isMaintenanceMode } from "../maintenance/maintenance.plugin.ts";
 import { rememberedFrontendOrigins, setFrontendApiOrigins } from "./frontend-settings.write.ts";
+import { instanceIdOf } from "./ui-config.read.ts";
 
 type Link = { value: string; icon: string; href: string; title: string };
-
-/** Instance ids by database: written once by the bootstrap, never changed. */
-const instanceIds = new WeakMap<object, string>();
-
-export async function instanceIdOf(db: Context["db"]): Promise<string | null> {
-  const known = instanceIds.get(db);
-  if (known) return known;
-  const instance = await db.setting.findUnique({ where: { name: "instanceInfo" } });
-  const id = (instance?.content as { id?: string } | null)?.id;
-  if (id) instanceIds.set(db, id);
-  return id ?? null;
-}
 
 /** The instance UI configuration (spec 2.14), built from configuration only: no network call. */
 export async function uiConfig(ctx: Context) {

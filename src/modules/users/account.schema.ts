@@ -11,7 +11,7 @@ import {
   searchUsers,
   setUserPassword,
 } from "./account.write.ts";
-import { imageOf } from "./avatars.plugin.ts";
+import { imageOf } from "./avatars.logic.ts";
 import { assertStrongPassword } from "./password-policy.logic.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };

@@ -3,7 +3,7 @@ import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
 import { requirePermission } from "../access/check.logic.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { imageOf } from "./avatars.plugin.ts";
+import { imageOf } from "./avatars.logic.ts";
 import { createResetLink } from "./password-reset.write.ts";
 import { createUser, deleteUser, updateUser } from "./users.write.ts";
 
