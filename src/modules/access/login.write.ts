@@ -1,6 +1,7 @@
 import type { AppDeps } from "../../context.ts";
 import type { Db } from "../../db/database.ts";
 import { DomainError, InvalidOperationError, ValidationError } from "../../shared/errors.ts";
+import type { UserRow } from "../users/users.write.ts";
 import type { LoginLimiter } from "./login-limits.cache.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.logic.ts";
 import { createSession, type NewSession } from "./sessions.write.ts";
@@ -49,14 +50,7 @@ export async function checkPassword(db: Db, login: string, password: string, now
 
 /** What a password login answers (Unleash's user), next to the session it opened. */
 export type PasswordLogin = {
-  user: {
-    id: number;
-    name: string | null;
-    email: string | null;
-    username: string | null;
-    imageUrl: string | null;
-    rootRole: string;
-  };
+  user: UserRow;
   session: NewSession;
 };
 

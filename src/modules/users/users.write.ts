@@ -15,7 +15,8 @@ import {
   updateUserInput,
 } from "./users.inputs.ts";
 
-type UserRow = {
+/** A user as events and login answers show it. */
+export type UserRow = {
   id: number;
   name: string | null;
   email: string | null;
