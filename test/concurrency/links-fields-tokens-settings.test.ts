@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { expectNoServerError, type Res, times } from "../helpers/concurrency.ts";
 
 /**
  * The write families added after writes.test.ts under concurrency: flag links, project context
@@ -15,15 +16,6 @@ beforeAll(async () => {
   }
 });
 afterAll(() => t.close());
-
-type Res = { status: number; body: any };
-const times = <T>(n: number, fn: (i: number) => Promise<T>) =>
-  Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
-
-function expectNoServerError(results: Res[]) {
-  const failed = results.filter((r) => r.status >= 500);
-  expect(failed, JSON.stringify(failed[0]?.body)).toEqual([]);
-}
 
 /** A key of an event's data or preData (JSON), undefined when absent. */
 const field = (json: unknown, key: string) => (json as Record<string, unknown> | null | undefined)?.[key];

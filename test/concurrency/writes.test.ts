@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createFlag } from "../helpers/builders.ts";
+import { expectNoServerError, type Res, times } from "../helpers/concurrency.ts";
 
 /**
  * Every write family under concurrency. On PostgreSQL (TEST_DATABASE_URL, as CI's second pass)
@@ -12,15 +13,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-type Res = { status: number; body: any };
-const times = <T>(n: number, fn: (i: number) => Promise<T>) =>
-  Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
-
-function expectNoServerError(results: Res[]) {
-  const failed = results.filter((r) => r.status >= 500);
-  expect(failed, JSON.stringify(failed[0]?.body)).toEqual([]);
-}
 
 /** Exactly one request created it; the others were told it exists (409), nothing else. */
 function expectOneCreated(results: Res[], created = 200) {
