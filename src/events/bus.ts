@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Logger } from "../shared/logger.ts";
 import { createRedisClient } from "../shared/redis-client.ts";
@@ -33,8 +34,14 @@ export function changesRemembered(type: string): boolean {
   return type.startsWith("api-token-") || type.startsWith("setting-");
 }
 
-/** A notice's payload: the event id, with a mark when remembered state changed. */
+/**
+ * A notice's payload: the event id, a mark when remembered state changed, and the sending
+ * node, so that a node ignores its own notice coming back (its listeners were told at publish;
+ * hearing it again would wake them twice per write).
+ */
 const REMEMBERED_MARK = ";remembered";
+const payloadOf = (id: bigint, remembered: boolean, node: string) =>
+  `${id}${remembered ? REMEMBERED_MARK : ""}@${node}`;
 
 /** A notice with this id means "something may have been missed": re-read the log. */
 export const RESYNC = -1n;
@@ -60,10 +67,11 @@ export function createInProcessBus(): EventBus {
 /**
  * Several nodes on one PostgreSQL: notices travel with NOTIFY on a dedicated connection
  * (LISTEN needs a session of its own, outside the pool). Local listeners are told at once,
- * then the notice goes out; this node hears its own NOTIFY back, which is a harmless repeat.
+ * then the notice goes out.
  */
 export async function createPostgresBus(url: string, logger: Logger): Promise<EventBus> {
   const listeners = new Set<Listener>();
+  const node = randomUUID();
   let client: pg.Client | null = null;
   let closed = false;
   let highest: bigint | null = null;
@@ -71,7 +79,7 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
-    next.on("notification", (message) => notifyPayload(listeners, message.payload));
+    next.on("notification", (message) => notifyPayload(listeners, message.payload, node));
     next.on("error", (error) => {
       logger.warn("event bus connection lost", { error: String(error) });
       if (client === next) client = null;
@@ -92,11 +100,11 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   // Coalesce the notices of one tick into one NOTIFY (the highest id is enough: it wakes).
   const flush = () => {
     const id = highest;
-    const payload = `${id}${rememberedChanged ? REMEMBERED_MARK : ""}`;
+    const remembered = rememberedChanged;
     highest = null;
     rememberedChanged = false;
     if (id === null || !client) return;
-    client.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error) => {
+    client.query("SELECT pg_notify($1, $2)", [CHANNEL, payloadOf(id, remembered, node)]).catch((error) => {
       logger.warn("event bus notify failed", { error: String(error) });
     });
   };
@@ -125,12 +133,13 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
 /** Several nodes sharing a Redis: notices travel on a pub/sub channel. */
 export async function createRedisBus(url: string, logger: Logger): Promise<EventBus> {
   const listeners = new Set<Listener>();
+  const node = randomUUID();
   const subscriber = createRedisClient(url, { lazyConnect: true });
   const publisher = createRedisClient(url, { lazyConnect: true });
   for (const connection of [subscriber, publisher]) {
     connection.on("error", (error) => logger.warn("event bus (redis) error", { error: String(error) }));
   }
-  subscriber.on("message", (_channel, message) => notifyPayload(listeners, message));
+  subscriber.on("message", (_channel, message) => notifyPayload(listeners, message, node));
   // ioredis resubscribes after a reconnect; notices published meanwhile are lost.
   subscriber.on("ready", () => notify(listeners, RESYNC, undefined, true));
   await Promise.all([subscriber.connect(), publisher.connect()]);
@@ -139,7 +148,7 @@ export async function createRedisBus(url: string, logger: Logger): Promise<Event
     publish(event) {
       const remembered = changesRemembered(event.type);
       notify(listeners, event.id, event, remembered);
-      publisher.publish(CHANNEL, `${event.id}${remembered ? REMEMBERED_MARK : ""}`).catch((error) => {
+      publisher.publish(CHANNEL, payloadOf(event.id, remembered, node)).catch((error) => {
         logger.warn("event bus (redis) publish failed", { error: String(error) });
       });
     },
@@ -183,9 +192,13 @@ function notify(
   if (failure !== undefined) throw failure;
 }
 
-/** Another node's notice; one that cannot be read is a resync (anything may have changed). */
-function notifyPayload(listeners: Set<Listener>, payload: string | undefined) {
-  const match = /^(\d+)(;remembered)?$/.exec(payload ?? "");
+/**
+ * A notice from the channel: this node's own is ignored; another's that cannot be read is a
+ * resync (anything may have changed).
+ */
+function notifyPayload(listeners: Set<Listener>, payload: string | undefined, node: string) {
+  const match = /^(\d+)(;remembered)?(?:@([\w-]+))?$/.exec(payload ?? "");
+  if (match?.[3] === node) return;
   if (!match) notify(listeners, RESYNC, undefined, true);
   else notify(listeners, BigInt(match[1] as string), undefined, match[2] !== undefined);
 }

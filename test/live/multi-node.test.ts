@@ -69,6 +69,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
       >[0]);
       expect(await heard).toBe(424242n);
 
+      // A node does not hear its own notice back: its listeners were told once, at publish.
+      // The reader's later notice reaches the writer after the writer's own would have.
+      const writerHeard: bigint[] = [];
+      const stopWriter = writer.deps.bus.listen((id) => writerHeard.push(id));
+      const heardOn = (node: Node, wanted: bigint) =>
+        new Promise<void>((resolve) => {
+          const stop = node.deps.bus.listen((id) => {
+            if (id !== wanted) return;
+            stop();
+            resolve();
+          });
+        });
+      const readerHeardOwn = heardOn(reader, 424250n);
+      writer.deps.bus.publish({ id: 424250n, type: "feature-updated" } as Parameters<
+        typeof writer.deps.bus.publish
+      >[0]);
+      await readerHeardOwn;
+      const writerHeardReader = heardOn(writer, 424251n);
+      reader.deps.bus.publish({ id: 424251n, type: "feature-updated" } as Parameters<
+        typeof reader.deps.bus.publish
+      >[0]);
+      await writerHeardReader;
+      stopWriter();
+      expect(writerHeard).toEqual([424250n, 424251n]);
+
       // A notice says whether API tokens changed, so a node forgets its remembered tokens only then.
       const marks = new Map<bigint, boolean>();
       const bothHeard = new Promise<void>((resolve) => {
