@@ -17,6 +17,9 @@ export default defineConfig({
     // browser tests (test/ui: a server, a database and Chromium each) a process of their own:
     // `npm test` runs them in a second, isolated pass (package.json).
     isolate: false,
+    // `npm test` runs vitest several times (passes, then PostgreSQL in CI): transformed modules
+    // kept on disk (node_modules/.experimental-vitest-cache) are transformed once, not per pass.
+    experimental: { fsModuleCache: true },
     // Browser tests (test/ui) share the 2 cores with the rest of the suite: their waits get room.
     testTimeout: 60_000,
     expect: { poll: { timeout: 10_000 } },
