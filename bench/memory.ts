@@ -47,6 +47,15 @@ async function idleRss(pid: number, seconds: number): Promise<number> {
   return median(samples.slice(-5));
 }
 
+/** The V8 heap (used / total) and external memory the server reports on /metrics, in MiB. */
+async function heapOf(url: string): Promise<string> {
+  const text = await fetch(`${url}/metrics`, { headers: { authorization: ADMIN } }).then((r) => r.text());
+  const gauge = (name: string) =>
+    Number(text.match(new RegExp(`^vexil_${name} (\\d+)`, "m"))?.[1] ?? Number.NaN) / 1024 / 1024;
+  const heap = `heap ${gauge("nodejs_heap_size_used_bytes").toFixed(0)}/${gauge("nodejs_heap_size_total_bytes").toFixed(0)} MiB`;
+  return `${heap}, external ${gauge("nodejs_external_memory_bytes").toFixed(0)} MiB`;
+}
+
 /** The dataset, written before the server starts (PGlite allows one process per folder). */
 async function loadDataset(storage: { url?: string; dir?: string }) {
   const database = storage.url ? openPostgres(storage.url) : openPglite(await createPglite(storage.dir!));
@@ -130,11 +139,13 @@ async function main() {
   try {
     const pid = server.child.pid!;
     const idleBefore = await idleRss(pid, IDLE_SECONDS);
-    log(`idle after start: ${mib(idleBefore)}`);
+    log(`idle after start: ${mib(idleBefore)} (${await heapOf(server.url)})`);
     const peak = await heavyLoad(server.url, pid);
     log(`peak under heavy requests: ${mib(peak)}`);
     const idleAfter = await idleRss(pid, IDLE_SECONDS);
-    log(`idle after the heavy requests: ${mib(idleAfter)} (target: idle <= 213 MiB, Unleash's)`);
+    log(
+      `idle after the heavy requests: ${mib(idleAfter)} (${await heapOf(server.url)}; target: idle <= 213 MiB, Unleash's)`,
+    );
   } catch (error) {
     console.error(server.output.slice(-30).join("\n"));
     throw error;
