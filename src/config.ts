@@ -155,16 +155,6 @@ export type ResourceLimits = {
   signalTokensPerEndpoint: number;
 };
 
-/** Actions and signals are not built yet: their limits are reported with Unleash's defaults (reference §12). */
-const UNBUILT_FEATURE_LIMITS = {
-  actionSetActions: 10,
-  actionSetsPerProject: 5,
-  actionSetFilters: 5,
-  actionSetFilterValues: 25,
-  signalEndpoints: 5,
-  signalTokensPerEndpoint: 5,
-};
-
 export type Config = {
   host: string;
   port: number;
@@ -280,7 +270,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiTokens: e.UNLEASH_API_TOKENS_LIMIT,
       projects: e.UNLEASH_PROJECTS_LIMIT,
       environments: e.UNLEASH_ENVIRONMENTS_LIMIT,
-      ...UNBUILT_FEATURE_LIMITS,
+      // Actions and signals are not built yet; reported with Unleash's defaults (reference §12).
+      actionSetActions: 10,
+      actionSetsPerProject: 5,
+      actionSetFilters: 5,
+      actionSetFilterValues: 25,
+      signalEndpoints: 5,
+      signalTokensPerEndpoint: 5,
     },
   };
 }
