@@ -37,32 +37,32 @@ export function userChoiceLabel(user: {
   return user.name ?? user.username ?? user.email ?? "";
 }
 
-/** Projects as a select's options: a project's id is the value, its name is shown. */
-export function ProjectOptions(props: {
-  projects: readonly { id: string; databaseId: string; name: string }[] | undefined;
+/** Named things as a select's options: `valueOf` gives an option's value, the name is shown. */
+export function NamedOptions<Item extends { id: string | number; name: string }>(props: {
+  items: readonly Item[] | undefined;
+  valueOf(item: Item): string | number;
 }) {
   return (
     <>
-      {props.projects?.map((project) => (
-        <option key={project.id} value={project.databaseId}>
-          {project.name}
+      {props.items?.map((item) => (
+        <option key={item.id} value={props.valueOf(item)}>
+          {item.name}
         </option>
       ))}
     </>
   );
 }
 
+/** Projects as a select's options: a project's id is the value, its name is shown. */
+export function ProjectOptions(props: {
+  projects: readonly { id: string; databaseId: string; name: string }[] | undefined;
+}) {
+  return <NamedOptions items={props.projects} valueOf={(project) => project.databaseId} />;
+}
+
 /** Environments as a select's options, by name. */
 export function EnvironmentOptions(props: {
   environments: readonly { id: string; name: string }[] | undefined;
 }) {
-  return (
-    <>
-      {props.environments?.map((environment) => (
-        <option key={environment.id} value={environment.name}>
-          {environment.name}
-        </option>
-      ))}
-    </>
-  );
+  return <NamedOptions items={props.environments} valueOf={(environment) => environment.name} />;
 }

@@ -1,5 +1,5 @@
 import { useQuery } from "urql";
-import { ProjectOptions } from "../../components/choices.tsx";
+import { NamedOptions, ProjectOptions } from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { optionalText, useCreateForm } from "../../lib/form-submit.ts";
 import { CreateFlag, FilterOptions } from "./queries.ts";
@@ -43,11 +43,7 @@ export function CreateFlagForm(props: { onCreated(): void }) {
         problem={problem}
       >
         {types.length === 0 && <option value="release">release</option>}
-        {types.map((t) => (
-          <option key={t.id} value={t.id}>
-            {t.name}
-          </option>
-        ))}
+        <NamedOptions items={types} valueOf={(t) => t.id} />
       </SelectField>
       <button type="submit" disabled={busy}>
         Create flag

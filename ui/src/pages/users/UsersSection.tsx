@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useMutation } from "urql";
+import { NamedOptions } from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField, SubmitButtons } from "../../components/form.tsx";
 import { Pending } from "../../components/layout.tsx";
 import { DataTable, WideRow } from "../../components/table.tsx";
@@ -119,11 +120,7 @@ function RoleSelect(props: {
 }) {
   return (
     <SelectField label="Root role" name="rootRole" defaultValue={props.defaultValue} problem={props.problem}>
-      {props.roles.map((role) => (
-        <option key={role.id} value={role.name}>
-          {role.name}
-        </option>
-      ))}
+      <NamedOptions items={props.roles} valueOf={(role) => role.name} />
     </SelectField>
   );
 }
