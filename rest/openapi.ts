@@ -5,6 +5,7 @@ import { authOpenApiPaths, inviteOpenApiPaths } from "../src/http/public-endpoin
 import { sdkOpenApiPaths } from "../src/modules/client-api/client-api.plugin.ts";
 import { edgeOpenApiPaths } from "../src/modules/client-api/edge.plugin.ts";
 import { STATUS_NAMES } from "../src/shared/error-response.ts";
+import { errorResponseDoc, jsonRequestBody } from "../src/shared/openapi.ts";
 import { VERSION } from "../src/version.ts";
 import type { Route } from "./route.ts";
 import { errorSchema } from "./schemas.ts";
@@ -88,19 +89,11 @@ export function openApiDocument(
       operationId: operationId(route),
       security: [{ apiKey: [] }],
       parameters: [...pathParams, ...queryParams],
-      requestBody: route.schemas?.body
-        ? { required: true, content: { "application/json": { schema: jsonSchema(route.schemas.body) } } }
-        : undefined,
+      requestBody: route.schemas?.body ? jsonRequestBody(jsonSchema(route.schemas.body)) : undefined,
       responses: {
         [status]: success,
         ...Object.fromEntries(
-          errorStatuses.map((s) => [
-            String(s),
-            {
-              description: ERROR_TEXT[s] ?? "Error.",
-              content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-            },
-          ]),
+          errorStatuses.map((s) => [String(s), errorResponseDoc(ERROR_TEXT[s] ?? "Error.")]),
         ),
       },
     };

@@ -1,4 +1,4 @@
-import SchemaBuilder from "@pothos/core";
+import SchemaBuilder, { type OutputType } from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
@@ -9,6 +9,7 @@ import { getDatamodel } from "./generated/pothos-types.ts";
 import { requireAuthenticated, requirePermission } from "./modules/access/check.logic.ts";
 import type { PermissionCheck } from "./modules/access/permissions.logic.ts";
 import { decodeNodeId, encodeNodeId, NODE_ID, readNodes } from "./shared/node-ids.ts";
+import type { Connection } from "./shared/pagination.ts";
 
 /**
  * The one SchemaBuilder. Every root field declares `authScopes`: `authenticated` (any valid
@@ -125,3 +126,26 @@ builder.scalarType("Long", {
     return BigInt(value);
   },
 });
+
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
+/**
+ * A Relay connection of `type` with `totalCount`, the nodes matching across all pages (its
+ * resolvers answer `toConnection`'s shape, src/shared/pagination.ts).
+ */
+export function countedConnection<Type extends OutputType<BuilderTypes>>(
+  name: string,
+  type: Type,
+  totalCountDescription: string,
+) {
+  return builder.connectionObject({
+    type,
+    name,
+    fields: (t) => ({
+      totalCount: t.int({
+        description: totalCountDescription,
+        resolve: (connection) => (connection as unknown as Connection<unknown>).totalCount,
+      }),
+    }),
+  });
+}

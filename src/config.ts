@@ -8,21 +8,14 @@ const envSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4242),
   /** postgres:// URL of a PostgreSQL server; when absent, the embedded PGlite database is used. */
-  DATABASE_URL: z
-    .string()
-    .optional()
-    .refine((v) => !v || urlWithProtocol(v, ["postgres:", "postgresql:"]), {
-      message: "must be a postgresql://user@host:port/database URL",
-    }),
+  DATABASE_URL: optionalUrl(
+    ["postgres:", "postgresql:"],
+    "must be a postgresql://user@host:port/database URL",
+  ),
   /** Folder of the embedded PGlite database. */
   VEXIL_DATA_DIR: z.string().default("./data"),
   /** Public URL of this instance: used in links (reset-password, event summaries, ui-config). */
-  VEXIL_URL: z
-    .string()
-    .optional()
-    .refine((v) => !v || urlWithProtocol(v, ["http:", "https:"]), {
-      message: "must be an http:// or https:// URL",
-    }),
+  VEXIL_URL: optionalUrl(["http:", "https:"], "must be an http:// or https:// URL"),
   BASE_URI_PATH: z.string().default(""),
   INIT_ADMIN_USERNAME: z.string().default("admin"),
   INIT_ADMIN_PASSWORD: z.string().optional(),
@@ -70,26 +63,15 @@ const envSchema = z.object({
   /** Login attempts per account from one client address per minute (then 429); a success clears them. */
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** redis:// URL: live events travel between nodes over Redis pub/sub instead of NOTIFY. */
-  REDIS_URL: z
-    .string()
-    .optional()
-    .refine((v) => !v || urlWithProtocol(v, ["redis:", "rediss:"]), {
-      message: "must be a redis:// or rediss:// URL",
-    }),
+  REDIS_URL: optionalUrl(["redis:", "rediss:"], "must be a redis:// or rediss:// URL"),
   /**
    * OpenTelemetry: traces are exported over OTLP/HTTP (JSON) when one of these is set (the
    * standard variables: the first is the base URL, `/v1/traces` is added; the second is the
    * whole URL). Other OTEL_* variables (OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER,
    * OTEL_EXPORTER_OTLP_HEADERS, OTEL_BSP_*) work as the OpenTelemetry SDK documents them.
    */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z
-    .string()
-    .optional()
-    .refine((v) => !v || urlWithProtocol(v, ["http:", "https:"]), { message: "must be an http(s) URL" }),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
-    .string()
-    .optional()
-    .refine((v) => !v || urlWithProtocol(v, ["http:", "https:"]), { message: "must be an http(s) URL" }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(["http:", "https:"], "must be an http(s) URL"),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl(["http:", "https:"], "must be an http(s) URL"),
   /** Login attempts from one client address per minute, over all accounts (then 429). */
   LOGIN_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** `true`: the client address is the last X-Forwarded-For entry (set by your proxy). */
@@ -120,6 +102,14 @@ const envSchema = z.object({
 
 /** An admin token as Unleash writes it: `<project>:<environment>.<secret>`. */
 const TOKEN_FORM = /^[^\s:.]+:[^\s:.]+\.\S+$/;
+
+/** An optional URL variable: when set, a URL with one of `protocols`. */
+function optionalUrl(protocols: string[], message: string) {
+  return z
+    .string()
+    .optional()
+    .refine((v) => !v || urlWithProtocol(v, protocols), { message });
+}
 
 function urlWithProtocol(value: string, protocols: string[]): boolean {
   try {

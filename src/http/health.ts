@@ -1,4 +1,5 @@
 import type { Plugin } from "graphql-yoga";
+import { jsonContent } from "../shared/openapi.ts";
 
 /**
  * The probes, in Unleash's shapes: `GET /health` answers `{health: "GOOD"}` while the process
@@ -21,16 +22,13 @@ export function healthPlugin(ready?: () => Promise<void>): Plugin {
   };
 }
 
-const healthBody = (values: string[]) => ({
-  "application/json": {
-    schema: {
-      type: "object",
-      additionalProperties: false,
-      required: ["health"],
-      properties: { health: { type: "string", enum: values } },
-    },
-  },
-});
+const healthBody = (values: string[]) =>
+  jsonContent({
+    type: "object",
+    additionalProperties: false,
+    required: ["health"],
+    properties: { health: { type: "string", enum: values } },
+  });
 
 /** The probes' OpenAPI paths (tag Operational, as Unleash's). */
 export function healthOpenApiPaths(): Record<string, Record<string, unknown>> {

@@ -4,6 +4,8 @@
  * (invites/invites.endpoints.ts). rest/openapi.ts adds them to the document.
  */
 
+import { errorResponseDoc, jsonContent, jsonRequestBody } from "../shared/openapi.ts";
+
 const AUTH_USER = {
   type: "object",
   properties: {
@@ -23,16 +25,6 @@ const AUTH_USER = {
     rootRole: "Editor",
   },
 };
-
-const jsonBody = (schema: Record<string, unknown>) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
-
-const authError = (description: string) => ({
-  description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-});
 
 const stringProperties = (...names: string[]) => ({
   type: "object",
@@ -57,18 +49,18 @@ export function authOpenApiPaths(): Record<string, Record<string, unknown>> {
         "Sets the HttpOnly session cookie and the readable CSRF cookie (send its value as `x-csrf-token` on writes). Attempts are rate-limited per address and per account.",
         {
           operationId: "authLogin",
-          requestBody: jsonBody({
+          requestBody: jsonRequestBody({
             ...stringProperties("username", "password"),
             example: { username: "dora", password: "Str0ng-Passw0rd!" },
           }),
           responses: {
             "200": {
               description: "The user; cookies set.",
-              content: { "application/json": { schema: AUTH_USER } },
+              content: jsonContent(AUTH_USER),
             },
-            "400": authError("Missing username or password, or password login disabled."),
-            "401": authError("Wrong username or password."),
-            "429": authError("Too many attempts; see Retry-After."),
+            "400": errorResponseDoc("Missing username or password, or password login disabled."),
+            "401": errorResponseDoc("Wrong username or password."),
+            "429": errorResponseDoc("Too many attempts; see Retry-After."),
           },
         },
       ),
@@ -79,7 +71,7 @@ export function authOpenApiPaths(): Record<string, Record<string, unknown>> {
         responses: {
           "200": {
             description: "Logged out.",
-            content: { "application/json": { schema: { type: "object", example: {} } } },
+            content: jsonContent({ type: "object", example: {} }),
           },
         },
       }),
@@ -91,40 +83,30 @@ export function authOpenApiPaths(): Record<string, Record<string, unknown>> {
         responses: {
           "200": {
             description: "The user of the link.",
-            content: {
-              "application/json": {
-                schema: {
-                  type: "object",
-                  example: {
-                    id: 3,
-                    email: "dora@example.com",
-                    name: "Dora",
-                    role: "Editor",
-                    createdBy: "admin",
-                  },
-                },
-              },
-            },
+            content: jsonContent({
+              type: "object",
+              example: { id: 3, email: "dora@example.com", name: "Dora", role: "Editor", createdBy: "admin" },
+            }),
           },
-          "401": authError("Unknown or expired token."),
-          "403": authError("Token already used."),
+          "401": errorResponseDoc("Unknown or expired token."),
+          "403": errorResponseDoc("Token already used."),
         },
       }),
     },
     "/auth/reset/password": {
       post: operation("Set a new password with a reset token", "Uses the token once.", {
         operationId: "authResetPassword",
-        requestBody: jsonBody({
+        requestBody: jsonRequestBody({
           ...stringProperties("token", "password"),
           example: { token: "<from the link>", password: "N3w-Passw0rd!" },
         }),
         responses: {
           "200": {
             description: "Password changed.",
-            content: { "application/json": { schema: { type: "object", example: {} } } },
+            content: jsonContent({ type: "object", example: {} }),
           },
-          "400": authError("Weak or recently used password."),
-          "401": authError("Unknown or expired token."),
+          "400": errorResponseDoc("Weak or recently used password."),
+          "401": errorResponseDoc("Unknown or expired token."),
         },
       }),
     },
@@ -134,10 +116,13 @@ export function authOpenApiPaths(): Record<string, Record<string, unknown>> {
         "Always 200 with no body, whether the account exists or not (no account enumeration). For an existing user a reset link is made, as in Unleash, but not sent: Vexil sends no email and never logs a credential (an admin hands links out with POST /api/admin/user-admin/reset-password). A second request within a minute makes none.",
         {
           operationId: "sendResetPasswordEmail",
-          requestBody: jsonBody({ ...stringProperties("email"), example: { email: "dora@example.com" } }),
+          requestBody: jsonRequestBody({
+            ...stringProperties("email"),
+            example: { email: "dora@example.com" },
+          }),
           responses: {
             "200": { description: "Accepted (no body)." },
-            "400": authError("Missing email."),
+            "400": errorResponseDoc("Missing email."),
           },
         },
       ),
@@ -148,13 +133,13 @@ export function authOpenApiPaths(): Record<string, Record<string, unknown>> {
         "At least 10 characters with a lower-case and an upper-case letter, a digit and a symbol, and no run of three identical characters.",
         {
           operationId: "validatePassword",
-          requestBody: jsonBody({
+          requestBody: jsonRequestBody({
             ...stringProperties("password"),
             example: { password: "Str0ng-Passw0rd!" },
           }),
           responses: {
             "200": { description: "Strong enough (no body)." },
-            "400": authError("The rules the password breaks."),
+            "400": errorResponseDoc("The rules the password breaks."),
           },
         },
       ),
@@ -176,7 +161,7 @@ export function inviteOpenApiPaths(): Record<string, Record<string, unknown>> {
         parameters: [tokenParam],
         responses: {
           "200": { description: "The link is usable." },
-          "400": authError("Unknown, disabled or expired link."),
+          "400": errorResponseDoc("Unknown, disabled or expired link."),
         },
       },
     },
@@ -189,50 +174,39 @@ export function inviteOpenApiPaths(): Record<string, Record<string, unknown>> {
         tags: ["Public signup tokens"],
         security: [],
         parameters: [tokenParam],
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["email", "name", "password"],
-                additionalProperties: false,
-                properties: {
-                  email: { type: "string" },
-                  name: { type: "string" },
-                  password: { type: "string" },
-                  username: { type: "string" },
-                },
-                example: { email: "dora@example.com", name: "Dora", password: "Str0ng-Passw0rd!" },
-              },
-            },
+        requestBody: jsonRequestBody({
+          type: "object",
+          required: ["email", "name", "password"],
+          additionalProperties: false,
+          properties: {
+            email: { type: "string" },
+            name: { type: "string" },
+            password: { type: "string" },
+            username: { type: "string" },
           },
-        },
+          example: { email: "dora@example.com", name: "Dora", password: "Str0ng-Passw0rd!" },
+        }),
         responses: {
           "200": {
             description: "The new user.",
-            content: {
-              "application/json": {
-                schema: {
-                  type: "object",
-                  example: {
-                    id: 7,
-                    name: "Dora",
-                    email: "dora@example.com",
-                    username: null,
-                    imageUrl: "http://localhost:4242/avatars/7.svg",
-                    rootRole: 3,
-                    createdAt: "2026-11-25T18:00:00.000Z",
-                    seenAt: null,
-                    accountType: "User",
-                  },
-                },
+            content: jsonContent({
+              type: "object",
+              example: {
+                id: 7,
+                name: "Dora",
+                email: "dora@example.com",
+                username: null,
+                imageUrl: "http://localhost:4242/avatars/7.svg",
+                rootRole: 3,
+                createdAt: "2026-11-25T18:00:00.000Z",
+                seenAt: null,
+                accountType: "User",
               },
-            },
+            }),
           },
-          "400": authError("Unusable link, missing field or weak password."),
-          "409": authError("The email or username is taken."),
-          "503": authError("Maintenance mode is on."),
+          "400": errorResponseDoc("Unusable link, missing field or weak password."),
+          "409": errorResponseDoc("The email or username is taken."),
+          "503": errorResponseDoc("Maintenance mode is on."),
         },
       },
     },

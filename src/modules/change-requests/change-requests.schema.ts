@@ -1,4 +1,4 @@
-import { builder } from "../../builder.ts";
+import { builder, countedConnection } from "../../builder.ts";
 import { actorOf } from "../../shared/actor.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
@@ -13,16 +13,11 @@ import { updateChangeRequestConfig } from "./settings.write.ts";
 import { authorOf } from "./store.write.ts";
 import { changeRequestView, changeRequestViews } from "./view.read.ts";
 
-const ChangeRequestConnection = builder.connectionObject({
-  type: ChangeRequestRef,
-  name: "ChangeRequestConnection",
-  fields: (t) => ({
-    totalCount: t.int({
-      description: "Number of change requests matching, across all pages.",
-      resolve: (c) => (c as unknown as { totalCount: number }).totalCount,
-    }),
-  }),
-});
+const ChangeRequestConnection = countedConnection(
+  "ChangeRequestConnection",
+  ChangeRequestRef,
+  "Number of change requests matching, across all pages.",
+);
 
 builder.queryField("changeRequest", (t) =>
   t.field({

@@ -8,6 +8,7 @@ import { requestIdOf } from "../../http/request-log.ts";
 import { errorResponse } from "../../shared/error-response.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
+import { errorResponseDoc, jsonContent } from "../../shared/openapi.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
 import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.read.ts";
 import type { SdkType } from "../client-metrics/batch.logic.ts";
@@ -209,10 +210,6 @@ export function sdkOpenApiPaths(routes: SdkRoute[] = sdkRoutes): Record<string, 
   for (const route of routes) {
     const doc = route.doc ?? { summary: route.path };
     const path = route.path.replace(/:(\w+)/g, "{$1}");
-    const error = (description: string) => ({
-      description,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-    });
     const status = String(doc.status ?? 200);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
@@ -237,20 +234,22 @@ export function sdkOpenApiPaths(routes: SdkRoute[] = sdkRoutes): Record<string, 
         })),
       ],
       requestBody:
-        route.method === "POST"
-          ? { required: false, content: { "application/json": { schema: { type: "object" } } } }
-          : undefined,
+        route.method === "POST" ? { required: false, content: jsonContent({ type: "object" }) } : undefined,
       responses: {
         [status]: {
           description: `Success (accepted tokens: ${route.accepts.join(", ")}).`,
           content: { [doc.mediaType ?? "application/json"]: { schema: {} } },
         },
         ...(doc.etag ? { "304": { description: "If-None-Match matched the current ETag; no body." } } : {}),
-        "400": error("Malformed input (ValidationError)."),
-        "401": error("No token, or an unknown or expired one (AuthenticationRequired)."),
-        "403": error("A token of another kind (ForbiddenOperation)."),
-        ...(route.path.includes(":") ? { "404": error("No such flag for this token (NotFoundError).") } : {}),
-        ...(route.method === "POST" ? { "413": error("The body is larger than VEXIL_MAX_BODY_BYTES.") } : {}),
+        "400": errorResponseDoc("Malformed input (ValidationError)."),
+        "401": errorResponseDoc("No token, or an unknown or expired one (AuthenticationRequired)."),
+        "403": errorResponseDoc("A token of another kind (ForbiddenOperation)."),
+        ...(route.path.includes(":")
+          ? { "404": errorResponseDoc("No such flag for this token (NotFoundError).") }
+          : {}),
+        ...(route.method === "POST"
+          ? { "413": errorResponseDoc("The body is larger than VEXIL_MAX_BODY_BYTES.") }
+          : {}),
       },
     };
   }

@@ -5,6 +5,7 @@ import { requestIdOf } from "../../http/request-log.ts";
 import { errorResponse } from "../../shared/error-response.ts";
 import { ContentTypeError, NotFoundError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
+import { errorResponseDoc, jsonContent, jsonRequestBody } from "../../shared/openapi.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { hashSecret } from "../access/credentials.write.ts";
 
@@ -71,10 +72,6 @@ export function edgePlugin(deps: AppDeps): Plugin<Record<string, unknown>> {
 
 /** The Edge path for the OpenAPI document (tag "Unleash Edge", as Unleash's). */
 export function edgeOpenApiPaths(): Record<string, Record<string, unknown>> {
-  const error = (description: string) => ({
-    description,
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-  });
   return {
     "/edge/validate": {
       post: {
@@ -84,48 +81,37 @@ export function edgeOpenApiPaths(): Record<string, Record<string, unknown>> {
           "For each secret that is an API token in force, the token with its type, projects and environment. No credential (as Unleash: Edge sends none).",
         tags: ["Unleash Edge"],
         security: [],
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["tokens"],
-                properties: { tokens: { type: "array", items: { type: "string" }, maxItems: MAX_TOKENS } },
-              },
-            },
-          },
-        },
+        requestBody: jsonRequestBody({
+          type: "object",
+          required: ["tokens"],
+          properties: { tokens: { type: "array", items: { type: "string" }, maxItems: MAX_TOKENS } },
+        }),
         responses: {
           "200": {
             description: "The valid ones, in the order asked.",
-            content: {
-              "application/json": {
-                schema: {
-                  type: "object",
-                  required: ["tokens"],
-                  properties: {
-                    tokens: {
-                      type: "array",
-                      items: {
-                        type: "object",
-                        required: ["token", "projects", "type", "environment"],
-                        properties: {
-                          token: { type: "string" },
-                          type: { type: "string", enum: ["client", "admin", "frontend", "backend"] },
-                          projects: { type: "array", items: { type: "string" } },
-                          environment: { type: "string" },
-                        },
-                      },
+            content: jsonContent({
+              type: "object",
+              required: ["tokens"],
+              properties: {
+                tokens: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    required: ["token", "projects", "type", "environment"],
+                    properties: {
+                      token: { type: "string" },
+                      type: { type: "string", enum: ["client", "admin", "frontend", "backend"] },
+                      projects: { type: "array", items: { type: "string" } },
+                      environment: { type: "string" },
                     },
                   },
                 },
               },
-            },
+            }),
           },
-          "400": error("The body is not {tokens: string[]} (ValidationError)."),
-          "413": error("The body is larger than VEXIL_MAX_BODY_BYTES."),
-          "415": error("The body was sent as another media type than JSON (ContentTypeError)."),
+          "400": errorResponseDoc("The body is not {tokens: string[]} (ValidationError)."),
+          "413": errorResponseDoc("The body is larger than VEXIL_MAX_BODY_BYTES."),
+          "415": errorResponseDoc("The body was sent as another media type than JSON (ContentTypeError)."),
         },
       },
     },

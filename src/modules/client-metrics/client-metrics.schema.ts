@@ -1,5 +1,5 @@
-import { builder } from "../../builder.ts";
-import { type Connection, pageRequest, toConnection } from "../../shared/pagination.ts";
+import { builder, countedConnection } from "../../builder.ts";
+import { pageRequest, toConnection } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { FeatureRef } from "../features/feature.schema.ts";
 import {
@@ -145,16 +145,11 @@ const ApplicationRef = builder.objectRef<Application>("ClientApplication").imple
   }),
 });
 
-const ApplicationConnection = builder.connectionObject({
-  type: ApplicationRef,
-  name: "ClientApplicationConnection",
-  fields: (t) => ({
-    totalCount: t.int({
-      description: "Number of applications matching, across all pages.",
-      resolve: (c) => (c as unknown as Connection<unknown>).totalCount,
-    }),
-  }),
-});
+const ApplicationConnection = countedConnection(
+  "ClientApplicationConnection",
+  ApplicationRef,
+  "Number of applications matching, across all pages.",
+);
 
 builder.queryField("featureMetrics", (t) =>
   t.field({

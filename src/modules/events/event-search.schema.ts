@@ -1,5 +1,5 @@
-import { builder } from "../../builder.ts";
-import { type Connection, listWindow, pageRequest } from "../../shared/pagination.ts";
+import { builder, countedConnection } from "../../builder.ts";
+import { listWindow, pageRequest } from "../../shared/pagination.ts";
 import { EqualityFilterInput } from "../search/search-filters.schema.ts";
 import { EVENT_ORDER, eventConnection } from "./event-search.read.ts";
 import { EventRef } from "./events.schema.ts";
@@ -35,16 +35,11 @@ const EventSearchFilterInput = builder.inputType("EventSearchFilter", {
   }),
 });
 
-const EventSearchConnection = builder.connectionObject({
-  type: EventRef,
-  name: "EventSearchConnection",
-  fields: (t) => ({
-    totalCount: t.int({
-      description: "Events matching every filter, across all pages.",
-      resolve: (c) => (c as unknown as Connection<unknown>).totalCount,
-    }),
-  }),
-});
+const EventSearchConnection = countedConnection(
+  "EventSearchConnection",
+  EventRef,
+  "Events matching every filter, across all pages.",
+);
 
 builder.queryField("eventSearch", (t) =>
   t.field({

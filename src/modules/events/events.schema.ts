@@ -1,8 +1,8 @@
-import { builder } from "../../builder.ts";
+import { builder, countedConnection } from "../../builder.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
-import { type Connection, pageRequest } from "../../shared/pagination.ts";
+import { pageRequest } from "../../shared/pagination.ts";
 import { EVENT_ORDER, type EventSearchFilter, eventConnection } from "./event-search.read.ts";
 import { visibilityOf } from "./visibility.logic.ts";
 
@@ -61,16 +61,7 @@ export const EventRef = builder.prismaNode("Event", {
   }),
 });
 
-const EventConnection = builder.connectionObject({
-  type: EventRef,
-  name: "EventConnection",
-  fields: (t) => ({
-    totalCount: t.int({
-      description: "Events matching, across all pages.",
-      resolve: (c) => (c as unknown as Connection<unknown>).totalCount,
-    }),
-  }),
-});
+const EventConnection = countedConnection("EventConnection", EventRef, "Events matching, across all pages.");
 
 export const EventFilterInput = builder.inputType("EventFilter", {
   description: "Narrows the audit log; every given list is ORed within, lists are ANDed together.",

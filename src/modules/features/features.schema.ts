@@ -1,7 +1,7 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { builder } from "../../builder.ts";
+import { builder, countedConnection } from "../../builder.ts";
 import { NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
-import { type Connection, pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
+import { pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.logic.ts";
@@ -12,16 +12,11 @@ import { FeatureRef } from "./feature.schema.ts";
 import { validateArchive } from "./feature-archive.write.ts";
 import { createFeatureSchema } from "./feature-create.write.ts";
 
-const FeatureConnection = builder.connectionObject({
-  type: FeatureRef,
-  name: "FeatureConnection",
-  fields: (t) => ({
-    totalCount: t.int({
-      description: "Number of flags matching, across all pages.",
-      resolve: (c) => (c as unknown as Connection<unknown>).totalCount,
-    }),
-  }),
-});
+const FeatureConnection = countedConnection(
+  "FeatureConnection",
+  FeatureRef,
+  "Number of flags matching, across all pages.",
+);
 
 builder.queryField("feature", (t) =>
   t.prismaField({

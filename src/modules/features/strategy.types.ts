@@ -35,6 +35,18 @@ export type StrategyVariant = {
   payload?: { type: string; value: string };
 };
 
+/** A strategy's content without its id: a project's default strategy, a strategy in the history. */
+export type StrategyContent = {
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  sortOrder: number;
+  parameters: Record<string, string>;
+  constraints: Constraint[];
+  variants: StrategyVariant[];
+  segments: number[];
+};
+
 export type EnvironmentVariant = {
   name: string;
   weight: number;

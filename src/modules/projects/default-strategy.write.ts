@@ -10,20 +10,12 @@ import {
   normalizeConstraints,
 } from "../feature-environments/constraints.logic.ts";
 import { normalizeStrategyVariants, type VariantInput } from "../feature-environments/variants.logic.ts";
+import type { StrategyContent } from "../features/strategy.types.ts";
 import { checkStrategySegments } from "../segments/segment.read.ts";
 import { findProject } from "./project.write.ts";
 
 /** The strategy a project gives a flag when it is enabled in an environment that has none. */
-export type DefaultStrategy = {
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  sortOrder: number;
-  parameters: Record<string, string>;
-  constraints: unknown[];
-  variants: unknown[];
-  segments: number[];
-};
+export type DefaultStrategy = StrategyContent;
 
 export type DefaultStrategyInput = {
   name: string;

@@ -1,8 +1,8 @@
-import { builder } from "../../builder.ts";
+import { builder, countedConnection } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import type { FeatureTag } from "../../generated/prisma/client.ts";
 import { actorOf } from "../../shared/actor.ts";
-import { type Connection, pageRequest, toConnection } from "../../shared/pagination.ts";
+import { pageRequest, toConnection } from "../../shared/pagination.ts";
 import {
   FeatureEnvironmentRef,
   FeatureRef,
@@ -144,16 +144,11 @@ const SearchItemRef = builder.objectRef<SearchItem>("FeatureSearchItem").impleme
   }),
 });
 
-const FeatureSearchConnection = builder.connectionObject({
-  type: SearchItemRef,
-  name: "FeatureSearchConnection",
-  fields: (t) => ({
-    totalCount: t.int({
-      description: "Flags matching every filter, across all pages.",
-      resolve: (c) => (c as unknown as Connection<unknown>).totalCount,
-    }),
-  }),
-});
+const FeatureSearchConnection = countedConnection(
+  "FeatureSearchConnection",
+  SearchItemRef,
+  "Flags matching every filter, across all pages.",
+);
 
 builder.queryField("featureSearch", (t) =>
   t.field({

@@ -1,18 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Constraint, EnvironmentVariant, StrategyVariant } from "../features/strategy.types.ts";
+import type { EnvironmentVariant, StrategyContent } from "../features/strategy.types.ts";
 
 /** A strategy as the history keeps it (the database function `vexil_flag_state` builds it). */
-export type PastStrategy = {
-  id: string;
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  sortOrder: number;
-  parameters: Record<string, string>;
-  constraints: Constraint[];
-  variants: StrategyVariant[];
-  segments: number[];
-};
+export type PastStrategy = StrategyContent & { id: string };
 
 export type PastEnvironment = {
   name: string;

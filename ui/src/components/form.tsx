@@ -1,4 +1,10 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from "react";
+import {
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  useId,
+} from "react";
 import type { ApiProblem } from "../lib/errors.ts";
 
 /**
@@ -87,5 +93,37 @@ export function SubmitButtons(props: {
         </button>
       )}
     </>
+  );
+}
+
+/**
+ * A form that creates a `noun` ("segment") or edits the one named `editing`: the fields, then
+ * Create or Save with Cancel, then the API's messages that belong to no field.
+ */
+export function CreateOrEditForm(props: {
+  noun: string;
+  editing: string | number | undefined;
+  className?: string;
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
+  busy: boolean;
+  problem: ApiProblem | null;
+  onCancel: (() => void) | undefined;
+  children: ReactNode;
+}) {
+  const { noun, editing } = props;
+  return (
+    <form
+      className={props.className}
+      onSubmit={props.onSubmit}
+      aria-label={editing === undefined ? `New ${noun}` : `Edit ${noun} ${editing}`}
+    >
+      {props.children}
+      <div className="form-actions">
+        <SubmitButtons busy={props.busy} onCancel={props.onCancel}>
+          {editing === undefined ? `Create ${noun}` : `Save ${noun}`}
+        </SubmitButtons>
+      </div>
+      <ProblemBanner problem={props.problem} />
+    </form>
   );
 }

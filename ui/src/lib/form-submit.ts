@@ -46,3 +46,24 @@ export function useCreateOrUpdate<
     problem: problemOf(existing ? updated.error : created.error),
   };
 }
+
+/**
+ * A form that creates one thing after another: submitting sends `document` with the variables
+ * `variablesOf` reads from the form; once the API accepted them the form is emptied for the next
+ * one and `onCreated` runs. `problem` is what the API said about the last attempt.
+ */
+export function useCreateForm<Data, Variables extends AnyVariables>(
+  document: DocumentInput<Data, Variables>,
+  variablesOf: (data: FormData) => Variables,
+  onCreated: () => void,
+) {
+  const [result, create] = useMutation(document);
+  const submit = submitWith(
+    (data) => create(variablesOf(data)),
+    (form) => {
+      form.reset();
+      onCreated();
+    },
+  );
+  return { submit, busy: result.fetching, problem: problemOf(result.error) };
+}

@@ -30,3 +30,22 @@ export function useListPage<Data, Variables extends AnyVariables>(args: UseQuery
 
   return { result, data: result.data, reload, problem, perform, confirmThen };
 }
+
+/**
+ * Which form of a list page is open, one at a time: the create form (`"new"`), the edit form of
+ * the row with id `open`, or none. Closing the create form after a save reloads the list (the new
+ * row is not in the cached list; an edit's answer updates the cache by itself).
+ */
+export function useOpenForm(reload: () => void) {
+  const [open, setOpen] = useState<number | "new" | null>(null);
+  return {
+    open,
+    openNew: () => setOpen("new"),
+    edit: (id: number) => setOpen(id),
+    close: () => setOpen(null),
+    closeNew: (saved: boolean) => {
+      setOpen(null);
+      if (saved) reload();
+    },
+  };
+}

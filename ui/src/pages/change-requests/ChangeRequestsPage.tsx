@@ -1,14 +1,20 @@
-import { useState } from "react";
+import { type ChangeEvent, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useQuery } from "urql";
+import {
+  EnvironmentOptions,
+  ProjectOptions,
+  useProjectAndEnvironmentChoices,
+} from "../../components/choices.tsx";
 import { SelectField } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { Table } from "../../components/table.tsx";
 import { graphql } from "../../lib/graphql.ts";
 import { useSession } from "../../lib/session.tsx";
-import { CHANGE_REQUEST_STATES, StateBadge, userLabel } from "./state.tsx";
+import { CHANGE_REQUEST_STATES, ChangeRequestSummary, StateBadge, userLabel } from "./state.tsx";
 
-const ChangeRequestList = graphql(`
+const ChangeRequestList = graphql(
+  `
   query ChangeRequestList(
     $project: String
     $environment: String
@@ -31,14 +37,7 @@ const ChangeRequestList = graphql(`
       pageInfo { hasNextPage endCursor }
       edges {
         node {
-          id
-          databaseId
-          title
-          project
-          environment
-          state
-          createdAt
-          minApprovals
+          ...ChangeRequestSummary
           approvals { createdAt }
           createdBy { id username }
           features { name changes { id } }
@@ -47,14 +46,9 @@ const ChangeRequestList = graphql(`
       }
     }
   }
-`);
-
-const FilterChoices = graphql(`
-  query ChangeRequestFilterChoices {
-    projects { id databaseId name }
-    environments { id name }
-  }
-`);
+`,
+  [ChangeRequestSummary],
+);
 
 const PAGE_SIZE = 25;
 
@@ -62,7 +56,7 @@ const PAGE_SIZE = 25;
 export default function ChangeRequestsPage() {
   const [params, setParams] = useSearchParams();
   const [cursors, setCursors] = useState<string[]>([]);
-  const [choices] = useQuery({ query: FilterChoices });
+  const choices = useProjectAndEnvironmentChoices();
   const session = useSession().viewer.user?.databaseId ?? null;
   const status = params.get("status") ?? "open";
   const [result] = useQuery({
@@ -87,6 +81,13 @@ export default function ChangeRequestsPage() {
     setCursors([]);
   }
 
+  /** A filter select's name, value and change handler: the value lives in the URL. */
+  const filter = (name: string) => ({
+    name,
+    value: params.get(name) ?? "",
+    onChange: (e: ChangeEvent<HTMLSelectElement>) => setFilter(name, e.target.value),
+  });
+
   return (
     <>
       <PageTitle>Change requests</PageTitle>
@@ -106,31 +107,13 @@ export default function ChangeRequestsPage() {
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label="Project"
-          name="project"
-          value={params.get("project") ?? ""}
-          onChange={(e) => setFilter("project", e.target.value)}
-        >
+        <SelectField label="Project" {...filter("project")}>
           <option value="">All projects</option>
-          {choices.data?.projects.map((project) => (
-            <option key={project.id} value={project.databaseId}>
-              {project.name}
-            </option>
-          ))}
+          <ProjectOptions projects={choices.data?.projects} />
         </SelectField>
-        <SelectField
-          label="Environment"
-          name="environment"
-          value={params.get("environment") ?? ""}
-          onChange={(e) => setFilter("environment", e.target.value)}
-        >
+        <SelectField label="Environment" {...filter("environment")}>
           <option value="">All environments</option>
-          {choices.data?.environments.map((environment) => (
-            <option key={environment.id} value={environment.name}>
-              {environment.name}
-            </option>
-          ))}
+          <EnvironmentOptions environments={choices.data?.environments} />
         </SelectField>
         {session !== null && (
           <div className="field checkbox">

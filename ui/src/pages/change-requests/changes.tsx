@@ -9,18 +9,12 @@ import {
   describeSegmentChange,
   type FlagState,
 } from "./diff.tsx";
-import { userLabel } from "./state.tsx";
+import { ChangeRequestSummary, userLabel } from "./state.tsx";
 
-export const ChangeRequestFields = graphql(`
+export const ChangeRequestFields = graphql(
+  `
   fragment ChangeRequestFields on ChangeRequest {
-    id
-    databaseId
-    title
-    project
-    environment
-    state
-    createdAt
-    minApprovals
+    ...ChangeRequestSummary
     createdBy { id username imageUrl }
     approvals { createdAt createdBy { id username } }
     rejections { createdAt createdBy { id username } }
@@ -34,7 +28,9 @@ export const ChangeRequestFields = graphql(`
     }
     segments { id name action conflict payload createdAt createdBy { id username } }
   }
-`);
+`,
+  [ChangeRequestSummary],
+);
 
 const FlagNow = graphql(
   `

@@ -1,3 +1,19 @@
+import { graphql } from "../../lib/graphql.ts";
+
+/** What names and sums up a change request: a row of the list, the head of its page. */
+export const ChangeRequestSummary = graphql(`
+  fragment ChangeRequestSummary on ChangeRequest @_unmask {
+    id
+    databaseId
+    title
+    project
+    environment
+    state
+    createdAt
+    minApprovals
+  }
+`);
+
 export const CHANGE_REQUEST_STATES = [
   "Draft",
   "In review",

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useMutation } from "urql";
-import { Field, ProblemBanner, SubmitButtons } from "../../components/form.tsx";
+import { CreateOrEditForm, Field, ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { DataTable, WideRow } from "../../components/table.tsx";
 import { optionalText, submitWith, useCreateOrUpdate } from "../../lib/form-submit.ts";
@@ -133,10 +133,14 @@ function ContextFieldForm(props: { field?: ContextField; onDone(saved: boolean):
     () => props.onDone(true),
   );
   return (
-    <form
+    <CreateOrEditForm
+      noun="context field"
+      editing={existing?.name}
       className="stacked-form"
       onSubmit={submit}
-      aria-label={existing ? `Edit context field ${existing.name}` : "New context field"}
+      busy={busy}
+      problem={problem}
+      onCancel={() => props.onDone(false)}
     >
       {existing ? (
         <h2>Edit {existing.name}</h2>
@@ -161,12 +165,6 @@ function ContextFieldForm(props: { field?: ContextField; onDone(saved: boolean):
         Usable as stickiness
       </label>
       <LegalValuesEditor value={legalValues} onChange={setLegalValues} message={problem?.fields.value} />
-      <div className="form-actions">
-        <SubmitButtons busy={busy} onCancel={() => props.onDone(false)}>
-          {existing ? "Save context field" : "Create context field"}
-        </SubmitButtons>
-      </div>
-      <ProblemBanner problem={problem} />
-    </form>
+    </CreateOrEditForm>
   );
 }

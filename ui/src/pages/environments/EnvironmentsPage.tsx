@@ -4,7 +4,7 @@ import { Field, ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { DataTable } from "../../components/table.tsx";
 import { problemOf } from "../../lib/errors.ts";
-import { optionalText, submitWith } from "../../lib/form-submit.ts";
+import { optionalText, useCreateForm } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
 import { useListPage } from "../../lib/list-page.ts";
 
@@ -74,25 +74,21 @@ export default function EnvironmentsPage() {
 }
 
 function CreateEnvironmentForm(props: { typesId: string; onCreated(): void }) {
-  const [result, create] = useMutation(CreateEnvironment);
-  const submit = submitWith(
+  const { submit, busy, problem } = useCreateForm(
+    CreateEnvironment,
     (data) => {
       const sortOrder = optionalText(data, "sortOrder");
-      return create({
+      return {
         input: {
           name: String(data.get("name")),
           type: String(data.get("type")),
           sortOrder: sortOrder ? Number(sortOrder) : null,
           enabled: data.get("enabled") === "on",
         },
-      });
+      };
     },
-    (form) => {
-      form.reset();
-      props.onCreated();
-    },
+    props.onCreated,
   );
-  const problem = problemOf(result.error);
   return (
     <form className="inline-form" onSubmit={submit} aria-label="New environment">
       <Field label="Environment name" name="name" required problem={problem} />
@@ -109,7 +105,7 @@ function CreateEnvironmentForm(props: { typesId: string; onCreated(): void }) {
         <input type="checkbox" name="enabled" defaultChecked />
         Enabled for new projects
       </label>
-      <button type="submit" disabled={result.fetching}>
+      <button type="submit" disabled={busy}>
         Create environment
       </button>
       <ProblemBanner problem={problem} />

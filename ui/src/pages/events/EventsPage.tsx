@@ -1,14 +1,21 @@
 import { type FormEvent, useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useQuery } from "urql";
+import {
+  ProjectOptions,
+  useProjectAndEnvironmentChoices,
+  userChoiceLabel,
+  useUserChoices,
+} from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { InstantPicker } from "../../components/InstantPicker.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
+import { Table } from "../../components/table.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import { readFragment } from "../../lib/graphql.ts";
 import { useSession } from "../../lib/session.tsx";
 import { LIST_PARAMS, liveFilterOf, needsServerCheck, searchFilterOf, TEXT_PARAMS } from "./filters.ts";
-import { EventFields, EventFilterChoices, EventLogQuery, EventUsers } from "./queries.ts";
+import { EventFields, EventLogQuery } from "./queries.ts";
 import { type LogEvent, useLiveEvents } from "./useLiveEvents.ts";
 
 const PAGE_SIZE = 50;
@@ -150,8 +157,8 @@ function EventFilters(props: {
   problem: ReturnType<typeof problemOf>;
 }) {
   const { isAdmin } = useSession();
-  const [choices] = useQuery({ query: EventFilterChoices });
-  const [users] = useQuery({ query: EventUsers, pause: !isAdmin });
+  const choices = useProjectAndEnvironmentChoices();
+  const users = useUserChoices();
   const value = (name: string) => props.params.get(name) ?? "";
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -195,7 +202,7 @@ function EventFilters(props: {
           <option value="">Anyone</option>
           {users.data.users.map((user) => (
             <option key={user.id} value={user.databaseId}>
-              {user.name ?? user.username ?? user.email}
+              {userChoiceLabel(user)}
             </option>
           ))}
         </SelectField>
@@ -214,11 +221,7 @@ function EventFilters(props: {
         Clear filters
       </button>
       <datalist id="event-projects">
-        {choices.data?.projects.map((p) => (
-          <option key={p.id} value={p.databaseId}>
-            {p.name}
-          </option>
-        ))}
+        <ProjectOptions projects={choices.data?.projects} />
       </datalist>
       <datalist id="event-environments">
         {choices.data?.environments.map((e) => (
@@ -233,64 +236,53 @@ function EventFilters(props: {
 
 function EventTable(props: { events: LogEvent[] }) {
   return (
-    <table className="events">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Event</th>
-          <th scope="col">Flag</th>
-          <th scope="col">Project / environment</th>
-          <th scope="col">By</th>
+    <Table className="events" columns={["When", "Event", "Flag", "Project / environment", "By"]}>
+      {props.events.map((event) => (
+        <tr key={event.id} data-event-id={event.databaseId}>
+          <td>
+            <time dateTime={event.createdAt}>{new Date(event.createdAt).toLocaleString()}</time>
+          </td>
+          <td>
+            <span className="event-type">{event.type}</span>
+            {event.summary && <p className="event-summary">{plainText(event.summary)}</p>}
+            {(event.data != null || event.preData != null) && (
+              <details>
+                <summary>Data of event {event.databaseId}</summary>
+                {event.preData != null && (
+                  <>
+                    <p className="muted">Before</p>
+                    <pre>{JSON.stringify(event.preData, null, 2)}</pre>
+                  </>
+                )}
+                {event.data != null && (
+                  <>
+                    <p className="muted">After</p>
+                    <pre>{JSON.stringify(event.data, null, 2)}</pre>
+                  </>
+                )}
+              </details>
+            )}
+          </td>
+          <td>
+            {event.featureName && event.project ? (
+              <Link to={`/projects/${event.project}/flags/${event.featureName}`}>{event.featureName}</Link>
+            ) : (
+              (event.featureName ?? "—")
+            )}
+            {event.tags.map((tag) => (
+              <span key={`${tag.type}:${tag.value}`} className="badge">
+                {tag.type}:{tag.value}
+              </span>
+            ))}
+          </td>
+          <td>
+            {event.project ?? "—"}
+            {event.environment && ` / ${event.environment}`}
+          </td>
+          <td>{event.createdBy}</td>
         </tr>
-      </thead>
-      <tbody>
-        {props.events.map((event) => (
-          <tr key={event.id} data-event-id={event.databaseId}>
-            <td>
-              <time dateTime={event.createdAt}>{new Date(event.createdAt).toLocaleString()}</time>
-            </td>
-            <td>
-              <span className="event-type">{event.type}</span>
-              {event.summary && <p className="event-summary">{plainText(event.summary)}</p>}
-              {(event.data != null || event.preData != null) && (
-                <details>
-                  <summary>Data of event {event.databaseId}</summary>
-                  {event.preData != null && (
-                    <>
-                      <p className="muted">Before</p>
-                      <pre>{JSON.stringify(event.preData, null, 2)}</pre>
-                    </>
-                  )}
-                  {event.data != null && (
-                    <>
-                      <p className="muted">After</p>
-                      <pre>{JSON.stringify(event.data, null, 2)}</pre>
-                    </>
-                  )}
-                </details>
-              )}
-            </td>
-            <td>
-              {event.featureName && event.project ? (
-                <Link to={`/projects/${event.project}/flags/${event.featureName}`}>{event.featureName}</Link>
-              ) : (
-                (event.featureName ?? "—")
-              )}
-              {event.tags.map((tag) => (
-                <span key={`${tag.type}:${tag.value}`} className="badge">
-                  {tag.type}:{tag.value}
-                </span>
-              ))}
-            </td>
-            <td>
-              {event.project ?? "—"}
-              {event.environment && ` / ${event.environment}`}
-            </td>
-            <td>{event.createdBy}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 

@@ -49,16 +49,3 @@ export const EventMatchQuery = graphql(`
     eventSearch(filter: $filter, first: 1) { edges { node { id databaseId } } }
   }
 `);
-
-export const EventFilterChoices = graphql(`
-  query EventFilterChoices {
-    projects { id databaseId name }
-    environments { id name }
-  }
-`);
-
-export const EventUsers = graphql(`
-  query EventUsers {
-    users { id databaseId name username email }
-  }
-`);

@@ -132,6 +132,19 @@ function StrategyList(props: ListProps) {
   const { environment, strategies } = props;
   const [editing, setEditing] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
+  /** The editor of `strategy` (null: a new one); `close` puts back what it replaced. */
+  const editor = (strategy: FlagStrategy | null, close: () => void) => (
+    <StrategyEditor
+      environment={environment.name}
+      needsReview={props.needsReview}
+      strategy={strategy}
+      onDone={(outcome) => {
+        close();
+        props.onOutcome(outcome);
+      }}
+      onCancel={close}
+    />
+  );
   return (
     <div className="strategies">
       <h4>Strategies</h4>
@@ -142,16 +155,7 @@ function StrategyList(props: ListProps) {
         {strategies.map((strategy, index) => (
           <li key={strategy.id} className={strategy.disabled ? "strategy disabled" : "strategy"}>
             {editing === strategy.databaseId ? (
-              <StrategyEditor
-                environment={environment.name}
-                needsReview={props.needsReview}
-                strategy={strategy}
-                onDone={(outcome) => {
-                  setEditing(null);
-                  props.onOutcome(outcome);
-                }}
-                onCancel={() => setEditing(null)}
-              />
+              editor(strategy, () => setEditing(null))
             ) : (
               <StrategyRow
                 {...props}
@@ -164,16 +168,7 @@ function StrategyList(props: ListProps) {
         ))}
       </ol>
       {adding ? (
-        <StrategyEditor
-          environment={environment.name}
-          needsReview={props.needsReview}
-          strategy={null}
-          onDone={(outcome) => {
-            setAdding(false);
-            props.onOutcome(outcome);
-          }}
-          onCancel={() => setAdding(false)}
-        />
+        editor(null, () => setAdding(false))
       ) : (
         <button type="button" onClick={() => setAdding(true)}>
           Add strategy in {environment.name}

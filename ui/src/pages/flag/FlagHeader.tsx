@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { type CombinedError, useMutation } from "urql";
+import { NamedOptions } from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { PageTitle } from "../../components/layout.tsx";
 import { problemOf } from "../../lib/errors.ts";
@@ -142,11 +143,7 @@ function SettingsForm(props: { flag: Flag }) {
       />
       <SelectField label="Type" name="type" defaultValue={flag.type} problem={problem}>
         {types.length === 0 && <option value={flag.type}>{flag.type}</option>}
-        {types.map((t) => (
-          <option key={t.id} value={t.id}>
-            {t.name}
-          </option>
-        ))}
+        <NamedOptions items={types} valueOf={(t) => t.id} />
       </SelectField>
       <div className="field checkbox">
         <label>

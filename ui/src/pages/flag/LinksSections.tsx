@@ -1,6 +1,7 @@
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 import { useMutation } from "urql";
+import { NamedOptions } from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import { useFlag } from "./context.ts";
@@ -136,11 +137,7 @@ export function DependenciesSection(props: { dependencies: Flag["dependencies"];
       )}
       <form className="inline-form" aria-label="Add dependency" onSubmit={submit}>
         <SelectField label="Parent flag" name="feature" problem={problem} required>
-          {candidates.map((f) => (
-            <option key={f.id} value={f.name}>
-              {f.name}
-            </option>
-          ))}
+          <NamedOptions items={candidates} valueOf={(f) => f.name} />
         </SelectField>
         <div className="field checkbox">
           <label>

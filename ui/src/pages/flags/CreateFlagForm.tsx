@@ -1,34 +1,26 @@
-import type { FormEvent } from "react";
-import { useMutation, useQuery } from "urql";
+import { useQuery } from "urql";
+import { NamedOptions, ProjectOptions } from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
-import { problemOf } from "../../lib/errors.ts";
+import { optionalText, useCreateForm } from "../../lib/form-submit.ts";
 import { CreateFlag, FilterOptions } from "./queries.ts";
 
 /** A new flag: its name, description, project (from the projects) and type (from the flag types). */
 export function CreateFlagForm(props: { onCreated(): void }) {
-  const [result, create] = useMutation(CreateFlag);
   const [options] = useQuery({ query: FilterOptions });
   const projects = options.data?.projects ?? [];
   const types = options.data?.featureTypes ?? [];
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const created = await create({
+  const { submit, busy, problem } = useCreateForm(
+    CreateFlag,
+    (data) => ({
       project: String(data.get("project") || "default"),
       input: {
         name: String(data.get("name")),
-        description: String(data.get("description") || "") || null,
-        type: String(data.get("type") || "") || null,
+        description: optionalText(data, "description"),
+        type: optionalText(data, "type"),
       },
-    });
-    if (!created.error) {
-      form.reset();
-      props.onCreated();
-    }
-  }
-  const problem = problemOf(result.error);
+    }),
+    props.onCreated,
+  );
   return (
     <form className="inline-form" onSubmit={submit} aria-label="New flag">
       <Field label="New flag name" name="name" required problem={problem} />
@@ -41,11 +33,7 @@ export function CreateFlagForm(props: { onCreated(): void }) {
         problem={problem}
       >
         {projects.length === 0 && <option value="default">default</option>}
-        {projects.map((p) => (
-          <option key={p.id} value={p.databaseId}>
-            {p.name}
-          </option>
-        ))}
+        <ProjectOptions projects={projects} />
       </SelectField>
       <SelectField
         key={`t${types.length}`}
@@ -55,13 +43,9 @@ export function CreateFlagForm(props: { onCreated(): void }) {
         problem={problem}
       >
         {types.length === 0 && <option value="release">release</option>}
-        {types.map((t) => (
-          <option key={t.id} value={t.id}>
-            {t.name}
-          </option>
-        ))}
+        <NamedOptions items={types} valueOf={(t) => t.id} />
       </SelectField>
-      <button type="submit" disabled={result.fetching}>
+      <button type="submit" disabled={busy}>
         Create flag
       </button>
       <ProblemBanner problem={problem} />

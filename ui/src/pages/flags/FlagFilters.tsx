@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { useQuery } from "urql";
+import { userChoiceLabel, useUserChoices } from "../../components/choices.tsx";
 import { Field, SelectField } from "../../components/form.tsx";
 import { useSession } from "../../lib/session.tsx";
-import { Creators, FilterOptions } from "./queries.ts";
+import { FilterOptions } from "./queries.ts";
 import {
   changed,
   LIFECYCLE_STAGES,
@@ -25,9 +26,9 @@ type Props = { params: URLSearchParams; onChange(next: URLSearchParams): void };
 
 /** Every filter and the order of the flag search; each change applies at once. */
 export function FlagFilters({ params, onChange }: Props) {
-  const { viewer, isAdmin } = useSession();
+  const { viewer } = useSession();
   const [options] = useQuery({ query: FilterOptions });
-  const [creators] = useQuery({ query: Creators, pause: !isAdmin });
+  const creators = useUserChoices();
   const data = options.data;
   // Open at first when the URL filters on what it hides; then as the user leaves it.
   const [open, setOpen] = useState(() => hasDetailedFilters(params));
@@ -35,10 +36,7 @@ export function FlagFilters({ params, onChange }: Props) {
 
   const me = viewer.user ? [{ value: String(viewer.user.databaseId), label: `Me (${viewer.name})` }] : [];
   const creatorOptions: Option[] = creators.data
-    ? creators.data.users.map((u) => ({
-        value: String(u.databaseId),
-        label: u.name ?? u.username ?? u.email ?? "",
-      }))
+    ? creators.data.users.map((u) => ({ value: String(u.databaseId), label: userChoiceLabel(u) }))
     : me;
   const environments = data?.environments ?? [];
   const statuses = statusesOf(params);

@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import { Link, useSearchParams } from "react-router";
 import { type Client, useMutation, useQuery } from "urql";
+import { EnvironmentStates } from "../../components/EnvironmentStates.tsx";
 import { ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { Table } from "../../components/table.tsx";
@@ -94,11 +95,7 @@ function FlagTable(props: { items: Item[]; onFavoriteChanged(): void }) {
             <span className="description"> by {item.createdBy.name}</span>
           </td>
           <td>
-            {item.environments.map((env) => (
-              <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
-                {env.name}: {env.enabled ? "on" : "off"}
-              </span>
-            ))}
+            <EnvironmentStates environments={item.environments} />
           </td>
         </tr>
       ))}

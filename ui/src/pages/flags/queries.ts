@@ -55,13 +55,6 @@ export const FilterOptions = graphql(`
   }
 `);
 
-/** Creators to filter by: every user (only admins may list them). */
-export const Creators = graphql(`
-  query FlagCreators {
-    users { id databaseId name username email }
-  }
-`);
-
 export const CreateFlag = graphql(`
   mutation CreateFlag($project: String!, $input: CreateFeatureInput!) {
     createFeature(project: $project, input: $input) { id name project }

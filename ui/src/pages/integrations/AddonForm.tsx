@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { useQuery } from "urql";
 import { CheckboxGroup } from "../../components/CheckboxGroup.tsx";
-import { Field, ProblemBanner, SelectField, SubmitButtons } from "../../components/form.tsx";
+import { CreateOrEditForm, Field, SelectField } from "../../components/form.tsx";
 import { Pending } from "../../components/layout.tsx";
 import type { ApiProblem } from "../../lib/errors.ts";
 import { optionalText, useCreateOrUpdate } from "../../lib/form-submit.ts";
@@ -136,7 +136,14 @@ function ProviderForm(props: {
   }
 
   return (
-    <form onSubmit={submit} aria-label={addon ? `Edit integration ${addon.databaseId}` : "New integration"}>
+    <CreateOrEditForm
+      noun="integration"
+      editing={addon?.databaseId}
+      onSubmit={submit}
+      busy={busy}
+      problem={problem}
+      onCancel={props.onCancel}
+    >
       <p className="hint">
         {provider.description}{" "}
         <a href={provider.documentationUrl} target="_blank" rel="noreferrer">
@@ -185,13 +192,7 @@ function ProviderForm(props: {
         emptyMeans="every environment"
         message={problem?.fields.environments}
       />
-      <div className="form-actions">
-        <SubmitButtons busy={busy} onCancel={props.onCancel}>
-          {addon ? "Save integration" : "Create integration"}
-        </SubmitButtons>
-      </div>
-      <ProblemBanner problem={problem} />
-    </form>
+    </CreateOrEditForm>
   );
 }
 

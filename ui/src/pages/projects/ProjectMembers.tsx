@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useMutation, useQuery } from "urql";
+import { NamedOptions } from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { Pending } from "../../components/layout.tsx";
 import { type ApiProblem, problemOf } from "../../lib/errors.ts";
@@ -86,11 +87,7 @@ export function ProjectMembers(props: { project: string }) {
           <Field label="User id" name="userId" type="number" min={1} required problem={problem} />
         )}
         <SelectField label="Role" name="roleId" required problem={problem}>
-          {projectRoles.map((role) => (
-            <option key={role.id} value={role.id}>
-              {role.name}
-            </option>
-          ))}
+          <NamedOptions items={projectRoles} valueOf={(role) => role.id} />
         </SelectField>
         <button type="submit" disabled={adding.fetching}>
           Add member

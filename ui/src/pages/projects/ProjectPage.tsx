@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Link, useParams } from "react-router";
 import { useMutation, useQuery } from "urql";
+import { EnvironmentStates } from "../../components/EnvironmentStates.tsx";
 import { Field, ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { DataTable } from "../../components/table.tsx";
@@ -159,11 +160,7 @@ function ProjectFlags(props: { project: Project }) {
               </td>
               <td>{feature.type}</td>
               <td>
-                {feature.environments.map((env) => (
-                  <span key={env.name} className={env.enabled ? "badge on" : "badge off"}>
-                    {env.name}: {env.enabled ? "on" : "off"}
-                  </span>
-                ))}
+                <EnvironmentStates environments={feature.environments} />
               </td>
             </tr>
           ))}

@@ -4,8 +4,7 @@ import { useMutation } from "urql";
 import { Field, ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { DataTable, WideRow } from "../../components/table.tsx";
-import { problemOf } from "../../lib/errors.ts";
-import { optionalText, submitWith } from "../../lib/form-submit.ts";
+import { optionalText, useCreateForm } from "../../lib/form-submit.ts";
 import { graphql } from "../../lib/graphql.ts";
 import { type ActionOutcome, useListPage } from "../../lib/list-page.ts";
 
@@ -123,28 +122,23 @@ export default function ProjectsPage() {
 }
 
 function CreateProjectForm(props: { onCreated(): void }) {
-  const [result, create] = useMutation(CreateProject);
-  const submit = submitWith(
-    (data) =>
-      create({
-        input: {
-          name: String(data.get("name")),
-          id: optionalText(data, "id"),
-          description: optionalText(data, "description"),
-        },
-      }),
-    (form) => {
-      form.reset();
-      props.onCreated();
-    },
+  const { submit, busy, problem } = useCreateForm(
+    CreateProject,
+    (data) => ({
+      input: {
+        name: String(data.get("name")),
+        id: optionalText(data, "id"),
+        description: optionalText(data, "description"),
+      },
+    }),
+    props.onCreated,
   );
-  const problem = problemOf(result.error);
   return (
     <form className="inline-form" onSubmit={submit} aria-label="New project">
       <Field label="Project name" name="name" required problem={problem} />
       <Field label="Project id (optional)" name="id" problem={problem} placeholder="derived from the name" />
       <Field label="Description" name="description" problem={problem} />
-      <button type="submit" disabled={result.fetching}>
+      <button type="submit" disabled={busy}>
         Create project
       </button>
       <ProblemBanner problem={problem} />

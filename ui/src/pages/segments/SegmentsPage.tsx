@@ -1,12 +1,13 @@
 import { useState } from "react";
 import { useMutation } from "urql";
 import { ConstraintsEditor, type ConstraintValue } from "../../components/ConstraintsEditor.tsx";
-import { Field, ProblemBanner, SelectField, SubmitButtons } from "../../components/form.tsx";
+import { ProjectOptions } from "../../components/choices.tsx";
+import { CreateOrEditForm, Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { DataTable, WideRow } from "../../components/table.tsx";
 import { optionalText, submitWith, useCreateOrUpdate } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
-import { useListPage } from "../../lib/list-page.ts";
+import { useListPage, useOpenForm } from "../../lib/list-page.ts";
 
 const SegmentList = graphql(`
   query SegmentList {
@@ -42,15 +43,15 @@ type Segment = Data["segments"][number];
 /** Segments: reusable constraint sets; create, edit, delete, and where each is used. */
 export default function SegmentsPage() {
   const { result, data, reload, problem, confirmThen } = useListPage({ query: SegmentList });
-  const [editing, setEditing] = useState<number | "new" | null>(null);
+  const forms = useOpenForm(reload);
   const [, remove] = useMutation(DeleteSegment);
 
   return (
     <>
       <PageTitle
         actions={
-          editing !== "new" && (
-            <button type="button" onClick={() => setEditing("new")}>
+          forms.open !== "new" && (
+            <button type="button" onClick={forms.openNew}>
               New segment
             </button>
           )
@@ -58,24 +59,16 @@ export default function SegmentsPage() {
       >
         Segments
       </PageTitle>
-      {editing === "new" && data && (
-        <SegmentForm
-          data={data}
-          onDone={(saved) => {
-            setEditing(null);
-            if (saved) reload();
-          }}
-        />
-      )}
+      {forms.open === "new" && data && <SegmentForm data={data} onDone={forms.closeNew} />}
       <ProblemBanner problem={problem} showFieldErrors />
       <Pending fetching={result.fetching && !data} error={result.error} />
       {data && data.segments.length === 0 && <p>No segments yet.</p>}
       {data && data.segments.length > 0 && (
         <DataTable columns={["Name", "Project", "Constraints", "Used in", "Actions"]}>
           {data.segments.map((segment) =>
-            editing === segment.databaseId ? (
+            forms.open === segment.databaseId ? (
               <WideRow key={segment.id} columns={5}>
-                <SegmentForm data={data} segment={segment} onDone={() => setEditing(null)} />
+                <SegmentForm data={data} segment={segment} onDone={forms.close} />
               </WideRow>
             ) : (
               <tr key={segment.id}>
@@ -91,7 +84,7 @@ export default function SegmentsPage() {
                   {segment.usedInFeatures} flags in {segment.usedInProjects} projects
                 </td>
                 <td className="row-actions">
-                  <button type="button" className="secondary" onClick={() => setEditing(segment.databaseId)}>
+                  <button type="button" className="secondary" onClick={() => forms.edit(segment.databaseId)}>
                     Edit {segment.name}
                   </button>
                   <button
@@ -169,10 +162,14 @@ function SegmentForm(props: { data: Data; segment?: Segment; onDone(saved: boole
         .join(" ")
     : "";
   return (
-    <form
+    <CreateOrEditForm
+      noun="segment"
+      editing={existing?.name}
       className="stacked-form"
       onSubmit={submit}
-      aria-label={existing ? `Edit segment ${existing.name}` : "New segment"}
+      busy={busy}
+      problem={problem}
+      onCancel={() => props.onDone(false)}
     >
       <Field
         label="Segment name"
@@ -189,11 +186,7 @@ function SegmentForm(props: { data: Data; segment?: Segment; onDone(saved: boole
       />
       <SelectField label="Project" name="project" defaultValue={existing?.project ?? ""} problem={problem}>
         <option value="">All projects (global)</option>
-        {props.data.projects.map((project) => (
-          <option key={project.id} value={project.databaseId}>
-            {project.name}
-          </option>
-        ))}
+        <ProjectOptions projects={props.data.projects} />
       </SelectField>
       <fieldset>
         <legend>Constraints</legend>
@@ -204,12 +197,6 @@ function SegmentForm(props: { data: Data; segment?: Segment; onDone(saved: boole
           message={constraintMessage || undefined}
         />
       </fieldset>
-      <div className="form-actions">
-        <SubmitButtons busy={busy} onCancel={() => props.onDone(false)}>
-          {existing ? "Save segment" : "Create segment"}
-        </SubmitButtons>
-      </div>
-      <ProblemBanner problem={problem} />
-    </form>
+    </CreateOrEditForm>
   );
 }

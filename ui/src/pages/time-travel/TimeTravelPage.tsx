@@ -1,9 +1,11 @@
 import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useMutation, useQuery } from "urql";
+import { EnvironmentOptions, ProjectOptions } from "../../components/choices.tsx";
 import { ProblemBanner, SelectField } from "../../components/form.tsx";
 import { DAY, formatInstant, InstantPicker } from "../../components/InstantPicker.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
+import { Table } from "../../components/table.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import type { ResultOf } from "../../lib/graphql.ts";
 import { describeStrategy, describeValue, strategyChanges } from "./describe.ts";
@@ -47,11 +49,7 @@ export default function TimeTravelPage() {
           value={project?.databaseId ?? ""}
           onChange={(e) => set("project", e.target.value)}
         >
-          {projectList.map((p) => (
-            <option key={p.id} value={p.databaseId}>
-              {p.name}
-            </option>
-          ))}
+          <ProjectOptions projects={projectList} />
         </SelectField>
         <SelectField
           label="Environment"
@@ -59,11 +57,7 @@ export default function TimeTravelPage() {
           value={environment ?? ""}
           onChange={(e) => set("environment", e.target.value)}
         >
-          {environments.map((e) => (
-            <option key={e.id} value={e.name}>
-              {e.name}
-            </option>
-          ))}
+          <EnvironmentOptions environments={environments} />
         </SelectField>
         <button
           type="button"
@@ -154,28 +148,26 @@ function SnapshotView(props: { project: string; environment: string; at: Date })
       )}
       {snapshot && snapshot.features.length === 0 && <p className="banner info">No flag existed then.</p>}
       {snapshot && snapshot.features.length > 0 && (
-        <table className="snapshot">
-          <thead>
-            <tr>
-              <th scope="col">Flag</th>
-              <th scope="col">State</th>
-              <th scope="col">Strategies</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {snapshot.features.map((feature) => (
-              <SnapshotRow
-                key={feature.name}
-                feature={feature}
-                {...{ project, environment, at }}
-                onRestored={setRestored}
-              />
-            ))}
-          </tbody>
-        </table>
+        <Table
+          className="snapshot"
+          columns={[
+            "Flag",
+            "State",
+            "Strategies",
+            <span key="actions" className="visually-hidden">
+              Actions
+            </span>,
+          ]}
+        >
+          {snapshot.features.map((feature) => (
+            <SnapshotRow
+              key={feature.name}
+              feature={feature}
+              {...{ project, environment, at }}
+              onRestored={setRestored}
+            />
+          ))}
+        </Table>
       )}
     </section>
   );

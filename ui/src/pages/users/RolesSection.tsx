@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { useMutation } from "urql";
-import { Field, ProblemBanner, SelectField, SubmitButtons } from "../../components/form.tsx";
+import { CreateOrEditForm, Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { Pending } from "../../components/layout.tsx";
 import { DataTable, WideRow } from "../../components/table.tsx";
 import { optionalText, submitWith, useCreateOrUpdate } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
-import { useListPage } from "../../lib/list-page.ts";
+import { useListPage, useOpenForm } from "../../lib/list-page.ts";
 
 const RoleList = graphql(`
   query RoleList {
@@ -37,7 +37,7 @@ const isCustom = (role: Role) => role.type === "custom" || role.type === "root-c
 /** Roles: the predefined ones (read-only) and custom ones made of permissions. */
 export function RolesSection() {
   const { result, data, reload, problem, confirmThen } = useListPage({ query: RoleList });
-  const [editing, setEditing] = useState<number | "new" | null>(null);
+  const forms = useOpenForm(reload);
   const [, remove] = useMutation(DeleteRole);
   const deleteRole = (role: Role) =>
     confirmThen(`Delete role ${role.name}? Only a role nobody holds can be deleted.`, () =>
@@ -47,28 +47,20 @@ export function RolesSection() {
   return (
     <section aria-labelledby="roles-list">
       <h2 id="roles-list">Roles</h2>
-      {editing !== "new" && (
-        <button type="button" onClick={() => setEditing("new")}>
+      {forms.open !== "new" && (
+        <button type="button" onClick={forms.openNew}>
           New custom role
         </button>
       )}
-      {editing === "new" && data && (
-        <RoleForm
-          data={data}
-          onDone={(saved) => {
-            setEditing(null);
-            if (saved) reload();
-          }}
-        />
-      )}
+      {forms.open === "new" && data && <RoleForm data={data} onDone={forms.closeNew} />}
       <ProblemBanner problem={problem} showFieldErrors />
       <Pending fetching={result.fetching && !data} error={result.error} />
       {data && (
         <DataTable columns={["Role", "Type", "Permissions", "Actions"]}>
           {data.roles.map((role) =>
-            editing === role.id ? (
+            forms.open === role.id ? (
               <WideRow key={role.id} columns={4}>
-                <RoleForm data={data} role={role} onDone={() => setEditing(null)} />
+                <RoleForm data={data} role={role} onDone={forms.close} />
               </WideRow>
             ) : (
               <tr key={role.id}>
@@ -97,7 +89,7 @@ export function RolesSection() {
                 <td className="row-actions">
                   {isCustom(role) && (
                     <>
-                      <button type="button" className="secondary" onClick={() => setEditing(role.id)}>
+                      <button type="button" className="secondary" onClick={() => forms.edit(role.id)}>
                         Edit role {role.name}
                       </button>
                       <button type="button" className="danger" onClick={() => void deleteRole(role)}>
@@ -150,10 +142,14 @@ function RoleForm(props: { data: Data; role?: Role; onDone(saved: boolean): void
     permissions: props.data.permissions.filter((p) => p.type === type),
   }));
   return (
-    <form
+    <CreateOrEditForm
+      noun="role"
+      editing={existing?.name}
       className="stacked-form"
       onSubmit={submit}
-      aria-label={existing ? `Edit role ${existing.name}` : "New role"}
+      busy={busy}
+      problem={problem}
+      onCancel={() => props.onDone(false)}
     >
       <Field label="Role name" name="name" defaultValue={existing?.name ?? ""} required problem={problem} />
       <Field
@@ -202,12 +198,6 @@ function RoleForm(props: { data: Data; role?: Role; onDone(saved: boolean): void
           {problem.fields.permissions}
         </p>
       )}
-      <div className="form-actions">
-        <SubmitButtons busy={busy} onCancel={() => props.onDone(false)}>
-          {existing ? "Save role" : "Create role"}
-        </SubmitButtons>
-      </div>
-      <ProblemBanner problem={problem} />
-    </form>
+    </CreateOrEditForm>
   );
 }

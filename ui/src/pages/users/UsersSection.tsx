@@ -1,12 +1,13 @@
 import { useState } from "react";
 import { useMutation } from "urql";
+import { NamedOptions } from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField, SubmitButtons } from "../../components/form.tsx";
 import { Pending } from "../../components/layout.tsx";
 import { DataTable, WideRow } from "../../components/table.tsx";
 import { type ApiProblem, problemOf } from "../../lib/errors.ts";
-import { optionalText, submitWith } from "../../lib/form-submit.ts";
+import { optionalText, submitWith, useCreateForm } from "../../lib/form-submit.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
-import { useListPage } from "../../lib/list-page.ts";
+import { useListPage, useOpenForm } from "../../lib/list-page.ts";
 
 const UserList = graphql(`
   query UserList {
@@ -43,7 +44,7 @@ function labelOf(user: User): string {
 /** Users: create with a root role, edit, delete, and password reset links. */
 export function UsersSection() {
   const { result, data, reload, problem, perform, confirmThen } = useListPage({ query: UserList });
-  const [editing, setEditing] = useState<number | null>(null);
+  const forms = useOpenForm(reload);
   const [resetLink, setResetLink] = useState<{ user: string; url: string } | null>(null);
   const [, remove] = useMutation(DeleteUser);
   const [, reset] = useMutation(ResetLink);
@@ -78,9 +79,9 @@ export function UsersSection() {
       {data && (
         <DataTable columns={["User", "Root role", "Last seen", "Actions"]}>
           {data.users.map((user) =>
-            editing === user.databaseId ? (
+            forms.open === user.databaseId ? (
               <WideRow key={user.id} columns={4}>
-                <EditUserForm user={user} roles={rootRoles} onDone={() => setEditing(null)} />
+                <EditUserForm user={user} roles={rootRoles} onDone={forms.close} />
               </WideRow>
             ) : (
               <tr key={user.id}>
@@ -91,7 +92,7 @@ export function UsersSection() {
                 <td>{user.rootRole}</td>
                 <td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : "never"}</td>
                 <td className="row-actions">
-                  <button type="button" className="secondary" onClick={() => setEditing(user.databaseId)}>
+                  <button type="button" className="secondary" onClick={() => forms.edit(user.databaseId)}>
                     Edit {labelOf(user)}
                   </button>
                   {user.email && (
@@ -119,21 +120,17 @@ function RoleSelect(props: {
 }) {
   return (
     <SelectField label="Root role" name="rootRole" defaultValue={props.defaultValue} problem={props.problem}>
-      {props.roles.map((role) => (
-        <option key={role.id} value={role.name}>
-          {role.name}
-        </option>
-      ))}
+      <NamedOptions items={props.roles} valueOf={(role) => role.name} />
     </SelectField>
   );
 }
 
 function CreateUserForm(props: { roles: { id: number; name: string }[]; onCreated(): void }) {
-  const [result, create] = useMutation(CreateUser);
-  const submit = submitWith(
+  const { submit, busy, problem } = useCreateForm(
+    CreateUser,
     (data) => {
       const text = (key: string) => optionalText(data, key);
-      return create({
+      return {
         input: {
           name: text("name"),
           username: text("username"),
@@ -141,14 +138,10 @@ function CreateUserForm(props: { roles: { id: number; name: string }[]; onCreate
           password: text("password"),
           rootRole: text("rootRole"),
         },
-      });
+      };
     },
-    (form) => {
-      form.reset();
-      props.onCreated();
-    },
+    props.onCreated,
   );
-  const problem = problemOf(result.error);
   return (
     <form className="inline-form" onSubmit={submit} aria-label="New user">
       <Field label="Name" name="name" problem={problem} />
@@ -162,7 +155,7 @@ function CreateUserForm(props: { roles: { id: number; name: string }[]; onCreate
         problem={problem}
       />
       <RoleSelect roles={props.roles} defaultValue="Viewer" problem={problem} />
-      <button type="submit" disabled={result.fetching}>
+      <button type="submit" disabled={busy}>
         Create user
       </button>
       <ProblemBanner problem={problem} />

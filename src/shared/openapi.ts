@@ -1,0 +1,18 @@
+/**
+ * Pieces of the OpenAPI document shared by the REST route table (rest/openapi.ts) and the
+ * endpoints outside it (SDK, Edge, auth, invite and health paths).
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+/** A JSON body or response's `content`. */
+export const jsonContent = (schema: JsonSchema) => ({ "application/json": { schema } });
+
+/** A required JSON request body. */
+export const jsonRequestBody = (schema: JsonSchema) => ({ required: true, content: jsonContent(schema) });
+
+/** An error response: its body is the `Error` schema of the document's components. */
+export const errorResponseDoc = (description: string) => ({
+  description,
+  content: jsonContent({ $ref: "#/components/schemas/Error" }),
+});
