@@ -12,6 +12,7 @@ import type { Tracing } from "./http/tracing-sdk.ts";
 import { listen } from "./http-server.ts";
 import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startEventCountRollup } from "./jobs/event-counts.ts";
+import { startIdleMemoryReclaim } from "./jobs/idle-memory.ts";
 import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
 import {
@@ -78,6 +79,7 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
   const stopStaleMarker = startPotentiallyStaleMarker(deps);
   const stopEventCountRollup = startEventCountRollup(deps);
   const worker = startDeliveryWorker(deps);
+  const stopIdleMemoryReclaim = startIdleMemoryReclaim(logger);
   logger.info("Vexil listening", {
     url: running.url,
     graphql: `${running.url}/graphql`,
@@ -91,6 +93,7 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
     stopChangeRequestScheduler();
     stopStaleMarker();
     stopEventCountRollup();
+    stopIdleMemoryReclaim();
     // Live subscriptions never finish by themselves: end them now, so that SSE responses
     // complete and only ordinary in-flight requests use the grace period.
     feedFor(deps).close();

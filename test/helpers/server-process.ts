@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 export type ServerProcess = {
@@ -13,8 +14,23 @@ export type ServerProcess = {
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
+ * What `npm start` runs: the environment its script sets (the allocator's settings) and the
+ * node arguments, read from package.json so that a compiled start measures the same process.
+ */
+function npmStartCommand(): { env: Record<string, string>; args: string[] } {
+  const { scripts } = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as {
+    scripts: { start: string };
+  };
+  const words = scripts.start.split(/\s+/);
+  const exec = words.indexOf("exec");
+  const env = Object.fromEntries(words.slice(0, exec).map((w) => w.split("=") as [string, string]));
+  return { env, args: words.slice(exec + 2) };
+}
+
+/**
  * Starts `src/server.ts` with tsx (with `npm: true`, runs `npm start` itself: the child is then
- * npm; with `compiled: true`, runs what `npm start` runs, `dist/server.js`, as the child itself),
+ * npm; with `compiled: true`, runs what `npm start` runs, `dist/server.js` with the script's
+ * environment, as the child itself),
  * on a free port, and resolves when it logs that it listens. Rejects with its output if it exits
  * first.
  */
@@ -22,14 +38,15 @@ export async function startServerProcess(
   env: Record<string, string>,
   options: { npm?: boolean; compiled?: boolean } = {},
 ): Promise<ServerProcess> {
+  const compiled = options.compiled ? npmStartCommand() : null;
   const [command, args] = options.npm
     ? ["npm", ["start", "--silent"]]
-    : options.compiled
-      ? [process.execPath, ["--enable-source-maps", "dist/server.js"]]
+    : compiled
+      ? [process.execPath, compiled.args]
       : [process.execPath, ["--import", "tsx", "src/server.ts"]];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    env: { ...process.env, ...compiled?.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];

@@ -1,0 +1,70 @@
+import { performance } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import type { Logger } from "../shared/logger.ts";
+import { startPeriodic } from "./periodic.ts";
+
+/** What the reclaimer reads and does; the process's own by default (tests pass their own). */
+export type MemoryProbe = {
+  /** JavaScript heap in use plus memory held by buffers, in bytes. */
+  used(): number;
+  /** Share of the last interval the event loop was busy, 0 to 1. */
+  busy(): number;
+  collect(): void;
+};
+
+const MIB = 1024 * 1024;
+/** Garbage worth a full collection: below this, V8's own schedule is good enough. */
+export const RECLAIM_GROWTH_BYTES = 32 * MIB;
+/** An interval this quiet is idle: a full collection (tens of ms) delays nobody. */
+export const IDLE_BUSY_SHARE = 0.05;
+const CHECK_INTERVAL_MS = 5_000;
+
+/**
+ * Gives back the memory a burst of heavy requests left behind. V8 collects its old space only
+ * when it allocates more, so after a burst (full SDK answers, exports: hundreds of MiB of
+ * garbage) an idle server kept it for good. Every 5 s, when the last interval was idle and
+ * memory in use grew by RECLAIM_GROWTH_BYTES since the last collection, runs a full one.
+ */
+export function checkIdleMemory(probe: MemoryProbe, state: { baseline: number }): boolean {
+  const used = probe.used();
+  if (used < state.baseline) state.baseline = used;
+  if (probe.busy() > IDLE_BUSY_SHARE || used - state.baseline < RECLAIM_GROWTH_BYTES) return false;
+  probe.collect();
+  state.baseline = probe.used();
+  return true;
+}
+
+export function startIdleMemoryReclaim(logger: Logger, probe: MemoryProbe = processProbe()) {
+  const state = { baseline: probe.used() };
+  return startPeriodic("idle memory reclaim", CHECK_INTERVAL_MS, logger, async () => {
+    const before = probe.used();
+    if (checkIdleMemory(probe, state)) {
+      logger.debug("idle: garbage collected", { freedMiB: Math.round((before - state.baseline) / MIB) });
+    }
+  });
+}
+
+function processProbe(): MemoryProbe {
+  let last = performance.eventLoopUtilization();
+  return {
+    used: () => {
+      const { heapUsed, external } = process.memoryUsage();
+      return heapUsed + external;
+    },
+    busy: () => {
+      const now = performance.eventLoopUtilization();
+      const share = performance.eventLoopUtilization(now, last).utilization;
+      last = now;
+      return share;
+    },
+    collect: fullCollection(),
+  };
+}
+
+/** V8's full collection, made callable without starting Node with --expose-gc. */
+function fullCollection(): () => void {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  return () => gc();
+}
