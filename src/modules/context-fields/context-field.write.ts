@@ -3,9 +3,8 @@ import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
-import { parseInput } from "../../shared/validation.ts";
+import { parseInput, urlFriendlyName } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { urlFriendlyName } from "../projects/project.inputs.ts";
 import { findProject } from "../projects/project.write.ts";
 
 const legalValues = z

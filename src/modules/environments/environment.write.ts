@@ -3,9 +3,8 @@ import { recordEvent } from "../../events/record.ts";
 import { LimitExceededError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { lockRow } from "../../shared/row-lock.ts";
-import { parseInput } from "../../shared/validation.ts";
+import { parseInput, urlFriendlyName } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { urlFriendlyName } from "../projects/project.inputs.ts";
 
 const environmentType = z.string().trim().min(1).max(100);
 const sortOrder = z.number().int().min(-1_000_000).max(1_000_000);
