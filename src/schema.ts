@@ -4,7 +4,7 @@ import { describeRelayTypes } from "./shared/relay-descriptions.ts";
 import "./modules/environments/environments.schema.ts";
 import "./modules/environments/environment-order.schema.ts";
 import "./modules/projects/projects.schema.ts";
-import "./modules/features/strategy.schema.ts";
+import "./modules/feature-environments/strategy.schema.ts";
 import "./modules/features/feature.schema.ts";
 import "./modules/features/features.schema.ts";
 import "./modules/features/feature-create.schema.ts";

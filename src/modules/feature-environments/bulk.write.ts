@@ -3,10 +3,10 @@ import { ValidationError } from "../../shared/errors.ts";
 import { applyJsonPatch } from "../../shared/json-patch.ts";
 import type { Write } from "../../shared/write.ts";
 import { lockFeatures } from "../features/feature.read.ts";
-import type { EnvironmentVariant } from "../features/strategy.types.ts";
 import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.write.ts";
 import { setEnvironmentVariants } from "./environment-variants.write.ts";
 import { type StrategyUpdateInput, updateStrategy } from "./strategies.write.ts";
+import type { EnvironmentVariant } from "./strategy.types.ts";
 import { type EnvironmentTarget, loadTarget, strategyIn, strategyRecord } from "./strategy-record.read.ts";
 import type { VariantInput } from "./variants.logic.ts";
 

@@ -2,8 +2,8 @@ import semver from "semver";
 import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
 import { LimitExceededError, ValidationError } from "../../shared/errors.ts";
-import type { Constraint } from "../features/strategy.types.ts";
-import { CONSTRAINT_OPERATORS } from "../features/strategy.types.ts";
+import type { Constraint } from "./strategy.types.ts";
+import { CONSTRAINT_OPERATORS } from "./strategy.types.ts";
 
 /** Operators that compare against a list (`values`); STR_* take a list as in Unleash. */
 const MULTI_VALUE = new Set(["IN", "NOT_IN", "STR_ENDS_WITH", "STR_STARTS_WITH", "STR_CONTAINS"]);

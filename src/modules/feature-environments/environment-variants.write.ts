@@ -1,7 +1,7 @@
 import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Write } from "../../shared/write.ts";
-import type { EnvironmentVariant } from "../features/strategy.types.ts";
+import type { EnvironmentVariant } from "./strategy.types.ts";
 import { type EnvironmentTarget, loadTarget } from "./strategy-record.read.ts";
 import { normalizeEnvironmentVariants, type VariantInput } from "./variants.logic.ts";
 

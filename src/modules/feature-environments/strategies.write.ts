@@ -5,10 +5,10 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import { LimitExceededError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import type { Constraint } from "../features/strategy.types.ts";
 import { checkStrategySegments } from "../segments/segment.read.ts";
 import { type ConstraintInput, checkLegalValues, normalizeConstraints } from "./constraints.logic.ts";
 import { disableWhenNoEnabledStrategy } from "./enabled-state.write.ts";
+import type { Constraint } from "./strategy.types.ts";
 import {
   type EnvironmentTarget,
   loadTarget,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ValidationError } from "../../shared/errors.ts";
-import type { EnvironmentVariant, StrategyVariant } from "../features/strategy.types.ts";
+import type { EnvironmentVariant, StrategyVariant } from "./strategy.types.ts";
 
 /** Every variant set shares 1000 weight units (spec 2.4). */
 export const TOTAL_WEIGHT = 1000;

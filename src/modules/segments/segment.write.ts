@@ -18,7 +18,7 @@ import {
   checkLegalValues,
   normalizeConstraint,
 } from "../feature-environments/constraints.logic.ts";
-import type { Constraint } from "../features/strategy.types.ts";
+import type { Constraint } from "../feature-environments/strategy.types.ts";
 import { segmentById } from "./segment.read.ts";
 
 const segmentSchema = z.object({

@@ -1,5 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Constraint, EnvironmentVariant, StrategyVariant } from "../features/strategy.types.ts";
+import type {
+  Constraint,
+  EnvironmentVariant,
+  StrategyVariant,
+} from "../feature-environments/strategy.types.ts";
 
 /** A strategy as the history keeps it (the database function `vexil_flag_state` builds it). */
 export type PastStrategy = {
