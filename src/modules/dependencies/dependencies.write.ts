@@ -4,7 +4,7 @@ import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { checkFeature, lockFeature, lockFeatureRows } from "../features/feature.read.ts";
+import { checkFeature, lockFeature, lockFeatureRows } from "../feature-environments/feature-lock.read.ts";
 import { removeParentLinks } from "./dependency.write.ts";
 
 export const addDependencySchema = z.object({

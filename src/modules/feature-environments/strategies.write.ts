@@ -5,7 +5,6 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import { LimitExceededError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { checkStrategySegments } from "../segments/segment.read.ts";
 import { type ConstraintInput, checkLegalValues, normalizeConstraints } from "./constraints.logic.ts";
 import { disableWhenNoEnabledStrategy } from "./enabled-state.write.ts";
 import type { Constraint } from "./strategy.types.ts";
@@ -17,6 +16,7 @@ import {
   strategyIn,
   strategyRecord,
 } from "./strategy-record.read.ts";
+import { checkStrategySegments } from "./strategy-segments.read.ts";
 import { normalizeStrategyVariants, type VariantInput } from "./variants.logic.ts";
 
 const parameterValue = z.union([z.string(), z.number(), z.boolean()]);

@@ -2,7 +2,8 @@ import { builder } from "../../builder.ts";
 import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { assertDirectProjectChangeAllowed } from "../change-requests/settings.read.ts";
+import { JsonPatchOperationInput } from "../feature-environments/bulk.schema.ts";
+import { assertDirectProjectChangeAllowed } from "../feature-environments/guards.read.ts";
 import { archiveFeatures, deleteFeatures, reviveFeatures } from "./feature-archive.write.ts";
 import { patchFeature, setFeaturesStale, updateFeature } from "./feature-update.write.ts";
 import { completeFeature, markPotentiallyStaleFlags, uncompleteFeature } from "./lifecycle-change.write.ts";
@@ -14,16 +15,6 @@ const UpdateFeatureInput = builder.inputType("UpdateFeatureInput", {
     type: t.string({ description: "Flag type (must exist)." }),
     impressionData: t.boolean({ description: "SDKs emit impression events." }),
     stale: t.boolean({ description: "Marked stale (records feature-stale-on/-off)." }),
-  }),
-});
-
-export const JsonPatchOperationInput = builder.inputType("JsonPatchOperationInput", {
-  description: "One RFC 6902 operation (JSON Patch) on the document a mutation names.",
-  fields: (t) => ({
-    op: t.string({ required: true, description: "add, remove, replace, move, copy or test." }),
-    path: t.string({ required: true, description: "JSON Pointer, e.g. /description." }),
-    from: t.string({ description: "Source pointer of move and copy." }),
-    value: t.field({ type: "JSON", description: "Value of add, replace and test." }),
   }),
 });
 

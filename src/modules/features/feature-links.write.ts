@@ -4,7 +4,7 @@ import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { lockFeature } from "./feature.read.ts";
+import { lockFeature } from "../feature-environments/feature-lock.read.ts";
 
 /** Most links one flag may have (Unleash's limit). */
 export const MAX_LINKS_PER_FLAG = 10;

@@ -4,7 +4,7 @@ import { ValidationError } from "../../shared/errors.ts";
 import { applyJsonPatch, type PatchOperation, patchOperationSchema } from "../../shared/json-patch.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { lockFeature, lockFeatures } from "./feature.read.ts";
+import { lockFeature, lockFeatures } from "../feature-environments/feature-lock.read.ts";
 import { featureRecord } from "./feature-create.write.ts";
 
 export const updateFeatureSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { lockFeature } from "./feature.read.ts";
+import { lockFeature } from "../feature-environments/feature-lock.read.ts";
 
 export const completeFeatureSchema = z.object({
   status: z.enum(["kept", "discarded"]),

@@ -9,8 +9,8 @@ import {
   checkLegalValues,
   normalizeConstraints,
 } from "../feature-environments/constraints.logic.ts";
+import { checkStrategySegments } from "../feature-environments/strategy-segments.read.ts";
 import { normalizeStrategyVariants, type VariantInput } from "../feature-environments/variants.logic.ts";
-import { checkStrategySegments } from "../segments/segment.read.ts";
 import { findProject } from "./project.write.ts";
 
 /** The strategy a project gives a flag when it is enabled in an environment that has none. */
