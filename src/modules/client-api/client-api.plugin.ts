@@ -9,7 +9,7 @@ import { errorResponse } from "../../shared/error-response.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
-import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.read.ts";
+import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.write.ts";
 import type { SdkType } from "../client-metrics/batch.logic.ts";
 import {
   receiveBulkMetrics,
