@@ -11,7 +11,7 @@ import {
   recentInstances,
 } from "./application-overview.read.ts";
 import { ApplicationInstanceRef } from "./client-metrics.schema.ts";
-import { type UnknownFlag, unknownFlags } from "./unknown-flags.write.ts";
+import { type UnknownFlag, unknownFlags } from "./unknown-flags.read.ts";
 
 const OverviewEnvironmentRef = builder
   .objectRef<OverviewEnvironment>("ApplicationEnvironmentOverview")
