@@ -14,13 +14,15 @@ import { setEnvironmentVariants } from "../feature-environments/environment-vari
 import {
   addStrategy,
   deleteStrategy,
-  type NewStrategyInput,
   reorderStrategies,
-  type StrategyUpdateInput,
   updateStrategy,
 } from "../feature-environments/strategies.write.ts";
+import type {
+  NewStrategyInput,
+  StrategyUpdateInput,
+  VariantInput,
+} from "../feature-environments/strategy.inputs.ts";
 import type { EnvironmentTarget } from "../feature-environments/strategy-record.read.ts";
-import type { VariantInput } from "../feature-environments/variants.logic.ts";
 import { archiveFeatures } from "../features/feature-archive.write.ts";
 import { segmentById } from "../segments/segment.read.ts";
 import { deleteSegment, type SegmentInput, updateSegment } from "../segments/segment.write.ts";

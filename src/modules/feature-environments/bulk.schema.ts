@@ -8,9 +8,9 @@ import {
   setVariantsInEnvironments,
 } from "./bulk.write.ts";
 import { requireChangeRequestBypass, requireStrategyCreationWhenNone } from "./guards.read.ts";
+import type { VariantInput } from "./strategy.inputs.ts";
 import { EnvironmentVariantInput } from "./strategy-inputs.schema.ts";
 import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
-import type { VariantInput } from "./variants.logic.ts";
 
 /** Also the operations of patchFeature (features), which builds on this module. */
 export const JsonPatchOperationInput = builder.inputType("JsonPatchOperationInput", {

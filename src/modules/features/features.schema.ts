@@ -5,7 +5,8 @@ import { type Connection, pageRequest, prismaPage, toConnection } from "../../sh
 import { parseInput } from "../../shared/validation.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.logic.ts";
-import { checkLegalValues, normalizeConstraint } from "../feature-environments/constraints.logic.ts";
+import { normalizeConstraint } from "../feature-environments/constraints.logic.ts";
+import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
 import { ConstraintInput } from "../feature-environments/strategy-inputs.schema.ts";
 import { featureInProject } from "./feature.read.ts";
 import { FeatureRef } from "./feature.schema.ts";

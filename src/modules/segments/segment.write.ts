@@ -13,11 +13,9 @@ import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import {
-  type ConstraintInput,
-  checkLegalValues,
-  normalizeConstraint,
-} from "../feature-environments/constraints.logic.ts";
+import { normalizeConstraint } from "../feature-environments/constraints.logic.ts";
+import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
+import type { ConstraintInput } from "../feature-environments/strategy.inputs.ts";
 import type { Constraint } from "../feature-environments/strategy.types.ts";
 import { segmentById } from "./segment.read.ts";
 
