@@ -5,15 +5,8 @@ import { applyJsonPatch, type PatchOperation, patchOperationSchema } from "../..
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { lockFeature, lockFeatures } from "../feature-environments/feature-lock.read.ts";
+import { type UpdateFeatureInput, updateFeatureSchema } from "./feature.inputs.ts";
 import { featureRecord } from "./feature-create.write.ts";
-
-export const updateFeatureSchema = z.object({
-  description: z.string().max(10_000).nullish(),
-  type: z.string().min(1).optional(),
-  impressionData: z.boolean().optional(),
-  stale: z.boolean().optional(),
-});
-export type UpdateFeatureInput = z.input<typeof updateFeatureSchema>;
 
 /**
  * Changes a flag's metadata. A change of description, type or impressionData records one

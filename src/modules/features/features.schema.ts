@@ -8,10 +8,10 @@ import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.logic.ts";
 import { normalizeConstraint } from "../feature-environments/constraints.logic.ts";
 import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
 import { ConstraintInput } from "../feature-environments/strategy-inputs.schema.ts";
+import { createFeatureSchema } from "./feature.inputs.ts";
 import { featureInProject } from "./feature.read.ts";
 import { FeatureRef } from "./feature.schema.ts";
 import { validateArchive } from "./feature-archive.write.ts";
-import { createFeatureSchema } from "./feature-create.write.ts";
 
 const FeatureConnection = builder.connectionObject({
   type: FeatureRef,

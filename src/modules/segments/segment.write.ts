@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { ResourceLimits } from "../../config.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
@@ -17,15 +16,8 @@ import { normalizeConstraint } from "../feature-environments/constraints.logic.t
 import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
 import type { ConstraintInput } from "../feature-environments/strategy.inputs.ts";
 import type { Constraint } from "../feature-environments/strategy.types.ts";
+import { type SegmentInput, segmentSchema } from "./segment.inputs.ts";
 import { segmentById } from "./segment.read.ts";
-
-const segmentSchema = z.object({
-  name: z.string().trim().min(1).max(255),
-  description: z.string().max(10_000).nullish(),
-  project: z.string().min(1).nullish(),
-  constraints: z.array(z.custom<ConstraintInput>()).default([]),
-});
-export type SegmentInput = z.input<typeof segmentSchema>;
 
 type StoredSegment = Awaited<ReturnType<typeof segmentById>>;
 
