@@ -50,6 +50,8 @@ import "./modules/change-requests/change-requests.schema.ts";
 import "./modules/change-requests/change-request-mutations.schema.ts";
 import "./modules/live/live.schema.ts";
 import "./modules/addons/addons.schema.ts";
+import "./modules/playground/strategy-evaluation.schema.ts";
+import "./modules/playground/flag-evaluation.schema.ts";
 import "./modules/playground/playground.schema.ts";
 import "./modules/client-metrics/client-metrics.schema.ts";
 import "./modules/client-metrics/feature-usage.schema.ts";
