@@ -3,8 +3,6 @@ import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { JsonPatchOperationInput } from "../feature-environments/bulk.schema.ts";
-import { assertDirectProjectChangeAllowed } from "../feature-environments/guards.read.ts";
-import { archiveFeatures, deleteFeatures, reviveFeatures } from "./feature-archive.write.ts";
 import { patchFeature, setFeaturesStale, updateFeature } from "./feature-update.write.ts";
 import { completeFeature, markPotentiallyStaleFlags, uncompleteFeature } from "./lifecycle-change.write.ts";
 
@@ -31,7 +29,8 @@ const flagArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0])
   name: t.arg.string({ required: true, description: "Flag name." }),
 });
 
-const listArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
+/** A project and flags of it: the arguments of the mutations on several flags. */
+export const listArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
   project: t.arg.string({ required: true, description: "Project id." }),
   names: t.arg.stringList({ required: true, description: "Flag names." }),
 });
@@ -107,53 +106,6 @@ builder.mutationField("setFeaturesStale", (t) =>
         });
       });
     },
-  }),
-);
-
-builder.mutationField("archiveFeatures", (t) =>
-  t.prismaField({
-    type: ["Feature"],
-    description:
-      "Archives flags: feature-archived each, lifecycle `archived`, a child's links removed (feature-dependencies-removed). Refused (INVALID_OPERATION) while another flag depends on one.",
-    args: listArgs(t),
-    authScopes: (_root, args) => ({
-      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
-    }),
-    resolve: async (query, _root, args, ctx) => {
-      await assertDirectProjectChangeAllowed(ctx.db, ctx.principal, args.project);
-      return runWrite(ctx, async (w) => {
-        const names = await archiveFeatures(w, args.project, args.names);
-        return w.tx.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
-      });
-    },
-  }),
-);
-
-builder.mutationField("reviveFeatures", (t) =>
-  t.prismaField({
-    type: ["Feature"],
-    description: "Revives archived flags: off everywhere, lifecycle back to `initial`, feature-revived each.",
-    args: listArgs(t),
-    authScopes: (_root, args) => ({
-      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
-    }),
-    resolve: async (query, _root, args, ctx) => {
-      return runWrite(ctx, async (w) => {
-        const names = await reviveFeatures(w, args.project, args.names);
-        return w.tx.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
-      });
-    },
-  }),
-);
-
-builder.mutationField("deleteFeatures", (t) =>
-  t.stringList({
-    description: "Deletes archived flags for good (feature-deleted each); returns the names deleted.",
-    args: listArgs(t),
-    authScopes: (_root, args) => ({
-      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
-    }),
-    resolve: (_root, args, ctx) => runWrite(ctx, (w) => deleteFeatures(w, args.project, args.names)),
   }),
 );
 
