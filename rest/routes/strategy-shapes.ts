@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONSTRAINT_OPERATORS } from "../../src/modules/features/strategy.types.ts";
+import { CONSTRAINT_OPERATORS } from "../../src/modules/feature-environments/strategy.types.ts";
 import { ValidationError } from "../../src/shared/errors.ts";
 import type { RestRequest } from "../route.ts";
 import { storedTagSchema } from "../schemas.ts";

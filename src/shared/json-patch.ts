@@ -10,6 +10,7 @@ export const patchOperationSchema = z.object({
   value: z.unknown().optional(),
 });
 export type PatchOperation = z.infer<typeof patchOperationSchema>;
+export const patchOperationsSchema = z.array(patchOperationSchema);
 
 /**
  * Applies an RFC 6902 JSON Patch to a copy of `document` and returns the result. A malformed
@@ -17,7 +18,7 @@ export type PatchOperation = z.infer<typeof patchOperationSchema>;
  * operation's index.
  */
 export function applyJsonPatch<T>(document: T, operations: unknown): T {
-  const ops = parseInput(z.array(patchOperationSchema), operations);
+  const ops = parseInput(patchOperationsSchema, operations);
   try {
     return fastJsonPatch.applyPatch(structuredClone(document), ops as fastJsonPatch.Operation[], true, false)
       .newDocument;

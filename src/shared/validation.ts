@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { ValidationError } from "./errors.ts";
 
 /** Parses `value` with a zod schema; failures become one ValidationError naming each field. */
@@ -14,3 +14,12 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
 
 /** Unleash's URL-friendly names: letters, digits and - . _ ~ (1 to 100 characters). */
 export const URL_FRIENDLY = /^[a-zA-Z0-9\-._~]+$/;
+
+/** Unleash's URL-friendly id rule, shared by project ids and the names of catalogue objects. */
+export const urlFriendlyName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(URL_FRIENDLY, "must be URL-friendly: letters, digits and - . _ ~ only")
+  .refine((n) => n !== "." && n !== "..", "must not be . or ..");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveToken } from "../../src/modules/access/credentials.write.ts";
-import { assertDirectChangeAllowed } from "../../src/modules/change-requests/settings.read.ts";
+import { assertDirectChangeAllowed } from "../../src/modules/feature-environments/guards.read.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createSegment, eventsOf } from "../helpers/builders.ts";
 import { configure, createFlag, createStrategy, createUser, propose, type TestUser } from "./fixtures.ts";

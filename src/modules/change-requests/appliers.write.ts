@@ -1,11 +1,8 @@
 import type { ResourceLimits } from "../../config.ts";
 import type { Write } from "../../shared/write.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
-import {
-  type AddDependencyInput,
-  addDependency,
-  removeAllDependencies,
-} from "../dependencies/dependencies.write.ts";
+import { addDependency, removeAllDependencies } from "../dependencies/dependencies.write.ts";
+import type { AddDependencyInput } from "../dependencies/dependency.inputs.ts";
 import {
   disableFeatureEnvironment,
   enableFeatureEnvironment,
@@ -14,16 +11,19 @@ import { setEnvironmentVariants } from "../feature-environments/environment-vari
 import {
   addStrategy,
   deleteStrategy,
-  type NewStrategyInput,
   reorderStrategies,
-  type StrategyUpdateInput,
   updateStrategy,
 } from "../feature-environments/strategies.write.ts";
+import type {
+  NewStrategyInput,
+  StrategyUpdateInput,
+  VariantInput,
+} from "../feature-environments/strategy.inputs.ts";
 import type { EnvironmentTarget } from "../feature-environments/strategy-record.read.ts";
-import type { VariantInput } from "../feature-environments/variants.logic.ts";
 import { archiveFeatures } from "../features/feature-archive.write.ts";
+import type { SegmentInput } from "../segments/segment.inputs.ts";
 import { segmentById } from "../segments/segment.read.ts";
-import { deleteSegment, type SegmentInput, updateSegment } from "../segments/segment.write.ts";
+import { deleteSegment, updateSegment } from "../segments/segment.write.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";
 
 /**

@@ -86,3 +86,11 @@ export const configSchema = z.object({
 });
 
 export const commentSchema = z.object({ text: z.string().trim().min(1).max(10_000) });
+
+/** What a state change asks for (REST `PUT .../state`, GraphQL `changeChangeRequestState`). */
+export const stateChangeSchema = z.object({
+  state: z.enum(["In review", "Approved", "Rejected", "Cancelled", "Applied", "Scheduled"]),
+  comment: z.string().trim().max(10_000).nullish(),
+  scheduledAt: z.coerce.date().nullish(),
+});
+export type StateChange = z.input<typeof stateChangeSchema>;

@@ -5,7 +5,9 @@ import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { can } from "../access/check.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
-import { featureEnvironment, featureInProject } from "../features/feature.read.ts";
+import { featureEnvironment } from "../feature-environments/feature-lock.read.ts";
+import { changeRequestSetting } from "../feature-environments/guards.read.ts";
+import { featureInProject } from "../features/feature.read.ts";
 import { APPLIERS, PROPOSE_PERMISSION } from "./appliers.write.ts";
 import {
   type ChangeAction,
@@ -13,7 +15,6 @@ import {
   PAYLOAD_SCHEMAS,
   SEGMENT_ACTIONS,
 } from "./change-request.inputs.ts";
-import { changeRequestSetting } from "./settings.read.ts";
 import { type ChangeTarget, takeSnapshot } from "./snapshots.read.ts";
 import { authorOf, recordChangeRequestEvent } from "./store.write.ts";
 

@@ -1,7 +1,8 @@
 import type { Context } from "../../context.ts";
 import { AuthenticationRequired } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
-import { changeState, type StateChange } from "./transitions.write.ts";
+import type { StateChange } from "./change-request.inputs.ts";
+import { changeState } from "./transitions.write.ts";
 import { changeRequestView } from "./view.read.ts";
 
 /** The caller; root fields declare `authenticated`, so a missing one is a 401. */

@@ -6,8 +6,9 @@ import type { Write } from "../../shared/write.ts";
 import { can } from "../access/check.logic.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
+import { changeRequestSetting } from "../feature-environments/guards.read.ts";
 import { configSchema } from "./change-request.inputs.ts";
-import { type ChangeRequestConfig, changeRequestSetting } from "./settings.read.ts";
+import type { ChangeRequestConfig } from "./settings.read.ts";
 
 /**
  * Lowering the protection of an environment (off, or fewer approvals) is itself a way around

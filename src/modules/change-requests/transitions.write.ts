@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { ResourceLimits } from "../../config.ts";
 import {
   ForbiddenOperation,
@@ -12,7 +11,7 @@ import { can } from "../access/check.logic.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { applyChanges } from "./apply.write.ts";
-import { commentSchema } from "./change-request.inputs.ts";
+import { commentSchema, type StateChange, stateChangeSchema } from "./change-request.inputs.ts";
 import { assertAuthor } from "./drafts.write.ts";
 import {
   approverKey,
@@ -22,14 +21,6 @@ import {
   recordChangeRequestEvent,
   setState,
 } from "./store.write.ts";
-
-/** What a state change asks for (REST `PUT .../state`, GraphQL `changeChangeRequestState`). */
-export const stateChangeSchema = z.object({
-  state: z.enum(["In review", "Approved", "Rejected", "Cancelled", "Applied", "Scheduled"]),
-  comment: z.string().trim().max(10_000).nullish(),
-  scheduledAt: z.coerce.date().nullish(),
-});
-export type StateChange = z.input<typeof stateChangeSchema>;
 
 type Deps = { w: Write; principal: Principal; limits: ResourceLimits };
 

@@ -10,7 +10,7 @@ import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { errorResponseDoc, jsonContent } from "../../shared/openapi.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
-import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.read.ts";
+import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.write.ts";
 import type { SdkType } from "../client-metrics/batch.logic.ts";
 import {
   receiveBulkMetrics,

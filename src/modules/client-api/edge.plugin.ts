@@ -1,5 +1,4 @@
 import type { Plugin } from "graphql-yoga";
-import { z } from "zod";
 import type { AppDeps } from "../../context.ts";
 import { requestIdOf } from "../../http/request-log.ts";
 import { errorResponse } from "../../shared/error-response.ts";
@@ -8,10 +7,7 @@ import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { errorResponseDoc, jsonContent, jsonRequestBody } from "../../shared/openapi.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { hashSecret } from "../access/credentials.write.ts";
-
-/** Most tokens one validate call may ask about. */
-const MAX_TOKENS = 10_000;
-const tokenStringList = z.looseObject({ tokens: z.array(z.string().max(1000)).max(MAX_TOKENS) });
+import { MAX_TOKENS, tokenStringList } from "./edge.inputs.ts";
 
 /** Unleash's edgeTokenSchema. */
 export type EdgeToken = { token: string; type: string; projects: string[]; environment: string };

@@ -1,6 +1,6 @@
 import type { AppDeps } from "../../context.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
-import type { SdkCaller } from "../client-features/sdk-credential.read.ts";
+import type { SdkCaller } from "../client-features/sdk-credential.write.ts";
 import type { ClientFeature, DeltaEvent } from "../evaluation/client-features.types.ts";
 import { feedFor } from "../live/feed.live.ts";
 import { followEvents } from "../live/follow.live.ts";

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { builder } from "../../builder.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { runWrite } from "../../shared/write.ts";
@@ -10,8 +9,9 @@ import {
   type OverviewEnvironment,
   recentInstances,
 } from "./application-overview.read.ts";
+import { applicationMetadataInput } from "./client-metrics.inputs.ts";
 import { ApplicationInstanceRef } from "./client-metrics.schema.ts";
-import { type UnknownFlag, unknownFlags } from "./unknown-flags.write.ts";
+import { type UnknownFlag, unknownFlags } from "./unknown-flags.read.ts";
 
 const OverviewEnvironmentRef = builder
   .objectRef<OverviewEnvironment>("ApplicationEnvironmentOverview")
@@ -77,15 +77,6 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const ADMIN_STRING = z.string().max(1000).nullish();
-const metadataInput = z.object({
-  description: ADMIN_STRING,
-  url: ADMIN_STRING,
-  color: ADMIN_STRING,
-  icon: ADMIN_STRING,
-  strategies: z.array(z.string().min(1).max(100)).max(100).nullish(),
-});
-
 builder.mutationFields((t) => ({
   saveApplication: t.boolean({
     description:
@@ -100,7 +91,7 @@ builder.mutationFields((t) => ({
       strategies: t.arg.stringList({ description: "Strategies it uses." }),
     },
     resolve: (_root, { appName, ...args }, ctx) => {
-      const input = parseInput(metadataInput, args);
+      const input = parseInput(applicationMetadataInput, args);
       return runWrite(ctx, (w) => saveApplication(w, appName, input));
     },
   }),

@@ -4,7 +4,8 @@ import { parseInput } from "../../shared/validation.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { findProject } from "../projects/project.write.ts";
-import { createContextFieldSchema, removeLegalValue, upsertLegalValue } from "./context-field.write.ts";
+import { createContextFieldSchema } from "./context-field.inputs.ts";
+import { removeLegalValue, upsertLegalValue } from "./context-field.write.ts";
 
 builder.queryField("validateContextFieldName", (t) =>
   t.boolean({

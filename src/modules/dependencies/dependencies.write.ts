@@ -1,18 +1,11 @@
-import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { checkFeature, lockFeature, lockFeatureRows } from "../features/feature.read.ts";
+import { checkFeature, lockFeature, lockFeatureRows } from "../feature-environments/feature-lock.read.ts";
+import { type AddDependencyInput, addDependencySchema } from "./dependency.inputs.ts";
 import { removeParentLinks } from "./dependency.write.ts";
-
-export const addDependencySchema = z.object({
-  feature: z.string().min(1),
-  enabled: z.boolean().default(true),
-  variants: z.array(z.string().min(1)).default([]),
-});
-export type AddDependencyInput = z.input<typeof addDependencySchema>;
 
 /**
  * Makes `child` depend on a parent flag (`enabled`: the parent must be on, or off; `variants`:

@@ -1,5 +1,5 @@
 import { builder } from "../../builder.ts";
-import type { EnvironmentVariant, StrategyVariant } from "../features/strategy.types.ts";
+import type { EnvironmentVariant, StrategyVariant } from "../feature-environments/strategy.types.ts";
 
 builder.queryField("dependenciesExist", (t) =>
   t.boolean({

@@ -1,29 +1,15 @@
-import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { LimitExceededError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { urlFriendlyName } from "../projects/project.inputs.ts";
-
-const environmentType = z.string().trim().min(1).max(100);
-const sortOrder = z.number().int().min(-1_000_000).max(1_000_000);
-
-export const createEnvironmentSchema = z.object({
-  name: urlFriendlyName,
-  type: environmentType,
-  enabled: z.boolean().default(true),
-  sortOrder: sortOrder.default(1),
-});
-export type CreateEnvironmentInput = z.input<typeof createEnvironmentSchema>;
-
-export const updateEnvironmentSchema = z.object({
-  type: environmentType.optional(),
-  sortOrder: sortOrder.optional(),
-  enabled: z.boolean().optional(),
-});
-export type UpdateEnvironmentInput = z.input<typeof updateEnvironmentSchema>;
+import {
+  type CreateEnvironmentInput,
+  createEnvironmentSchema,
+  type UpdateEnvironmentInput,
+  updateEnvironmentSchema,
+} from "./environment.inputs.ts";
 
 type EnvironmentRow = { name: string; type: string; enabled: boolean; protected: boolean; sortOrder: number };
 

@@ -1,7 +1,6 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { JsonPatchOperationInput } from "../features/feature-changes.schema.ts";
 import {
   patchEnvironmentVariants,
   patchStrategy,
@@ -9,9 +8,20 @@ import {
   setVariantsInEnvironments,
 } from "./bulk.write.ts";
 import { requireChangeRequestBypass, requireStrategyCreationWhenNone } from "./guards.read.ts";
+import type { VariantInput } from "./strategy.inputs.ts";
 import { EnvironmentVariantInput } from "./strategy-inputs.schema.ts";
 import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
-import type { VariantInput } from "./variants.logic.ts";
+
+/** Also the operations of patchFeature (features), which builds on this module. */
+export const JsonPatchOperationInput = builder.inputType("JsonPatchOperationInput", {
+  description: "One RFC 6902 operation (JSON Patch) on the document a mutation names.",
+  fields: (t) => ({
+    op: t.string({ required: true, description: "add, remove, replace, move, copy or test." }),
+    path: t.string({ required: true, description: "JSON Pointer, e.g. /description." }),
+    from: t.string({ description: "Source pointer of move and copy." }),
+    value: t.field({ type: "JSON", description: "Value of add, replace and test." }),
+  }),
+});
 
 /** JSON Patch operations as GraphQL gives them, without the nulls of absent fields. */
 const patchOperations = (ops: { op: string; path: string; from?: string | null; value?: unknown }[]) =>

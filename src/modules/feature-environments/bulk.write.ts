@@ -2,13 +2,13 @@ import type { ResourceLimits } from "../../config.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { applyJsonPatch } from "../../shared/json-patch.ts";
 import type { Write } from "../../shared/write.ts";
-import { lockFeatures } from "../features/feature.read.ts";
-import type { EnvironmentVariant } from "../features/strategy.types.ts";
 import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.write.ts";
 import { setEnvironmentVariants } from "./environment-variants.write.ts";
-import { type StrategyUpdateInput, updateStrategy } from "./strategies.write.ts";
+import { lockFeatures } from "./feature-lock.read.ts";
+import { updateStrategy } from "./strategies.write.ts";
+import type { StrategyUpdateInput, VariantInput } from "./strategy.inputs.ts";
+import type { EnvironmentVariant } from "./strategy.types.ts";
 import { type EnvironmentTarget, loadTarget, strategyIn, strategyRecord } from "./strategy-record.read.ts";
-import type { VariantInput } from "./variants.logic.ts";
 
 /**
  * Turns several flags of a project on or off in one environment, all or nothing (reference §4,

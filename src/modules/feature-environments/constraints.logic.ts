@@ -1,9 +1,7 @@
 import semver from "semver";
-import { z } from "zod";
-import type { Tx } from "../../db/database.ts";
 import { LimitExceededError, ValidationError } from "../../shared/errors.ts";
-import type { Constraint } from "../features/strategy.types.ts";
-import { CONSTRAINT_OPERATORS } from "../features/strategy.types.ts";
+import { type ConstraintInput, constraintSchema } from "./strategy.inputs.ts";
+import type { Constraint } from "./strategy.types.ts";
 
 /** Operators that compare against a list (`values`); STR_* take a list as in Unleash. */
 const MULTI_VALUE = new Set(["IN", "NOT_IN", "STR_ENDS_WITH", "STR_STARTS_WITH", "STR_CONTAINS"]);
@@ -14,16 +12,6 @@ const STRING_OPERATORS = new Set(["STR_ENDS_WITH", "STR_STARTS_WITH", "STR_CONTA
 
 const RFC_3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-export const constraintSchema = z.object({
-  contextName: z.string().min(1).max(100),
-  operator: z.enum(CONSTRAINT_OPERATORS),
-  caseInsensitive: z.boolean().nullish(),
-  inverted: z.boolean().nullish(),
-  values: z.array(z.string()).nullish(),
-  value: z.string().nullish(),
-});
-export type ConstraintInput = z.input<typeof constraintSchema>;
 
 /**
  * Checks one constraint against its operator and returns the stored shape: multi-value
@@ -98,27 +86,14 @@ export function normalizeConstraints(
 }
 
 /**
- * Context fields with legal values only accept those values (as Unleash): every value of a
- * constraint on such a field must be one of them. The fields are the root ones and, for a
- * strategy of `project`, that project's; another project's field is not seen (its name is then
- * as any name no field has).
+ * Every value of a constraint on a field with legal values (`legal`: field name to its legal
+ * values, for the fields that have some) must be one of them, as in Unleash.
  */
-export async function checkLegalValues(
-  tx: Tx,
+export function assertLegalValues(
   constraints: Constraint[],
-  path = "constraints",
-  project: string | null = null,
+  legal: ReadonlyMap<string, string[]>,
+  path: string,
 ) {
-  const names = [...new Set(constraints.map((c) => c.contextName))];
-  if (names.length === 0) return;
-  const fields = await tx.contextField.findMany({
-    where: { name: { in: names }, OR: [{ projectId: null }, ...(project ? [{ projectId: project }] : [])] },
-  });
-  const legal = new Map(
-    fields
-      .map((f) => [f.name, (f.legalValues as { value: string }[]).map((v) => v.value)] as const)
-      .filter(([, values]) => values.length > 0),
-  );
   constraints.forEach((c, i) => {
     const allowed = legal.get(c.contextName);
     if (!allowed) return;

@@ -1,9 +1,10 @@
 import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Write } from "../../shared/write.ts";
-import type { EnvironmentVariant } from "../features/strategy.types.ts";
+import type { VariantInput } from "./strategy.inputs.ts";
+import type { EnvironmentVariant } from "./strategy.types.ts";
 import { type EnvironmentTarget, loadTarget } from "./strategy-record.read.ts";
-import { normalizeEnvironmentVariants, type VariantInput } from "./variants.logic.ts";
+import { normalizeEnvironmentVariants } from "./variants.logic.ts";
 
 /**
  * Replaces the variants of a flag in one environment (spec 2.5), weights rebalanced per spec

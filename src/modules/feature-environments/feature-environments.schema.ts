@@ -4,14 +4,8 @@ import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.write.ts";
 import { setEnvironmentVariants } from "./environment-variants.write.ts";
 import { requireStrategyCreationWhenNone } from "./guards.read.ts";
-import {
-  addStrategy,
-  deleteStrategy,
-  type NewStrategyInput,
-  reorderStrategies,
-  type StrategyUpdateInput as UpdateInput,
-  updateStrategy,
-} from "./strategies.write.ts";
+import { addStrategy, deleteStrategy, reorderStrategies, updateStrategy } from "./strategies.write.ts";
+import type { NewStrategyInput, StrategyUpdateInput as UpdateInput } from "./strategy.inputs.ts";
 import {
   EnvironmentVariantInput,
   StrategyInput,

@@ -1,14 +1,22 @@
-import { z } from "zod";
 import type { ResourceLimits } from "../../config.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { LimitExceededError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import type { Constraint } from "../features/strategy.types.ts";
-import { checkStrategySegments } from "../segments/segment.read.ts";
-import { type ConstraintInput, checkLegalValues, normalizeConstraints } from "./constraints.logic.ts";
+import { normalizeConstraints } from "./constraints.logic.ts";
 import { disableWhenNoEnabledStrategy } from "./enabled-state.write.ts";
+import { checkLegalValues } from "./legal-values.read.ts";
+import {
+  type NewStrategy,
+  type NewStrategyInput,
+  newStrategySchema,
+  type StrategySortOrderInput,
+  type StrategyUpdateInput,
+  strategySortOrderSchema,
+  strategyUpdateSchema,
+} from "./strategy.inputs.ts";
+import type { Constraint } from "./strategy.types.ts";
 import {
   type EnvironmentTarget,
   loadTarget,
@@ -17,23 +25,8 @@ import {
   strategyIn,
   strategyRecord,
 } from "./strategy-record.read.ts";
-import { normalizeStrategyVariants, type VariantInput } from "./variants.logic.ts";
-
-const parameterValue = z.union([z.string(), z.number(), z.boolean()]);
-
-const strategyFields = {
-  title: z.string().max(255).nullish(),
-  disabled: z.boolean().nullish(),
-  sortOrder: z.number().int().nullish(),
-  parameters: z.record(z.string(), parameterValue).nullish(),
-  constraints: z.array(z.custom<ConstraintInput>()).nullish(),
-  variants: z.array(z.custom<VariantInput>()).nullish(),
-  segments: z.array(z.number().int()).nullish(),
-};
-export const newStrategySchema = z.object({ name: z.string().min(1).max(255), ...strategyFields });
-const strategyUpdateSchema = z.object({ name: z.string().min(1).max(255).nullish(), ...strategyFields });
-export type NewStrategyInput = z.input<typeof newStrategySchema>;
-export type StrategyUpdateInput = z.input<typeof strategyUpdateSchema>;
+import { checkStrategySegments } from "./strategy-segments.read.ts";
+import { normalizeStrategyVariants } from "./variants.logic.ts";
 
 /**
  * Adds a strategy to a flag in one environment (sortOrder: given, else after the last one).
@@ -54,7 +47,7 @@ export async function addStrategy(
 export async function insertStrategy(
   w: Write,
   target: EnvironmentTarget,
-  input: z.output<typeof newStrategySchema>,
+  input: NewStrategy,
   limits: ResourceLimits,
 ) {
   const existing = await strategiesOf(w.tx, target.feature, target.environment);
@@ -188,20 +181,14 @@ export async function removeStrategy(w: Write, target: EnvironmentTarget, before
   });
 }
 
-const sortOrderSchema = z.array(z.object({ id: z.string().min(1), sortOrder: z.number().int() }));
-
 /**
  * Sets the sortOrder of the listed strategies (each must belong to the flag in the
  * environment). Event: strategy-order-changed with the ids in their new and old order
  * (none when the order stays the same).
  */
-export async function reorderStrategies(
-  w: Write,
-  target: EnvironmentTarget,
-  input: z.input<typeof sortOrderSchema>,
-) {
+export async function reorderStrategies(w: Write, target: EnvironmentTarget, input: StrategySortOrderInput) {
   await loadTarget(w, target);
-  const items = parseInput(sortOrderSchema, input);
+  const items = parseInput(strategySortOrderSchema, input);
   const before = await strategiesOf(w.tx, target.feature, target.environment);
   for (const item of items) await strategyIn(w.tx, target, item.id);
   for (const item of items) {

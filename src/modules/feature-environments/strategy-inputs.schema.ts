@@ -1,5 +1,5 @@
 import { builder } from "../../builder.ts";
-import { ConstraintOperatorEnum } from "../features/strategy.schema.ts";
+import { ConstraintOperatorEnum } from "./strategy.schema.ts";
 
 /** GraphQL input types shared by strategies, variants and segments. */
 

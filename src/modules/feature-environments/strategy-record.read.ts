@@ -1,8 +1,8 @@
 import type { Tx } from "../../db/database.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
-import { lockFeatureIn } from "../features/feature.read.ts";
-import type { Constraint, StrategyVariant } from "../features/strategy.types.ts";
+import { lockFeatureIn } from "./feature-lock.read.ts";
+import type { Constraint, StrategyVariant } from "./strategy.types.ts";
 
 /** Where a per-environment change applies: `/projects/:project/features/:feature/environments/:environment`. */
 export type EnvironmentTarget = { project: string; feature: string; environment: string };

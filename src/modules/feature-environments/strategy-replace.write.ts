@@ -3,13 +3,8 @@ import type { ResourceLimits } from "../../config.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { normalizeConstraints } from "./constraints.logic.ts";
-import {
-  insertStrategy,
-  type NewStrategyInput,
-  newStrategySchema,
-  normalizeParameters,
-  removeStrategy,
-} from "./strategies.write.ts";
+import { insertStrategy, normalizeParameters, removeStrategy } from "./strategies.write.ts";
+import { type NewStrategyInput, newStrategySchema } from "./strategy.inputs.ts";
 import { type EnvironmentTarget, loadTarget, strategiesOf, strategyRecord } from "./strategy-record.read.ts";
 import { normalizeStrategyVariants } from "./variants.logic.ts";
 

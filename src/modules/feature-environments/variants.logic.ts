@@ -1,24 +1,6 @@
-import { z } from "zod";
 import { ValidationError } from "../../shared/errors.ts";
-import type { EnvironmentVariant, StrategyVariant } from "../features/strategy.types.ts";
-
-/** Every variant set shares 1000 weight units (spec 2.4). */
-export const TOTAL_WEIGHT = 1000;
-
-const payloadSchema = z.object({
-  type: z.enum(["json", "csv", "string", "number"]),
-  value: z.string(),
-});
-
-const variantSchema = z.object({
-  name: z.string().min(1).max(255),
-  weight: z.number().min(0).max(TOTAL_WEIGHT).nullish(),
-  weightType: z.enum(["variable", "fix"]).nullish(),
-  stickiness: z.string().min(1).nullish(),
-  payload: payloadSchema.nullish(),
-  overrides: z.array(z.object({ contextName: z.string().min(1), values: z.array(z.string()) })).nullish(),
-});
-export type VariantInput = z.input<typeof variantSchema>;
+import { TOTAL_WEIGHT, type VariantInput, variantSchema } from "./strategy.inputs.ts";
+import type { EnvironmentVariant, StrategyVariant } from "./strategy.types.ts";
 
 /**
  * Validates strategy-level variants (spec 2.4) and returns them with weights rebalanced.

@@ -4,7 +4,7 @@ import { InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
 import { removeParentLinks } from "../dependencies/dependency.write.ts";
 import { disableFlagEverywhere } from "../feature-environments/feature-environment.write.ts";
-import { lockFeatureRows, lockFeatures } from "./feature.read.ts";
+import { lockFeatureRows, lockFeatures } from "../feature-environments/feature-lock.read.ts";
 import { featureRecord } from "./feature-create.write.ts";
 
 /**

@@ -2,8 +2,7 @@ import { builder } from "../../builder.ts";
 import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { assertDirectProjectChangeAllowed } from "../change-requests/settings.read.ts";
-import { archiveFeatures, deleteFeatures, reviveFeatures } from "./feature-archive.write.ts";
+import { JsonPatchOperationInput } from "../feature-environments/bulk.schema.ts";
 import { patchFeature, setFeaturesStale, updateFeature } from "./feature-update.write.ts";
 import { completeFeature, markPotentiallyStaleFlags, uncompleteFeature } from "./lifecycle-change.write.ts";
 
@@ -14,16 +13,6 @@ const UpdateFeatureInput = builder.inputType("UpdateFeatureInput", {
     type: t.string({ description: "Flag type (must exist)." }),
     impressionData: t.boolean({ description: "SDKs emit impression events." }),
     stale: t.boolean({ description: "Marked stale (records feature-stale-on/-off)." }),
-  }),
-});
-
-export const JsonPatchOperationInput = builder.inputType("JsonPatchOperationInput", {
-  description: "One RFC 6902 operation (JSON Patch) on the document a mutation names.",
-  fields: (t) => ({
-    op: t.string({ required: true, description: "add, remove, replace, move, copy or test." }),
-    path: t.string({ required: true, description: "JSON Pointer, e.g. /description." }),
-    from: t.string({ description: "Source pointer of move and copy." }),
-    value: t.field({ type: "JSON", description: "Value of add, replace and test." }),
   }),
 });
 
@@ -40,7 +29,8 @@ const flagArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0])
   name: t.arg.string({ required: true, description: "Flag name." }),
 });
 
-const listArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
+/** A project and flags of it: the arguments of the mutations on several flags. */
+export const listArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1]>[0]) => ({
   project: t.arg.string({ required: true, description: "Project id." }),
   names: t.arg.stringList({ required: true, description: "Flag names." }),
 });
@@ -116,53 +106,6 @@ builder.mutationField("setFeaturesStale", (t) =>
         });
       });
     },
-  }),
-);
-
-builder.mutationField("archiveFeatures", (t) =>
-  t.prismaField({
-    type: ["Feature"],
-    description:
-      "Archives flags: feature-archived each, lifecycle `archived`, a child's links removed (feature-dependencies-removed). Refused (INVALID_OPERATION) while another flag depends on one.",
-    args: listArgs(t),
-    authScopes: (_root, args) => ({
-      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
-    }),
-    resolve: async (query, _root, args, ctx) => {
-      await assertDirectProjectChangeAllowed(ctx.db, ctx.principal, args.project);
-      return runWrite(ctx, async (w) => {
-        const names = await archiveFeatures(w, args.project, args.names);
-        return w.tx.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
-      });
-    },
-  }),
-);
-
-builder.mutationField("reviveFeatures", (t) =>
-  t.prismaField({
-    type: ["Feature"],
-    description: "Revives archived flags: off everywhere, lifecycle back to `initial`, feature-revived each.",
-    args: listArgs(t),
-    authScopes: (_root, args) => ({
-      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
-    }),
-    resolve: async (query, _root, args, ctx) => {
-      return runWrite(ctx, async (w) => {
-        const names = await reviveFeatures(w, args.project, args.names);
-        return w.tx.feature.findMany({ ...query, where: { name: { in: names } }, orderBy: { name: "asc" } });
-      });
-    },
-  }),
-);
-
-builder.mutationField("deleteFeatures", (t) =>
-  t.stringList({
-    description: "Deletes archived flags for good (feature-deleted each); returns the names deleted.",
-    args: listArgs(t),
-    authScopes: (_root, args) => ({
-      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
-    }),
-    resolve: (_root, args, ctx) => runWrite(ctx, (w) => deleteFeatures(w, args.project, args.names)),
   }),
 );
 

@@ -2,9 +2,9 @@ import type { ResourceLimits } from "../../config.ts";
 import type { Write } from "../../shared/write.ts";
 import { copyParentLinks } from "../dependencies/dependency.write.ts";
 import { copyEnvironmentVariants } from "../feature-environments/feature-environment.write.ts";
+import { lockFeature } from "../feature-environments/feature-lock.read.ts";
 import { insertStrategy } from "../feature-environments/strategies.write.ts";
 import { strategiesOf, strategyRecord } from "../feature-environments/strategy-record.read.ts";
-import { lockFeature } from "./feature.read.ts";
 import { createFeature } from "./feature-create.write.ts";
 
 type StrategyToInsert = Parameters<typeof insertStrategy>[2];

@@ -1,26 +1,11 @@
-import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { LimitExceededError, NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
-import { parseInput, URL_FRIENDLY } from "../../shared/validation.ts";
+import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { addFlagEnvironments } from "../feature-environments/feature-environment.write.ts";
-import { tagSchema } from "../tags/tag.inputs.ts";
 import { ensureTag } from "../tags/tag.write.ts";
-
-export const createFeatureSchema = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(URL_FRIENDLY, "must be URL-friendly: letters, digits and - . _ ~ only")
-    .refine((n) => n !== "." && n !== "..", "must not be . or .."),
-  type: z.string().min(1).default("release"),
-  description: z.string().max(10_000).nullish(),
-  impressionData: z.boolean().default(false),
-  tags: z.array(tagSchema).default([]),
-});
-export type CreateFeatureInput = z.input<typeof createFeatureSchema>;
+import { type CreateFeatureInput, createFeatureSchema } from "./feature.inputs.ts";
 
 /**
  * Creates a flag in `projectId`, off in every environment of the project, at lifecycle stage

@@ -1,19 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { lockFeature } from "./feature.read.ts";
+import { lockFeature } from "../feature-environments/feature-lock.read.ts";
+import { type LinkInput, linkSchema } from "./feature.inputs.ts";
 
 /** Most links one flag may have (Unleash's limit). */
 export const MAX_LINKS_PER_FLAG = 10;
-
-export const linkSchema = z.object({
-  url: z.string().trim().min(1).max(2000),
-  title: z.string().trim().max(200).nullish(),
-});
-export type LinkInput = z.input<typeof linkSchema>;
 
 /**
  * The URL as stored: `https://` is assumed when no scheme is given (as Unleash does); only

@@ -1,8 +1,10 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { lockFeatures } from "../feature-environments/feature-lock.read.ts";
 import { featureByName } from "./feature.read.ts";
 import { addFeatureTag, removeFeatureTag } from "./feature-tags.write.ts";
+import { TagInput } from "./new-features.schema.ts";
 
 const tagOrder = [{ tagType: "asc" as const }, { tagValue: "asc" as const }];
 
@@ -70,3 +72,58 @@ builder.mutationField("removeFeatureTag", (t) =>
     },
   }),
 );
+
+builder.mutationFields((t) => ({
+  updateFeatureTags: t.prismaField({
+    type: ["FeatureTag"],
+    description:
+      "Adds then removes tags of a flag in one transaction (Unleash's PUT .../tags): feature-tagged / feature-untagged for each real change, tag-created for a new value. Returns the flag's tags afterwards.",
+    args: {
+      feature: t.arg.string({ required: true, description: "Flag name." }),
+      addedTags: t.arg({
+        type: [TagInput],
+        required: true,
+        description: "Tags to add (their types must exist).",
+      }),
+      removedTags: t.arg({ type: [TagInput], required: true, description: "Tags to remove." }),
+    },
+    authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
+    resolve: (query, _root, args, ctx) =>
+      runWrite(ctx, async (w) => {
+        await featureByName(w.tx, args.feature, true);
+        for (const tag of args.addedTags) await addFeatureTag(w, args.feature, tag);
+        for (const tag of args.removedTags) await removeFeatureTag(w, args.feature, tag);
+        return w.tx.featureTag.findMany({
+          ...query,
+          where: { featureName: args.feature },
+          orderBy: [{ tagType: "asc" }, { tagValue: "asc" }],
+        });
+      }),
+  }),
+  updateProjectFeaturesTags: t.stringList({
+    description:
+      "Adds then removes the same tags on several flags of a project, all or nothing (Unleash's bulk tagging): feature-tagged / feature-untagged for each real change, tag-created for a new value. Returns the flag names.",
+    args: {
+      project: t.arg.string({ required: true, description: "Project id (every flag must be in it)." }),
+      features: t.arg.stringList({ required: true, description: "Flag names." }),
+      addedTags: t.arg({
+        type: [TagInput],
+        required: true,
+        description: "Tags to add (their types must exist).",
+      }),
+      removedTags: t.arg({ type: [TagInput], required: true, description: "Tags to remove." }),
+    },
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.UPDATE_FEATURE, project: args.project },
+    }),
+    resolve: (_root, args, ctx) =>
+      runWrite(ctx, async (w) => {
+        const features = await lockFeatures(w.tx, args.project, args.features);
+        for (const feature of features) {
+          for (const tag of args.addedTags) await addFeatureTag(w, feature.name, tag);
+          for (const tag of args.removedTags) await removeFeatureTag(w, feature.name, tag);
+        }
+        return features.map((f) => f.name);
+      }),
+  }),
+}));

@@ -1,9 +1,9 @@
 import { recordEvent } from "../../events/record.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
+import { lockFeature } from "../feature-environments/feature-lock.read.ts";
 import { tagSchema } from "../tags/tag.inputs.ts";
 import { ensureTag } from "../tags/tag.write.ts";
-import { lockFeature } from "./feature.read.ts";
 
 type TagRef = { type: string; value: string };
 

@@ -1,19 +1,11 @@
-import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import { applyJsonPatch, type PatchOperation, patchOperationSchema } from "../../shared/json-patch.ts";
+import { applyJsonPatch, type PatchOperation, patchOperationsSchema } from "../../shared/json-patch.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { lockFeature, lockFeatures } from "./feature.read.ts";
+import { lockFeature, lockFeatures } from "../feature-environments/feature-lock.read.ts";
+import { type UpdateFeatureInput, updateFeatureSchema } from "./feature.inputs.ts";
 import { featureRecord } from "./feature-create.write.ts";
-
-export const updateFeatureSchema = z.object({
-  description: z.string().max(10_000).nullish(),
-  type: z.string().min(1).optional(),
-  impressionData: z.boolean().optional(),
-  stale: z.boolean().optional(),
-});
-export type UpdateFeatureInput = z.input<typeof updateFeatureSchema>;
 
 /**
  * Changes a flag's metadata. A change of description, type or impressionData records one
@@ -62,7 +54,7 @@ const PATCHABLE = ["description", "type", "impressionData", "stale"] as const;
  * Paths outside those fields are refused naming the path; a failing `test` op is a ValidationError.
  */
 export async function patchFeature(w: Write, projectId: string, name: string, operations: PatchOperation[]) {
-  const ops = parseInput(z.array(patchOperationSchema), operations);
+  const ops = parseInput(patchOperationsSchema, operations);
   const current = await lockFeature(w.tx, projectId, name);
   ops.forEach((op, i) => {
     for (const path of [op.path, op.from].filter((p): p is string => p !== undefined)) {

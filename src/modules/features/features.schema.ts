@@ -3,14 +3,13 @@ import { builder, countedConnection } from "../../builder.ts";
 import { NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
 import { parseInput } from "../../shared/validation.ts";
-import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.logic.ts";
-import { checkLegalValues, normalizeConstraint } from "../feature-environments/constraints.logic.ts";
+import { normalizeConstraint } from "../feature-environments/constraints.logic.ts";
+import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
 import { ConstraintInput } from "../feature-environments/strategy-inputs.schema.ts";
+import { createFeatureSchema } from "./feature.inputs.ts";
 import { featureInProject } from "./feature.read.ts";
 import { FeatureRef } from "./feature.schema.ts";
-import { validateArchive } from "./feature-archive.write.ts";
-import { createFeatureSchema } from "./feature-create.write.ts";
 
 const FeatureConnection = countedConnection(
   "FeatureConnection",
@@ -69,42 +68,6 @@ builder.queryField("features", (t) =>
   }),
 );
 
-const FeatureTypeRef = builder.prismaObject("FeatureType", {
-  description: "A kind of flag and how long such flags are expected to live (potentially-stale after that).",
-  fields: (t) => ({
-    id: t.exposeString("id", { description: "release, experiment, operational, kill-switch or permission." }),
-    name: t.exposeString("name", { description: "Display name." }),
-    description: t.exposeString("description", { nullable: true, description: "What the type is for." }),
-    lifetimeDays: t.exposeInt("lifetimeDays", {
-      nullable: true,
-      description: "Days until a flag of this type is potentially stale; null: never.",
-    }),
-  }),
-});
-
-builder.queryField("featureTypes", (t) =>
-  t.prismaField({
-    type: [FeatureTypeRef],
-    description: "The flag types, in id order.",
-    authScopes: { authenticated: true },
-    resolve: (query, _root, _args, ctx) => ctx.db.featureType.findMany({ ...query, orderBy: { id: "asc" } }),
-  }),
-);
-
-const ArchiveValidationRef = builder
-  .objectRef<{ parentsWithChildFeatures: string[]; hasDeletedDependencies: boolean }>("ArchiveValidation")
-  .implement({
-    description: "What archiving a set of flags would do (spec 2.16).",
-    fields: (t) => ({
-      parentsWithChildFeatures: t.exposeStringList("parentsWithChildFeatures", {
-        description: "Flags of the set that still have children outside it (archiving them is refused).",
-      }),
-      hasDeletedDependencies: t.exposeBoolean("hasDeletedDependencies", {
-        description: "Whether some dependency link would be removed.",
-      }),
-    }),
-  });
-
 builder.queryField("projectFeature", (t) =>
   t.prismaField({
     type: "Feature",
@@ -144,22 +107,6 @@ builder.queryField("projectFeatures", (t) =>
         orderBy: [{ createdAt: "asc" }, { name: "asc" }],
       });
     },
-  }),
-);
-
-builder.queryField("archiveValidation", (t) =>
-  t.field({
-    type: ArchiveValidationRef,
-    description:
-      "Checks archiving flags (spec 4.12): children left behind, links removed. Unknown names are ignored.",
-    authScopes: (_root, args) => ({
-      permission: { permission: PERMISSIONS.DELETE_FEATURE, project: args.project },
-    }),
-    args: {
-      project: t.arg.string({ required: true, description: "Project id." }),
-      features: t.arg.stringList({ required: true, description: "Flags to archive." }),
-    },
-    resolve: (_root, args, ctx) => validateArchive(ctx.db, args.features),
   }),
 );
 

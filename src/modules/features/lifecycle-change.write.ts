@@ -1,14 +1,8 @@
-import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { lockFeature } from "./feature.read.ts";
-
-export const completeFeatureSchema = z.object({
-  status: z.enum(["kept", "discarded"]),
-  statusValue: z.string().min(1).max(255).nullish(),
-});
-export type CompleteFeatureInput = z.input<typeof completeFeatureSchema>;
+import { lockFeature } from "../feature-environments/feature-lock.read.ts";
+import { type CompleteFeatureInput, completeFeatureSchema } from "./feature.inputs.ts";
 
 /**
  * Moves a flag to lifecycle stage `completed` with status kept/discarded (and, for kept, the

@@ -3,8 +3,8 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { can } from "../access/check.logic.ts";
 import { PERMISSIONS, type Permission, type PermissionCheck } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
-import { changeRequestSetting } from "../change-requests/settings.read.ts";
 import { isKnownStrategy } from "../evaluation/strategies.logic.ts";
+import { changeRequestSetting } from "../feature-environments/guards.read.ts";
 import { type ExportDocument, exportDocumentSchema } from "./export-document.inputs.ts";
 
 /** One finding of a validation: Unleash's importTogglesValidateItemSchema. */

@@ -10,9 +10,8 @@ import {
   enableFeatureEnvironment,
 } from "../feature-environments/enablement.write.ts";
 import { setEnvironmentVariants } from "../feature-environments/environment-variants.write.ts";
-import type { NewStrategyInput } from "../feature-environments/strategies.write.ts";
+import type { NewStrategyInput, VariantInput } from "../feature-environments/strategy.inputs.ts";
 import { replaceStrategies } from "../feature-environments/strategy-replace.write.ts";
-import type { VariantInput } from "../feature-environments/variants.logic.ts";
 import { createFeature } from "../features/feature-create.write.ts";
 import { addFeatureLink, normalizeLinkUrl, removeFeatureLink } from "../features/feature-links.write.ts";
 import { addFeatureTag, removeFeatureTag } from "../features/feature-tags.write.ts";

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import type { AppDeps } from "../../context.ts";
 import type { Db, Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
@@ -10,28 +9,10 @@ import { runWrite, type Write } from "../../shared/write.ts";
 import { isMaintenanceMode } from "../maintenance/maintenance.plugin.ts";
 import { imageOf } from "../users/avatars.logic.ts";
 import { createUser } from "../users/users.write.ts";
+import { createInviteInput, signupInput, updateInviteInput } from "./invite.inputs.ts";
 
 /** The root role of every invite link, as in Unleash (its create body has no role). */
 const INVITE_ROLE = "Viewer";
-
-const futureOrPast = z.coerce.date().refine((d) => !Number.isNaN(d.getTime()), "must be a date-time");
-
-export const createInviteInput = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(255),
-  expiresAt: futureOrPast,
-});
-
-export const updateInviteInput = z.object({
-  expiresAt: futureOrPast.nullish(),
-  enabled: z.boolean().nullish(),
-});
-
-export const signupInput = z.object({
-  email: z.string().trim().min(1),
-  name: z.string().trim().min(1).max(255),
-  password: z.string().min(1),
-  username: z.string().nullish(),
-});
 
 /** An invite link that does not exist, is disabled or has expired (400, as Unleash). */
 export class InvalidInviteError extends ValidationError {

@@ -6,7 +6,7 @@ import { DomainError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { clientFeaturesCache } from "../client-features/client-features.cache.ts";
 import { answerForContext } from "../client-features/context-answers.cache.ts";
-import { type SdkCaller, sdkCaller } from "../client-features/sdk-credential.read.ts";
+import { type SdkCaller, sdkCaller } from "../client-features/sdk-credential.write.ts";
 import {
   evaluateEveryForOfrep,
   evaluateForOfrep,

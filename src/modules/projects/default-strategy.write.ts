@@ -4,14 +4,12 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import type { Write } from "../../shared/write.ts";
-import {
-  type ConstraintInput,
-  checkLegalValues,
-  normalizeConstraints,
-} from "../feature-environments/constraints.logic.ts";
-import { normalizeStrategyVariants, type VariantInput } from "../feature-environments/variants.logic.ts";
-import type { StrategyContent } from "../features/strategy.types.ts";
-import { checkStrategySegments } from "../segments/segment.read.ts";
+import { normalizeConstraints } from "../feature-environments/constraints.logic.ts";
+import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
+import type { ConstraintInput, VariantInput } from "../feature-environments/strategy.inputs.ts";
+import type { StrategyContent } from "../feature-environments/strategy.types.ts";
+import { checkStrategySegments } from "../feature-environments/strategy-segments.read.ts";
+import { normalizeStrategyVariants } from "../feature-environments/variants.logic.ts";
 import { findProject } from "./project.write.ts";
 
 /** The strategy a project gives a flag when it is enabled in an environment that has none. */

@@ -9,12 +9,12 @@ import {
 import { lockRow } from "../../shared/row-lock.ts";
 import type { Write } from "../../shared/write.ts";
 import type { Principal } from "../access/principal.types.ts";
-import { assertDirectChangeAllowed, changeRequestSetting } from "../change-requests/settings.read.ts";
 import { updateChangeRequestConfig } from "../change-requests/settings.write.ts";
 import {
   addEnvironmentToFlags,
   removeProjectFlagsFromEnvironment,
 } from "../feature-environments/feature-environment.write.ts";
+import { assertDirectChangeAllowed, changeRequestSetting } from "../feature-environments/guards.read.ts";
 import { type DefaultStrategyInput, setDefaultStrategy } from "./default-strategy.write.ts";
 import { findProject } from "./project.write.ts";
 

@@ -1,14 +1,5 @@
 import { z } from "zod";
-import { URL_FRIENDLY } from "../../shared/validation.ts";
-
-/** Unleash's URL-friendly id rule, shared by project ids and the names of catalogue objects. */
-export const urlFriendlyName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(URL_FRIENDLY, "must be URL-friendly: letters, digits and - . _ ~ only")
-  .refine((n) => n !== "." && n !== "..", "must not be . or ..");
+import { urlFriendlyName } from "../../shared/validation.ts";
 
 const projectName = z.string().trim().min(1).max(100);
 const description = z.string().max(10_000).nullish();

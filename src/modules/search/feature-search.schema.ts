@@ -3,13 +3,8 @@ import type { Context } from "../../context.ts";
 import type { FeatureTag } from "../../generated/prisma/client.ts";
 import { actorOf } from "../../shared/actor.ts";
 import { pageRequest, toConnection } from "../../shared/pagination.ts";
-import {
-  FeatureEnvironmentRef,
-  FeatureRef,
-  LifecycleRef,
-  TagRef,
-  UserSummaryRef,
-} from "../features/feature.schema.ts";
+import { FeatureEnvironmentRef } from "../feature-environments/feature-environment.schema.ts";
+import { FeatureRef, LifecycleRef, TagRef, UserSummaryRef } from "../features/feature.schema.ts";
 import { searchFeatures, searchOrdering } from "./feature-search.read.ts";
 import {
   type SearchEnvironment,

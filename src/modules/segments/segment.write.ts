@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { ResourceLimits } from "../../config.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
@@ -13,21 +12,12 @@ import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import {
-  type ConstraintInput,
-  checkLegalValues,
-  normalizeConstraint,
-} from "../feature-environments/constraints.logic.ts";
-import type { Constraint } from "../features/strategy.types.ts";
+import { normalizeConstraint } from "../feature-environments/constraints.logic.ts";
+import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
+import type { ConstraintInput } from "../feature-environments/strategy.inputs.ts";
+import type { Constraint } from "../feature-environments/strategy.types.ts";
+import { type SegmentInput, segmentSchema } from "./segment.inputs.ts";
 import { segmentById } from "./segment.read.ts";
-
-const segmentSchema = z.object({
-  name: z.string().trim().min(1).max(255),
-  description: z.string().max(10_000).nullish(),
-  project: z.string().min(1).nullish(),
-  constraints: z.array(z.custom<ConstraintInput>()).default([]),
-});
-export type SegmentInput = z.input<typeof segmentSchema>;
 
 type StoredSegment = Awaited<ReturnType<typeof segmentById>>;
 

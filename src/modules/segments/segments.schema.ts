@@ -2,10 +2,11 @@ import { builder } from "../../builder.ts";
 import { integerKey, NODE_ID } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { ConstraintRef } from "../feature-environments/strategy.schema.ts";
+import type { Constraint } from "../feature-environments/strategy.types.ts";
 import { ConstraintInput } from "../feature-environments/strategy-inputs.schema.ts";
-import { ConstraintRef } from "../features/strategy.schema.ts";
-import type { Constraint } from "../features/strategy.types.ts";
-import { createSegment, deleteSegment, type SegmentInput, updateSegment } from "./segment.write.ts";
+import type { SegmentInput } from "./segment.inputs.ts";
+import { createSegment, deleteSegment, updateSegment } from "./segment.write.ts";
 
 builder.prismaNode("Segment", {
   description: "A named, reusable set of constraints that strategies can attach.",

@@ -1,46 +1,16 @@
-import { z } from "zod";
 import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { InvalidOperationError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
-import { parseInput, URL_FRIENDLY } from "../../shared/validation.ts";
+import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
+import { createDefinitionInput, updateDefinitionInput } from "./definition.inputs.ts";
 
 /**
  * Strategy types (Unleash's strategy definitions). The built-ins cannot be changed or deleted,
  * only deprecated and reactivated; custom ones are definitions SDKs implement (Vexil's own
  * evaluation treats a strategy type it does not know as off, as an SDK without it does).
  */
-
-const parameter = z.object({
-  name: z.string().trim().min(1).max(100),
-  type: z.enum(["string", "percentage", "list", "number", "boolean"]),
-  description: z
-    .string()
-    .max(2000)
-    .nullish()
-    .transform((d) => d ?? ""),
-  required: z
-    .boolean()
-    .nullish()
-    .transform((r) => r ?? false),
-});
-const parameters = z
-  .array(parameter)
-  .max(50)
-  .refine((ps) => new Set(ps.map((p) => p.name)).size === ps.length, "parameter names must be unique");
-
-export const createDefinitionInput = z.object({
-  name: z.string().trim().min(1).max(100).regex(URL_FRIENDLY, "must be URL-friendly"),
-  title: z.string().max(255).nullish(),
-  description: z.string().max(2000).nullish(),
-  parameters,
-});
-export const updateDefinitionInput = z.object({
-  title: z.string().max(255).nullish(),
-  description: z.string().max(2000).nullish(),
-  parameters,
-});
 
 type Row = {
   name: string;

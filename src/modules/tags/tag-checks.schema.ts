@@ -2,7 +2,7 @@ import { builder } from "../../builder.ts";
 import { NameExistsError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { createTagTypeSchema } from "./tag.write.ts";
+import { createTagTypeSchema } from "./tag.inputs.ts";
 import { CreateTagTypeInput } from "./tags.schema.ts";
 
 builder.queryField("validateTagType", (t) =>

@@ -1,25 +1,16 @@
-import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { tagSchema } from "./tag.inputs.ts";
-
-const tagTypeFields = {
-  description: z.string().max(10_000).nullish(),
-  icon: z.string().max(100).nullish(),
-  color: z
-    .string()
-    .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour like #1a2b3c")
-    .nullish(),
-};
-
-export const createTagTypeSchema = z.object({ name: tagSchema.shape.type, ...tagTypeFields });
-export type CreateTagTypeInput = z.input<typeof createTagTypeSchema>;
-export const updateTagTypeSchema = z.object(tagTypeFields);
-export type UpdateTagTypeInput = z.input<typeof updateTagTypeSchema>;
+import {
+  type CreateTagTypeInput,
+  createTagTypeSchema,
+  tagSchema,
+  type UpdateTagTypeInput,
+  updateTagTypeSchema,
+} from "./tag.inputs.ts";
 
 type TagTypeRow = { name: string; description: string | null; icon: string | null; color: string | null };
 

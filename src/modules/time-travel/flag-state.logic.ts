@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { EnvironmentVariant, StrategyContent } from "../features/strategy.types.ts";
+import type { EnvironmentVariant, StrategyContent } from "../feature-environments/strategy.types.ts";
 
 /** A strategy as the history keeps it (the database function `vexil_flag_state` builds it). */
 export type PastStrategy = StrategyContent & { id: string };

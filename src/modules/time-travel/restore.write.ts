@@ -8,9 +8,12 @@ import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { APPLIERS, PROPOSE_PERMISSION } from "../change-requests/appliers.write.ts";
 import { proposeChanges } from "../change-requests/propose.write.ts";
-import { assertDirectProjectChangeAllowed, changeRequestSetting } from "../change-requests/settings.read.ts";
 import { addDependency, removeDependency } from "../dependencies/dependencies.write.ts";
-import { lockFeatureRows } from "../features/feature.read.ts";
+import { lockFeatureRows } from "../feature-environments/feature-lock.read.ts";
+import {
+  assertDirectProjectChangeAllowed,
+  changeRequestSetting,
+} from "../feature-environments/guards.read.ts";
 import { archiveFeatures, reviveFeatures } from "../features/feature-archive.write.ts";
 import { addFeatureTag, removeFeatureTag } from "../features/feature-tags.write.ts";
 import { updateFeature } from "../features/feature-update.write.ts";

@@ -2,8 +2,8 @@ import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import { ForbiddenOperation } from "../../shared/errors.ts";
 import { visibilityOf } from "../events/visibility.logic.ts";
-import { EnvironmentVariantRef } from "../features/feature.schema.ts";
-import { ConstraintRef, StrategyVariantRef } from "../features/strategy.schema.ts";
+import { EnvironmentVariantRef } from "../feature-environments/feature-environment.schema.ts";
+import { ConstraintRef, StrategyVariantRef } from "../feature-environments/strategy.schema.ts";
 import { type ChangeEvent, changesBetween, type FieldChange, type FlagChanges } from "./changes.read.ts";
 import type {
   FlagState,

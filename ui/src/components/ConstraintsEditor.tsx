@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { CONSTRAINT_OPERATORS } from "../../../src/modules/features/strategy.types.ts";
+import { CONSTRAINT_OPERATORS } from "../../../src/modules/feature-environments/strategy.types.ts";
 
 /**
  * The API's list, in the order of its ConstraintOperator enum: strategy.types.ts holds only

@@ -5,6 +5,9 @@ import type { Principal } from "../access/principal.types.ts";
 import { rememberedToken } from "../access/remembered-tokens.cache.ts";
 import type { ClientScope } from "./client-features.read.ts";
 
+// A write, as access's credentials.write.ts: resolving a token stamps its "last seen" (at most
+// once a minute, through the remembered tokens), so no read may call it.
+
 export type SdkKind = "client-token" | "frontend-token" | "admin-token";
 
 /**

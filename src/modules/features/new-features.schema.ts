@@ -1,7 +1,11 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { assertDirectProjectChangeAllowed } from "../feature-environments/guards.read.ts";
+import { cloneFeature } from "./feature-clone.write.ts";
 import { createFeature } from "./feature-create.write.ts";
+
+// The root fields that make new flags: createFeature, cloneFeature (and the inputs they take).
 
 export const TagInput = builder.inputType("TagInput", {
   description: "A tag reference.",
@@ -52,3 +56,37 @@ builder.mutationField("createFeature", (t) =>
     },
   }),
 );
+
+builder.mutationFields((t) => ({
+  cloneFeature: t.prismaField({
+    type: "Feature",
+    description:
+      "Copies a flag under a new name in its project: type, description, impression data, and per environment its variants, strategies (groupId set to the new name unless replaceGroupId is false) and parent links; off everywhere, no tags. Events: feature-created, feature-strategy-add per strategy. Refused where the project requires change requests, unless the caller may skip them.",
+    args: {
+      project: t.arg.string({ required: true, description: "Project id (of the flag and its copy)." }),
+      name: t.arg.string({ required: true, description: "The flag to copy." }),
+      newName: t.arg.string({ required: true, description: "Name of the copy." }),
+      replaceGroupId: t.arg.boolean({
+        defaultValue: true,
+        description: "Give strategies the new name as groupId.",
+      }),
+    },
+    authScopes: (_root, args) => ({
+      permission: { permission: PERMISSIONS.CREATE_FEATURE, project: args.project },
+    }),
+    resolve: async (query, _root, args, ctx) => {
+      await assertDirectProjectChangeAllowed(ctx.db, ctx.principal, args.project);
+      return runWrite(ctx, async (w) => {
+        const created = await cloneFeature(
+          w,
+          args.project,
+          args.name,
+          args.newName,
+          args.replaceGroupId ?? true,
+          ctx.config.limits,
+        );
+        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: created.name } });
+      });
+    },
+  }),
+}));

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { CONSTRAINT_OPERATORS } from "./strategy.types.ts";
+
+// The inputs of strategies, their constraints and variants (and of environment variants), as
+// every module that takes one checks them (strategies, segments, default strategies, imports).
+
+export const constraintSchema = z.object({
+  contextName: z.string().min(1).max(100),
+  operator: z.enum(CONSTRAINT_OPERATORS),
+  caseInsensitive: z.boolean().nullish(),
+  inverted: z.boolean().nullish(),
+  values: z.array(z.string()).nullish(),
+  value: z.string().nullish(),
+});
+export type ConstraintInput = z.input<typeof constraintSchema>;
+
+/** Every variant set shares 1000 weight units (spec 2.4). */
+export const TOTAL_WEIGHT = 1000;
+
+const payloadSchema = z.object({
+  type: z.enum(["json", "csv", "string", "number"]),
+  value: z.string(),
+});
+
+export const variantSchema = z.object({
+  name: z.string().min(1).max(255),
+  weight: z.number().min(0).max(TOTAL_WEIGHT).nullish(),
+  weightType: z.enum(["variable", "fix"]).nullish(),
+  stickiness: z.string().min(1).nullish(),
+  payload: payloadSchema.nullish(),
+  overrides: z.array(z.object({ contextName: z.string().min(1), values: z.array(z.string()) })).nullish(),
+});
+export type VariantInput = z.input<typeof variantSchema>;
+
+const parameterValue = z.union([z.string(), z.number(), z.boolean()]);
+
+const strategyFields = {
+  title: z.string().max(255).nullish(),
+  disabled: z.boolean().nullish(),
+  sortOrder: z.number().int().nullish(),
+  parameters: z.record(z.string(), parameterValue).nullish(),
+  constraints: z.array(z.custom<ConstraintInput>()).nullish(),
+  variants: z.array(z.custom<VariantInput>()).nullish(),
+  segments: z.array(z.number().int()).nullish(),
+};
+export const newStrategySchema = z.object({ name: z.string().min(1).max(255), ...strategyFields });
+export const strategyUpdateSchema = z.object({
+  name: z.string().min(1).max(255).nullish(),
+  ...strategyFields,
+});
+export type NewStrategyInput = z.input<typeof newStrategySchema>;
+export type StrategyUpdateInput = z.input<typeof strategyUpdateSchema>;
+export type NewStrategy = z.output<typeof newStrategySchema>;
+
+export const strategySortOrderSchema = z.array(
+  z.object({ id: z.string().min(1), sortOrder: z.number().int() }),
+);
+export type StrategySortOrderInput = z.input<typeof strategySortOrderSchema>;
