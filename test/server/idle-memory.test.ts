@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createPglite } from "../../src/db/pglite.ts";
 import {
   checkIdleMemory,
   IDLE_BUSY_SHARE,
@@ -55,5 +56,14 @@ describe("giving back the memory of a burst of heavy requests", () => {
     process.used = 120 * MIB;
     expect(checkIdleMemory(probe, state)).toBe(false);
     expect(state.baseline).toBe(120 * MIB);
+  });
+});
+
+describe("the embedded database's memory", () => {
+  it("keeps a 32 MB page cache (its WebAssembly memory never shrinks)", async () => {
+    const pglite = await createPglite("memory://");
+    const { rows } = await pglite.query<{ shared_buffers: string }>("SHOW shared_buffers");
+    expect(rows[0]?.shared_buffers).toBe("32MB");
+    await pglite.close();
   });
 });
