@@ -124,14 +124,14 @@ export type FlagOptions = {
   enabledIn?: string[];
 };
 
+/** The createFeature mutation (`$p` the project, `$input` the flag), for tests that look at its answer. */
+export const CREATE_FLAG = `mutation($p: String!, $input: CreateFeatureInput!) {
+  createFeature(project: $p, input: $input) { name } }`;
+
 /** A flag made with createFeature, then given its strategies and turned on where asked. */
 export async function createFlag(t: TestApp, name: string, options: FlagOptions = {}) {
   const { project = "default", strategies = [], enabledIn = [], ...input } = options;
-  await gqlOk(
-    t,
-    `mutation($p: String!, $input: CreateFeatureInput!) { createFeature(project: $p, input: $input) { name } }`,
-    { p: project, input: { name, ...input } },
-  );
+  await gqlOk(t, CREATE_FLAG, { p: project, input: { name, ...input } });
   for (const { environment = "development", ...strategy } of strategies) {
     await addStrategy(t, name, strategy, environment, project);
   }
@@ -192,6 +192,109 @@ export async function addStrategy(
   return data.addFeatureStrategy;
 }
 
+/** Whether the flag is on in the environment, read over GraphQL. */
+export async function flagEnabledIn(t: TestApp, name: string, environment: string): Promise<boolean> {
+  const data = await gqlOk<{ feature: { environment: { enabled: boolean } } }>(
+    t,
+    `query($f: String!, $e: String!) { feature(name: $f) { environment(name: $e) { enabled } } }`,
+    { f: name, e: environment },
+  );
+  return data.feature.environment.enabled;
+}
+
+/** `POST .../features/:flag/environments/:environment/on` as the caller of `token`; the REST answer. */
+export function turnOnOverRest(
+  t: TestApp,
+  name: string,
+  environment: string,
+  token?: string,
+  project = "default",
+) {
+  return t.rest(
+    "POST",
+    `/api/admin/projects/${project}/features/${name}/environments/${environment}/on`,
+    undefined,
+    token,
+  );
+}
+
+/** Favourites a flag for the caller (the admin token's shared user unless a token is given). */
+export async function favoriteFlag(t: TestApp, name: string, token?: string, project = "default") {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $f: String!) { favoriteFeature(project: $p, feature: $f) { name } }`,
+    { p: project, f: name },
+    token,
+  );
+}
+
+/** Favourites (or, with `favorite: false`, unfavourites) a project for the caller. */
+export async function favoriteProject(t: TestApp, project: string, token?: string, favorite = true) {
+  const field = favorite ? "favoriteProject" : "unfavoriteProject";
+  await gqlOk(t, `mutation($p: String!) { ${field}(project: $p) { databaseId } }`, { p: project }, token);
+}
+
+/**
+ * Turns change requests on (or off) in one environment of a project, over REST. The admin
+ * token keeps SKIP_CHANGE_REQUEST, so builders that use it still work there.
+ */
+export async function configureChangeRequests(
+  t: TestApp,
+  environment: string,
+  requiredApprovals: number,
+  enabled = true,
+  project = "default",
+) {
+  const res = await t.rest(
+    "PUT",
+    `/api/admin/projects/${project}/environments/${environment}/change-requests/config`,
+    { changeRequestsEnabled: enabled, requiredApprovals },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(204);
+}
+
+/** Updates a strategy over GraphQL (with the admin token unless given). */
+export async function updateStrategy(
+  t: TestApp,
+  feature: string,
+  id: string,
+  input: Variables,
+  environment = "development",
+  project = "default",
+) {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $f: String!, $e: String!, $id: String!, $i: StrategyUpdateInput!) {
+      updateFeatureStrategy(project: $p, feature: $f, environment: $e, id: $id, input: $i) { id } }`,
+    { p: project, f: feature, e: environment, id, i: input },
+  );
+}
+
+/** Deletes a strategy over GraphQL. */
+export async function deleteStrategy(
+  t: TestApp,
+  feature: string,
+  id: string,
+  environment = "development",
+  project = "default",
+) {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $f: String!, $e: String!, $id: String!) {
+      deleteFeatureStrategy(project: $p, feature: $f, environment: $e, id: $id) { name } }`,
+    { p: project, f: feature, e: environment, id },
+  );
+}
+
+/** One environment's change request configuration, as `GET .../change-requests/config` lists it. */
+export async function changeRequestConfig(t: TestApp, environment: string, project = "default") {
+  const res = await t.rest("GET", `/api/admin/projects/${project}/change-requests/config`);
+  expect(res.status).toBe(200);
+  return (
+    res.body as { environment: string; changeRequestEnabled: boolean; requiredApprovals: number | null }[]
+  ).find((c) => c.environment === environment);
+}
+
 // ---- Catalog ----
 
 export async function createTagType(t: TestApp, name: string, input: Variables = {}) {
@@ -236,6 +339,9 @@ export async function createRole(
   );
   return data.createRole.id;
 }
+
+/** The predefined project roles' ids (as in Unleash). */
+export const PROJECT_ROLE = { owner: 4, member: 5 } as const;
 
 export async function addProjectMember(t: TestApp, project: string, userId: number, roleId: number) {
   await gqlOk(
