@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { addStrategy, createFlag } from "../helpers/builders.ts";
+import { addStrategy, createContextField, createFlag } from "../helpers/builders.ts";
 import { addStrategyError } from "./helpers.ts";
 
 let t: TestApp;
@@ -202,9 +202,7 @@ describe("constraints of every operator (spec 2.2)", () => {
   });
 
   it("only allows a context field's legal values", async () => {
-    await t.database.prisma.contextField.create({
-      data: { name: "region", legalValues: [{ value: "eu" }, { value: "us" }] },
-    });
+    await createContextField(t, "region", { legalValues: [{ value: "eu" }, { value: "us" }] });
     await addStrategy(
       t,
       "constrained",
