@@ -1,51 +1,47 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEATURE_FIELDS } from "../../rest/fragments.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { gqlOk } from "../helpers/builders.ts";
 import { createSqlCounter } from "../helpers/sql-counter.ts";
 
 const counter = createSqlCounter();
 let t: TestApp;
 
-/** Seeds `count` flags with 2 strategies per environment, 2 tags and a parent dependency each. */
+/**
+ * Seeds `count` flags with 2 strategies per environment, 2 tags and a parent dependency each,
+ * with one import per environment (through the public API, in two requests).
+ */
 async function seedFlags(prefix: string, count: number) {
-  const db = t.database.prisma;
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
-  const envs = ["development", "production"];
-  await db.tagType.upsert({ where: { name: "team" }, create: { name: "team" }, update: {} });
-  await db.feature.createMany({ data: names.map((name) => ({ name, projectId: "default" })) });
-  await db.featureLifecycle.createMany({
-    data: names.map((featureName) => ({ featureName, stage: "initial" })),
-  });
-  await db.featureEnvironment.createMany({
-    data: names.flatMap((featureName, i) =>
-      envs.map((environmentName) => ({ featureName, environmentName, enabled: i % 2 === 0 })),
-    ),
-  });
-  await db.featureStrategy.createMany({
-    data: names.flatMap((featureName) =>
-      envs.flatMap((environmentName) =>
+  for (const environment of ["development", "production"]) {
+    const document = {
+      features: names.map((name) => ({ name, type: "release" })),
+      featureStrategies: names.flatMap((featureName) =>
         [0, 1].map((sortOrder) => ({
           featureName,
-          projectId: "default",
-          environmentName,
-          strategyName: "flexibleRollout",
+          name: "flexibleRollout",
           sortOrder,
           parameters: { rollout: "50", stickiness: "default", groupId: featureName },
           constraints: [{ contextName: "userId", operator: "IN", values: ["1", "2"] }],
         })),
       ),
-    ),
-  });
-  const tags = names.flatMap((featureName, i) =>
-    [`a-${i}`, `b-${i}`].map((value) => ({ featureName, value })),
-  );
-  await db.tag.createMany({ data: tags.map(({ value }) => ({ type: "team", value })), skipDuplicates: true });
-  await db.featureTag.createMany({
-    data: tags.map(({ featureName, value }) => ({ featureName, tagType: "team", tagValue: value })),
-  });
-  await db.featureDependency.createMany({
-    data: names.slice(1).map((childName) => ({ parentName: names[0]!, childName })),
-  });
+      featureEnvironments: names.map((featureName, i) => ({
+        featureName,
+        environment,
+        enabled: i % 2 === 0,
+      })),
+      featureTags: names.flatMap((featureName, i) =>
+        [`a-${i}`, `b-${i}`].map((tagValue) => ({ featureName, tagType: "team", tagValue })),
+      ),
+      tagTypes: [{ name: "team" }],
+      dependencies: names.slice(1).map((feature) => ({ feature, dependencies: [{ feature: names[0] }] })),
+    };
+    await gqlOk(
+      t,
+      `mutation($e: String!, $d: JSON!) { importFeatures(project: "default", environment: $e, data: $d) { events } }`,
+      { e: environment, d: document },
+    );
+  }
 }
 
 const QUERY = `query($first: Int!) { features(first: $first) { totalCount edges { node { ${FEATURE_FIELDS} } } } }`;

@@ -295,6 +295,27 @@ export async function changeRequestConfig(t: TestApp, environment: string, proje
   ).find((c) => c.environment === environment);
 }
 
+/**
+ * One SDK metrics report (`POST /api/client/metrics`) in which each flag was evaluated once,
+ * true, in the minute before the app's clock; it counts as the flags' `lastSeenAt`. Stored before
+ * the answer only when the app runs with VEXIL_METRICS_FLUSH_MS=0.
+ */
+export async function reportMetrics(t: TestApp, sdkToken: string, flags: string[], appName = "tests") {
+  const now = t.deps.now();
+  const toggles = Object.fromEntries(flags.map((name) => [name, { yes: 1, no: 0, variants: {} }]));
+  const res = await t.rest(
+    "POST",
+    "/api/client/metrics",
+    {
+      appName,
+      instanceId: `${appName}-1`,
+      bucket: { start: new Date(now.getTime() - 60_000).toISOString(), stop: now.toISOString(), toggles },
+    },
+    sdkToken,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+}
+
 // ---- Catalog ----
 
 export async function createTagType(t: TestApp, name: string, input: Variables = {}) {
