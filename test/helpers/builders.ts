@@ -295,22 +295,39 @@ export async function changeRequestConfig(t: TestApp, environment: string, proje
   ).find((c) => c.environment === environment);
 }
 
+// ---- SDK metrics ----
+
+/** unleash-client's metrics body for one bucket (a minute from `start`). */
+export function sdkBucket(
+  appName: string,
+  instanceId: string,
+  toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> }>,
+  start = new Date(),
+) {
+  return {
+    appName,
+    instanceId,
+    connectionId: `${instanceId}-connection`,
+    bucket: { start: start.toISOString(), stop: new Date(start.getTime() + 60_000).toISOString(), toggles },
+    platformName: "node",
+    platformVersion: "20.20.0",
+    yggdrasilVersion: null,
+    specVersion: "5.2.2",
+  };
+}
+
 /**
- * One SDK metrics report (`POST /api/client/metrics`) in which each flag was evaluated once,
- * true, in the minute before the app's clock; it counts as the flags' `lastSeenAt`. Stored before
- * the answer only when the app runs with VEXIL_METRICS_FLUSH_MS=0.
+ * One SDK metrics report in which each flag was evaluated once, true, in the minute before the
+ * app's clock; it counts as the flags' `lastSeenAt`. Stored before the answer only when the app
+ * runs with VEXIL_METRICS_FLUSH_MS=0.
  */
 export async function reportMetrics(t: TestApp, sdkToken: string, flags: string[], appName = "tests") {
-  const now = t.deps.now();
-  const toggles = Object.fromEntries(flags.map((name) => [name, { yes: 1, no: 0, variants: {} }]));
+  const toggles = Object.fromEntries(flags.map((name) => [name, { yes: 1, no: 0 }]));
+  const start = new Date(t.deps.now().getTime() - 60_000);
   const res = await t.rest(
     "POST",
     "/api/client/metrics",
-    {
-      appName,
-      instanceId: `${appName}-1`,
-      bucket: { start: new Date(now.getTime() - 60_000).toISOString(), stop: now.toISOString(), toggles },
-    },
+    sdkBucket(appName, `${appName}-1`, toggles, start),
     sdkToken,
   );
   expect(res.status, JSON.stringify(res.body)).toBe(202);
