@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
+  addDependency,
   addStrategy,
   configureChangeRequests,
   createFlag,
   createSegment,
   eventsOf,
   flagEnabledIn,
-  gqlOk,
   type TestUser,
   turnOnOverRest,
   userWithPat,
@@ -172,10 +172,7 @@ describe("applying through the direct-change services", () => {
       [admin],
     );
     // The reverse dependency, added after approval, makes the approved one a cycle.
-    await gqlOk(
-      t,
-      `mutation { addFeatureDependency(project: "default", feature: "half-parent", input: { feature: "half-child" }) { name } }`,
-    );
+    await addDependency(t, "half-parent", "half-child");
     const res = await setState(t, id, { state: "Applied" }, admin.token);
     expect(res.status).toBe(403);
     expect(res.body.name).toBe("InvalidOperationError");
