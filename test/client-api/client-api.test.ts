@@ -9,6 +9,7 @@ import {
   createSegment,
   enableFlag,
   gqlOk,
+  preflight,
 } from "../helpers/builders.ts";
 
 let t: TestApp;
@@ -317,16 +318,9 @@ describe("frontend API", () => {
   });
 
   it("CORS: FRONTEND_API_ORIGINS without credentials", async () => {
-    const preflight = await t.app.fetch("http://vexil.test/api/frontend", {
-      method: "OPTIONS",
-      headers: {
-        origin: "https://app.example",
-        "access-control-request-method": "GET",
-        "access-control-request-headers": "authorization",
-      },
-    });
-    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
-    expect(preflight.headers.get("access-control-allow-credentials")).not.toBe("true");
+    const answer = await preflight(t, "/api/frontend", "https://app.example", "GET", "authorization");
+    expect(answer.allowOrigin).toBe("https://app.example");
+    expect(answer.allowCredentials).not.toBe("true");
   });
 });
 

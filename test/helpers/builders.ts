@@ -173,43 +173,6 @@ export async function archiveFlag(t: Api, name: string, project = "default") {
   );
 }
 
-/** Makes `child` depend on `parent` (on, or with one of `variants`), over GraphQL. */
-export async function addDependency(
-  t: Api,
-  child: string,
-  parent: string,
-  options: { enabled?: boolean; variants?: string[] } = {},
-  project = "default",
-) {
-  await gqlOk(
-    t,
-    `mutation($p: String!, $f: String!, $i: AddDependencyInput!) { addFeatureDependency(project: $p, feature: $f, input: $i) { name } }`,
-    { p: project, f: child, i: { feature: parent, ...options } },
-  );
-}
-
-/** The fields of a strategy as `addStrategy` returns it. */
-export const STRATEGY = `id: databaseId name title disabled sortOrder segments parameters
-  constraints { contextName operator caseInsensitive inverted values value }
-  variants { name weight weightType stickiness payload { type value } }`;
-
-/** Adds a strategy over GraphQL and returns it. */
-export async function addStrategy(
-  t: Api,
-  feature: string,
-  input: Variables,
-  environment = "development",
-  project = "default",
-) {
-  const data = await gqlOk<{ addFeatureStrategy: Record<string, any> }>(
-    t,
-    `mutation($p: String!, $f: String!, $e: String!, $i: StrategyInput!) {
-      addFeatureStrategy(project: $p, feature: $f, environment: $e, input: $i) { ${STRATEGY} } }`,
-    { p: project, f: feature, e: environment, i: input },
-  );
-  return data.addFeatureStrategy;
-}
-
 /** Whether the flag is on in the environment, read over GraphQL. */
 export async function flagEnabledIn(t: Api, name: string, environment: string): Promise<boolean> {
   const data = await gqlOk<{ feature: { environment: { enabled: boolean } } }>(
@@ -236,6 +199,21 @@ export function turnOnOverRest(
   );
 }
 
+/** Makes `child` depend on `parent` (on, or with one of `variants`), over GraphQL. */
+export async function addDependency(
+  t: Api,
+  child: string,
+  parent: string,
+  options: { enabled?: boolean; variants?: string[] } = {},
+  project = "default",
+) {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $f: String!, $i: AddDependencyInput!) { addFeatureDependency(project: $p, feature: $f, input: $i) { name } }`,
+    { p: project, f: child, i: { feature: parent, ...options } },
+  );
+}
+
 /** Favourites a flag for the caller (the admin token's shared user unless a token is given). */
 export async function favoriteFlag(t: Api, name: string, token?: string, project = "default") {
   await gqlOk(
@@ -251,6 +229,85 @@ export async function favoriteProject(t: Api, project: string, token?: string, f
   const field = favorite ? "favoriteProject" : "unfavoriteProject";
   await gqlOk(t, `mutation($p: String!) { ${field}(project: $p) { databaseId } }`, { p: project }, token);
 }
+
+// ---- Strategies ----
+
+/** The fields of a strategy as `addStrategy` returns it. */
+export const STRATEGY = `id: databaseId name title disabled sortOrder segments parameters
+  constraints { contextName operator caseInsensitive inverted values value }
+  variants { name weight weightType stickiness payload { type value } }`;
+
+/** Adds a strategy over GraphQL and returns it. */
+export async function addStrategy(
+  t: Api,
+  feature: string,
+  input: Variables,
+  environment = "development",
+  project = "default",
+) {
+  const data = await gqlOk<{ addFeatureStrategy: Record<string, any> }>(
+    t,
+    `mutation($p: String!, $f: String!, $e: String!, $i: StrategyInput!) {
+      addFeatureStrategy(project: $p, feature: $f, environment: $e, input: $i) { ${STRATEGY} } }`,
+    { p: project, f: feature, e: environment, i: input },
+  );
+  return data.addFeatureStrategy;
+}
+
+/** Changes a strategy of a flag in project default, over GraphQL. */
+export async function updateStrategy(
+  t: Api,
+  feature: string,
+  id: string,
+  input: Variables,
+  environment: string,
+) {
+  await gqlOk(
+    t,
+    `mutation($f: String!, $e: String!, $id: String!, $i: StrategyUpdateInput!) {
+      updateFeatureStrategy(project: "default", feature: $f, environment: $e, id: $id, input: $i) { id } }`,
+    { f: feature, e: environment, id, i: input },
+  );
+}
+
+/** Deletes a strategy of a flag in project default, over GraphQL. */
+export async function deleteStrategy(t: Api, feature: string, id: string, environment: string) {
+  await gqlOk(
+    t,
+    `mutation($f: String!, $e: String!, $id: String!) {
+      deleteFeatureStrategy(project: "default", feature: $f, environment: $e, id: $id) { name } }`,
+    { f: feature, e: environment, id },
+  );
+}
+
+// ---- Browsers ----
+
+/**
+ * A browser's CORS preflight for `method` on `path` from `origin` (asking for `requestHeaders`);
+ * the allow-origin and allow-credentials headers of the answer (null when absent).
+ */
+export async function preflight(
+  t: Pick<TestApp, "app">,
+  path: string,
+  origin: string,
+  method: string,
+  requestHeaders?: string,
+) {
+  const res = await t.app.fetch(`http://vexil.test${path}`, {
+    method: "OPTIONS",
+    headers: {
+      origin,
+      "access-control-request-method": method,
+      ...(requestHeaders ? { "access-control-request-headers": requestHeaders } : {}),
+    },
+  });
+  return {
+    allowOrigin: res.headers.get("access-control-allow-origin"),
+    allowCredentials: res.headers.get("access-control-allow-credentials"),
+  };
+}
+
+// ---- Change requests ----
 
 /**
  * Turns change requests on (or off) in one environment of a project, over REST. The admin
@@ -269,39 +326,6 @@ export async function configureChangeRequests(
     { changeRequestsEnabled: enabled, requiredApprovals },
   );
   expect(res.status, JSON.stringify(res.body)).toBe(204);
-}
-
-/** Updates a strategy over GraphQL (with the admin token unless given). */
-export async function updateStrategy(
-  t: Api,
-  feature: string,
-  id: string,
-  input: Variables,
-  environment = "development",
-  project = "default",
-) {
-  await gqlOk(
-    t,
-    `mutation($p: String!, $f: String!, $e: String!, $id: String!, $i: StrategyUpdateInput!) {
-      updateFeatureStrategy(project: $p, feature: $f, environment: $e, id: $id, input: $i) { id } }`,
-    { p: project, f: feature, e: environment, id, i: input },
-  );
-}
-
-/** Deletes a strategy over GraphQL. */
-export async function deleteStrategy(
-  t: Api,
-  feature: string,
-  id: string,
-  environment = "development",
-  project = "default",
-) {
-  await gqlOk(
-    t,
-    `mutation($p: String!, $f: String!, $e: String!, $id: String!) {
-      deleteFeatureStrategy(project: $p, feature: $f, environment: $e, id: $id) { name } }`,
-    { p: project, f: feature, e: environment, id },
-  );
 }
 
 /** One environment's change request configuration, as `GET .../change-requests/config` lists it. */
