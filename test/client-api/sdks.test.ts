@@ -5,7 +5,15 @@ import { Unleash, UnleashEvents } from "unleash-client";
 import { EVENTS, UnleashClient } from "unleash-proxy-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiOver } from "../helpers/app.ts";
-import { type Api, apiToken, createFlag, disableFlag, enableFlag, gqlOk } from "../helpers/builders.ts";
+import {
+  type Api,
+  apiToken,
+  createFlag,
+  disableFlag,
+  enableFlag,
+  gqlOk,
+  soleVariant,
+} from "../helpers/builders.ts";
 import { emptyPostgresDatabase } from "../helpers/postgres-url.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
 
@@ -64,15 +72,7 @@ beforeAll(async () => {
         name: "flexibleRollout",
         parameters: { rollout: "100", stickiness: "default", groupId: "sdk-beta" },
         constraints: [{ contextName: "userId", operator: "IN", values: ["alice"] }],
-        variants: [
-          {
-            name: "blue",
-            weight: 1000,
-            weightType: "variable",
-            stickiness: "default",
-            payload: { type: "string", value: "b" },
-          },
-        ],
+        variants: [soleVariant("blue", { type: "string", value: "b" })],
       },
     ],
     enabledIn: ["development"],

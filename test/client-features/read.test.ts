@@ -9,6 +9,7 @@ import {
   createProject,
   createSegment,
   gqlOk,
+  soleVariant,
 } from "../helpers/builders.ts";
 
 let t: TestApp;
@@ -26,7 +27,7 @@ beforeAll(async () => {
         parameters: { rollout: "50", stickiness: "userId", groupId: "alpha" },
         constraints: [{ contextName: "country", operator: "IN", values: ["NO"], caseInsensitive: true }],
         segments: [segmentId],
-        variants: [{ name: "v1", weight: 1000, weightType: "variable", stickiness: "default" }],
+        variants: [soleVariant("v1")],
       },
       { name: "default", disabled: true },
     ],

@@ -9,6 +9,7 @@ import {
   createSegment,
   enableFlag,
   gqlOk,
+  soleVariant,
 } from "../helpers/builders.ts";
 import { type Result, wsClient } from "../live/live-helpers.ts";
 
@@ -51,15 +52,7 @@ beforeAll(async () => {
         parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
         constraints: [{ contextName: "country", operator: "IN", values: ["NO", "SE"] }],
         segments: [segmentId],
-        variants: [
-          {
-            name: "blue",
-            weight: 1000,
-            weightType: "variable",
-            stickiness: "default",
-            payload: { type: "string", value: "b" },
-          },
-        ],
+        variants: [soleVariant("blue", { type: "string", value: "b" })],
       },
     ],
     enabledIn: ["development"],

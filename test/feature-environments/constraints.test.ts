@@ -15,6 +15,14 @@ const strategyWith = (constraint: Record<string, unknown>) => ({
   constraints: [constraint],
 });
 
+/** The REST route's answer to adding a strategy with `constraint` to flag constrained. */
+const addOverRest = (constraint: Record<string, unknown>) =>
+  t.rest(
+    "POST",
+    "/api/admin/projects/default/features/constrained/environments/development/strategies",
+    strategyWith(constraint),
+  );
+
 type Case = {
   operator: string;
   valid: Record<string, unknown>;
@@ -172,28 +180,14 @@ describe("constraints of every operator (spec 2.2)", () => {
   });
 
   it("refuses an unknown operator", async () => {
-    const res = await t.rest(
-      "POST",
-      "/api/admin/projects/default/features/constrained/environments/development/strategies",
-      {
-        name: "default",
-        constraints: [{ contextName: "c", operator: "STR_MATCHES", values: ["x"] }],
-      },
-    );
+    const res = await addOverRest({ contextName: "c", operator: "STR_MATCHES", values: ["x"] });
     expect(res.status).toBe(400);
     expect(res.body.name).toBe("ValidationError");
     expect(res.body.message).toContain("STR_MATCHES");
   });
 
   it("answers 400 over REST with the field path for a bad semver", async () => {
-    const res = await t.rest(
-      "POST",
-      "/api/admin/projects/default/features/constrained/environments/development/strategies",
-      {
-        name: "default",
-        constraints: [{ contextName: "version", operator: "SEMVER_GT", value: "one" }],
-      },
-    );
+    const res = await addOverRest({ contextName: "version", operator: "SEMVER_GT", value: "one" });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       name: "ValidationError",

@@ -237,6 +237,15 @@ export const STRATEGY = `id: databaseId name title disabled sortOrder segments p
   constraints { contextName operator caseInsensitive inverted values value }
   variants { name weight weightType stickiness payload { type value } }`;
 
+/** A strategy's only variant: every user gets it (weight 1000, variable, default stickiness). */
+export const soleVariant = (name: string, payload?: { type: string; value: string }) => ({
+  name,
+  weight: 1000,
+  weightType: "variable",
+  stickiness: "default",
+  ...(payload ? { payload } : {}),
+});
+
 /** Adds a strategy over GraphQL and returns it. */
 export async function addStrategy(
   t: Api,
