@@ -266,42 +266,20 @@ describe("editing a Draft", () => {
     const draft = await propose(t, "production", enableChange("banner"), editor.token);
     const id = draft.body.id;
     const change = draft.body.features.find((f: { name: string }) => f.name === "banner").changes.at(-1);
-    const edited = await t.rest(
-      "PUT",
-      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
-      {
-        action: "updateEnabled",
-        feature: "banner",
-        payload: { enabled: false },
-      },
-      editor.token,
-    );
+    const onChange = (method: string, body: unknown, token: string) =>
+      t.rest(method, `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`, body, token);
+    const edited = await onChange("PUT", enableChange("banner", false), editor.token);
     expect(edited.status).toBe(200);
     const after = edited.body.features.find((f: { name: string }) => f.name === "banner").changes.at(-1);
     expect(after.payload).toEqual({ enabled: false });
     expect((await eventsOf(t, ["change-edited"]))[0]).toMatchObject({
       data: { changeRequestId: id, changeId: change.id, payload: { enabled: false } },
     });
-    const bad = await t.rest(
-      "PUT",
-      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
-      { enabled: "no" },
-      editor.token,
-    );
+    const bad = await onChange("PUT", { enabled: "no" }, editor.token);
     expect(bad.status).toBe(400);
-    const notAuthor = await t.rest(
-      "DELETE",
-      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
-      undefined,
-      viewer.token,
-    );
+    const notAuthor = await onChange("DELETE", undefined, viewer.token);
     expect(notAuthor.status).toBe(403);
-    const discarded = await t.rest(
-      "DELETE",
-      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
-      undefined,
-      editor.token,
-    );
+    const discarded = await onChange("DELETE", undefined, editor.token);
     expect(discarded.status).toBe(204);
     expect(await eventsOf(t, ["change-discarded"])).toHaveLength(1);
     const gone = await t.rest(

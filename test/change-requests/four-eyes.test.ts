@@ -18,7 +18,9 @@ let t: TestApp;
 let editor: TestUser;
 let owner: TestUser;
 
-const CONFIG = "/api/admin/projects/default/environments/production/change-requests/config";
+/** Production's change request configuration, set as the caller of `token`; the REST answer. */
+const putConfig = (body: Record<string, unknown>, token?: string) =>
+  t.rest("PUT", "/api/admin/projects/default/environments/production/change-requests/config", body, token);
 
 const adminToken = (name: string) => apiToken(t, "admin", "*", ["*"], name);
 
@@ -35,16 +37,11 @@ afterAll(() => t.close());
 describe("turning review off is itself protected", () => {
   it("an Editor or a project Owner cannot switch change requests off or lower the approvals", async () => {
     for (const who of [editor, owner]) {
-      const off = await t.rest("PUT", CONFIG, { changeRequestsEnabled: false }, who.token);
+      const off = await putConfig({ changeRequestsEnabled: false }, who.token);
       expect(off.status).toBe(403);
       expect(off.body).toMatchObject({ name: "NoAccessError" });
       expect(off.body.message).toContain('"ADMIN"');
-      const fewer = await t.rest(
-        "PUT",
-        CONFIG,
-        { changeRequestsEnabled: true, requiredApprovals: 1 },
-        who.token,
-      );
+      const fewer = await putConfig({ changeRequestsEnabled: true, requiredApprovals: 1 }, who.token);
       expect(fewer.status).toBe(403);
     }
     expect(await changeRequestConfig(t, "production")).toMatchObject({
@@ -57,14 +54,9 @@ describe("turning review off is itself protected", () => {
 
   it("an Editor may raise the protection; an Admin may lower it, and each change is an event", async () => {
     const before = (await eventsOf(t, ["change-request-configuration-updated"])).length;
-    const more = await t.rest(
-      "PUT",
-      CONFIG,
-      { changeRequestsEnabled: true, requiredApprovals: 3 },
-      editor.token,
-    );
+    const more = await putConfig({ changeRequestsEnabled: true, requiredApprovals: 3 }, editor.token);
     expect(more.status).toBe(204);
-    const off = await t.rest("PUT", CONFIG, { changeRequestsEnabled: false });
+    const off = await putConfig({ changeRequestsEnabled: false });
     expect(off.status).toBe(204);
     const events = await eventsOf(t, ["change-request-configuration-updated"]);
     expect(events.length).toBe(before + 2);

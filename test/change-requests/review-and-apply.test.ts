@@ -155,30 +155,17 @@ describe("rejecting, cancelling, commenting", () => {
   it("comments are accepted in any state", async () => {
     const id = await inReview(enableCheckout);
     await setState(t, id, { state: "Cancelled" }, author.token);
-    const res = await t.rest(
-      "POST",
-      `/api/admin/projects/default/change-requests/${id}/comments`,
-      { text: "For the record" },
-      bob.token,
-    );
+    const comment = (body: { text: string }) =>
+      t.rest("POST", `/api/admin/projects/default/change-requests/${id}/comments`, body, bob.token);
+    const res = await comment({ text: "For the record" });
     expect(res.status).toBe(201);
     expect(res.body.comments.at(-1)).toMatchObject({
       text: "For the record",
       createdBy: { username: "bob" },
     });
-    const empty = await t.rest(
-      "POST",
-      `/api/admin/projects/default/change-requests/${id}/comments`,
-      { text: " " },
-      bob.token,
-    );
+    const empty = await comment({ text: " " });
     expect(empty.status).toBe(400);
-    const tooLong = await t.rest(
-      "POST",
-      `/api/admin/projects/default/change-requests/${id}/comments`,
-      { text: "x".repeat(10_001) },
-      bob.token,
-    );
+    const tooLong = await comment({ text: "x".repeat(10_001) });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.message).toMatch(/text/);
   });
