@@ -40,8 +40,8 @@ beforeAll(async () => {
   const proposed = await propose(t, "production", { action: "archiveFeature", feature: "checkout" });
   expect(proposed.status).toBe(200);
   changeRequestId = proposed.body.id;
-  // Direct write: the API issues no admin token limited to one project (Unleash issues none),
-  // but a stored one, from an import or an old version, must stay in its project.
+  // Direct write: the API gives every admin token all projects (Unleash issues no project admin
+  // tokens either), but a stored one limited to a project must stay in it.
   await t.database.prisma.apiToken.create({
     data: {
       tokenName: "scoped",
