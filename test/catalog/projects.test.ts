@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, favoriteProject, gqlError, gqlOk, personalToken } from "../helpers/builders.ts";
+import {
+  createFlag,
+  createTagType,
+  eventsOf,
+  favoriteProject,
+  gqlError,
+  gqlOk,
+  personalToken,
+} from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -99,7 +107,7 @@ describe("projects over GraphQL", () => {
   });
 
   it("refuses to archive a project with active flags, archives an empty one and revives it", async () => {
-    await gqlOk(t, `mutation { createFeature(project: "checkout", input: { name: "pay-button" }) { name } }`);
+    await createFlag(t, "pay-button", { project: "checkout" });
     const refused = await gqlError(t, `mutation { archiveProject(id: "checkout") { id: databaseId } }`);
     expect(refused.code).toBe("INVALID_OPERATION");
     expect(refused.message).toMatch(/1 active feature flag/);
@@ -247,11 +255,12 @@ describe("projects over REST", () => {
   });
 
   it("GET /api/admin/projects/:p answers the overview; 404 for an unknown project", async () => {
-    await gqlOk(t, `mutation { createTagType(input: { name: "plain" }) { name } }`);
-    await gqlOk(
-      t,
-      `mutation { createFeature(project: "checkout", input: { name: "pay-later", type: "experiment", tags: [{ type: "plain", value: "beta" }] }) { name } }`,
-    );
+    await createTagType(t, "plain");
+    await createFlag(t, "pay-later", {
+      project: "checkout",
+      type: "experiment",
+      tags: [{ type: "plain", value: "beta" }],
+    });
     const res = await t.rest("GET", "/api/admin/projects/checkout");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
