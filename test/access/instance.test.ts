@@ -1,7 +1,16 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import {
+  addProjectMember,
+  archiveFlag,
+  CREATE_FLAG,
+  createFlag,
+  favoriteFlag,
+  gqlOk,
+  PROJECT_ROLE,
+  userWithPat,
+} from "../helpers/builders.ts";
 
 let t: TestApp;
 let dora: { id: number; token: string };
@@ -15,12 +24,8 @@ beforeAll(async () => {
   });
   dora = await userWithPat(t, "dora", "Viewer");
   const olive = await userWithPat(t, "olive", "Viewer");
-  await t.gql(`mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 5) }`, {
-    u: dora.id,
-  });
-  await t.gql(`mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 4) }`, {
-    u: olive.id,
-  });
+  await addProjectMember(t, "default", dora.id, PROJECT_ROLE.member);
+  await addProjectMember(t, "default", olive.id, PROJECT_ROLE.owner);
 });
 afterAll(() => t.close());
 
@@ -85,26 +90,14 @@ describe("ui-config (spec 4.9)", () => {
 
 describe("personal dashboard (spec 4.10)", () => {
   it("shows the caller's projects, their owners, the admins, and flags created or favourited", async () => {
-    const mine = await t.gql(
-      `mutation { createFeature(project: "default", input: { name: "dora-flag", type: "experiment" }) { name } }`,
-      {},
-      dora.token,
-    );
-    expect(mine.errors).toBeUndefined();
-    await t.gql(`mutation { createFeature(project: "default", input: { name: "admins-flag" }) { name } }`);
-    await t.gql(`mutation { createFeature(project: "default", input: { name: "starred-flag" }) { name } }`);
-    await t.database.prisma.favoriteFeature.create({
-      data: { userId: dora.id, featureName: "starred-flag" },
-    });
-    await t.gql(
-      `mutation { createFeature(project: "default", input: { name: "gone-flag" }) { name } }`,
-      {},
-      dora.token,
-    );
-    await t.database.prisma.feature.update({
-      where: { name: "gone-flag" },
-      data: { archivedAt: new Date() },
-    });
+    const byDora = (input: { name: string; type?: string }) =>
+      gqlOk(t, CREATE_FLAG, { p: "default", input }, dora.token);
+    await byDora({ name: "dora-flag", type: "experiment" });
+    await createFlag(t, "admins-flag");
+    await createFlag(t, "starred-flag");
+    await favoriteFlag(t, "starred-flag", dora.token);
+    await byDora({ name: "gone-flag" });
+    await archiveFlag(t, "gone-flag");
 
     const res = await t.rest("GET", "/api/admin/personal-dashboard", undefined, dora.token);
     expect(res.status).toBe(200);

@@ -12,6 +12,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const NEW_PASSWORD = "Brand-New-Pa55word";
+const requestReset = (body: unknown, token?: string | null) =>
+  t.rest("POST", "/api/admin/user-admin/reset-password", body, token);
 const tokenOf = (url: string) => new URL(url).searchParams.get("token") ?? "";
 const validate = (token: string) =>
   t.app.fetch(`http://vexil.test/auth/reset/validate?token=${encodeURIComponent(token)}`);
@@ -26,7 +28,7 @@ describe("reset password (spec 4.3 and the flow behind the link)", () => {
   let firstLink = "";
   it("an admin gets a single-use link built from the public URL", async () => {
     t.setNow(new Date("2030-05-01T10:00:00Z"));
-    const res = await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "rita@example.com" });
+    const res = await requestReset({ id: "rita@example.com" });
     expect(res.status).toBe(200);
     expect(res.body.resetPasswordUrl).toMatch(
       /^https:\/\/flags\.example\.com\/reset-password\?token=[0-9a-f]{64}$/,
@@ -35,35 +37,26 @@ describe("reset password (spec 4.3 and the flow behind the link)", () => {
   });
 
   it("answers 404 for an unknown email or username, 400 for a malformed body, 403 for non-admins", async () => {
-    const unknown = await t.rest("POST", "/api/admin/user-admin/reset-password", {
+    const unknown = await requestReset({
       id: "nobody@example.com",
     });
     expect(unknown.status).toBe(404);
     expect(unknown.body.name).toBe("NotFoundError");
-    expect(
-      (await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "no-such-user" })).status,
-    ).toBe(404);
-    expect((await t.rest("POST", "/api/admin/user-admin/reset-password", { id: 42 })).status).toBe(400);
-    expect((await t.rest("POST", "/api/admin/user-admin/reset-password", "[1,2")).status).toBe(400);
-    expect((await t.rest("POST", "/api/admin/user-admin/reset-password", [])).status).toBe(400);
-    const denied = await t.rest(
-      "POST",
-      "/api/admin/user-admin/reset-password",
-      { id: "rita@example.com" },
-      viewerToken,
-    );
+    expect((await requestReset({ id: "no-such-user" })).status).toBe(404);
+    expect((await requestReset({ id: 42 })).status).toBe(400);
+    expect((await requestReset("[1,2")).status).toBe(400);
+    expect((await requestReset([])).status).toBe(400);
+    const denied = await requestReset({ id: "rita@example.com" }, viewerToken);
     expect(denied.status).toBe(403);
-    expect((await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "x" }, null)).status).toBe(
-      401,
-    );
+    expect((await requestReset({ id: "x" }, null)).status).toBe(401);
   });
 
   it("a second request for the same user within a minute is 429; after it, a new link expires the old", async () => {
     t.setNow(new Date("2030-05-01T10:00:30Z"));
-    const again = await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "rita@example.com" });
+    const again = await requestReset({ id: "rita@example.com" });
     expect(again.status).toBe(429);
     t.setNow(new Date("2030-05-01T10:01:01Z"));
-    const second = await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "rita@example.com" });
+    const second = await requestReset({ id: "rita@example.com" });
     expect(second.status).toBe(200);
     expect((await validate(tokenOf(firstLink))).status).toBe(401);
     const ok = await validate(tokenOf(second.body.resetPasswordUrl));
@@ -94,7 +87,7 @@ describe("reset password (spec 4.3 and the flow behind the link)", () => {
 
   it("a link is valid for 24 hours", async () => {
     t.setNow(new Date("2030-06-01T00:00:00Z"));
-    const res = await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "rita@example.com" });
+    const res = await requestReset({ id: "rita@example.com" });
     const token = tokenOf(res.body.resetPasswordUrl);
     t.setNow(new Date("2030-06-01T23:59:00Z"));
     expect((await validate(token)).status).toBe(200);

@@ -2,28 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { can } from "../../src/modules/access/check.logic.ts";
 import type { Principal } from "../../src/modules/access/principal.types.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import {
+  addProjectMember,
+  CREATE_FLAG,
+  createProject,
+  eventsOf,
+  gqlOk,
+  PROJECT_ROLE,
+  userWithPat,
+} from "../helpers/builders.ts";
 
 let t: TestApp;
 let gardener: { id: number; token: string };
 let owner: { id: number; token: string };
 beforeAll(async () => {
   t = await createTestApp();
-  await t.database.prisma.project.create({ data: { id: "other", name: "Other" } });
+  await createProject(t, "other", { name: "Other" });
   gardener = await userWithPat(t, "gardener", "Viewer");
   owner = await userWithPat(t, "olive", "Viewer");
-  await t.gql(`mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 4) }`, {
-    u: owner.id,
-  });
+  await addProjectMember(t, "default", owner.id, PROJECT_ROLE.owner);
 });
 afterAll(() => t.close());
 
-const createFlag = (project: string, name: string, token: string) =>
-  t.gql(
-    `mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`,
-    { p: project, n: name },
-    token,
-  );
+/** The caller's createFeature answer (the test looks at its errors). */
+const createFlagAs = (project: string, name: string, token: string) =>
+  t.gql(CREATE_FLAG, { p: project, input: { name } }, token);
 
 describe("roles", () => {
   it("lists the predefined roles with their permissions", async () => {
@@ -62,19 +65,12 @@ describe("roles", () => {
         { name: "UPDATE_FEATURE_ENVIRONMENT", environment: "development" },
       ],
     });
-    expect((await createFlag("default", "garden-1", gardener.token)).errors?.[0]?.extensions?.code).toBe(
+    expect((await createFlagAs("default", "garden-1", gardener.token)).errors?.[0]?.extensions?.code).toBe(
       "FORBIDDEN",
     );
-    const added = await t.gql(
-      `mutation($u: Int!, $r: Int!) { addProjectMember(project: "default", userId: $u, roleId: $r) }`,
-      {
-        u: gardener.id,
-        r: roleId,
-      },
-    );
-    expect(added.errors).toBeUndefined();
-    expect((await createFlag("default", "garden-1", gardener.token)).errors).toBeUndefined();
-    const elsewhere = await createFlag("other", "garden-2", gardener.token);
+    await addProjectMember(t, "default", gardener.id, roleId);
+    expect((await createFlagAs("default", "garden-1", gardener.token)).errors).toBeUndefined();
+    const elsewhere = await createFlagAs("other", "garden-2", gardener.token);
     expect(elsewhere.errors?.[0]?.extensions).toMatchObject({
       code: "FORBIDDEN",
       permissions: ["CREATE_FEATURE"],
@@ -91,23 +87,16 @@ describe("roles", () => {
   });
 
   it("a project Owner manages its members; a Member cannot", async () => {
-    const byOwner = await t.gql(
-      `mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 5) }`,
-      { u: gardener.id },
-      owner.token,
-    );
-    expect(byOwner.errors).toBeUndefined();
-    const byMember = await t.gql(
-      `mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 5) }`,
-      { u: owner.id },
-      gardener.token,
-    );
+    const addMember = (project: string, userId: number, token: string) =>
+      t.gql(
+        `mutation($p: String!, $u: Int!, $r: Int!) { addProjectMember(project: $p, userId: $u, roleId: $r) }`,
+        { p: project, u: userId, r: PROJECT_ROLE.member },
+        token,
+      );
+    expect((await addMember("default", gardener.id, owner.token)).errors).toBeUndefined();
+    const byMember = await addMember("default", owner.id, gardener.token);
     expect(byMember.errors?.[0]?.extensions?.permissions).toEqual(["UPDATE_PROJECT"]);
-    const inOther = await t.gql(
-      `mutation($u: Int!) { addProjectMember(project: "other", userId: $u, roleId: 5) }`,
-      { u: gardener.id },
-      owner.token,
-    );
+    const inOther = await addMember("other", gardener.id, owner.token);
     expect(inOther.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 
@@ -121,21 +110,14 @@ describe("roles", () => {
     expect((await t.rest("PUT", `/api/admin/roles/${roleId}`, body)).status).toBe(200);
     const inUse = await t.rest("DELETE", `/api/admin/roles/${roleId}`);
     expect(inUse.status).toBe(409);
-    await t.gql(
+    await gqlOk(
+      t,
       `mutation($u: Int!, $r: Int!) { removeProjectMember(project: "default", userId: $u, roleId: $r) }`,
-      {
-        u: gardener.id,
-        r: roleId,
-      },
+      { u: gardener.id, r: roleId },
     );
     expect((await t.rest("DELETE", `/api/admin/roles/${roleId}`)).status).toBe(200);
-    const events = await t.gql<{
-      events: { edges: { node: { type: string; data: unknown; preData: unknown } }[] };
-    }>(
-      `{ events(filter: { types: ["role-created", "role-updated", "role-deleted"] }) { edges { node { type data preData } } } }`,
-    );
-    const nodes = events.data?.events.edges.map((e) => e.node) ?? [];
-    expect(nodes.map((n) => n.type)).toEqual(["role-deleted", "role-updated", "role-created"]);
+    const nodes = await eventsOf(t, ["role-created", "role-updated", "role-deleted"]);
+    expect(nodes.map((n) => n.type)).toEqual(["role-created", "role-updated", "role-deleted"]);
     expect(nodes[1]).toMatchObject({
       data: {
         description: "Plants and waters flags",
@@ -186,11 +168,9 @@ describe("project roles cannot escalate to root", () => {
 
   it("a Viewer owning a project cannot use a project role holding ADMIN to become Admin", async () => {
     const mallory = await userWithPat(t, "mallory", "Viewer");
-    await t.gql(`mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 4) }`, {
-      u: mallory.id,
-    });
-    // Such a role can no longer be made through the API; rows written before that rule (the
-    // migration removes them, but a restored backup may hold them) must still grant nothing.
+    await addProjectMember(t, "default", mallory.id, PROJECT_ROLE.owner);
+    // Direct write: such a role can no longer be made through the API; rows written before that
+    // rule (the migration removes them, but a restored backup may hold them) must grant nothing.
     const role = await t.database.prisma.role.create({
       data: {
         name: "Legacy everything",
@@ -204,30 +184,17 @@ describe("project roles cannot escalate to root", () => {
       mallory.token,
     );
     expect(given.errors).toBeUndefined();
-    const token = await t.rest(
-      "POST",
-      "/api/admin/api-tokens",
-      { tokenName: "mine", type: "admin" },
-      mallory.token,
-    );
-    expect(token.status).toBe(403);
-    const promote = await t.rest(
-      "PUT",
-      `/api/admin/user-admin/${mallory.id}`,
-      { rootRole: "Admin" },
-      mallory.token,
-    );
-    expect(promote.status).toBe(403);
-    const project = await t.rest(
-      "POST",
-      "/api/admin/projects",
-      { id: "mallorys", name: "Mine" },
-      mallory.token,
-    );
-    expect(project.status).toBe(403);
+    const rootActions: [string, string, unknown][] = [
+      ["POST", "/api/admin/api-tokens", { tokenName: "mine", type: "admin" }],
+      ["PUT", `/api/admin/user-admin/${mallory.id}`, { rootRole: "Admin" }],
+      ["POST", "/api/admin/projects", { id: "mallorys", name: "Mine" }],
+    ];
+    for (const [method, path, body] of rootActions) {
+      expect((await t.rest(method, path, body, mallory.token)).status, `${method} ${path}`).toBe(403);
+    }
     // ...while the project permissions of the same role still work in its project
-    expect((await createFlag("default", "mallory-flag", mallory.token)).errors).toBeUndefined();
-    expect((await createFlag("other", "mallory-flag-2", mallory.token)).errors?.[0]?.extensions?.code).toBe(
+    expect((await createFlagAs("default", "mallory-flag", mallory.token)).errors).toBeUndefined();
+    expect((await createFlagAs("other", "mallory-flag-2", mallory.token)).errors?.[0]?.extensions?.code).toBe(
       "FORBIDDEN",
     );
   });

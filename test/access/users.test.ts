@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import { eventsOf, userWithPat } from "../helpers/builders.ts";
 import { login, PASSWORD } from "../helpers/session.ts";
 
 let t: TestApp;
@@ -39,13 +39,8 @@ describe("users", () => {
     expect((await t.rest("DELETE", `/api/admin/user-admin/${id}`)).status).toBe(200);
     expect((await t.rest("GET", `/api/admin/user-admin/${id}`)).status).toBe(404);
 
-    const events = await t.gql<{
-      events: { edges: { node: { type: string; data: unknown; preData: unknown } }[] };
-    }>(
-      `{ events(filter: { types: ["user-created", "user-updated", "user-deleted"] }) { edges { node { type data preData } } } }`,
-    );
-    const nodes = events.data?.events.edges.map((e) => e.node) ?? [];
-    expect(nodes.map((n) => n.type)).toEqual(["user-deleted", "user-updated", "user-created"]);
+    const nodes = await eventsOf(t, ["user-created", "user-updated", "user-deleted"]);
+    expect(nodes.map((n) => n.type)).toEqual(["user-created", "user-updated", "user-deleted"]);
     expect(nodes[1]).toMatchObject({
       data: { name: "Samantha", rootRole: "Viewer" },
       preData: { name: "Sam", rootRole: "Editor" },

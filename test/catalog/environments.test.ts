@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
+import { addStrategy, createFlag, eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -85,7 +85,7 @@ describe("environments of a project", () => {
   const FLAG_ENVS = `query($f: String!) { feature(name: $f) { environments { name enabled strategies { id } } } }`;
 
   it("enabling gives every flag of the project a disabled state there", async () => {
-    await gqlOk(t, `mutation { createFeature(project: "default", input: { name: "banner" }) { name } }`);
+    await createFlag(t, "banner");
     const data = await gqlOk(t, ENABLE, { p: "default", e: "staging" });
     expect(data.enableProjectEnvironment.environments).toEqual([
       { name: "development" },
@@ -102,14 +102,7 @@ describe("environments of a project", () => {
   });
 
   it("disabling deletes the flags' state and strategies there, and keeps one environment", async () => {
-    await t.deps.db.featureStrategy.create({
-      data: {
-        featureName: "banner",
-        projectId: "default",
-        environmentName: "staging",
-        strategyName: "default",
-      },
-    });
+    await addStrategy(t, "banner", { name: "default" }, "staging");
     const data = await gqlOk(t, DISABLE, { p: "default", e: "staging" });
     expect(data.disableProjectEnvironment.environments).toEqual([
       { name: "development" },
@@ -155,6 +148,8 @@ describe("environments over REST", () => {
   });
 
   it("POST creates (201), 409 on a taken name, 400 naming the field, 400 over the limit", async () => {
+    // Direct write: no API deletes an environment (Unleash's neither); creating it again over REST
+    // needs its name and its place under the limit, both taken by the GraphQL test above.
     await t.deps.db.environment.delete({ where: { name: "qa" } });
     const created = await t.rest("POST", "/api/admin/environments", { name: "qa", type: "test", extra: 1 });
     expect(created.status).toBe(201);

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFlag, createUser, type TestUser } from "../change-requests/fixtures.ts";
+import { enableChange, propose } from "../change-requests/fixtures.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
+import {
+  changeRequestConfig,
+  createFlag,
+  eventsOf,
+  gqlError,
+  gqlOk,
+  type TestUser,
+  turnOnOverRest,
+  userWithPat,
+} from "../helpers/builders.ts";
 
 /**
  * Unleash's addEnvironmentToProject options (issue 14): `defaultStrategy` and
@@ -12,7 +21,7 @@ let t: TestApp;
 let editor: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
-  editor = await createUser(t, "env-editor", "Editor");
+  editor = await userWithPat(t, "env-editor", "Editor");
   for (const name of ["qa", "qa-separate", "review", "bad", "gql", "kept"]) {
     expect((await t.rest("POST", "/api/admin/environments", { name, type: "test" })).status).toBe(201);
   }
@@ -37,11 +46,6 @@ const linked = async (environment: string) =>
   t.database.prisma.projectEnvironment.findUnique({
     where: { projectId_environmentName: { projectId: "default", environmentName: environment } },
   });
-const crConfig = async (environment: string) => {
-  const res = await t.rest("GET", "/api/admin/projects/default/change-requests/config");
-  expect(res.status).toBe(200);
-  return (res.body as { environment: string }[]).find((c) => c.environment === environment);
-};
 const strategiesOf = async (environment: string) =>
   (
     await t.rest(
@@ -83,7 +87,7 @@ describe("POST /api/admin/projects/{projectId}/environments with options", () =>
 
     // Enabling a flag there without strategies adds that strategy.
     expect(await strategiesOf("qa")).toEqual([]);
-    const on = await t.rest("POST", "/api/admin/projects/default/features/checkout/environments/qa/on");
+    const on = await turnOnOverRest(t, "checkout", "qa");
     expect(on.status).toBe(200);
     expect(await strategiesOf("qa")).toEqual([
       expect.objectContaining({
@@ -93,7 +97,10 @@ describe("POST /api/admin/projects/{projectId}/environments with options", () =>
       }),
     ]);
     // No change requests were asked for: none are required, nothing recorded about them.
-    expect(await crConfig("qa")).toMatchObject({ changeRequestEnabled: false, requiredApprovals: null });
+    expect(await changeRequestConfig(t, "qa")).toMatchObject({
+      changeRequestEnabled: false,
+      requiredApprovals: null,
+    });
   });
 
   it("changeRequestsEnabled: true requires change requests there, with 1 approval", async () => {
@@ -105,7 +112,10 @@ describe("POST /api/admin/projects/{projectId}/environments with options", () =>
       editor.token,
     );
     expect(res.status).toBe(200);
-    expect(await crConfig("review")).toMatchObject({ changeRequestEnabled: true, requiredApprovals: 1 });
+    expect(await changeRequestConfig(t, "review")).toMatchObject({
+      changeRequestEnabled: true,
+      requiredApprovals: 1,
+    });
     const recorded = await eventsIn("review");
     expect(recorded.map((e) => e.type)).toEqual([
       "project-environment-added",
@@ -115,20 +125,10 @@ describe("POST /api/admin/projects/{projectId}/environments with options", () =>
       data: { changeRequestsEnabled: true, requiredApprovals: 1 },
       preData: { changeRequestsEnabled: false, requiredApprovals: null },
     });
-    const direct = await t.rest(
-      "POST",
-      "/api/admin/projects/default/features/checkout/environments/review/on",
-      undefined,
-      editor.token,
-    );
+    const direct = await turnOnOverRest(t, "checkout", "review", editor.token);
     expect(direct.status).toBe(403);
     expect(direct.body.message).toContain("requires change requests");
-    const proposed = await t.rest(
-      "POST",
-      "/api/admin/projects/default/environments/review/change-requests",
-      { feature: "checkout", action: "updateEnabled", payload: { enabled: true } },
-      editor.token,
-    );
+    const proposed = await propose(t, "review", enableChange("checkout"), editor.token);
     expect(proposed.status).toBe(200);
   });
 
@@ -223,7 +223,10 @@ describe("enableProjectEnvironment over GraphQL with options", () => {
     const before = (await eventsIn("kept")).length;
     // true: already required (3 approvals kept), nothing recorded about it.
     await gqlOk(t, ENABLE, { e: "kept", cr: true });
-    expect(await crConfig("kept")).toMatchObject({ changeRequestEnabled: true, requiredApprovals: 3 });
+    expect(await changeRequestConfig(t, "kept")).toMatchObject({
+      changeRequestEnabled: true,
+      requiredApprovals: 3,
+    });
     expect((await eventsIn("kept")).slice(before).map((e) => e.type)).toEqual(["project-environment-added"]);
     await gqlOk(t, DISABLE);
     // false lowers the protection: an Editor is refused and nothing is added.
@@ -231,7 +234,10 @@ describe("enableProjectEnvironment over GraphQL with options", () => {
     expect(byEditor.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     expect(await linked("kept")).toBeNull();
     await gqlOk(t, ENABLE, { e: "kept", cr: false });
-    expect(await crConfig("kept")).toMatchObject({ changeRequestEnabled: false, requiredApprovals: null });
+    expect(await changeRequestConfig(t, "kept")).toMatchObject({
+      changeRequestEnabled: false,
+      requiredApprovals: null,
+    });
     expect((await eventsIn("kept")).at(-1)).toMatchObject({
       type: "change-request-configuration-updated",
       data: { changeRequestsEnabled: false, requiredApprovals: null },

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashSecret } from "../../src/modules/access/credentials.write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
+import {
+  createFlag,
+  createTagType,
+  eventsOf,
+  favoriteProject,
+  gqlError,
+  gqlOk,
+  personalToken,
+} from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -100,7 +107,7 @@ describe("projects over GraphQL", () => {
   });
 
   it("refuses to archive a project with active flags, archives an empty one and revives it", async () => {
-    await gqlOk(t, `mutation { createFeature(project: "checkout", input: { name: "pay-button" }) { name } }`);
+    await createFlag(t, "pay-button", { project: "checkout" });
     const refused = await gqlError(t, `mutation { archiveProject(id: "checkout") { id: databaseId } }`);
     expect(refused.code).toBe("INVALID_OPERATION");
     expect(refused.message).toMatch(/1 active feature flag/);
@@ -173,28 +180,20 @@ describe("projects over GraphQL", () => {
       features: [{ name: "pay-button" }],
     });
     // Favourites are per user: the admin user (through a personal access token) favourites it.
-    const admin = await t.deps.db.user.findFirstOrThrow({ where: { username: "admin" } });
-    const secret = "user:catalog-test-personal-token";
-    await t.deps.db.personalAccessToken.create({
-      data: {
-        userId: admin.id,
-        description: "test",
-        secretHash: hashSecret(secret),
-        expiresAt: new Date("2100-01-01"),
-      },
-    });
-    await t.deps.db.favoriteProject.create({ data: { userId: admin.id, projectId: "checkout" } });
+    const { token: admin } = await personalToken(t, "admin", t.config.initAdmin.password);
+    await favoriteProject(t, "checkout", admin);
     const query = `{ projects { id: databaseId favorite } }`;
-    const mine = await t.gql<{ projects: { id: string; favorite: boolean }[] }>(query, {}, secret);
-    expect(mine.data?.projects.filter((p) => p.favorite).map((p) => p.id)).toEqual(["checkout"]);
+    const mine = await gqlOk<{ projects: { id: string; favorite: boolean }[] }>(t, query, {}, admin);
+    expect(mine.projects.filter((p) => p.favorite).map((p) => p.id)).toEqual(["checkout"]);
     expect((await gqlOk(t, `{ project(id: "checkout") { favorite } }`)).project.favorite).toBe(false);
     // An admin API token keeps its favourites as the shared admin-token user (-42).
-    await t.deps.db.favoriteProject.create({ data: { userId: -42, projectId: "fifth" } });
+    await favoriteProject(t, "fifth");
     const viaToken = await gqlOk(t, `{ projects { id: databaseId favorite } }`);
     expect(viaToken.projects.filter((p: { favorite: boolean }) => p.favorite)).toEqual([
       { id: "fifth", favorite: true },
     ]);
-    await t.deps.db.favoriteProject.deleteMany({});
+    await favoriteProject(t, "checkout", admin, false);
+    await favoriteProject(t, "fifth", undefined, false);
   });
 });
 
@@ -256,11 +255,12 @@ describe("projects over REST", () => {
   });
 
   it("GET /api/admin/projects/:p answers the overview; 404 for an unknown project", async () => {
-    await gqlOk(t, `mutation { createTagType(input: { name: "plain" }) { name } }`);
-    await gqlOk(
-      t,
-      `mutation { createFeature(project: "checkout", input: { name: "pay-later", type: "experiment", tags: [{ type: "plain", value: "beta" }] }) { name } }`,
-    );
+    await createTagType(t, "plain");
+    await createFlag(t, "pay-later", {
+      project: "checkout",
+      type: "experiment",
+      tags: [{ type: "plain", value: "beta" }],
+    });
     const res = await t.rest("GET", "/api/admin/projects/checkout");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
+import { createFlag, eventsOf, gqlError, gqlOk } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -90,10 +90,7 @@ describe("tags over GraphQL", () => {
   });
 
   it("deleting a tag untags the flags that carried it and records tag-deleted", async () => {
-    await gqlOk(
-      t,
-      `mutation { createFeature(project: "default", input: { name: "checkout", tags: [{ type: "team", value: "payments" }] }) { name } }`,
-    );
+    await createFlag(t, "checkout", { tags: [{ type: "team", value: "payments" }] });
     expect(
       (await gqlOk(t, `{ tag(type: "team", value: "payments") { featureCount } }`)).tag.featureCount,
     ).toBe(1);
@@ -116,10 +113,12 @@ describe("tags over GraphQL", () => {
 
   it("deleting a tag type deletes its tags and untags flags (cascade), one tag-type-deleted event", async () => {
     await gqlOk(t, CREATE_TAG, { input: { type: "team", value: "growth" } });
-    await gqlOk(
-      t,
-      `mutation { createFeature(project: "default", input: { name: "signup", tags: [{ type: "team", value: "growth" }, { type: "area", value: "web" }] }) { name } }`,
-    );
+    await createFlag(t, "signup", {
+      tags: [
+        { type: "team", value: "growth" },
+        { type: "area", value: "web" },
+      ],
+    });
     const data = await gqlOk(t, `mutation { deleteTagType(name: "team") { name tagCount } }`);
     expect(data.deleteTagType).toEqual({ name: "team", tagCount: 1 });
     expect((await gqlOk(t, `{ feature(name: "signup") { tags { type value } } }`)).feature.tags).toEqual([

@@ -1,33 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createSegment, eventsOf, gqlOk } from "../helpers/builders.ts";
 import {
-  configure,
+  addDependency,
+  addStrategy,
+  configureChangeRequests,
   createFlag,
-  createStrategy,
-  createUser,
-  propose,
-  setState,
+  createSegment,
+  eventsOf,
+  flagEnabledIn,
   type TestUser,
-} from "./fixtures.ts";
+  turnOnOverRest,
+  userWithPat,
+} from "../helpers/builders.ts";
+import { approved, enableChange, propose, setState } from "./fixtures.ts";
 
 let t: TestApp;
 let author: TestUser;
 let admin: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
-  author = await createUser(t, "author", "Editor");
-  admin = await createUser(t, "approver", "Admin");
-  await configure(t, "production", 1);
+  author = await userWithPat(t, "author", "Editor");
+  admin = await userWithPat(t, "approver", "Admin");
+  await configureChangeRequests(t, "production", 1);
 });
 afterAll(() => t.close());
 
+/** Proposed by the author, approved and applied by the admin; returns the request's id. */
 async function applied(changes: unknown) {
-  const draft = await propose(t, "production", changes, author.token);
-  expect(draft.status).toBe(200);
-  const id = draft.body.id as number;
-  await setState(t, id, { state: "In review" }, author.token);
-  await setState(t, id, { state: "Approved" }, admin.token);
+  const id = await approved(t, "production", changes, author, [admin]);
   const res = await setState(t, id, { state: "Applied" }, admin.token);
   expect(res.status).toBe(200);
   return id;
@@ -36,12 +36,7 @@ async function applied(changes: unknown) {
 describe("applying through the direct-change services", () => {
   it("direct changes to a protected environment are refused, with a change request they go through", async () => {
     await createFlag(t, "guarded");
-    const direct = await t.rest(
-      "POST",
-      "/api/admin/projects/default/features/guarded/environments/production/on",
-      undefined,
-      author.token,
-    );
+    const direct = await turnOnOverRest(t, "guarded", "production", author.token);
     expect(direct.status).toBe(403);
     expect(direct.body.name).toBe("NoAccessError");
     expect(direct.body.message).toMatch(/change request/);
@@ -53,7 +48,7 @@ describe("applying through the direct-change services", () => {
     );
     expect(archive.status).toBe(403);
     expect(archive.body.message).toMatch(/change request/);
-    const id = await applied({ action: "updateEnabled", feature: "guarded", payload: { enabled: true } });
+    const id = await applied(enableChange("guarded"));
     const strategies = await t.database.prisma.featureStrategy.findMany({
       where: { featureName: "guarded", environmentName: "production" },
     });
@@ -95,8 +90,8 @@ describe("applying through the direct-change services", () => {
     await createFlag(t, "full");
     await createFlag(t, "full-parent");
     await createFlag(t, "full-retired");
-    const kept = await createStrategy(t, "full", "production");
-    const dropped = await createStrategy(t, "full", "production");
+    const kept = await addStrategy(t, "full", { name: "default" }, "production");
+    const dropped = await addStrategy(t, "full", { name: "default" }, "production");
     const segment = { id: await createSegment(t, "full-segment", { project: "default" }) };
     const id = await applied([
       {
@@ -107,7 +102,7 @@ describe("applying through the direct-change services", () => {
       { action: "updateStrategy", feature: "full", payload: { id: kept.id, title: "Kept" } },
       { action: "deleteStrategy", feature: "full", payload: { id: dropped.id } },
       { action: "reorderStrategy", feature: "full", payload: [{ id: kept.id, sortOrder: 9 }] },
-      { action: "updateEnabled", feature: "full", payload: { enabled: true } },
+      enableChange("full"),
       {
         action: "patchVariant",
         feature: "full",
@@ -162,36 +157,26 @@ describe("applying through the direct-change services", () => {
 
   it("a failing change rolls every change of the request back", async () => {
     await createFlag(t, "half");
-    const parentless = await applied([
-      { action: "updateEnabled", feature: "half", payload: { enabled: true } },
-    ]);
+    const parentless = await applied([enableChange("half")]);
     expect(parentless).toBeGreaterThan(0);
     await createFlag(t, "half-child");
     await createFlag(t, "half-parent");
-    const draft = await propose(
+    const id = await approved(
       t,
       "production",
       [
-        { action: "updateEnabled", feature: "half-child", payload: { enabled: true } },
+        enableChange("half-child"),
         { action: "addDependency", feature: "half-child", payload: { feature: "half-parent" } },
       ],
-      author.token,
+      author,
+      [admin],
     );
-    const id = draft.body.id as number;
-    await setState(t, id, { state: "In review" }, author.token);
-    await setState(t, id, { state: "Approved" }, admin.token);
     // The reverse dependency, added after approval, makes the approved one a cycle.
-    await gqlOk(
-      t,
-      `mutation { addFeatureDependency(project: "default", feature: "half-parent", input: { feature: "half-child" }) { name } }`,
-    );
+    await addDependency(t, "half-parent", "half-child");
     const res = await setState(t, id, { state: "Applied" }, admin.token);
     expect(res.status).toBe(403);
     expect(res.body.name).toBe("InvalidOperationError");
-    const env = await t.database.prisma.featureEnvironment.findUniqueOrThrow({
-      where: { featureName_environmentName: { featureName: "half-child", environmentName: "production" } },
-    });
-    expect(env.enabled).toBe(false);
+    expect(await flagEnabledIn(t, "half-child", "production")).toBe(false);
     expect((await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`)).body.state).toBe(
       "Approved",
     );

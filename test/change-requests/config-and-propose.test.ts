@@ -2,16 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveToken } from "../../src/modules/access/credentials.write.ts";
 import { assertDirectChangeAllowed } from "../../src/modules/feature-environments/guards.read.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createSegment, eventsOf } from "../helpers/builders.ts";
-import { configure, createFlag, createStrategy, createUser, propose, type TestUser } from "./fixtures.ts";
+import {
+  addStrategy,
+  configureChangeRequests,
+  createFlag,
+  createSegment,
+  eventsOf,
+  type TestUser,
+  userWithPat,
+} from "../helpers/builders.ts";
+import { enableChange, propose } from "./fixtures.ts";
 
 let t: TestApp;
 let editor: TestUser;
 let viewer: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
-  editor = await createUser(t, "eddie", "Editor");
-  viewer = await createUser(t, "vera", "Viewer");
+  editor = await userWithPat(t, "eddie", "Editor");
+  viewer = await userWithPat(t, "vera", "Viewer");
   await createFlag(t, "checkout");
   await createFlag(t, "banner");
 });
@@ -19,7 +27,7 @@ afterAll(() => t.close());
 
 describe("configuration", () => {
   it("turns change requests on with required approvals and records the change", async () => {
-    await configure(t, "production", 2);
+    await configureChangeRequests(t, "production", 2);
     const res = await t.rest("GET", "/api/admin/projects/default/change-requests/config");
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
@@ -41,7 +49,7 @@ describe("configuration", () => {
   });
 
   it("records nothing when the configuration does not change", async () => {
-    await configure(t, "production", 2);
+    await configureChangeRequests(t, "production", 2);
     expect(await eventsOf(t, ["change-request-configuration-updated"])).toHaveLength(1);
   });
 
@@ -72,7 +80,7 @@ describe("configuration", () => {
 
   it("the guard refuses direct changes without SKIP_CHANGE_REQUEST, and lets Admins and applied requests pass", async () => {
     const db = t.database.prisma;
-    const admin = await createUser(t, "root", "Admin");
+    const admin = await userWithPat(t, "root", "Admin");
     const editorPrincipal = await resolveToken(db, editor.token);
     const adminPrincipal = await resolveToken(db, admin.token);
     const refused = assertDirectChangeAllowed(db, editorPrincipal, "default", "production");
@@ -97,12 +105,7 @@ describe("configuration", () => {
 describe("proposing (spec 4.5)", () => {
   let id: number;
   it("creates the caller's Draft with the change, grouped by flag, with the default strategy it implies", async () => {
-    const res = await propose(
-      t,
-      "production",
-      { action: "updateEnabled", feature: "checkout", payload: { enabled: true } },
-      editor.token,
-    );
+    const res = await propose(t, "production", enableChange("checkout"), editor.token);
     expect(res.status).toBe(200);
     id = res.body.id;
     expect(res.body).toMatchObject({
@@ -149,7 +152,7 @@ describe("proposing (spec 4.5)", () => {
   });
 
   it("adds later changes (one or an array) to the same Draft", async () => {
-    const strategy = await createStrategy(t, "banner", "production");
+    const strategy = await addStrategy(t, "banner", { name: "default" }, "production");
     const res = await propose(
       t,
       "production",
@@ -195,31 +198,21 @@ describe("proposing (spec 4.5)", () => {
   });
 
   it("refuses callers without the direct change's permission, and environments without change requests", async () => {
-    const res = await propose(
-      t,
-      "production",
-      { action: "updateEnabled", feature: "checkout", payload: { enabled: true } },
-      viewer.token,
-    );
+    const res = await propose(t, "production", enableChange("checkout"), viewer.token);
     expect(res.status).toBe(403);
-    const off = await propose(
-      t,
-      "development",
-      { action: "updateEnabled", feature: "checkout", payload: { enabled: true } },
-      editor.token,
-    );
+    const off = await propose(t, "development", enableChange("checkout"), editor.token);
     expect(off.status).toBe(403);
     expect(off.body.name).toBe("InvalidOperationError");
   });
 
   it("accepts all 11 actions", async () => {
-    const kept = await createStrategy(t, "checkout", "production");
-    const dropped = await createStrategy(t, "checkout", "production");
+    const kept = await addStrategy(t, "checkout", { name: "default" }, "production");
+    const dropped = await addStrategy(t, "checkout", { name: "default" }, "production");
     const segment = { id: await createSegment(t, "beta-users", { project: "default" }) };
     await createFlag(t, "parent");
     await createFlag(t, "retired");
     const res = await propose(t, "production", [
-      { action: "updateEnabled", feature: "checkout", payload: { enabled: false } },
+      enableChange("checkout", false),
       {
         action: "addStrategy",
         feature: "checkout",
@@ -268,57 +261,25 @@ describe("proposing (spec 4.5)", () => {
 
 describe("editing a Draft", () => {
   it("edits and discards changes, then discards the Draft", async () => {
-    const created = await propose(
-      t,
-      "production",
-      { action: "updateEnabled", feature: "banner", payload: { enabled: true } },
-      viewer.token,
-    );
+    const created = await propose(t, "production", enableChange("banner"), viewer.token);
     expect(created.status).toBe(403);
-    const draft = await propose(
-      t,
-      "production",
-      { action: "updateEnabled", feature: "banner", payload: { enabled: true } },
-      editor.token,
-    );
+    const draft = await propose(t, "production", enableChange("banner"), editor.token);
     const id = draft.body.id;
     const change = draft.body.features.find((f: { name: string }) => f.name === "banner").changes.at(-1);
-    const edited = await t.rest(
-      "PUT",
-      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
-      {
-        action: "updateEnabled",
-        feature: "banner",
-        payload: { enabled: false },
-      },
-      editor.token,
-    );
+    const onChange = (method: string, body: unknown, token: string) =>
+      t.rest(method, `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`, body, token);
+    const edited = await onChange("PUT", enableChange("banner", false), editor.token);
     expect(edited.status).toBe(200);
     const after = edited.body.features.find((f: { name: string }) => f.name === "banner").changes.at(-1);
     expect(after.payload).toEqual({ enabled: false });
     expect((await eventsOf(t, ["change-edited"]))[0]).toMatchObject({
       data: { changeRequestId: id, changeId: change.id, payload: { enabled: false } },
     });
-    const bad = await t.rest(
-      "PUT",
-      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
-      { enabled: "no" },
-      editor.token,
-    );
+    const bad = await onChange("PUT", { enabled: "no" }, editor.token);
     expect(bad.status).toBe(400);
-    const notAuthor = await t.rest(
-      "DELETE",
-      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
-      undefined,
-      viewer.token,
-    );
+    const notAuthor = await onChange("DELETE", undefined, viewer.token);
     expect(notAuthor.status).toBe(403);
-    const discarded = await t.rest(
-      "DELETE",
-      `/api/admin/projects/default/change-requests/${id}/changes/${change.id}`,
-      undefined,
-      editor.token,
-    );
+    const discarded = await onChange("DELETE", undefined, editor.token);
     expect(discarded.status).toBe(204);
     expect(await eventsOf(t, ["change-discarded"])).toHaveLength(1);
     const gone = await t.rest(

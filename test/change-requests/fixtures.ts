@@ -1,42 +1,13 @@
 import { expect } from "vitest";
 import type { TestApp } from "../helpers/app.ts";
-import {
-  addStrategy,
-  createFlag as createFlagWith,
-  type TestUser,
-  userWithPat,
-} from "../helpers/builders.ts";
+import type { TestUser } from "../helpers/builders.ts";
 
-export type { TestUser };
-
-/** A user with a root role and a personal access token, made over the public API. */
-export async function createUser(t: TestApp, username: string, rootRole: "Admin" | "Editor" | "Viewer") {
-  return userWithPat(t, username, rootRole);
-}
-
-export async function createFlag(t: TestApp, name: string, project = "default") {
-  await createFlagWith(t, name, { project });
-}
-
-/**
- * A strategy added with the admin token, which holds SKIP_CHANGE_REQUEST, so it works in an
- * environment that requires change requests too; returns the strategy with its `id`.
- */
-export async function createStrategy(t: TestApp, feature: string, environment: string, name = "default") {
-  return addStrategy(t, feature, { name }, environment) as Promise<{ id: string }>;
-}
-
-export async function configure(t: TestApp, environment: string, requiredApprovals: number, enabled = true) {
-  const res = await t.rest(
-    "PUT",
-    `/api/admin/projects/default/environments/${environment}/change-requests/config`,
-    {
-      changeRequestsEnabled: enabled,
-      requiredApprovals,
-    },
-  );
-  expect(res.status).toBe(204);
-}
+/** The change that turns a flag on (or off) in the request's environment. */
+export const enableChange = (feature: string, enabled = true) => ({
+  action: "updateEnabled",
+  feature,
+  payload: { enabled },
+});
 
 export async function propose(t: TestApp, environment: string, body: unknown, token?: string) {
   return t.rest(
@@ -49,4 +20,28 @@ export async function propose(t: TestApp, environment: string, body: unknown, to
 
 export async function setState(t: TestApp, id: number, body: Record<string, unknown>, token?: string) {
   return t.rest("PUT", `/api/admin/projects/default/change-requests/${id}/state`, body, token);
+}
+
+/** A change request `author` proposed and sent to review; returns its id. */
+export async function submitted(t: TestApp, environment: string, change: unknown, author: TestUser) {
+  const draft = await propose(t, environment, change, author.token);
+  expect(draft.status, JSON.stringify(draft.body)).toBe(200);
+  const id = draft.body.id as number;
+  expect((await setState(t, id, { state: "In review" }, author.token)).status).toBe(200);
+  return id;
+}
+
+/** A submitted change request, then approved by each of `approvers` (the last approval makes it Approved). */
+export async function approved(
+  t: TestApp,
+  environment: string,
+  change: unknown,
+  author: TestUser,
+  approvers: TestUser[],
+) {
+  const id = await submitted(t, environment, change, author);
+  for (const approver of approvers) {
+    expect((await setState(t, id, { state: "Approved" }, approver.token)).status).toBe(200);
+  }
+  return id;
 }

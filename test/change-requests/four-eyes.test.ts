@@ -1,73 +1,62 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf } from "../helpers/builders.ts";
-import { configure, createFlag, createUser, propose, setState, type TestUser } from "./fixtures.ts";
+import {
+  addProjectMember,
+  apiToken,
+  changeRequestConfig,
+  configureChangeRequests,
+  createFlag,
+  eventsOf,
+  PROJECT_ROLE,
+  type TestUser,
+  turnOnOverRest,
+  userWithPat,
+} from "../helpers/builders.ts";
+import { enableChange, propose, setState } from "./fixtures.ts";
 
 let t: TestApp;
 let editor: TestUser;
 let owner: TestUser;
 
-const CONFIG = "/api/admin/projects/default/environments/production/change-requests/config";
-const configOf = async () => {
-  const res = await t.rest("GET", "/api/admin/projects/default/change-requests/config");
-  return (
-    res.body as { environment: string; changeRequestEnabled: boolean; requiredApprovals: number }[]
-  ).find((c) => c.environment === "production");
-};
+/** Production's change request configuration, set as the caller of `token`; the REST answer. */
+const putConfig = (body: Record<string, unknown>, token?: string) =>
+  t.rest("PUT", "/api/admin/projects/default/environments/production/change-requests/config", body, token);
 
-async function adminToken(name: string) {
-  const res = await t.rest("POST", "/api/admin/api-tokens", { tokenName: name, type: "admin" });
-  expect(res.status).toBe(201);
-  return res.body.secret as string;
-}
+const adminToken = (name: string) => apiToken(t, "admin", "*", ["*"], name);
 
 beforeAll(async () => {
   t = await createTestApp();
-  editor = await createUser(t, "eddie", "Editor");
-  owner = await createUser(t, "olga", "Viewer");
-  await t.gql(`mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 4) }`, {
-    u: owner.id,
-  });
+  editor = await userWithPat(t, "eddie", "Editor");
+  owner = await userWithPat(t, "olga", "Viewer");
+  await addProjectMember(t, "default", owner.id, PROJECT_ROLE.owner);
   await createFlag(t, "guarded");
-  await configure(t, "production", 2);
+  await configureChangeRequests(t, "production", 2);
 });
 afterAll(() => t.close());
 
 describe("turning review off is itself protected", () => {
   it("an Editor or a project Owner cannot switch change requests off or lower the approvals", async () => {
     for (const who of [editor, owner]) {
-      const off = await t.rest("PUT", CONFIG, { changeRequestsEnabled: false }, who.token);
+      const off = await putConfig({ changeRequestsEnabled: false }, who.token);
       expect(off.status).toBe(403);
       expect(off.body).toMatchObject({ name: "NoAccessError" });
       expect(off.body.message).toContain('"ADMIN"');
-      const fewer = await t.rest(
-        "PUT",
-        CONFIG,
-        { changeRequestsEnabled: true, requiredApprovals: 1 },
-        who.token,
-      );
+      const fewer = await putConfig({ changeRequestsEnabled: true, requiredApprovals: 1 }, who.token);
       expect(fewer.status).toBe(403);
     }
-    expect(await configOf()).toMatchObject({ changeRequestEnabled: true, requiredApprovals: 2 });
-    const direct = await t.rest(
-      "POST",
-      "/api/admin/projects/default/features/guarded/environments/production/on",
-      undefined,
-      editor.token,
-    );
+    expect(await changeRequestConfig(t, "production")).toMatchObject({
+      changeRequestEnabled: true,
+      requiredApprovals: 2,
+    });
+    const direct = await turnOnOverRest(t, "guarded", "production", editor.token);
     expect(direct.status).toBe(403);
   });
 
   it("an Editor may raise the protection; an Admin may lower it, and each change is an event", async () => {
     const before = (await eventsOf(t, ["change-request-configuration-updated"])).length;
-    const more = await t.rest(
-      "PUT",
-      CONFIG,
-      { changeRequestsEnabled: true, requiredApprovals: 3 },
-      editor.token,
-    );
+    const more = await putConfig({ changeRequestsEnabled: true, requiredApprovals: 3 }, editor.token);
     expect(more.status).toBe(204);
-    const off = await t.rest("PUT", CONFIG, { changeRequestsEnabled: false });
+    const off = await putConfig({ changeRequestsEnabled: false });
     expect(off.status).toBe(204);
     const events = await eventsOf(t, ["change-request-configuration-updated"]);
     expect(events.length).toBe(before + 2);
@@ -76,7 +65,7 @@ describe("turning review off is itself protected", () => {
       data: { changeRequestsEnabled: false, requiredApprovals: null },
       preData: { changeRequestsEnabled: true, requiredApprovals: 3 },
     });
-    await configure(t, "production", 2);
+    await configureChangeRequests(t, "production", 2);
   });
 
   it("removing a protected environment from the project (wiping its flag state) needs the skip permission", async () => {
@@ -100,12 +89,7 @@ describe("an API token is an author too", () => {
   it("an admin token cannot approve its own request; another admin token counts as another approver", async () => {
     const scriptA = await adminToken("script-a");
     const scriptB = await adminToken("script-b");
-    const draft = await propose(
-      t,
-      "production",
-      { action: "updateEnabled", feature: "guarded", payload: { enabled: true } },
-      scriptA,
-    );
+    const draft = await propose(t, "production", enableChange("guarded"), scriptA);
     expect(draft.status).toBe(200);
     const id = draft.body.id as number;
     // B is not the author of A's draft: it cannot submit it
@@ -128,7 +112,7 @@ describe("an API token is an author too", () => {
   it("each admin token has its own draft and its own list of open requests", async () => {
     const scriptC = await adminToken("script-c");
     const scriptD = await adminToken("script-d");
-    const change = { action: "updateEnabled", feature: "guarded", payload: { enabled: false } };
+    const change = enableChange("guarded", false);
     const c = await propose(t, "production", change, scriptC);
     const d = await propose(t, "production", change, scriptD);
     expect(c.body.id).not.toBe(d.body.id);

@@ -1,53 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { archiveFlag, eventsOf, gqlOk } from "../helpers/builders.ts";
 import {
-  configure,
+  addStrategy,
+  archiveFlag,
+  configureChangeRequests,
   createFlag,
-  createStrategy,
-  createUser,
-  propose,
-  setState,
+  deleteStrategy,
+  eventsOf,
+  flagEnabledIn,
   type TestUser,
-} from "./fixtures.ts";
+  updateStrategy,
+  userWithPat,
+} from "../helpers/builders.ts";
+import { approved, enableChange, propose, setState, submitted } from "./fixtures.ts";
 
 let t: TestApp;
 let author: TestUser;
 let alice: TestUser;
 let bob: TestUser;
-const enableCheckout = { action: "updateEnabled", feature: "checkout", payload: { enabled: true } };
+const enableCheckout = enableChange("checkout");
 
 beforeAll(async () => {
   t = await createTestApp();
-  author = await createUser(t, "author", "Editor");
-  alice = await createUser(t, "alice", "Admin");
-  bob = await createUser(t, "bob", "Admin");
+  author = await userWithPat(t, "author", "Editor");
+  alice = await userWithPat(t, "alice", "Admin");
+  bob = await userWithPat(t, "bob", "Admin");
   await createFlag(t, "checkout");
-  await configure(t, "production", 2);
+  await configureChangeRequests(t, "production", 2);
 });
 afterAll(() => t.close());
 
-async function productionEnabled(feature: string) {
-  const row = await t.database.prisma.featureEnvironment.findUniqueOrThrow({
-    where: { featureName_environmentName: { featureName: feature, environmentName: "production" } },
-  });
-  return row.enabled;
-}
-
-async function submitted(change: unknown, by = author) {
-  const draft = await propose(t, "production", change, by.token);
-  expect(draft.status).toBe(200);
-  const review = await setState(t, draft.body.id, { state: "In review" }, by.token);
-  expect(review.status).toBe(200);
-  return draft.body.id as number;
-}
-
-async function approved(change: unknown) {
-  const id = await submitted(change);
-  expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(200);
-  expect((await setState(t, id, { state: "Approved" }, bob.token)).status).toBe(200);
-  return id;
-}
+/** Sent to review by the author, in production. */
+const inReview = (change: unknown) => submitted(t, "production", change, author);
+/** ...and approved by alice and bob. */
+const approvedByBoth = (change: unknown) => approved(t, "production", change, author, [alice, bob]);
 
 describe("the review path Draft → In review → Approved → Applied", () => {
   let id: number;
@@ -102,12 +88,12 @@ describe("the review path Draft → In review → Approved → Applied", () => {
 
   it("applying needs APPLY_CHANGE_REQUEST; it runs the changes grouped under the request", async () => {
     expect((await setState(t, id, { state: "Applied" }, author.token)).status).toBe(403);
-    expect(await productionEnabled("checkout")).toBe(false);
+    expect(await flagEnabledIn(t, "checkout", "production")).toBe(false);
     const res = await setState(t, id, { state: "Applied" }, alice.token);
     expect(res.status).toBe(200);
     expect(res.body.state).toBe("Applied");
     expect(res.body.features[0]).not.toHaveProperty("defaultChange");
-    expect(await productionEnabled("checkout")).toBe(true);
+    expect(await flagEnabledIn(t, "checkout", "production")).toBe(true);
     const [enabled] = await eventsOf(t, ["feature-environment-enabled"]);
     expect(enabled).toMatchObject({
       featureName: "checkout",
@@ -127,21 +113,16 @@ describe("the review path Draft → In review → Approved → Applied", () => {
 
   it("an Admin may approve their own request; minApprovals is fixed when the request is created", async () => {
     await createFlag(t, "own");
-    const draft = await propose(
-      t,
-      "production",
-      { action: "updateEnabled", feature: "own", payload: { enabled: true } },
-      alice.token,
-    );
-    await configure(t, "production", 1);
+    const draft = await propose(t, "production", enableChange("own"), alice.token);
+    await configureChangeRequests(t, "production", 1);
     await setState(t, draft.body.id, { state: "In review" }, alice.token);
     const res = await setState(t, draft.body.id, { state: "Approved" }, alice.token);
     expect(res.body).toMatchObject({ minApprovals: 2, state: "In review" });
-    await configure(t, "production", 2);
+    await configureChangeRequests(t, "production", 2);
   });
 
   it("with no approvals required, sending to review approves", async () => {
-    await configure(t, "development", 0);
+    await configureChangeRequests(t, "development", 0);
     const draft = await propose(t, "development", enableCheckout, author.token);
     const res = await setState(t, draft.body.id, { state: "In review" }, author.token);
     expect(res.body).toMatchObject({ state: "Approved", minApprovals: 0 });
@@ -150,7 +131,7 @@ describe("the review path Draft → In review → Approved → Applied", () => {
 
 describe("rejecting, cancelling, commenting", () => {
   it("a reviewer rejects with a comment", async () => {
-    const id = await submitted(enableCheckout);
+    const id = await inReview(enableCheckout);
     expect((await setState(t, id, { state: "Rejected" }, author.token)).status).toBe(403);
     const res = await setState(t, id, { state: "Rejected", comment: "Not now" }, bob.token);
     expect(res.body).toMatchObject({
@@ -163,8 +144,8 @@ describe("rejecting, cancelling, commenting", () => {
   });
 
   it("the author (or an Admin) cancels", async () => {
-    const id = await submitted(enableCheckout);
-    const other = await createUser(t, "other", "Editor");
+    const id = await inReview(enableCheckout);
+    const other = await userWithPat(t, "other", "Editor");
     expect((await setState(t, id, { state: "Cancelled" }, other.token)).status).toBe(403);
     const res = await setState(t, id, { state: "Cancelled" }, author.token);
     expect(res.body.state).toBe("Cancelled");
@@ -172,38 +153,25 @@ describe("rejecting, cancelling, commenting", () => {
   });
 
   it("comments are accepted in any state", async () => {
-    const id = await submitted(enableCheckout);
+    const id = await inReview(enableCheckout);
     await setState(t, id, { state: "Cancelled" }, author.token);
-    const res = await t.rest(
-      "POST",
-      `/api/admin/projects/default/change-requests/${id}/comments`,
-      { text: "For the record" },
-      bob.token,
-    );
+    const comment = (body: { text: string }) =>
+      t.rest("POST", `/api/admin/projects/default/change-requests/${id}/comments`, body, bob.token);
+    const res = await comment({ text: "For the record" });
     expect(res.status).toBe(201);
     expect(res.body.comments.at(-1)).toMatchObject({
       text: "For the record",
       createdBy: { username: "bob" },
     });
-    const empty = await t.rest(
-      "POST",
-      `/api/admin/projects/default/change-requests/${id}/comments`,
-      { text: " " },
-      bob.token,
-    );
+    const empty = await comment({ text: " " });
     expect(empty.status).toBe(400);
-    const tooLong = await t.rest(
-      "POST",
-      `/api/admin/projects/default/change-requests/${id}/comments`,
-      { text: "x".repeat(10_001) },
-      bob.token,
-    );
+    const tooLong = await comment({ text: "x".repeat(10_001) });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.message).toMatch(/text/);
   });
 
   it("unknown states and requests of other projects are refused", async () => {
-    const id = await submitted(enableCheckout);
+    const id = await inReview(enableCheckout);
     expect((await setState(t, id, { state: "Draft" }, author.token)).status).toBe(400);
     expect(
       (
@@ -222,18 +190,13 @@ describe("rejecting, cancelling, commenting", () => {
 describe("conflicts", () => {
   it("a strategy changed since the change was made is a conflict; applying is refused with 409", async () => {
     await createFlag(t, "striped");
-    const strategy = await createStrategy(t, "striped", "production");
-    const id = await approved({
+    const strategy = await addStrategy(t, "striped", { name: "default" }, "production");
+    const id = await approvedByBoth({
       action: "updateStrategy",
       feature: "striped",
       payload: { id: strategy.id, title: "Mine" },
     });
-    await gqlOk(
-      t,
-      `mutation($f: String!, $id: String!, $i: StrategyUpdateInput!) {
-        updateFeatureStrategy(project: "default", feature: $f, environment: "production", id: $id, input: $i) { id } }`,
-      { f: "striped", id: strategy.id, i: { title: "Theirs" } },
-    );
+    await updateStrategy(t, "striped", strategy.id, { title: "Theirs" }, "production");
     const shown = await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`);
     expect(shown.body.features[0].conflict).toMatch(/changed since/);
     expect(shown.body.features[0].changes[0].conflict).toMatch(/changed since/);
@@ -245,17 +208,12 @@ describe("conflicts", () => {
 
   it("a deleted strategy and an archived flag are conflicts", async () => {
     await createFlag(t, "doomed");
-    const strategy = await createStrategy(t, "doomed", "production");
-    const id = await approved([
+    const strategy = await addStrategy(t, "doomed", { name: "default" }, "production");
+    const id = await approvedByBoth([
       { action: "deleteStrategy", feature: "doomed", payload: { id: strategy.id } },
-      { action: "updateEnabled", feature: "doomed", payload: { enabled: true } },
+      enableChange("doomed"),
     ]);
-    await gqlOk(
-      t,
-      `mutation($id: String!) {
-        deleteFeatureStrategy(project: "default", feature: "doomed", environment: "production", id: $id) { name } }`,
-      { id: strategy.id },
-    );
+    await deleteStrategy(t, "doomed", strategy.id, "production");
     let shown = await t.gql<{ changeRequest: { features: { changes: { conflict: string | null }[] }[] } }>(
       `query($id: Int!) { changeRequest(id: $id) { features { changes { conflict } } } }`,
       { id },
@@ -282,7 +240,7 @@ describe("conflicts", () => {
 
 describe("concurrency", () => {
   it("two concurrent final approvals approve once", async () => {
-    const id = await submitted(enableCheckout);
+    const id = await inReview(enableCheckout);
     const results = await Promise.all([
       setState(t, id, { state: "Approved" }, alice.token),
       setState(t, id, { state: "Approved" }, bob.token),
@@ -299,7 +257,7 @@ describe("concurrency", () => {
 
   it("two concurrent applies apply once", async () => {
     await createFlag(t, "racy");
-    const id = await approved({ action: "updateEnabled", feature: "racy", payload: { enabled: true } });
+    const id = await approvedByBoth(enableChange("racy"));
     const results = await Promise.all([
       setState(t, id, { state: "Applied" }, alice.token),
       setState(t, id, { state: "Applied" }, bob.token),

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { configure, createFlag, createUser, propose, setState, type TestUser } from "./fixtures.ts";
+import {
+  addProjectMember,
+  configureChangeRequests,
+  createFlag,
+  createRole,
+  type TestUser,
+  turnOnOverRest,
+  userWithPat,
+} from "../helpers/builders.ts";
+import { enableChange, propose, setState } from "./fixtures.ts";
 
 let t: TestApp;
 let author: TestUser;
@@ -10,25 +19,20 @@ let skipper: TestUser;
 
 /** A project role holding `permissions` in one environment, given to `user` in project default. */
 async function grant(user: TestUser, role: string, permissions: string[], environment: string) {
-  const db = t.database.prisma;
-  const created = await db.role.create({
-    data: {
-      name: role,
-      type: "custom",
-      permissions: {
-        create: permissions.map((permissionName) => ({ permissionName, environmentName: environment })),
-      },
-    },
-  });
-  await db.projectMember.create({ data: { userId: user.id, projectId: "default", roleId: created.id } });
+  const roleId = await createRole(
+    t,
+    role,
+    permissions.map((name) => ({ name, environment })),
+  );
+  await addProjectMember(t, "default", user.id, roleId);
 }
 
 beforeAll(async () => {
   t = await createTestApp();
-  author = await createUser(t, "author", "Editor");
-  reviewer = await createUser(t, "reviewer", "Viewer");
-  devReviewer = await createUser(t, "dev-reviewer", "Viewer");
-  skipper = await createUser(t, "skipper", "Editor");
+  author = await userWithPat(t, "author", "Editor");
+  reviewer = await userWithPat(t, "reviewer", "Viewer");
+  devReviewer = await userWithPat(t, "dev-reviewer", "Viewer");
+  skipper = await userWithPat(t, "skipper", "Editor");
   await grant(author, "Author reviewer", ["APPROVE_CHANGE_REQUEST"], "production");
   await grant(
     reviewer,
@@ -39,18 +43,13 @@ beforeAll(async () => {
   await grant(devReviewer, "Development reviewer", ["APPROVE_CHANGE_REQUEST"], "development");
   await grant(skipper, "Skipper", ["SKIP_CHANGE_REQUEST"], "production");
   await createFlag(t, "reviewed");
-  await configure(t, "production", 1);
+  await configureChangeRequests(t, "production", 1);
 });
 afterAll(() => t.close());
 
 describe("reviewers with project roles", () => {
   it("the author cannot approve their own request; a reviewer in that environment can, and can apply", async () => {
-    const draft = await propose(
-      t,
-      "production",
-      { action: "updateEnabled", feature: "reviewed", payload: { enabled: true } },
-      author.token,
-    );
+    const draft = await propose(t, "production", enableChange("reviewed"), author.token);
     const id = draft.body.id as number;
     await setState(t, id, { state: "In review" }, author.token);
     const own = await setState(t, id, { state: "Approved" }, author.token);
@@ -67,19 +66,7 @@ describe("reviewers with project roles", () => {
 
   it("SKIP_CHANGE_REQUEST lets a user change a protected environment directly", async () => {
     await createFlag(t, "skipped");
-    const refused = await t.rest(
-      "POST",
-      "/api/admin/projects/default/features/skipped/environments/production/on",
-      undefined,
-      author.token,
-    );
-    expect(refused.status).toBe(403);
-    const direct = await t.rest(
-      "POST",
-      "/api/admin/projects/default/features/skipped/environments/production/on",
-      undefined,
-      skipper.token,
-    );
-    expect(direct.status).toBe(200);
+    expect((await turnOnOverRest(t, "skipped", "production", author.token)).status).toBe(403);
+    expect((await turnOnOverRest(t, "skipped", "production", skipper.token)).status).toBe(200);
   });
 });

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDueScheduledChangeRequests } from "../../src/jobs/scheduled-change-requests.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { eventsOf, gqlOk } from "../helpers/builders.ts";
 import {
-  configure,
+  addStrategy,
+  configureChangeRequests,
   createFlag,
-  createStrategy,
-  createUser,
-  propose,
-  setState,
+  eventsOf,
+  flagEnabledIn,
+  gqlOk,
   type TestUser,
-} from "./fixtures.ts";
+  updateStrategy,
+  userWithPat,
+} from "../helpers/builders.ts";
+import { approved, enableChange, setState } from "./fixtures.ts";
 
 let t: TestApp;
 let author: TestUser;
@@ -22,25 +24,16 @@ const AFTER_LATER = new Date("2030-01-01T12:00:01.000Z");
 beforeAll(async () => {
   t = await createTestApp();
   t.setNow(NOW);
-  author = await createUser(t, "author", "Editor");
-  approver = await createUser(t, "approver", "Admin");
-  await configure(t, "production", 1);
+  author = await userWithPat(t, "author", "Editor");
+  approver = await userWithPat(t, "approver", "Admin");
+  await configureChangeRequests(t, "production", 1);
 });
 afterAll(() => t.close());
 
+/** A new flag and an approved request for `change` (default: turning it on in production). */
 async function approvedFor(feature: string, change?: unknown) {
   await createFlag(t, feature);
-  const draft = await propose(
-    t,
-    "production",
-    change ?? { action: "updateEnabled", feature, payload: { enabled: true } },
-    author.token,
-  );
-  expect(draft.status).toBe(200);
-  await setState(t, draft.body.id, { state: "In review" }, author.token);
-  const res = await setState(t, draft.body.id, { state: "Approved" }, approver.token);
-  expect(res.body.state).toBe("Approved");
-  return draft.body.id as number;
+  return approved(t, "production", change ?? enableChange(feature), author, [approver]);
 }
 
 async function scheduled(feature: string, change?: unknown, by = approver) {
@@ -52,12 +45,7 @@ async function scheduled(feature: string, change?: unknown, by = approver) {
 
 const run = (now: Date) => runDueScheduledChangeRequests(t.deps, now);
 const get = (id: number) => t.rest("GET", `/api/admin/projects/default/change-requests/${id}`);
-async function enabledIn(feature: string) {
-  const row = await t.database.prisma.featureEnvironment.findUniqueOrThrow({
-    where: { featureName_environmentName: { featureName: feature, environmentName: "production" } },
-  });
-  return row.enabled;
-}
+const enabledIn = (feature: string) => flagEnabledIn(t, feature, "production");
 
 describe("scheduling", () => {
   it("schedules an Approved request for a future time, with APPLY_CHANGE_REQUEST", async () => {
@@ -128,18 +116,13 @@ describe("scheduling", () => {
 
   it("a conflict suspends it with a reason; it can be rescheduled or applied now", async () => {
     await createFlag(t, "edited");
-    const strategy = await createStrategy(t, "edited", "production");
+    const strategy = await addStrategy(t, "edited", { name: "default" }, "production");
     const id = await scheduled("edited-sibling", {
       action: "updateStrategy",
       feature: "edited",
       payload: { id: strategy.id, title: "New" },
     });
-    await gqlOk(
-      t,
-      `mutation($f: String!, $id: String!, $i: StrategyUpdateInput!) {
-        updateFeatureStrategy(project: "default", feature: $f, environment: "production", id: $id, input: $i) { id } }`,
-      { f: "edited", id: strategy.id, i: { disabled: true } },
-    );
+    await updateStrategy(t, "edited", strategy.id, { disabled: true }, "production");
     expect((await run(AFTER_LATER)).suspended).toEqual([id]);
     const res = await get(id);
     expect(res.body.schedule).toEqual({
@@ -163,7 +146,7 @@ describe("scheduling", () => {
   });
 
   it("the scheduler's deletion suspends it", async () => {
-    const scheduler = await createUser(t, "leaver", "Admin");
+    const scheduler = await userWithPat(t, "leaver", "Admin");
     const id = await scheduled("orphan", undefined, scheduler);
     await gqlOk(t, `mutation($id: Int!) { deleteUser(id: $id) }`, { id: scheduler.id });
     expect((await run(AFTER_LATER)).suspended).toEqual([id]);

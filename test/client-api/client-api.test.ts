@@ -1,6 +1,16 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import {
+  addDependency,
+  apiToken,
+  createFlag,
+  createProject,
+  createSegment,
+  enableFlag,
+  gqlOk,
+  preflight,
+} from "../helpers/builders.ts";
 
 let t: TestApp;
 let devAll: string;
@@ -8,32 +18,6 @@ let devDefault: string;
 let prodAll: string;
 let frontend: string;
 
-const ok = async <T = Record<string, any>>(query: string, variables?: Record<string, unknown>) => {
-  const res = await t.gql<T>(query, variables);
-  expect(res.errors).toBeUndefined();
-  return res.data as T;
-};
-const token = async (type: string, environment: string, projects = ["*"]) =>
-  (
-    await ok<{ createApiToken: { secret: string } }>(
-      `mutation($i: CreateApiTokenInput!) { createApiToken(input: $i) { secret } }`,
-      { i: { tokenName: `${type}-${environment}-${projects}`, type, environment, projects } },
-    )
-  ).createApiToken.secret;
-const flag = (name: string, project = "default") =>
-  ok(`mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`, {
-    p: project,
-    n: name,
-  });
-const enable = (name: string, project = "default", environment = "development") =>
-  ok(
-    `mutation($p: String!, $f: String!, $e: String!) { enableFeatureEnvironment(project: $p, feature: $f, environment: $e) { name } }`,
-    {
-      p: project,
-      f: name,
-      e: environment,
-    },
-  );
 const get = async (path: string, auth: string | null, headers: Record<string, string> = {}) => {
   const res = await t.app.fetch(`http://vexil.test${path}`, {
     headers: { ...(auth ? { authorization: auth } : {}), ...headers },
@@ -48,41 +32,37 @@ const json = async (path: string, auth: string | null) => {
 let segmentId: number;
 beforeAll(async () => {
   t = await createTestApp({ FRONTEND_API_ORIGINS: "https://app.example" });
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id: databaseId } }`);
-  devAll = await token("client", "development");
-  devDefault = await token("client", "development", ["default"]);
-  prodAll = await token("client", "production");
-  frontend = await token("frontend", "development", ["default"]);
-  segmentId = (
-    await ok<{ createSegment: { id: number } }>(
-      `mutation { createSegment(input: { name: "beta", constraints: [{ contextName: "plan", operator: IN, values: ["beta"] }] }) { id: databaseId } }`,
-    )
-  ).createSegment.id;
-  await flag("checkout");
-  await ok(`mutation { addFeatureStrategy(project: "default", feature: "checkout", environment: "development", input: {
-    name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
-    constraints: [{ contextName: "country", operator: IN, values: ["NO"] }], segments: [${segmentId}] }) { id: databaseId } }`);
-  await ok(`mutation { addFeatureStrategy(project: "default", feature: "checkout", environment: "development", input: {
-    name: "default", disabled: true }) { id: databaseId } }`);
-  await enable("checkout");
-  await ok(
-    `mutation { addFeatureTag(project: "default", feature: "checkout", input: { type: "simple", value: "web" }) { value } }`,
-  ).catch(async () =>
-    expect(
-      (await t.rest("POST", "/api/admin/features/checkout/tags", { type: "simple", value: "web" })).status,
-    ).toBe(201),
+  await createProject(t, "other", { name: "Other" });
+  devAll = await apiToken(t, "client", "development", ["*"]);
+  devDefault = await apiToken(t, "client", "development", ["default"]);
+  prodAll = await apiToken(t, "client", "production", ["*"]);
+  frontend = await apiToken(t, "frontend", "development", ["default"]);
+  segmentId = await createSegment(t, "beta", {
+    constraints: [{ contextName: "plan", operator: "IN", values: ["beta"] }],
+  });
+  await createFlag(t, "checkout", {
+    tags: [{ type: "simple", value: "web" }],
+    strategies: [
+      {
+        name: "flexibleRollout",
+        parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
+        constraints: [{ contextName: "country", operator: "IN", values: ["NO"] }],
+        segments: [segmentId],
+      },
+      { name: "default", disabled: true },
+    ],
+    enabledIn: ["development"],
+  });
+  await createFlag(t, "checkout-v2");
+  await addDependency(t, "checkout-v2", "checkout");
+  await enableFlag(t, "checkout-v2", "development");
+  await createFlag(t, "other-flag", { project: "other", enabledIn: ["development"] });
+  await createFlag(t, "banner", { enabledIn: ["development"] });
+  await gqlOk(
+    t,
+    `mutation { setFeatureEnvironmentVariants(project: "default", feature: "banner", environment: "development",
+    variants: [{ name: "red", weight: 1000, weightType: variable, stickiness: "default", payload: { type: string, value: "#f00" } }]) { enabled } }`,
   );
-  await flag("checkout-v2");
-  await ok(
-    `mutation { addFeatureDependency(project: "default", feature: "checkout-v2", input: { feature: "checkout" }) { name } }`,
-  );
-  await enable("checkout-v2");
-  await flag("other-flag", "other");
-  await enable("other-flag", "other");
-  await flag("banner");
-  await enable("banner");
-  await ok(`mutation { setFeatureEnvironmentVariants(project: "default", feature: "banner", environment: "development",
-    variants: [{ name: "red", weight: 1000, weightType: variable, stickiness: "default", payload: { type: string, value: "#f00" } }]) { enabled } }`);
 });
 afterAll(() => t?.close());
 
@@ -146,7 +126,7 @@ describe("GET /api/client/features", () => {
     const etag = first.headers.get("etag") as string;
     expect(etag).toMatch(/^W\/"/);
     expect((await get("/api/client/features", devAll, { "if-none-match": etag })).status).toBe(304);
-    await flag("newcomer");
+    await createFlag(t, "newcomer");
     const changed = await get("/api/client/features", devAll, { "if-none-match": etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
@@ -223,19 +203,23 @@ describe("OpenAPI", () => {
 
 describe("remembered tokens", () => {
   it("a deleted token is refused at once, though SDK tokens are served from memory", async () => {
-    const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
+    const created = await gqlOk<{ createApiToken: { secret: string; token: { id: number } } }>(
+      t,
       `mutation { createApiToken(input: { tokenName: "short-lived", type: "client", environment: "development" }) { secret token { id: databaseId } } }`,
     );
     const secret = created.createApiToken.secret;
     expect((await get("/api/client/features", secret)).status).toBe(200);
     expect((await get("/api/client/features", secret)).status).toBe(200);
-    await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
+    await gqlOk(t, `mutation($id: Int!) { deleteApiToken(id: $id) }`, {
+      id: created.createApiToken.token.id,
+    });
     expect((await get("/api/client/features", secret)).status).toBe(401);
   });
 
   it("an expired token is refused even while remembered", async () => {
     const expiresAt = new Date(Date.now() + 60_000);
-    const created = await ok<{ createApiToken: { secret: string } }>(
+    const created = await gqlOk<{ createApiToken: { secret: string } }>(
+      t,
       `mutation($at: DateTime) { createApiToken(input: { tokenName: "expiring", type: "client", environment: "development", expiresAt: $at }) { secret } }`,
       { at: expiresAt.toISOString() },
     );
@@ -334,16 +318,9 @@ describe("frontend API", () => {
   });
 
   it("CORS: FRONTEND_API_ORIGINS without credentials", async () => {
-    const preflight = await t.app.fetch("http://vexil.test/api/frontend", {
-      method: "OPTIONS",
-      headers: {
-        origin: "https://app.example",
-        "access-control-request-method": "GET",
-        "access-control-request-headers": "authorization",
-      },
-    });
-    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
-    expect(preflight.headers.get("access-control-allow-credentials")).not.toBe("true");
+    const answer = await preflight(t, "/api/frontend", "https://app.example", "GET", "authorization");
+    expect(answer.allowOrigin).toBe("https://app.example");
+    expect(answer.allowCredentials).not.toBe("true");
   });
 });
 
@@ -374,7 +351,8 @@ async function* sseEvents(res: Response) {
 
 describe("GET /api/client/streaming", () => {
   it("hydrates, sends only what changed, and ends when its token is deleted", async () => {
-    const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
+    const created = await gqlOk<{ createApiToken: { secret: string; token: { id: number } } }>(
+      t,
       `mutation { createApiToken(input: { tokenName: "streamer", type: "client", environment: "development", projects: ["default"] }) { secret token { id: databaseId } } }`,
     );
     const res = await get("/api/client/streaming", created.createApiToken.secret);
@@ -386,7 +364,7 @@ describe("GET /api/client/streaming", () => {
     expect(hydration.type).toBe("hydration");
     expect(hydration.features.map((f: { name: string }) => f.name)).toContain("checkout");
     expect(hydration.features.map((f: { name: string }) => f.name)).not.toContain("other-flag");
-    await enable("newcomer");
+    await enableFlag(t, "newcomer", "development");
     const updated = (await events.next()).value;
     expect(updated?.event).toBe("unleash-updated");
     expect(Number(updated?.id)).toBeGreaterThan(Number(connected?.id));
@@ -397,18 +375,21 @@ describe("GET /api/client/streaming", () => {
       }),
     ]);
     // A change in a project outside the token's scope sends nothing; the next one in scope does.
-    await enable("other-flag", "other", "production");
-    await ok(`mutation { archiveFeatures(project: "default", names: ["newcomer"]) { name } }`);
+    await enableFlag(t, "other-flag", "production", "other");
+    await gqlOk(t, `mutation { archiveFeatures(project: "default", names: ["newcomer"]) { name } }`);
     const removed = (await events.next()).value;
     expect(removed?.data.events).toEqual([
       { eventId: expect.any(Number), type: "feature-removed", featureName: "newcomer" },
     ]);
-    await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
+    await gqlOk(t, `mutation($id: Int!) { deleteApiToken(id: $id) }`, {
+      id: created.createApiToken.token.id,
+    });
     expect((await events.next()).done).toBe(true);
   });
 
   it("ends when its token expires, with no change to wake it", async () => {
-    const created = await ok<{ createApiToken: { secret: string } }>(
+    const created = await gqlOk<{ createApiToken: { secret: string } }>(
+      t,
       `mutation($at: DateTime) { createApiToken(input: { tokenName: "streamer-expiring", type: "client", environment: "development", expiresAt: $at }) { secret } }`,
       { at: new Date(Date.now() + 1500).toISOString() },
     );

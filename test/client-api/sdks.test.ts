@@ -4,6 +4,16 @@ import { join } from "node:path";
 import { Unleash, UnleashEvents } from "unleash-client";
 import { EVENTS, UnleashClient } from "unleash-proxy-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { apiOver } from "../helpers/app.ts";
+import {
+  type Api,
+  apiToken,
+  createFlag,
+  disableFlag,
+  enableFlag,
+  gqlOk,
+  soleVariant,
+} from "../helpers/builders.ts";
 import { emptyPostgresDatabase } from "../helpers/postgres-url.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
 
@@ -20,37 +30,9 @@ let clientToken: string;
 let frontendToken: string;
 const sdks: { destroy(): void }[] = [];
 
-async function gql(query: string, variables?: Record<string, unknown>) {
-  const res = await fetch(`${server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: ADMIN },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: any; errors?: unknown[] };
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
-const token = async (type: string) =>
-  (
-    await gql(
-      `mutation($t: String!) { createApiToken(input: { tokenName: $t, type: $t, environment: "development" }) { secret } }`,
-      { t: type },
-    )
-  ).createApiToken.secret as string;
-const enable = (feature: string) =>
-  gql(
-    `mutation($f: String!) { enableFeatureEnvironment(project: "default", feature: $f, environment: "development") { name } }`,
-    {
-      f: feature,
-    },
-  );
-const disable = (feature: string) =>
-  gql(
-    `mutation($f: String!) { disableFeatureEnvironment(project: "default", feature: $f, environment: "development") { name } }`,
-    {
-      f: feature,
-    },
-  );
+let api: Api;
+const enable = (feature: string) => enableFlag(api, feature, "development");
+const disable = (feature: string) => disableFlag(api, feature, "development");
 
 /** Resolves when `check` holds, re-checked on each of the SDK's `event`s. */
 function until(
@@ -81,15 +63,21 @@ beforeAll(async () => {
     VEXIL_DATA_DIR: join(dataDir, "data"),
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   });
-  clientToken = await token("client");
-  frontendToken = await token("frontend");
-  await gql(`mutation { createFeature(project: "default", input: { name: "sdk-beta" }) { name } }`);
-  await gql(`mutation { addFeatureStrategy(project: "default", feature: "sdk-beta", environment: "development", input: {
-    name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "sdk-beta" },
-    constraints: [{ contextName: "userId", operator: IN, values: ["alice"] }],
-    variants: [{ name: "blue", weight: 1000, weightType: variable, stickiness: "default", payload: { type: string, value: "b" } }] }) { id } }`);
-  await enable("sdk-beta");
-  await gql(`mutation { createFeature(project: "default", input: { name: "sdk-live" }) { name } }`);
+  api = apiOver((path, init) => fetch(`${server.url}${path}`, init), ADMIN);
+  clientToken = await apiToken(api, "client", "development", ["*"]);
+  frontendToken = await apiToken(api, "frontend", "development", ["*"]);
+  await createFlag(api, "sdk-beta", {
+    strategies: [
+      {
+        name: "flexibleRollout",
+        parameters: { rollout: "100", stickiness: "default", groupId: "sdk-beta" },
+        constraints: [{ contextName: "userId", operator: "IN", values: ["alice"] }],
+        variants: [soleVariant("blue", { type: "string", value: "b" })],
+      },
+    ],
+    enabledIn: ["development"],
+  });
+  await createFlag(api, "sdk-live");
 }, 120_000);
 
 afterAll(async () => {
@@ -177,8 +165,11 @@ describe("unleash-client metrics", () => {
     const development = flag.environments.find((e: { name: string }) => e.name === "development");
     expect(development).toMatchObject({ yes: 3, no: 2 });
     expect(development.lastSeenAt).not.toBeNull();
-    const apps = await gql(`{ clientApplication(appName: "vexil-e2e-metrics") {
-      instances { instanceId environment sdkType sdkVersion strategies } seenFlags { featureName environments } } }`);
+    const apps = await gqlOk(
+      api,
+      `{ clientApplication(appName: "vexil-e2e-metrics") {
+      instances { instanceId environment sdkType sdkVersion strategies } seenFlags { featureName environments } } }`,
+    );
     expect(apps.clientApplication.instances).toEqual([
       expect.objectContaining({
         instanceId: "metrics-1",

@@ -2,48 +2,42 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFeaturesCache } from "../../src/modules/client-features/client-features.cache.ts";
 import { readClientState } from "../../src/modules/client-features/client-features.read.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import {
+  addDependency,
+  archiveFlag,
+  createFlag,
+  createProject,
+  createSegment,
+  gqlOk,
+  soleVariant,
+} from "../helpers/builders.ts";
 
 let t: TestApp;
-const ok = async (query: string, variables?: Record<string, unknown>) => {
-  const res = await t.gql(query, variables);
-  expect(res.errors).toBeUndefined();
-  return res.data as Record<string, any>;
-};
-
 beforeAll(async () => {
   t = await createTestApp();
-  const segment = await ok(
-    `mutation { createSegment(input: { name: "beta", constraints: [{ contextName: "plan", operator: IN, values: ["beta"] }] }) { id: databaseId } }`,
-  );
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id: databaseId } }`);
-  for (const [name, project] of [
-    ["alpha", "default"],
-    ["beta-flag", "default"],
-    ["zeta", "other"],
-    ["gone", "default"],
-  ]) {
-    await ok(
-      `mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n, impressionData: true }) { name } }`,
+  const segmentId = await createSegment(t, "beta", {
+    constraints: [{ contextName: "plan", operator: "IN", values: ["beta"] }],
+  });
+  await createProject(t, "other", { name: "Other" });
+  await createFlag(t, "alpha", {
+    impressionData: true,
+    strategies: [
       {
-        p: project,
-        n: name,
+        name: "flexibleRollout",
+        parameters: { rollout: "50", stickiness: "userId", groupId: "alpha" },
+        constraints: [{ contextName: "country", operator: "IN", values: ["NO"], caseInsensitive: true }],
+        segments: [segmentId],
+        variants: [soleVariant("v1")],
       },
-    );
-  }
-  await ok(`mutation { addFeatureStrategy(project: "default", feature: "alpha", environment: "development", input: {
-      name: "flexibleRollout", parameters: { rollout: "50", stickiness: "userId", groupId: "alpha" },
-      constraints: [{ contextName: "country", operator: IN, values: ["NO"], caseInsensitive: true }],
-      segments: [${segment.createSegment.id}],
-      variants: [{ name: "v1", weight: 1000, weightType: variable, stickiness: "default" }] }) { id: databaseId } }`);
-  await ok(`mutation { addFeatureStrategy(project: "default", feature: "alpha", environment: "development", input: {
-      name: "default", disabled: true }) { id: databaseId } }`);
-  await ok(
-    `mutation { enableFeatureEnvironment(project: "default", feature: "alpha", environment: "development") { name } }`,
-  );
-  await ok(
-    `mutation { addFeatureDependency(project: "default", feature: "beta-flag", input: { feature: "alpha", variants: ["v1"] }) { name } }`,
-  );
-  await ok(`mutation { archiveFeatures(project: "default", names: ["gone"]) { name } }`);
+      { name: "default", disabled: true },
+    ],
+    enabledIn: ["development"],
+  });
+  await createFlag(t, "beta-flag", { impressionData: true });
+  await createFlag(t, "zeta", { project: "other", impressionData: true });
+  await createFlag(t, "gone", { impressionData: true });
+  await addDependency(t, "beta-flag", "alpha", { variants: ["v1"] });
+  await archiveFlag(t, "gone");
 });
 afterAll(() => t?.close());
 
@@ -100,7 +94,10 @@ describe("a scope's client configuration", () => {
     expect(first.sdkState.features[0]?.strategies?.map((s) => s.name)).toEqual(["flexibleRollout"]);
     let stale = 0;
     const stop = cache.onStale(() => stale++);
-    await ok(`mutation { setFeaturesStale(project: "default", names: ["alpha"], stale: true) { name } }`);
+    await gqlOk(
+      t,
+      `mutation { setFeaturesStale(project: "default", names: ["alpha"], stale: true) { name } }`,
+    );
     const [a, b] = await Promise.all([cache.snapshot(scope), cache.snapshot(scope)]);
     expect(a).toBe(b);
     expect(a).not.toBe(first);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { apiToken, createFlags } from "../helpers/builders.ts";
-import { sdkBucket } from "./helpers.ts";
+import { apiToken, createFlags, sdkBucket } from "../helpers/builders.ts";
 
 /**
  * Buffered mode (the default, VEXIL_METRICS_FLUSH_MS > 0): a 202 means "in this node's

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import {
+  apiToken,
+  createFlag,
+  createFlags,
+  createProject,
+  enableFlag,
+  gqlOk,
+  sdkBucket,
+} from "../helpers/builders.ts";
 
 /**
  * SDK metrics over HTTP, as the SDKs send them (unleash-client's register and metrics bodies,
@@ -14,35 +23,16 @@ const THIS_HOUR = { start: "2026-03-01T10:10:00.000Z", stop: "2026-03-01T10:11:0
 
 const tokens = { devDefault: "", prodAll: "", devOther: "", frontend: "" };
 
-async function ok<T = Record<string, any>>(query: string, variables?: Record<string, unknown>) {
-  const res = await t.gql<T>(query, variables);
-  expect(res.errors).toBeUndefined();
-  return res.data as T;
-}
-
-async function token(type: string, environment: string, projects: string[]) {
-  const data = await ok<{ createApiToken: { secret: string } }>(
-    `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret } }`,
-    { input: { tokenName: `${type}-${environment}-${projects.join("-")}`, type, environment, projects } },
-  );
-  return data.createApiToken.secret;
-}
-
-const metrics = (secret: string, toggles: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+/** App checkout's instance pod-1 reports `toggles` for the last hour's bucket (`extra` overrides). */
+const metrics = (
+  secret: string,
+  toggles: Parameters<typeof sdkBucket>[2],
+  extra: Record<string, unknown> = {},
+) =>
   t.rest(
     "POST",
     "/api/client/metrics",
-    {
-      appName: "checkout",
-      instanceId: "pod-1",
-      connectionId: "c-1",
-      bucket: { ...LAST_HOUR, toggles },
-      platformName: "node",
-      platformVersion: "20.20.0",
-      yggdrasilVersion: null,
-      specVersion: "5.2.2",
-      ...extra,
-    },
+    { ...sdkBucket("checkout", "pod-1", toggles, new Date(LAST_HOUR.start)), ...extra },
     secret,
   );
 
@@ -55,28 +45,14 @@ const searchItem = async (name: string) => {
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
   t.setNow(T0);
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id: databaseId } }`);
-  for (const [name, project] of [
-    ["alpha", "default"],
-    ["beta", "default"],
-    ["gamma", "default"],
-    ["zeta", "other"],
-  ]) {
-    await ok(
-      `mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`,
-      {
-        p: project,
-        n: name,
-      },
-    );
-  }
-  await ok(
-    `mutation { enableFeatureEnvironment(project: "default", feature: "alpha", environment: "production") { name } }`,
-  );
-  tokens.devDefault = await token("client", "development", ["default"]);
-  tokens.prodAll = await token("client", "production", ["*"]);
-  tokens.devOther = await token("client", "development", ["other"]);
-  tokens.frontend = await token("frontend", "development", ["*"]);
+  await createProject(t, "other", { name: "Other" });
+  await createFlags(t, ["alpha", "beta", "gamma"]);
+  await createFlag(t, "zeta", { project: "other" });
+  await enableFlag(t, "alpha", "production");
+  tokens.devDefault = await apiToken(t, "client", "development", ["default"]);
+  tokens.prodAll = await apiToken(t, "client", "production", ["*"]);
+  tokens.devOther = await apiToken(t, "client", "development", ["other"]);
+  tokens.frontend = await apiToken(t, "frontend", "development", ["*"]);
 });
 afterAll(() => t?.close());
 
@@ -104,7 +80,8 @@ describe("POST /api/client/metrics", () => {
       },
     );
     expect(res.status).toBe(202);
-    const data = await ok<{ featureMetrics: any[] }>(
+    const data = await gqlOk<{ featureMetrics: any[] }>(
+      t,
       `{ featureMetrics(name: "alpha", hoursBack: 2) { environment appName hour yes no variants { name count } } }`,
     );
     expect(data.featureMetrics).toEqual([
@@ -125,7 +102,8 @@ describe("POST /api/client/metrics", () => {
   it("lastSeenAt moves forward with each report; the lifecycle enters pre-live", async () => {
     t.setNow(new Date("2026-03-01T10:20:00.000Z"));
     expect((await metrics(tokens.devDefault, { gamma: { yes: 1, no: 0 } })).status).toBe(202);
-    const data = await ok<{ feature: any }>(
+    const data = await gqlOk<{ feature: any }>(
+      t,
       `{ feature(name: "gamma") { lastSeenAt lifecycle { stage } environments { name lastSeenAt } } }`,
     );
     expect(data.feature).toMatchObject({
@@ -141,15 +119,15 @@ describe("POST /api/client/metrics", () => {
 
   it("the first metrics from production (flag on there) move the lifecycle to live", async () => {
     expect(
-      (await ok<{ feature: any }>(`{ feature(name: "alpha") { lifecycle { stage } } }`)).feature.lifecycle
-        .stage,
+      (await gqlOk<{ feature: any }>(t, `{ feature(name: "alpha") { lifecycle { stage } } }`)).feature
+        .lifecycle.stage,
     ).toBe("pre-live");
     expect((await metrics(tokens.prodAll, { alpha: { yes: 5, no: 0 } })).status).toBe(202);
-    const data = await ok<{ feature: any }>(`{ feature(name: "alpha") { lifecycle { stage } } }`);
+    const data = await gqlOk<{ feature: any }>(t, `{ feature(name: "alpha") { lifecycle { stage } } }`);
     expect(data.feature.lifecycle.stage).toBe("live");
     // beta is off in production: metrics from there only make it pre-live.
     expect((await metrics(tokens.prodAll, { beta: { yes: 0, no: 5 } })).status).toBe(202);
-    const beta = await ok<{ feature: any }>(`{ feature(name: "beta") { lifecycle { stage } } }`);
+    const beta = await gqlOk<{ feature: any }>(t, `{ feature(name: "beta") { lifecycle { stage } } }`);
     expect(beta.feature.lifecycle.stage).toBe("pre-live");
   });
 
@@ -160,7 +138,8 @@ describe("POST /api/client/metrics", () => {
       { environment: "production" },
     );
     expect(res.status).toBe(202);
-    const zeta = await ok<{ featureMetrics: any[] }>(
+    const zeta = await gqlOk<{ featureMetrics: any[] }>(
+      t,
       `{ featureMetrics(name: "zeta", hoursBack: 2) { environment yes } }`,
     );
     expect(zeta.featureMetrics).toEqual([{ environment: "development", yes: 2 }]);
@@ -188,7 +167,8 @@ describe("POST /api/client/metrics", () => {
       },
     );
     expect(res.status).toBe(202);
-    const data = await ok<{ featureMetrics: any[] }>(
+    const data = await gqlOk<{ featureMetrics: any[] }>(
+      t,
       `{ featureMetrics(name: "beta", appName: "clock-skew") { hour yes } }`,
     );
     expect(data.featureMetrics).toEqual([{ hour: "2026-03-01T10:00:00.000Z", yes: 1 }]);
@@ -301,9 +281,12 @@ describe("applications", () => {
       ).status,
     ).toBe(202);
     t.setNow(T0);
-    const data = await ok<{ clientApplication: any }>(`{ clientApplication(appName: "billing") {
+    const data = await gqlOk<{ clientApplication: any }>(
+      t,
+      `{ clientApplication(appName: "billing") {
       appName lastSeenAt instances { instanceId environment sdkType sdkVersion strategies startedAt interval lastSeenAt }
-      seenFlags { featureName project environments } } }`);
+      seenFlags { featureName project environments } } }`,
+    );
     expect(data.clientApplication).toEqual({
       appName: "billing",
       lastSeenAt: "2026-03-01T10:30:00.000Z",
@@ -384,9 +367,12 @@ describe("applications", () => {
       tokens.frontend,
     );
     expect(res).toMatchObject({ status: 200, body: undefined });
-    const data = await ok<{ clientApplication: any; featureMetrics: any[] }>(`{
+    const data = await gqlOk<{ clientApplication: any; featureMetrics: any[] }>(
+      t,
+      `{
       clientApplication(appName: "web") { instances { instanceId environment sdkType sdkVersion } }
-      featureMetrics(name: "beta", appName: "web", hoursBack: 2) { environment yes no variants { name count } } }`);
+      featureMetrics(name: "beta", appName: "web", hoursBack: 2) { environment yes no variants { name count } } }`,
+    );
     expect(data.clientApplication.instances).toEqual([
       {
         instanceId: "browser",
@@ -473,12 +459,15 @@ describe("REST metrics reads", () => {
 
 describe("a token in memory", () => {
   it("a deleted token is refused at once, though it was just used (and so kept in memory)", async () => {
-    const created = await ok<{ createApiToken: { secret: string; token: { id: number } } }>(
+    const created = await gqlOk<{ createApiToken: { secret: string; token: { id: number } } }>(
+      t,
       `mutation { createApiToken(input: { tokenName: "short-lived", type: "client", environment: "development" }) { secret token { id: databaseId } } }`,
     );
     const secret = created.createApiToken.secret;
     expect((await metrics(secret, { alpha: { yes: 0, no: 0 } }, { appName: "short" })).status).toBe(202);
-    await ok(`mutation($id: Int!) { deleteApiToken(id: $id) }`, { id: created.createApiToken.token.id });
+    await gqlOk(t, `mutation($id: Int!) { deleteApiToken(id: $id) }`, {
+      id: created.createApiToken.token.id,
+    });
     const res = await metrics(secret, { alpha: { yes: 1, no: 0 } }, { appName: "short" });
     expect(res.status).toBe(401);
   });

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
 import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
-import { sdkBucket } from "../client-metrics/helpers.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { apiToken, createFlags } from "../helpers/builders.ts";
+import { apiToken, createFlags, sdkBucket } from "../helpers/builders.ts";
 
 /**
  * Many SDK instances reporting at once to two app nodes sharing one database (each node its

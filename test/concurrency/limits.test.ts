@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { expectNoServerError, times } from "../helpers/concurrency.ts";
 
 /**
  * Resource limits under concurrency: with room for N more, 10 concurrent creations give
@@ -53,13 +54,8 @@ const limited: [string, (i: number) => [string, unknown], () => Promise<number>,
 
 for (const [what, request, count, limit] of limited) {
   it(`10 concurrent creations of ${what} stop exactly at the limit`, async () => {
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => {
-        const [path, body] = request(i);
-        return t.rest("POST", path, body);
-      }),
-    );
-    expect(results.filter((r) => r.status >= 500)).toEqual([]);
+    const results = await times(10, (i) => t.rest("POST", ...request(i)));
+    expectNoServerError(results);
     const refused = results.filter((r) => r.status >= 300);
     for (const r of refused) expect(r.body.name, JSON.stringify(r.body)).toBe("ExceedsLimitError");
     expect(await count()).toBe(limit);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { expectNoServerError, type Res, times } from "../helpers/concurrency.ts";
+import { createFlag, createProject } from "../helpers/builders.ts";
+import { expectNoServerError, type Res, storedEvents, times } from "../helpers/concurrency.ts";
 
 /**
  * The write families added after writes.test.ts under concurrency: flag links, project context
@@ -11,9 +12,7 @@ import { expectNoServerError, type Res, times } from "../helpers/concurrency.ts"
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  for (const id of ["north", "south"]) {
-    expect((await t.rest("POST", "/api/admin/projects", { id, name: id })).status).toBe(201);
-  }
+  for (const id of ["north", "south"]) await createProject(t, id);
 });
 afterAll(() => t.close());
 
@@ -22,18 +21,11 @@ const field = (json: unknown, key: string) => (json as Record<string, unknown> |
 
 const statuses = (results: Res[]) => results.map((r) => r.status).sort();
 
-const events = async (type: string, where: Record<string, unknown> = {}) =>
-  t.database.prisma.event.findMany({ where: { type, ...where }, orderBy: { id: "asc" } });
-
 /** Each change's preData is what the one before it wrote: no write was lost or applied twice. */
 function expectChained(log: { data: unknown; preData: unknown }[], pick: (d: unknown) => unknown) {
   for (let i = 1; i < log.length; i++) {
     expect(pick(log[i]?.preData), `event ${i} of ${log.length}`).toEqual(pick(log[i - 1]?.data));
   }
-}
-
-async function createFlag(name: string) {
-  expect((await t.rest("POST", "/api/admin/projects/default/features", { name })).status).toBe(200);
 }
 
 const linkPath = (flag: string, id?: string) =>
@@ -43,7 +35,7 @@ const linksOf = (featureName: string) =>
 
 describe("flag links", () => {
   it("20 concurrent additions to a flag stop at 10 links, one event each", async () => {
-    await createFlag("linked");
+    await createFlag(t, "linked");
     const results = await times(20, (i) =>
       t.rest("POST", linkPath("linked"), { url: `example.com/more/${i}` }),
     );
@@ -53,11 +45,11 @@ describe("flag links", () => {
       expect(r).toMatchObject({ status: 403, body: { name: "InvalidOperationError" } });
     }
     expect(await linksOf("linked")).toHaveLength(10);
-    expect(await events("feature-link-added", { featureName: "linked" })).toHaveLength(10);
+    expect(await storedEvents(t, "feature-link-added", { featureName: "linked" })).toHaveLength(10);
   });
 
   it("10 different concurrent updates of one link: all applied in turn, each event's preData the one before", async () => {
-    await createFlag("relinked");
+    await createFlag(t, "relinked");
     expect((await t.rest("POST", linkPath("relinked"), { url: "example.com/0" })).status).toBe(204);
     const [link] = await linksOf("relinked");
     const results = await times(10, (i) =>
@@ -65,7 +57,7 @@ describe("flag links", () => {
     );
     expectNoServerError(results);
     expect(statuses(results).every((s) => s === 204)).toBe(true);
-    const log = await events("feature-link-updated", { featureName: "relinked" });
+    const log = await storedEvents(t, "feature-link-updated", { featureName: "relinked" });
     expect(log).toHaveLength(10);
     expectChained(log, (d) => field(d, "url"));
     const [stored] = await linksOf("relinked");
@@ -73,7 +65,7 @@ describe("flag links", () => {
   });
 
   it("10 identical concurrent updates of one link record one change", async () => {
-    await createFlag("same-link");
+    await createFlag(t, "same-link");
     expect((await t.rest("POST", linkPath("same-link"), { url: "example.com/a" })).status).toBe(204);
     const [link] = await linksOf("same-link");
     const results = await times(10, () =>
@@ -81,11 +73,11 @@ describe("flag links", () => {
     );
     expectNoServerError(results);
     expect(statuses(results).every((s) => s === 204)).toBe(true);
-    expect(await events("feature-link-updated", { featureName: "same-link" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-link-updated", { featureName: "same-link" })).toHaveLength(1);
   });
 
   it("updates racing a delete of the same link: the delete wins once, later updates are 404, events match", async () => {
-    await createFlag("unlinked");
+    await createFlag(t, "unlinked");
     expect((await t.rest("POST", linkPath("unlinked"), { url: "example.com/x" })).status).toBe(204);
     const [link] = await linksOf("unlinked");
     const path = linkPath("unlinked", link?.id);
@@ -98,9 +90,9 @@ describe("flag links", () => {
     const updates = results.filter((_, i) => i % 4 !== 0);
     expect(deletes.filter((r) => r.status === 204)).toHaveLength(1);
     expect(await linksOf("unlinked")).toHaveLength(0);
-    const updated = await events("feature-link-updated", { featureName: "unlinked" });
+    const updated = await storedEvents(t, "feature-link-updated", { featureName: "unlinked" });
     expect(updated).toHaveLength(updates.filter((r) => r.status === 204).length);
-    const [removed, ...more] = await events("feature-link-removed", { featureName: "unlinked" });
+    const [removed, ...more] = await storedEvents(t, "feature-link-removed", { featureName: "unlinked" });
     expect(more).toHaveLength(0);
     // The delete removed what the last applied update wrote (or the original link).
     expect(field(removed?.preData, "url")).toBe(
@@ -125,7 +117,7 @@ describe("context fields: one name across root and project fields", () => {
     }
     expect(await t.database.prisma.contextField.count({ where: { name: "tenant" } })).toBe(1);
     expect(
-      await events("context-field-created", { data: { path: ["name"], equals: "tenant" } }),
+      await storedEvents(t, "context-field-created", { data: { path: ["name"], equals: "tenant" } }),
     ).toHaveLength(1);
   });
 
@@ -136,9 +128,9 @@ describe("context fields: one name across root and project fields", () => {
     expectNoServerError(results);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status !== 201).every((r) => r.status === 409)).toBe(true);
-    expect(await events("context-field-created", { data: { path: ["name"], equals: "shard" } })).toHaveLength(
-      1,
-    );
+    expect(
+      await storedEvents(t, "context-field-created", { data: { path: ["name"], equals: "shard" } }),
+    ).toHaveLength(1);
   });
 });
 
@@ -151,7 +143,7 @@ describe("API token expiry", () => {
   }
   const expiry = (i: number) => ({ expiresAt: new Date(Date.UTC(2099, 0, 1 + i)).toISOString() });
   const tokenEvents = async (type: string, tokenName: string) =>
-    (await events(type)).filter(
+    (await storedEvents(t, type)).filter(
       (e) => ((e.data ?? e.preData) as { tokenName?: string } | null)?.tokenName === tokenName,
     );
 
@@ -254,7 +246,7 @@ describe("adding an environment to a project with its options", () => {
     expect((await t.rest("POST", "/api/admin/environments", { name: "racing", type: "test" })).status).toBe(
       201,
     );
-    await createFlag("present");
+    await createFlag(t, "present");
     const body = {
       environment: "racing",
       defaultStrategy: { name: "flexibleRollout", parameters: { rollout: "40", stickiness: "default" } },
@@ -279,7 +271,9 @@ describe("adding an environment to a project with its options", () => {
       "default-strategy-updated",
       "change-request-configuration-updated",
     ]) {
-      expect(await events(type, { project: "default", environment: "racing" }), type).toHaveLength(1);
+      expect(await storedEvents(t, type, { project: "default", environment: "racing" }), type).toHaveLength(
+        1,
+      );
     }
   });
 
@@ -295,6 +289,6 @@ describe("adding an environment to a project with its options", () => {
     expect(results.filter((r) => r.status < 300)).toHaveLength(1);
     expect(results.filter((r) => r.status >= 300).map((r) => r.body.name)).toEqual(["InvalidOperationError"]);
     expect(await linked()).toBe(1);
-    expect(await events("project-environment-removed", { project: "south" })).toHaveLength(1);
+    expect(await storedEvents(t, "project-environment-removed", { project: "south" })).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { gqlOk } from "../helpers/builders.ts";
+import { addStrategy, createFlag, disableFlag, gqlOk } from "../helpers/builders.ts";
+import { times } from "../helpers/concurrency.ts";
 import { FLAG_FIELDS, nextMillisecond, normalized } from "../time-travel/time-travel-helpers.ts";
 
 /**
@@ -31,44 +32,37 @@ const statusesOf = (results: { errors?: unknown[] }[]) => results.map((r) => (r.
 
 describe("time travel under concurrency", () => {
   it("after 30 concurrent changes of one flag, the newest stored state is the flag as it is", async () => {
-    await gqlOk(t, `mutation { createFeature(project: "default", input: { name: "tt-race" }) { name } }`);
+    await createFlag(t, "tt-race");
     const at = `project: "default", feature: "tt-race", environment: "development"`;
-    const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => {
-        if (i % 3 === 0) {
-          return t.gql(`mutation { ${i % 2 ? "enable" : "disable"}FeatureEnvironment(${at}) { name } }`);
-        }
-        if (i % 3 === 1) {
-          return t.gql(
-            `mutation { addFeatureStrategy(${at}, input: { name: "flexibleRollout", parameters: { rollout: "${i}" } }) { name } }`,
-          );
-        }
+    const results = await times(30, (i) => {
+      if (i % 3 === 0) {
+        return t.gql(`mutation { ${i % 2 ? "enable" : "disable"}FeatureEnvironment(${at}) { name } }`);
+      }
+      if (i % 3 === 1) {
         return t.gql(
-          `mutation { addFeatureTag(feature: "tt-race", type: "simple", value: "v${i}") { value } }`,
+          `mutation { addFeatureStrategy(${at}, input: { name: "flexibleRollout", parameters: { rollout: "${i}" } }) { name } }`,
         );
-      }),
-    );
+      }
+      return t.gql(
+        `mutation { addFeatureTag(feature: "tt-race", type: "simple", value: "v${i}") { value } }`,
+      );
+    });
     expect(statusesOf(results)).not.toContain("error");
     expect(await storedNow("tt-race")).toEqual(await live("tt-race"));
   });
 
   it("two concurrent restores to different instants leave exactly one of the two states", async () => {
-    const env = `project: "default", feature: "tt-restore", environment: "development"`;
-    await gqlOk(t, `mutation { createFeature(project: "default", input: { name: "tt-restore" }) { name } }`);
-    await gqlOk(t, `mutation { enableFeatureEnvironment(${env}) { name } }`);
+    await createFlag(t, "tt-restore", { enabledIn: ["development"] });
     const first = (await nextMillisecond(new Date())).toISOString();
     const stateA = await live("tt-restore");
-    await gqlOk(
-      t,
-      `mutation { addFeatureStrategy(${env}, input: { name: "flexibleRollout", parameters: { rollout: "25" } }) { name } }`,
-    );
+    await addStrategy(t, "tt-restore", { name: "flexibleRollout", parameters: { rollout: "25" } });
     await gqlOk(
       t,
       `mutation { addFeatureTag(feature: "tt-restore", type: "simple", value: "bee") { value } }`,
     );
     const second = (await nextMillisecond(new Date())).toISOString();
     const stateB = await live("tt-restore");
-    await gqlOk(t, `mutation { disableFeatureEnvironment(${env}) { name } }`);
+    await disableFlag(t, "tt-restore", "development");
     await gqlOk(
       t,
       `mutation { updateFeature(project: "default", name: "tt-restore", input: { description: "c" }) { name } }`,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { enableChange, propose, setState } from "../change-requests/fixtures.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag } from "../helpers/builders.ts";
-import { expectNoServerError, type Res, times } from "../helpers/concurrency.ts";
+import { configureChangeRequests, createFlag } from "../helpers/builders.ts";
+import { expectNoServerError, type Res, storedEvents, times } from "../helpers/concurrency.ts";
 
 /**
  * Every write family under concurrency. On PostgreSQL (TEST_DATABASE_URL, as CI's second pass)
@@ -25,9 +26,6 @@ function expectOneCreated(results: Res[], created = 200) {
   }
 }
 
-const events = async (type: string, where: Record<string, unknown> = {}) =>
-  t.database.prisma.event.findMany({ where: { type, ...where }, orderBy: { id: "asc" } });
-
 const flagPath = (flag: string, env = "development") =>
   `/api/admin/projects/default/features/${flag}/environments/${env}`;
 
@@ -39,8 +37,10 @@ describe("a flag's state in an environment", () => {
       where: { featureName: "hot-toggle", environmentName: "development" },
     });
     expect(strategies).toBe(1);
-    expect(await events("feature-environment-enabled", { featureName: "hot-toggle" })).toHaveLength(1);
-    expect(await events("feature-strategy-add", { featureName: "hot-toggle" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-environment-enabled", { featureName: "hot-toggle" })).toHaveLength(
+      1,
+    );
+    expect(await storedEvents(t, "feature-strategy-add", { featureName: "hot-toggle" })).toHaveLength(1);
   });
 
   it("mixed on/off: enabled and disabled events alternate, and the last one is the state", async () => {
@@ -87,7 +87,9 @@ describe("a flag's state in an environment", () => {
       ),
     );
     expectNoServerError(results);
-    expect(await events("feature-environment-variants-updated", { featureName: "varied" })).toHaveLength(1);
+    expect(
+      await storedEvents(t, "feature-environment-variants-updated", { featureName: "varied" }),
+    ).toHaveLength(1);
   });
 });
 
@@ -96,7 +98,7 @@ describe("flags as a whole", () => {
     expectOneCreated(
       await times(10, () => t.rest("POST", "/api/admin/projects/default/features", { name: "twin" })),
     );
-    expect(await events("feature-created", { featureName: "twin" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-created", { featureName: "twin" })).toHaveLength(1);
   });
 
   it("a new tag added to two flags by 20 requests at once: one tag-created, one feature-tagged per flag", async () => {
@@ -112,10 +114,10 @@ describe("flags as a whole", () => {
     expectNoServerError(results);
     expect(results.every((r) => r.status === 201)).toBe(true);
     expect(
-      await events("tag-created", { data: { equals: { type: "squad", value: "payments" } } }),
+      await storedEvents(t, "tag-created", { data: { equals: { type: "squad", value: "payments" } } }),
     ).toHaveLength(1);
-    expect(await events("feature-tagged", { featureName: "tagged-a" })).toHaveLength(1);
-    expect(await events("feature-tagged", { featureName: "tagged-b" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-tagged", { featureName: "tagged-a" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-tagged", { featureName: "tagged-b" })).toHaveLength(1);
   });
 
   it("stale, archive and revive each change once under 10 concurrent requests", async () => {
@@ -124,16 +126,16 @@ describe("flags as a whole", () => {
       t.rest("POST", "/api/admin/projects/default/stale", { features: ["aging"], stale: true }),
     );
     expectNoServerError(stale);
-    expect(await events("feature-stale-on", { featureName: "aging" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-stale-on", { featureName: "aging" })).toHaveLength(1);
     const archived = await times(10, () => t.rest("DELETE", "/api/admin/projects/default/features/aging"));
     expectNoServerError(archived);
     expect(archived.filter((r) => r.status === 202)).toHaveLength(1);
-    expect(await events("feature-archived", { featureName: "aging" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-archived", { featureName: "aging" })).toHaveLength(1);
     const revived = await times(10, () =>
       t.rest("POST", "/api/admin/projects/default/revive", { features: ["aging"] }),
     );
     expectNoServerError(revived);
-    expect(await events("feature-revived", { featureName: "aging" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-revived", { featureName: "aging" })).toHaveLength(1);
   });
 
   it("two opposite dependencies added at once: one wins, the other is refused as a cycle", async () => {
@@ -156,7 +158,7 @@ describe("flags as a whole", () => {
       t.rest("POST", "/api/admin/projects/default/features/loved/favorites"),
     );
     expectNoServerError(results);
-    expect(await events("feature-favorited", { featureName: "loved" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-favorited", { featureName: "loved" })).toHaveLength(1);
   });
 });
 
@@ -172,13 +174,13 @@ describe("the catalogue: one name, one row, one event", () => {
   ];
   for (const [what, path, body, eventType] of creations) {
     it(`10 concurrent creations of one ${what}`, async () => {
-      const before = (await events(eventType)).length;
+      const before = (await storedEvents(t, eventType)).length;
       const results = await times(10, () => t.rest("POST", path, body));
       expectNoServerError(results);
       const ok = results.filter((r) => r.status < 300);
       expect(ok).toHaveLength(1);
       expect(results.filter((r) => r.status >= 300).every((r) => r.status === 409)).toBe(true);
-      expect(await events(eventType)).toHaveLength(before + 1);
+      expect(await storedEvents(t, eventType)).toHaveLength(before + 1);
     });
   }
 
@@ -202,7 +204,7 @@ describe("the catalogue: one name, one row, one event", () => {
         results.every((r) => r.status < 300),
         `${path}: ${JSON.stringify(results.map((r) => r.status))}`,
       ).toBe(true);
-      expect(await events(eventType), eventType).toHaveLength(1);
+      expect(await storedEvents(t, eventType), eventType).toHaveLength(1);
     }
   });
 
@@ -216,7 +218,7 @@ describe("the catalogue: one name, one row, one event", () => {
       expectNoServerError(results);
       expect(results.filter((r) => r.status < 300)).toHaveLength(1);
       expect(results.filter((r) => r.status >= 300).every((r) => r.status === 404)).toBe(true);
-      expect(await events(eventType)).toHaveLength(1);
+      expect(await storedEvents(t, eventType)).toHaveLength(1);
     }
   });
 });
@@ -224,30 +226,17 @@ describe("the catalogue: one name, one row, one event", () => {
 describe("change requests", () => {
   it("five concurrent applies of one approved request apply it once", async () => {
     await createFlag(t, "reviewed-race");
-    const config = await t.rest(
-      "PUT",
-      "/api/admin/projects/default/environments/production/change-requests/config",
-      { changeRequestsEnabled: true, requiredApprovals: 0 },
-    );
-    expect(config.status).toBe(204);
-    const draft = await t.rest(
-      "POST",
-      "/api/admin/projects/default/environments/production/change-requests",
-      {
-        action: "updateEnabled",
-        feature: "reviewed-race",
-        payload: { enabled: true },
-      },
-    );
+    await configureChangeRequests(t, "production", 0);
+    const draft = await propose(t, "production", enableChange("reviewed-race"));
     const id = draft.body.id as number;
-    const state = (body: unknown) =>
-      t.rest("PUT", `/api/admin/projects/default/change-requests/${id}/state`, body);
-    expect((await state({ state: "In review" })).body.state).toBe("Approved");
-    const applies = await times(5, () => state({ state: "Applied" }));
+    expect((await setState(t, id, { state: "In review" })).body.state).toBe("Approved");
+    const applies = await times(5, () => setState(t, id, { state: "Applied" }));
     expectNoServerError(applies);
     expect(applies.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(await events("change-request-applied")).toHaveLength(1);
-    expect(await events("feature-environment-enabled", { featureName: "reviewed-race" })).toHaveLength(1);
+    expect(await storedEvents(t, "change-request-applied")).toHaveLength(1);
+    expect(
+      await storedEvents(t, "feature-environment-enabled", { featureName: "reviewed-race" }),
+    ).toHaveLength(1);
   });
 });
 
@@ -262,6 +251,6 @@ describe("a 500 means not applied", () => {
     } finally {
       stop();
     }
-    expect(await events("feature-created", { featureName: "committed-anyway" })).toHaveLength(1);
+    expect(await storedEvents(t, "feature-created", { featureName: "committed-anyway" })).toHaveLength(1);
   });
 });

@@ -76,6 +76,7 @@ describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 18
     const server = await startServerProcess({ ...env, DATABASE_URL: "" });
     expect(await server.stop("SIGTERM")).toBe(0);
     const pglite = await createPglite(dataDir);
+    // Direct write: a migration only a newer build has; no API writes the migrations table.
     await pglite.query(
       `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
        VALUES ('future', 'x', '29990101000000_from_the_future', now(), now(), 1)`,

@@ -1,38 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import {
+  addDependency,
+  apiToken,
+  createFlag,
+  createProject,
+  createSegment,
+  enableFlag,
+  gqlOk,
+  soleVariant,
+} from "../helpers/builders.ts";
 import { type Result, wsClient } from "../live/live-helpers.ts";
 
 let t: TestApp;
 let server: RunningServer;
 
-async function ok<T = Record<string, any>>(
-  query: string,
-  variables?: Record<string, unknown>,
-  token?: string,
-) {
-  const res = await t.gql<T>(query, variables, token);
-  expect(res.errors).toBeUndefined();
-  return res.data as T;
-}
-
-const create = (name: string, project = "default") =>
-  ok(`mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`, {
-    p: project,
-    n: name,
-  });
-const enable = (feature: string, environment = "development", project = "default") =>
-  ok(
-    `mutation($p: String!, $f: String!, $e: String!) {
-      enableFeatureEnvironment(project: $p, feature: $f, environment: $e) { name } }`,
-    { p: project, f: feature, e: environment },
-  );
-const addStrategy = (feature: string, input: Record<string, unknown>, environment = "development") =>
-  ok<{ addFeatureStrategy: { id: string } }>(
-    `mutation($f: String!, $e: String!, $input: StrategyInput!) {
-      addFeatureStrategy(project: "default", feature: $f, environment: $e, input: $input) { id: databaseId } }`,
-    { f: feature, e: environment, input },
-  );
+const create = (name: string, project = "default") => createFlag(t, name, { project });
+const enable = (feature: string, environment = "development") => enableFlag(t, feature, environment);
 
 const FIELDS = `name project enabled onInEnvironment reason impressionData
   variant { name enabled featureEnabled payload { type value } }
@@ -56,42 +41,28 @@ let segmentId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const segment = await ok<{ createSegment: { id: number } }>(
-    `mutation { createSegment(input: { name: "beta-users", constraints: [
-      { contextName: "plan", operator: IN, values: ["beta"] }] }) { id: databaseId } }`,
-  );
-  segmentId = segment.createSegment.id;
-  await create("checkout");
-  await addStrategy("checkout", {
-    name: "default",
-    disabled: true,
+  segmentId = await createSegment(t, "beta-users", {
+    constraints: [{ contextName: "plan", operator: "IN", values: ["beta"] }],
   });
-  await addStrategy("checkout", {
-    name: "flexibleRollout",
-    parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
-    constraints: [{ contextName: "country", operator: "IN", values: ["NO", "SE"] }],
-    segments: [segmentId],
-    variants: [
+  await createFlag(t, "checkout", {
+    strategies: [
+      { name: "default", disabled: true },
       {
-        name: "blue",
-        weight: 1000,
-        weightType: "variable",
-        stickiness: "default",
-        payload: { type: "string", value: "b" },
+        name: "flexibleRollout",
+        parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
+        constraints: [{ contextName: "country", operator: "IN", values: ["NO", "SE"] }],
+        segments: [segmentId],
+        variants: [soleVariant("blue", { type: "string", value: "b" })],
       },
     ],
+    enabledIn: ["development"],
   });
-  await enable("checkout");
   await create("child");
-  await ok(
-    `mutation { addFeatureDependency(project: "default", feature: "child", input: { feature: "checkout", variants: ["green"] }) { name } }`,
-  );
+  await addDependency(t, "child", "checkout", { variants: ["green"] });
   await enable("child");
-  await create("off");
-  await addStrategy("off", { name: "userWithId", parameters: { userIds: "u1,u2" } });
-  await create("everyone");
-  await enable("everyone");
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id: databaseId } }`);
+  await createFlag(t, "off", { strategies: [{ name: "userWithId", parameters: { userIds: "u1,u2" } }] });
+  await createFlag(t, "everyone", { enabledIn: ["development"] });
+  await createProject(t, "other", { name: "Other" });
   await create("elsewhere", "other");
   server = await listen(t.app, t.deps, "127.0.0.1", 0);
 });
@@ -197,10 +168,7 @@ describe("GraphQL evaluate", () => {
   });
 
   it("an SDK token cannot use the admin playground", async () => {
-    const created = await ok<{ createApiToken: { secret: string } }>(
-      `mutation { createApiToken(input: { tokenName: "sdk", type: "client", environment: "development" }) { secret } }`,
-    );
-    const res = await evaluate({}, {}, created.createApiToken.secret);
+    const res = await evaluate({}, {}, await apiToken(t, "client", "development", ["*"]));
     expect(res.errors?.[0]?.extensions?.code).toMatch(/FORBIDDEN|UNAUTHENTICATED/);
   });
 
@@ -273,9 +241,10 @@ describe("REST playground (Unleash's shape)", () => {
   });
 
   it("a custom strategy is unknown, not false, when its constraints hold", async () => {
-    await create("custom");
-    await addStrategy("custom", { name: "myCustomStrategy", parameters: { x: "1" } });
-    await enable("custom");
+    await createFlag(t, "custom", {
+      strategies: [{ name: "myCustomStrategy", parameters: { x: "1" } }],
+      enabledIn: ["development"],
+    });
     const res = await t.rest("POST", "/api/admin/playground", { environment: "development", context: {} });
     const custom = res.body.features.find((f: { name: string }) => f.name === "custom");
     expect(custom).toMatchObject({ isEnabled: false, strategies: { result: "unknown" } });
@@ -361,7 +330,8 @@ describe("evaluatedFlags subscription", () => {
     ]);
     // Changes that alter nothing for this context (another environment, a description) send nothing.
     await enable("live-a", "production");
-    await ok(
+    await gqlOk(
+      t,
       `mutation { updateFeature(project: "default", name: "live-b", input: { description: "x" }) { name } }`,
     );
     await enable("live-a");

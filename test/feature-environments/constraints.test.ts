@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { addStrategy, createFlag } from "../helpers/builders.ts";
+import { addStrategy, createContextField, createFlag } from "../helpers/builders.ts";
 import { addStrategyError } from "./helpers.ts";
 
 let t: TestApp;
@@ -14,6 +14,14 @@ const strategyWith = (constraint: Record<string, unknown>) => ({
   name: "default",
   constraints: [constraint],
 });
+
+/** The REST route's answer to adding a strategy with `constraint` to flag constrained. */
+const addOverRest = (constraint: Record<string, unknown>) =>
+  t.rest(
+    "POST",
+    "/api/admin/projects/default/features/constrained/environments/development/strategies",
+    strategyWith(constraint),
+  );
 
 type Case = {
   operator: string;
@@ -172,28 +180,14 @@ describe("constraints of every operator (spec 2.2)", () => {
   });
 
   it("refuses an unknown operator", async () => {
-    const res = await t.rest(
-      "POST",
-      "/api/admin/projects/default/features/constrained/environments/development/strategies",
-      {
-        name: "default",
-        constraints: [{ contextName: "c", operator: "STR_MATCHES", values: ["x"] }],
-      },
-    );
+    const res = await addOverRest({ contextName: "c", operator: "STR_MATCHES", values: ["x"] });
     expect(res.status).toBe(400);
     expect(res.body.name).toBe("ValidationError");
     expect(res.body.message).toContain("STR_MATCHES");
   });
 
   it("answers 400 over REST with the field path for a bad semver", async () => {
-    const res = await t.rest(
-      "POST",
-      "/api/admin/projects/default/features/constrained/environments/development/strategies",
-      {
-        name: "default",
-        constraints: [{ contextName: "version", operator: "SEMVER_GT", value: "one" }],
-      },
-    );
+    const res = await addOverRest({ contextName: "version", operator: "SEMVER_GT", value: "one" });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       name: "ValidationError",
@@ -202,9 +196,7 @@ describe("constraints of every operator (spec 2.2)", () => {
   });
 
   it("only allows a context field's legal values", async () => {
-    await t.database.prisma.contextField.create({
-      data: { name: "region", legalValues: [{ value: "eu" }, { value: "us" }] },
-    });
+    await createContextField(t, "region", { legalValues: [{ value: "eu" }, { value: "us" }] });
     await addStrategy(
       t,
       "constrained",

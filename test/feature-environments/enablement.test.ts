@@ -3,9 +3,12 @@ import { featureSchema } from "../../rest/routes/strategy-shapes.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   addStrategy,
+  archiveFlag,
+  configureChangeRequests,
   createFlag,
   createProject,
   eventsAfter,
+  gqlOk,
   lastEventId,
   userWithPat,
 } from "../helpers/builders.ts";
@@ -138,17 +141,19 @@ describe("enabling a flag in an environment (GraphQL)", () => {
   });
 
   it("uses the project's default strategy for the environment when one is set (groupId = flag)", async () => {
-    await t.database.prisma.projectEnvironment.update({
-      where: { projectId_environmentName: { projectId: "other", environmentName: "production" } },
-      data: {
-        defaultStrategy: {
+    await gqlOk(
+      t,
+      `mutation($s: StrategyInput!) {
+        setProjectDefaultStrategy(project: "other", environment: "production", strategy: $s) { name } }`,
+      {
+        s: {
           name: "flexibleRollout",
           title: "Half",
           parameters: { rollout: "50", stickiness: "userId", groupId: "ignored" },
           constraints: [{ contextName: "appName", operator: "IN", values: ["web"] }],
         },
       },
-    });
+    );
     await createFlag(t, "enable-project-default", { project: "other" });
     const mark = await lastEventId(t);
     const res = await enable("enable-project-default", "production", undefined, "other");
@@ -183,10 +188,7 @@ describe("enabling a flag in an environment (GraphQL)", () => {
 
   it("refuses an archived flag with ARCHIVED and records nothing", async () => {
     await createFlag(t, "enable-archived");
-    await t.database.prisma.feature.update({
-      where: { name: "enable-archived" },
-      data: { archivedAt: new Date() },
-    });
+    await archiveFlag(t, "enable-archived");
     const mark = await lastEventId(t);
     for (const res of [await enable("enable-archived"), await disable("enable-archived")]) {
       expect(res.errors?.[0]).toMatchObject({
@@ -262,9 +264,7 @@ describe("POST .../environments/:environment/on and /off (REST, spec 4.1)", () =
 
   it("needs SKIP_CHANGE_REQUEST where the project requires change requests (admins pass)", async () => {
     await createFlag(t, "rest-cr");
-    await t.database.prisma.changeRequestSetting.create({
-      data: { projectId: "default", environmentName: "production" },
-    });
+    await configureChangeRequests(t, "production", 1);
     const editor = (await userWithPat(t, "editor-cr", "Editor")).token;
     const refused = await t.rest("POST", onPath("rest-cr", "production"), undefined, editor);
     expect(refused.status).toBe(403);
@@ -273,6 +273,6 @@ describe("POST .../environments/:environment/on and /off (REST, spec 4.1)", () =
     );
     expect((await t.rest("POST", onPath("rest-cr", "development"), undefined, editor)).status).toBe(200);
     expect((await t.rest("POST", onPath("rest-cr", "production"))).status).toBe(200);
-    await t.database.prisma.changeRequestSetting.deleteMany({});
+    await configureChangeRequests(t, "production", 1, false);
   });
 });

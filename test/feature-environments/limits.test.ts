@@ -74,12 +74,13 @@ describe("resource limits (reference-behaviours §12)", () => {
     const strategy = await t.database.prisma.featureStrategy.findFirstOrThrow({
       where: { featureName: "limited", environmentName: "development" },
     });
-    // Stored before the limits were lowered.
     const over = [inConstraint(5), inConstraint(1), inConstraint(1)].map((c) => ({
       ...c,
       caseInsensitive: false,
       inverted: false,
     }));
+    // Direct write: the API refuses a strategy over the limits; this one was stored before they
+    // were lowered.
     await t.database.prisma.featureStrategy.update({
       where: { id: strategy.id },
       data: { constraints: over },

@@ -5,6 +5,7 @@ import {
   createFlag,
   createProject,
   eventsAfter,
+  gqlOk,
   lastEventId,
   userWithPat,
 } from "../helpers/builders.ts";
@@ -23,16 +24,15 @@ const CREATE = `mutation($i: SegmentInput!) { createSegment(input: $i) { ${SEGME
 const UPDATE = `mutation($id: Int!, $i: SegmentInput!) { updateSegment(id: $id, input: $i) { ${SEGMENT} } }`;
 const DELETE = "mutation($id: Int!) { deleteSegment(id: $id) }";
 
-async function createSegment(input: Record<string, unknown>) {
-  const res = await t.gql<{ createSegment: Record<string, any> }>(CREATE, { i: input });
-  expect(res.errors).toBeUndefined();
-  return res.data?.createSegment as Record<string, any>;
+/** Creates a segment; returns it with the SEGMENT fields. */
+async function createdSegment(input: Record<string, unknown>) {
+  return (await gqlOk<{ createSegment: Record<string, any> }>(t, CREATE, { i: input })).createSegment;
 }
 
 describe("segments over GraphQL", () => {
   it("creates a global segment with validated constraints; segment-created", async () => {
     const mark = await lastEventId(t);
-    const segment = await createSegment({
+    const segment = await createdSegment({
       name: "beta-users",
       description: "Opted in",
       constraints: [{ contextName: "userId", operator: "IN", values: ["1", "2"] }],
@@ -97,8 +97,8 @@ describe("segments over GraphQL", () => {
   });
 
   it("attaches segments to strategies: they must exist and be global or of the strategy's project", async () => {
-    const global = await createSegment({ name: "global-seg" });
-    const teamOnly = await createSegment({ name: "team-seg", project: "team" });
+    const global = await createdSegment({ name: "global-seg" });
+    const teamOnly = await createdSegment({ name: "team-seg", project: "team" });
     await createFlag(t, "seg-flag");
     const strategy = await addStrategy(t, "seg-flag", { name: "default", segments: [global.id, global.id] });
     expect(strategy.segments).toEqual([global.id]);
@@ -133,7 +133,7 @@ describe("segments over GraphQL", () => {
       message: 'Segment "global-seg" is in use by 1 strategies (flags: seg-flag); remove it from them first.',
       extensions: { code: "CONFLICT" },
     });
-    const unused = await createSegment({ name: "short-lived", project: "team" });
+    const unused = await createdSegment({ name: "short-lived", project: "team" });
     const deleted = await t.gql(DELETE, { id: unused.id });
     expect(deleted.data).toEqual({ deleteSegment: unused.id });
     const events = await eventsAfter(t, mark);

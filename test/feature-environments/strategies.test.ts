@@ -3,6 +3,7 @@ import { strategySchema } from "../../rest/routes/strategy-shapes.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   addStrategy,
+  archiveFlag,
   createFlag,
   eventsAfter,
   lastEventId,
@@ -156,10 +157,7 @@ describe("strategies over GraphQL", () => {
   it("refuses strategy changes on an archived flag (ARCHIVED) and records nothing", async () => {
     await createFlag(t, "strat-archived");
     const strategy = await addStrategy(t, "strat-archived", { name: "default" });
-    await t.database.prisma.feature.update({
-      where: { name: "strat-archived" },
-      data: { archivedAt: new Date() },
-    });
+    await archiveFlag(t, "strat-archived");
     const mark = await lastEventId(t);
     const results = [
       await t.gql(UPDATE, { f: "strat-archived", id: strategy.id, i: { title: "x" } }),

@@ -116,20 +116,20 @@ describe("weights (spec 2.4)", () => {
 });
 
 describe("environment variants (spec 2.5)", () => {
+  const ON_OFF_MAYBE = [
+    {
+      name: "on",
+      weight: 200,
+      weightType: "fix",
+      overrides: [{ contextName: "userId", values: ["1", "2"] }],
+    },
+    { name: "off", stickiness: "sessionId" },
+    { name: "maybe" },
+  ];
+
   it("sets variants with overrides, rebalanced; feature-environment-variants-updated {variants}", async () => {
     const mark = await lastEventId(t);
-    const res = await t.gql(SET, {
-      v: [
-        {
-          name: "on",
-          weight: 200,
-          weightType: "fix",
-          overrides: [{ contextName: "userId", values: ["1", "2"] }],
-        },
-        { name: "off", stickiness: "sessionId" },
-        { name: "maybe" },
-      ],
-    });
+    const res = await t.gql(SET, { v: ON_OFF_MAYBE });
     expect(res.errors).toBeUndefined();
     expect(res.data?.setFeatureEnvironmentVariants).toEqual({
       variantCount: 3,
@@ -173,18 +173,7 @@ describe("environment variants (spec 2.5)", () => {
 
   it("records nothing when the same variants are set again", async () => {
     const mark = await lastEventId(t);
-    await t.gql(SET, {
-      v: [
-        {
-          name: "on",
-          weight: 200,
-          weightType: "fix",
-          overrides: [{ contextName: "userId", values: ["1", "2"] }],
-        },
-        { name: "off", stickiness: "sessionId" },
-        { name: "maybe" },
-      ],
-    });
+    await t.gql(SET, { v: ON_OFF_MAYBE });
     expect(await eventsAfter(t, mark)).toEqual([]);
   });
 

@@ -8,6 +8,8 @@ let t: TestApp;
 
 /** Seeds `count` flags with 2 strategies per environment, 2 tags and a parent dependency each. */
 async function seedFlags(prefix: string, count: number) {
+  // Direct write: the same rows through the API (importFeatures) cost 13 s on PGlite, 9 of them
+  // for the first 95 flags; these statement counts are of reads, whoever wrote the rows.
   const db = t.database.prisma;
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
   const envs = ["development", "production"];

@@ -39,6 +39,8 @@ describe("first-start bootstrap", () => {
   });
 
   it("accepts INIT_ADMIN_API_TOKENS (with or without Bearer) and keeps a deleted default project deleted", async () => {
+    // Direct write: the API only archives projects; an operator may still delete one in SQL, and
+    // this test has only a database (bootstrap runs before any app).
     await db.prisma.projectEnvironment.deleteMany({ where: { projectId: "default" } });
     await db.prisma.project.delete({ where: { id: "default" } });
     const config = loadConfig({ INIT_ADMIN_API_TOKENS: "*:*.first-secret, *:*.second-secret" });

@@ -4,6 +4,7 @@ import { cacheExchange } from "@urql/exchange-graphcache";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlags } from "../helpers/builders.ts";
 
 /*
  * Issue 15 point 5: the two common client caches, with their default configuration (no
@@ -41,15 +42,7 @@ const production = (data: FlagData | null | undefined) =>
 beforeAll(async () => {
   t = await createTestApp();
   server = await listen(t.app, t.deps, "127.0.0.1", 0);
-  for (const name of ["apollo-flag", "urql-flag"]) {
-    const res = await t.gql(
-      `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
-      {
-        n: name,
-      },
-    );
-    expect(res.errors).toBeUndefined();
-  }
+  await createFlags(t, ["apollo-flag", "urql-flag"]);
 });
 
 afterAll(async () => {

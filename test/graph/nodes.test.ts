@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../src/modules/access/credentials.write.ts";
-import { configure, propose } from "../change-requests/fixtures.ts";
+import { propose } from "../change-requests/fixtures.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import {
+  apiToken,
+  configureChangeRequests,
+  createFlag,
+  createProject,
+  createSegment,
+  gqlOk,
+  userWithPat,
+} from "../helpers/builders.ts";
 
 /*
  * Issue 15 point 5: every entity type implements the Relay `Node` interface with a global id,
@@ -13,33 +21,27 @@ let viewer: { id: number; token: string };
 let changeRequestId: number;
 const SCOPED_ADMIN = "default:*.scoped-admin-secret-0123456789";
 
-async function ok<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<T> {
-  const res = await t.gql<T>(query, variables, token);
-  if (res.errors) throw new Error(`unexpected GraphQL error: ${JSON.stringify(res.errors)}`);
-  return res.data as T;
-}
-
 const NODE = `query($id: ID!) { node(id: $id) { __typename id } }`;
 
 beforeAll(async () => {
   t = await createTestApp();
   viewer = await userWithPat(t, "vic-viewer", "Viewer");
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { databaseId } }`);
-  await ok(`mutation { createFeature(project: "default", input: { name: "checkout" }) { name } }`);
-  await ok(`mutation { createFeature(project: "other", input: { name: "elsewhere" }) { name } }`);
-  await ok(`mutation { addFeatureStrategy(project: "default", feature: "checkout", environment: "development",
-    input: { name: "default" }) { databaseId } }`);
-  await ok(`mutation { createSegment(input: { name: "beta", constraints: [] }) { databaseId } }`);
-  await ok(`mutation { createAddon(input: { provider: "webhook", enabled: false, events: ["feature-created"],
-    parameters: { url: "http://127.0.0.1:9/hook" } }) { databaseId } }`);
-  await ok(
-    `mutation { createApiToken(input: { tokenName: "sdk", type: "client", environment: "development" }) { secret } }`,
+  await createProject(t, "other", { name: "Other" });
+  await createFlag(t, "checkout", { strategies: [{ name: "default" }] });
+  await createFlag(t, "elsewhere", { project: "other" });
+  await createSegment(t, "beta", { constraints: [] });
+  await gqlOk(
+    t,
+    `mutation { createAddon(input: { provider: "webhook", enabled: false, events: ["feature-created"],
+      parameters: { url: "http://127.0.0.1:9/hook" } }) { databaseId } }`,
   );
-  await configure(t, "production", 1);
+  await apiToken(t, "client", "development", ["*"], "sdk");
+  await configureChangeRequests(t, "production", 1);
   const proposed = await propose(t, "production", { action: "archiveFeature", feature: "checkout" });
   expect(proposed.status).toBe(200);
   changeRequestId = proposed.body.id;
-  // an admin token of one project (Unleash issues none, but a stored one must stay in its project)
+  // Direct write: the API gives every admin token all projects (Unleash issues no project admin
+  // tokens either), but a stored one limited to a project must stay in it.
   await t.database.prisma.apiToken.create({
     data: {
       tokenName: "scoped",
@@ -58,7 +60,9 @@ afterAll(async () => {
 
 describe("global ids", () => {
   it("gives every entity type an id that node and nodes read back as the same entity", async () => {
-    const data = await ok(`{
+    const data = await gqlOk(
+      t,
+      `{
       feature(name: "checkout") { id name environments { id name strategies { id databaseId } } }
       project(id: "default") { id databaseId }
       environment(name: "production") { id name }
@@ -69,7 +73,8 @@ describe("global ids", () => {
       addons { id databaseId }
       events(first: 1) { edges { node { id databaseId } } }
       changeRequest(id: ${changeRequestId}) { id }
-    }`);
+    }`,
+    );
     const ids: Record<string, string> = {
       Feature: data.feature.id,
       FeatureEnvironment: data.feature.environments[0].id,
@@ -87,16 +92,17 @@ describe("global ids", () => {
     expect(new Set(Object.values(ids)).size).toBe(Object.keys(ids).length);
     expect(ids.Project).not.toBe("default");
     for (const [typename, id] of Object.entries(ids)) {
-      expect((await ok(NODE, { id })).node).toEqual({ __typename: typename, id });
+      expect((await gqlOk(t, NODE, { id })).node).toEqual({ __typename: typename, id });
     }
-    const many = await ok(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, {
+    const many = await gqlOk(t, `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, {
       ids: [ids.Feature, ids.Project],
     });
     expect(many.nodes).toEqual([
       { __typename: "Feature", id: ids.Feature },
       { __typename: "Project", id: ids.Project },
     ]);
-    const flag = await ok(
+    const flag = await gqlOk(
+      t,
       `query($id: ID!) { node(id: $id) { ... on FeatureEnvironment { featureName name enabled } } }`,
       { id: ids.FeatureEnvironment },
     );
@@ -105,7 +111,7 @@ describe("global ids", () => {
 
   it("answers null for an entity that does not exist, and a typed error for an id it never issued", async () => {
     const gone = Buffer.from("Feature:no-such-flag").toString("base64");
-    expect((await ok(NODE, { id: gone })).node).toBeNull();
+    expect((await gqlOk(t, NODE, { id: gone })).node).toBeNull();
     for (const id of [
       "not base64 at all!",
       Buffer.from("PageInfo:1").toString("base64"),
@@ -119,7 +125,7 @@ describe("global ids", () => {
 
 describe("node respects each entity's read rule", () => {
   it("refuses a Viewer the users and tokens that user(id:) and apiTokens refuse them", async () => {
-    const { users, apiTokens } = await ok(`{ users { id } apiTokens { id } }`);
+    const { users, apiTokens } = await gqlOk(t, `{ users { id } apiTokens { id } }`);
     for (const id of [users[0].id, apiTokens[0].id]) {
       const res = await t.gql(NODE, { id }, viewer.token);
       expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
@@ -129,25 +135,28 @@ describe("node respects each entity's read rule", () => {
   });
 
   it("shows a personal access token only to its owner", async () => {
-    const own = await ok(`{ personalAccessTokens { id } }`, undefined, viewer.token);
+    const own = await gqlOk(t, `{ personalAccessTokens { id } }`, undefined, viewer.token);
     const id = own.personalAccessTokens[0].id;
-    expect((await ok(NODE, { id }, viewer.token)).node).toEqual({ __typename: "PersonalAccessToken", id });
-    expect((await ok(NODE, { id }, ADMIN_TOKEN)).node).toBeNull();
+    expect((await gqlOk(t, NODE, { id }, viewer.token)).node).toEqual({
+      __typename: "PersonalAccessToken",
+      id,
+    });
+    expect((await gqlOk(t, NODE, { id }, ADMIN_TOKEN)).node).toBeNull();
   });
 
   it("hides the events a caller may not read: another project's from a project token, no-project ones from a Viewer", async () => {
-    const all = await ok(`{ events(first: 1000) { edges { node { id project type } } } }`);
+    const all = await gqlOk(t, `{ events(first: 1000) { edges { node { id project type } } } }`);
     const nodes = all.events.edges.map(
       (e: { node: { id: string; project: string | null; type: string } }) => e.node,
     );
     const other = nodes.find((e: { project: string | null }) => e.project === "other");
     const none = nodes.find((e: { project: string | null }) => e.project === null);
     expect(other && none).toBeTruthy();
-    expect((await ok(NODE, { id: none.id }, viewer.token)).node).toBeNull();
-    expect((await ok(NODE, { id: other.id }, viewer.token)).node).toEqual({
+    expect((await gqlOk(t, NODE, { id: none.id }, viewer.token)).node).toBeNull();
+    expect((await gqlOk(t, NODE, { id: other.id }, viewer.token)).node).toEqual({
       __typename: "Event",
       id: other.id,
     });
-    expect((await ok(NODE, { id: other.id }, SCOPED_ADMIN)).node).toBeNull();
+    expect((await gqlOk(t, NODE, { id: other.id }, SCOPED_ADMIN)).node).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag } from "../helpers/builders.ts";
+import { apiToken, createFlag, enableFlag, favoriteFlag, gqlOk, reportMetrics } from "../helpers/builders.ts";
 
 /*
  * Issue 15 point 5: keyset cursors. A page continues strictly after the last row seen, so rows
@@ -15,12 +15,6 @@ type Page = {
   edges: { cursor: string; node: Record<string, unknown> }[];
 };
 
-async function ok<T = any>(query: string, variables?: Record<string, unknown>): Promise<T> {
-  const res = await t.gql<T>(query, variables);
-  if (res.errors) throw new Error(`unexpected GraphQL error: ${JSON.stringify(res.errors)}`);
-  return res.data as T;
-}
-
 const PAGE = "totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor";
 
 /** Reads `field` page by page (forwards with first/after or backwards with last/before). */
@@ -29,7 +23,8 @@ async function walk(field: string, selection: string, size: number, backward = f
   let cursor: string | null = null;
   for (let i = 0; i < 100; i++) {
     const args = backward ? `last: ${size}, before: $c` : `first: ${size}, after: $c`;
-    const data: Record<string, Page> = await ok(
+    const data: Record<string, Page> = await gqlOk(
+      t,
       `query($c: String) { page: ${field}(${args}${extraArgs}) { ${PAGE} node { ${selection} } } } }`,
       { c: cursor },
     );
@@ -45,7 +40,8 @@ async function walk(field: string, selection: string, size: number, backward = f
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // SDK metrics are stored before the answer, so a flag is seen at once.
+  t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
   for (let i = 0; i < 7; i++) await createFlag(t, `flag-${i}`);
 });
 
@@ -55,10 +51,11 @@ afterAll(async () => {
 
 describe("keyset cursors", () => {
   it("continues the audit log after the last event seen although newer events were recorded (no repeat)", async () => {
-    const first: { events: Page } = await ok(`{ events(first: 3) { ${PAGE} node { databaseId } } } }`);
+    const first: { events: Page } = await gqlOk(t, `{ events(first: 3) { ${PAGE} node { databaseId } } } }`);
     const seen = first.events.edges.map((e) => e.node.databaseId as number);
     await createFlag(t, "inserted-between-pages");
-    const next: { events: Page } = await ok(
+    const next: { events: Page } = await gqlOk(
+      t,
       `query($c: String) { events(first: 3, after: $c) { ${PAGE} node { databaseId } } } }`,
       { c: first.events.pageInfo.endCursor },
     );
@@ -68,14 +65,15 @@ describe("keyset cursors", () => {
   });
 
   it("continues the flag list after the last flag seen although flags were created (no repeat, no gap)", async () => {
-    const first: { features: Page } = await ok(`{ features(first: 2) { ${PAGE} node { name } } } }`);
+    const first: { features: Page } = await gqlOk(t, `{ features(first: 2) { ${PAGE} node { name } } } }`);
     const names = first.features.edges.map((e) => e.node.name);
     await createFlag(t, "newest-flag");
-    const rest = await ok(
+    const rest = await gqlOk(
+      t,
       `query($c: String) { features(first: 100, after: $c) { edges { node { name } } } }`,
       { c: first.features.pageInfo.endCursor },
     );
-    const all = await ok(`{ features(first: 100) { edges { node { name } } } }`);
+    const all = await gqlOk(t, `{ features(first: 100) { edges { node { name } } } }`);
     const everyName = all.features.edges.map((e: { node: { name: string } }) => e.node.name);
     expect(everyName[0]).toBe("newest-flag");
     expect([...names, ...rest.features.edges.map((e: { node: { name: string } }) => e.node.name)]).toEqual(
@@ -88,7 +86,7 @@ describe("keyset cursors", () => {
     expect(await walk("features", "name", 3, true)).toEqual(forwards);
     const events = await walk("events", "databaseId", 4);
     expect(await walk("events", "databaseId", 4, true)).toEqual(events);
-    const last: { features: Page } = await ok(`{ features(last: 2) { ${PAGE} node { name } } } }`);
+    const last: { features: Page } = await gqlOk(t, `{ features(last: 2) { ${PAGE} node { name } } } }`);
     expect(last.features.edges.map((e) => e.node.name)).toEqual(forwards.slice(-2));
     expect(last.features.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false });
   });
@@ -108,7 +106,8 @@ describe("keyset cursors", () => {
   });
 
   it("refuses a cursor that is not one, or one of another order, with VALIDATION", async () => {
-    const byName: { featureSearch: Page } = await ok(
+    const byName: { featureSearch: Page } = await gqlOk(
+      t,
       `{ featureSearch(first: 1, sort: { field: NAME }) { ${PAGE} node { name } } } }`,
     );
     const cursor = byName.featureSearch.pageInfo.endCursor;
@@ -127,21 +126,19 @@ describe("flag search cursors carry their order", () => {
   beforeAll(async () => {
     // ties and NULLs: two types, some flags seen, some on in production, a favourite
     for (const name of ["flag-2", "flag-5"]) {
-      await ok(
+      await gqlOk(
+        t,
         `mutation($n: String!) { updateFeature(project: "default", name: $n, input: { type: "experiment" }) { name } }`,
         {
           n: name,
         },
       );
     }
-    await ok(
-      `mutation { enableFeatureEnvironment(project: "default", feature: "flag-3", environment: "production") { name } }`,
-    );
-    await t.database.prisma.feature.updateMany({
-      where: { name: { in: ["flag-1", "flag-4"] } },
-      data: { lastSeenAt: new Date("2026-01-01T00:00:00.123Z") },
-    });
-    await ok(`mutation { favoriteFeature(project: "default", feature: "flag-6") { name } }`);
+    await enableFlag(t, "flag-3", "production");
+    t.setNow(new Date("2026-01-01T00:00:00.123Z"));
+    await reportMetrics(t, await apiToken(t, "client", "development", ["*"]), ["flag-1", "flag-4"]);
+    t.setNow(null);
+    await favoriteFlag(t, "flag-6");
   });
 
   const orders = [
@@ -154,7 +151,7 @@ describe("flag search cursors carry their order", () => {
   ];
 
   it.each(orders)("walks %s page by page, both ways, as one page", async (order) => {
-    const whole = await ok(`{ featureSearch(first: 100, ${order}) { edges { node { name } } } }`);
+    const whole = await gqlOk(t, `{ featureSearch(first: 100, ${order}) { edges { node { name } } } }`);
     const expected = whole.featureSearch.edges.map((e: { node: { name: string } }) => e.node.name);
     expect(await walk("featureSearch", "name", 2, false, `, ${order}`)).toEqual(expected);
     expect(await walk("featureSearch", "name", 3, true, `, ${order}`)).toEqual(expected);

@@ -67,10 +67,6 @@ export async function createTestApp(
     pool: database.pool,
     ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
   });
-  const headers = (token: string | null | undefined) => ({
-    "content-type": "application/json",
-    ...(token === null ? {} : { authorization: token ?? ADMIN_TOKEN }),
-  });
   return {
     app,
     deps,
@@ -79,8 +75,29 @@ export async function createTestApp(
     setNow: (date) => {
       fixedNow = date;
     },
+    ...apiOver((path, init) => app.fetch(`http://vexil.test${path}`, init)),
+    async close() {
+      await deps.bus.close();
+      await database.close();
+    },
+  };
+}
+
+/**
+ * `gql` and `rest` over `fetchPath` (the in-process app, or a server process's URL), with
+ * `adminToken` unless a call gives a token (`null`: none).
+ */
+export function apiOver(
+  fetchPath: (path: string, init: RequestInit) => Response | Promise<Response>,
+  adminToken = ADMIN_TOKEN,
+): Pick<TestApp, "gql" | "rest"> {
+  const headers = (token: string | null | undefined) => ({
+    "content-type": "application/json",
+    ...(token === null ? {} : { authorization: token ?? adminToken }),
+  });
+  return {
     async gql(query, variables, token) {
-      const res = await app.fetch("http://vexil.test/graphql", {
+      const res = await fetchPath("/graphql", {
         method: "POST",
         headers: headers(token),
         body: JSON.stringify({ query, variables }),
@@ -88,17 +105,13 @@ export async function createTestApp(
       return res.json();
     },
     async rest(method, path, body, token) {
-      const res = await app.fetch(`http://vexil.test${path}`, {
+      const res = await fetchPath(path, {
         method,
         headers: headers(token),
         body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       });
       const text = await res.text();
       return { status: res.status, body: text ? safeJson(text) : undefined, headers: res.headers };
-    },
-    async close() {
-      await deps.bus.close();
-      await database.close();
     },
   };
 }

@@ -9,9 +9,12 @@ import { login, PASSWORD, type Session, withSession } from "./session.ts";
 
 type Variables = Record<string, unknown>;
 
+/** What the builders call: an in-process TestApp, or a server process through `apiOver`. */
+export type Api = Pick<TestApp, "gql" | "rest">;
+
 /** Runs a GraphQL operation that must succeed (the test fails on any error) and returns its data. */
 export async function gqlOk<T = Record<string, any>>(
-  t: TestApp,
+  t: Api,
   query: string,
   variables?: Variables,
   token?: string | null,
@@ -22,7 +25,7 @@ export async function gqlOk<T = Record<string, any>>(
 }
 
 /** Runs a GraphQL operation that must fail and returns its first error's code and message. */
-export async function gqlError(t: TestApp, query: string, variables?: Variables, token?: string | null) {
+export async function gqlError(t: Api, query: string, variables?: Variables, token?: string | null) {
   const res = await t.gql(query, variables, token);
   const error = res.errors?.[0];
   if (!error) throw new Error(`expected a GraphQL error, got ${JSON.stringify(res.data)}`);
@@ -57,7 +60,7 @@ const EVENT_FIELDS = `id: databaseId type project environment featureName create
   data preData tags { type value } groupId groupType label summary`;
 
 /** The id of the newest event (0 when none), to list what an action records with `eventsAfter`. */
-export async function lastEventId(t: TestApp): Promise<number> {
+export async function lastEventId(t: Api): Promise<number> {
   const data = await gqlOk<{ events: { edges: { node: { databaseId: number } }[] } }>(
     t,
     `{ events(first: 1) { edges { node { databaseId } } } }`,
@@ -66,7 +69,7 @@ export async function lastEventId(t: TestApp): Promise<number> {
 }
 
 /** Events recorded after `mark`, oldest first, through the public events query. */
-export async function eventsAfter(t: TestApp, mark: number): Promise<RecordedEvent[]> {
+export async function eventsAfter(t: Api, mark: number): Promise<RecordedEvent[]> {
   const data = await gqlOk<{ events: { edges: { node: RecordedEvent }[] } }>(
     t,
     `{ events(first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,
@@ -78,7 +81,7 @@ export async function eventsAfter(t: TestApp, mark: number): Promise<RecordedEve
 }
 
 /** The events of the given types, oldest first. */
-export async function eventsOf(t: TestApp, types: string[]): Promise<RecordedEvent[]> {
+export async function eventsOf(t: Api, types: string[]): Promise<RecordedEvent[]> {
   const data = await gqlOk<{ events: { edges: { node: RecordedEvent }[] } }>(
     t,
     `query($types: [String!]) { events(filter: { types: $types }, first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,
@@ -88,7 +91,7 @@ export async function eventsOf(t: TestApp, types: string[]): Promise<RecordedEve
 }
 
 /** Runs `action` and returns what it recorded, as `{type, featureName, data, preData}` rows. */
-export async function recorded<T>(t: TestApp, action: () => Promise<T>) {
+export async function recorded<T>(t: Api, action: () => Promise<T>) {
   const before = await lastEventId(t);
   const result = await action();
   const events = await eventsAfter(t, before);
@@ -103,7 +106,7 @@ export async function recorded<T>(t: TestApp, action: () => Promise<T>) {
 
 /** A project (id = name) with the given environments (default: every enabled environment). */
 export async function createProject(
-  t: TestApp,
+  t: Api,
   id: string,
   options: { name?: string; description?: string; environments?: string[] } = {},
 ) {
@@ -124,14 +127,14 @@ export type FlagOptions = {
   enabledIn?: string[];
 };
 
+/** The createFeature mutation (`$p` the project, `$input` the flag), for tests that look at its answer. */
+export const CREATE_FLAG = `mutation($p: String!, $input: CreateFeatureInput!) {
+  createFeature(project: $p, input: $input) { name } }`;
+
 /** A flag made with createFeature, then given its strategies and turned on where asked. */
-export async function createFlag(t: TestApp, name: string, options: FlagOptions = {}) {
+export async function createFlag(t: Api, name: string, options: FlagOptions = {}) {
   const { project = "default", strategies = [], enabledIn = [], ...input } = options;
-  await gqlOk(
-    t,
-    `mutation($p: String!, $input: CreateFeatureInput!) { createFeature(project: $p, input: $input) { name } }`,
-    { p: project, input: { name, ...input } },
-  );
+  await gqlOk(t, CREATE_FLAG, { p: project, input: { name, ...input } });
   for (const { environment = "development", ...strategy } of strategies) {
     await addStrategy(t, name, strategy, environment, project);
   }
@@ -139,11 +142,11 @@ export async function createFlag(t: TestApp, name: string, options: FlagOptions 
 }
 
 /** Several plain flags in one project. */
-export async function createFlags(t: TestApp, names: string[], project = "default") {
+export async function createFlags(t: Api, names: string[], project = "default") {
   for (const name of names) await createFlag(t, name, { project });
 }
 
-export async function enableFlag(t: TestApp, name: string, environment: string, project = "default") {
+export async function enableFlag(t: Api, name: string, environment: string, project = "default") {
   await gqlOk(
     t,
     `mutation($p: String!, $f: String!, $e: String!) { enableFeatureEnvironment(project: $p, feature: $f, environment: $e) { name } }`,
@@ -151,7 +154,7 @@ export async function enableFlag(t: TestApp, name: string, environment: string, 
   );
 }
 
-export async function disableFlag(t: TestApp, name: string, environment: string, project = "default") {
+export async function disableFlag(t: Api, name: string, environment: string, project = "default") {
   await gqlOk(
     t,
     `mutation($p: String!, $f: String!, $e: String!) { disableFeatureEnvironment(project: $p, feature: $f, environment: $e) { name } }`,
@@ -159,7 +162,7 @@ export async function disableFlag(t: TestApp, name: string, environment: string,
   );
 }
 
-export async function archiveFlag(t: TestApp, name: string, project = "default") {
+export async function archiveFlag(t: Api, name: string, project = "default") {
   await gqlOk(
     t,
     `mutation($p: String!, $n: [String!]!) { archiveFeatures(project: $p, names: $n) { name } }`,
@@ -170,14 +173,82 @@ export async function archiveFlag(t: TestApp, name: string, project = "default")
   );
 }
 
+/** Whether the flag is on in the environment, read over GraphQL. */
+export async function flagEnabledIn(t: Api, name: string, environment: string): Promise<boolean> {
+  const data = await gqlOk<{ feature: { environment: { enabled: boolean } } }>(
+    t,
+    `query($f: String!, $e: String!) { feature(name: $f) { environment(name: $e) { enabled } } }`,
+    { f: name, e: environment },
+  );
+  return data.feature.environment.enabled;
+}
+
+/** `POST .../features/:flag/environments/:environment/on` as the caller of `token`; the REST answer. */
+export function turnOnOverRest(
+  t: Api,
+  name: string,
+  environment: string,
+  token?: string,
+  project = "default",
+) {
+  return t.rest(
+    "POST",
+    `/api/admin/projects/${project}/features/${name}/environments/${environment}/on`,
+    undefined,
+    token,
+  );
+}
+
+/** Makes `child` depend on `parent` (on, or with one of `variants`), over GraphQL. */
+export async function addDependency(
+  t: Api,
+  child: string,
+  parent: string,
+  options: { enabled?: boolean; variants?: string[] } = {},
+  project = "default",
+) {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $f: String!, $i: AddDependencyInput!) { addFeatureDependency(project: $p, feature: $f, input: $i) { name } }`,
+    { p: project, f: child, i: { feature: parent, ...options } },
+  );
+}
+
+/** Favourites a flag for the caller (the admin token's shared user unless a token is given). */
+export async function favoriteFlag(t: Api, name: string, token?: string, project = "default") {
+  await gqlOk(
+    t,
+    `mutation($p: String!, $f: String!) { favoriteFeature(project: $p, feature: $f) { name } }`,
+    { p: project, f: name },
+    token,
+  );
+}
+
+/** Favourites (or, with `favorite: false`, unfavourites) a project for the caller. */
+export async function favoriteProject(t: Api, project: string, token?: string, favorite = true) {
+  const field = favorite ? "favoriteProject" : "unfavoriteProject";
+  await gqlOk(t, `mutation($p: String!) { ${field}(project: $p) { databaseId } }`, { p: project }, token);
+}
+
+// ---- Strategies ----
+
 /** The fields of a strategy as `addStrategy` returns it. */
 export const STRATEGY = `id: databaseId name title disabled sortOrder segments parameters
   constraints { contextName operator caseInsensitive inverted values value }
   variants { name weight weightType stickiness payload { type value } }`;
 
+/** A strategy's only variant: every user gets it (weight 1000, variable, default stickiness). */
+export const soleVariant = (name: string, payload?: { type: string; value: string }) => ({
+  name,
+  weight: 1000,
+  weightType: "variable",
+  stickiness: "default",
+  ...(payload ? { payload } : {}),
+});
+
 /** Adds a strategy over GraphQL and returns it. */
 export async function addStrategy(
-  t: TestApp,
+  t: Api,
   feature: string,
   input: Variables,
   environment = "development",
@@ -192,16 +263,137 @@ export async function addStrategy(
   return data.addFeatureStrategy;
 }
 
+/** Changes a strategy of a flag in project default, over GraphQL. */
+export async function updateStrategy(
+  t: Api,
+  feature: string,
+  id: string,
+  input: Variables,
+  environment: string,
+) {
+  await gqlOk(
+    t,
+    `mutation($f: String!, $e: String!, $id: String!, $i: StrategyUpdateInput!) {
+      updateFeatureStrategy(project: "default", feature: $f, environment: $e, id: $id, input: $i) { id } }`,
+    { f: feature, e: environment, id, i: input },
+  );
+}
+
+/** Deletes a strategy of a flag in project default, over GraphQL. */
+export async function deleteStrategy(t: Api, feature: string, id: string, environment: string) {
+  await gqlOk(
+    t,
+    `mutation($f: String!, $e: String!, $id: String!) {
+      deleteFeatureStrategy(project: "default", feature: $f, environment: $e, id: $id) { name } }`,
+    { f: feature, e: environment, id },
+  );
+}
+
+// ---- Browsers ----
+
+/**
+ * A browser's CORS preflight for `method` on `path` from `origin` (asking for `requestHeaders`);
+ * the allow-origin and allow-credentials headers of the answer (null when absent).
+ */
+export async function preflight(
+  t: Pick<TestApp, "app">,
+  path: string,
+  origin: string,
+  method: string,
+  requestHeaders?: string,
+) {
+  const res = await t.app.fetch(`http://vexil.test${path}`, {
+    method: "OPTIONS",
+    headers: {
+      origin,
+      "access-control-request-method": method,
+      ...(requestHeaders ? { "access-control-request-headers": requestHeaders } : {}),
+    },
+  });
+  return {
+    allowOrigin: res.headers.get("access-control-allow-origin"),
+    allowCredentials: res.headers.get("access-control-allow-credentials"),
+  };
+}
+
+// ---- Change requests ----
+
+/**
+ * Turns change requests on (or off) in one environment of a project, over REST. The admin
+ * token keeps SKIP_CHANGE_REQUEST, so builders that use it still work there.
+ */
+export async function configureChangeRequests(
+  t: Api,
+  environment: string,
+  requiredApprovals: number,
+  enabled = true,
+  project = "default",
+) {
+  const res = await t.rest(
+    "PUT",
+    `/api/admin/projects/${project}/environments/${environment}/change-requests/config`,
+    { changeRequestsEnabled: enabled, requiredApprovals },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(204);
+}
+
+/** One environment's change request configuration, as `GET .../change-requests/config` lists it. */
+export async function changeRequestConfig(t: Api, environment: string, project = "default") {
+  const res = await t.rest("GET", `/api/admin/projects/${project}/change-requests/config`);
+  expect(res.status).toBe(200);
+  return (
+    res.body as { environment: string; changeRequestEnabled: boolean; requiredApprovals: number | null }[]
+  ).find((c) => c.environment === environment);
+}
+
+// ---- SDK metrics ----
+
+/** unleash-client's metrics body for one bucket (a minute from `start`). */
+export function sdkBucket(
+  appName: string,
+  instanceId: string,
+  toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> }>,
+  start = new Date(),
+) {
+  return {
+    appName,
+    instanceId,
+    connectionId: `${instanceId}-connection`,
+    bucket: { start: start.toISOString(), stop: new Date(start.getTime() + 60_000).toISOString(), toggles },
+    platformName: "node",
+    platformVersion: "20.20.0",
+    yggdrasilVersion: null,
+    specVersion: "5.2.2",
+  };
+}
+
+/**
+ * One SDK metrics report in which each flag was evaluated once, true, in the minute before the
+ * app's clock; it counts as the flags' `lastSeenAt`. Stored before the answer only when the app
+ * runs with VEXIL_METRICS_FLUSH_MS=0.
+ */
+export async function reportMetrics(t: TestApp, sdkToken: string, flags: string[], appName = "tests") {
+  const toggles = Object.fromEntries(flags.map((name) => [name, { yes: 1, no: 0 }]));
+  const start = new Date(t.deps.now().getTime() - 60_000);
+  const res = await t.rest(
+    "POST",
+    "/api/client/metrics",
+    sdkBucket(appName, `${appName}-1`, toggles, start),
+    sdkToken,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+}
+
 // ---- Catalog ----
 
-export async function createTagType(t: TestApp, name: string, input: Variables = {}) {
+export async function createTagType(t: Api, name: string, input: Variables = {}) {
   await gqlOk(t, `mutation($input: CreateTagTypeInput!) { createTagType(input: $input) { name } }`, {
     input: { name, ...input },
   });
 }
 
 /** A segment; returns its database id. */
-export async function createSegment(t: TestApp, name: string, input: Variables = {}): Promise<number> {
+export async function createSegment(t: Api, name: string, input: Variables = {}): Promise<number> {
   const data = await gqlOk<{ createSegment: { id: number } }>(
     t,
     `mutation($input: SegmentInput!) { createSegment(input: $input) { id: databaseId } }`,
@@ -210,7 +402,7 @@ export async function createSegment(t: TestApp, name: string, input: Variables =
   return data.createSegment.id;
 }
 
-export async function createContextField(t: TestApp, name: string, input: Variables = {}) {
+export async function createContextField(t: Api, name: string, input: Variables = {}) {
   await gqlOk(
     t,
     `mutation($input: CreateContextFieldInput!) { createContextField(input: $input) { name } }`,
@@ -224,7 +416,7 @@ export async function createContextField(t: TestApp, name: string, input: Variab
 
 /** A custom role; returns its database id. */
 export async function createRole(
-  t: TestApp,
+  t: Api,
   name: string,
   permissions: { name: string; environment?: string }[],
   type = "custom",
@@ -237,7 +429,10 @@ export async function createRole(
   return data.createRole.id;
 }
 
-export async function addProjectMember(t: TestApp, project: string, userId: number, roleId: number) {
+/** The predefined project roles' ids (as in Unleash). */
+export const PROJECT_ROLE = { owner: 4, member: 5 } as const;
+
+export async function addProjectMember(t: Api, project: string, userId: number, roleId: number) {
   await gqlOk(
     t,
     `mutation($p: String!, $u: Int!, $r: Int!) { addProjectMember(project: $p, userId: $u, roleId: $r) }`,
@@ -251,7 +446,7 @@ export async function addProjectMember(t: TestApp, project: string, userId: numb
 
 /** A user with a root role and the password `PASSWORD` (unless given); returns its database id. */
 export async function createUser(
-  t: TestApp,
+  t: Api,
   username: string,
   rootRole: string,
   options: { email?: string | null; name?: string; password?: string } = {},
@@ -299,7 +494,7 @@ export async function userWithPat(
 
 /** An API token's secret (`client`, `frontend` or `admin`), made with createApiToken. */
 export async function apiToken(
-  t: TestApp,
+  t: Api,
   type: string,
   environment: string,
   projects: string[],
