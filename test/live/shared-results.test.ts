@@ -170,6 +170,7 @@ describe("events subscription: shared execution", () => {
     expect(eventReads(own.statements)).toEqual([]);
 
     // An event this node did not publish (another node's, say) sits between the feed and the next commit.
+    // Direct write: every API call on this app publishes its events on this node's bus.
     await t.database.prisma.event.create({
       data: {
         type: "feature-updated",

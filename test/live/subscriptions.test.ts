@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/events/record.ts";
 import { directNextTo, listen, type RunningServer } from "../../src/http-server.ts";
-import { hashSecret } from "../../src/modules/access/credentials.write.ts";
 import { feedFor } from "../../src/modules/live/feed.live.ts";
 import { followEvents } from "../../src/modules/live/follow.live.ts";
 import { runWrite } from "../../src/shared/write.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { apiToken, createFlag, createProject, lastEventId } from "../helpers/builders.ts";
+import { createTestApp, systemWriteContext, type TestApp } from "../helpers/app.ts";
+import { apiToken, createFlag, createProject, lastEventId, userWithPat } from "../helpers/builders.ts";
 import { type Result, sse, take, wsClient } from "./live-helpers.ts";
 
 type Ev = { events: { id: number; type: string; featureName: string | null; project: string | null } };
@@ -65,18 +64,7 @@ describe("events subscription", () => {
   });
 
   it("hides project-less events from a non-admin and refuses SDK tokens", async () => {
-    const user = await t.database.prisma.user.create({
-      data: { username: "viewer-live", rootRole: "Viewer" },
-    });
-    const secret = "user:live0123456789abcdef0123456789abcdef0123456789abcdef01";
-    await t.database.prisma.personalAccessToken.create({
-      data: {
-        userId: user.id,
-        description: "live",
-        secretHash: hashSecret(secret),
-        expiresAt: new Date(Date.now() + 86_400_000),
-      },
-    });
+    const { token: secret } = await userWithPat(t, "viewer-live", "Viewer");
     const from = await lastEventId(t);
     await t.rest("POST", "/api/admin/addons", {
       provider: "webhook",
@@ -112,9 +100,9 @@ describe("events subscription", () => {
 
   it("never delivers an event of a rolled-back transaction", async () => {
     const from = await lastEventId(t);
-    const ctx = { db: t.deps.db, bus: t.deps.bus, principal: null, config: t.config, now: () => new Date() };
+    // Direct write: no API call records an event and then rolls its transaction back.
     await expect(
-      runWrite(ctx, async (w) => {
+      runWrite(systemWriteContext(t), async (w) => {
         await recordEvent(w, { type: "feature-created", project: "default", featureName: "ghost" });
         throw new Error("rolled back");
       }),
@@ -144,14 +132,8 @@ describe("events subscription", () => {
       const olderRecorded = new Promise<void>((resolve) => {
         recorded = resolve;
       });
-      const ctx = {
-        db: t.deps.db,
-        bus: t.deps.bus,
-        principal: null,
-        config: t.config,
-        now: () => new Date(),
-      };
-      const older = runWrite(ctx, async (w) => {
+      // Direct write: an API call's transaction cannot be held open while a newer one commits.
+      const older = runWrite(systemWriteContext(t), async (w) => {
         await recordEvent(w, { type: "feature-created", project: "default", featureName: "older-tx" });
         recorded();
         await new Promise<void>((resolve) => {
@@ -298,23 +280,10 @@ describe("featureChanged subscription", () => {
     const got = await take(stream, 3, async (_r, index) => {
       if (index === 0) await createFlag(t, "live-flag");
       if (index === 1) {
-        const ctx = {
-          db: t.deps.db,
-          bus: t.deps.bus,
-          principal: null,
-          config: t.config,
-          now: () => new Date(),
-        };
-        await runWrite(ctx, async (w) => {
-          await w.tx.feature.update({ where: { name: "live-flag" }, data: { description: "v2" } });
-          await recordEvent(w, {
-            type: "feature-metadata-updated",
-            project: "default",
-            featureName: "live-flag",
-            data: { description: "v2" },
-            preData: { description: null },
-          });
+        const res = await t.rest("PUT", "/api/admin/projects/default/features/live-flag", {
+          description: "v2",
         });
+        expect(res.status).toBe(200);
       }
     });
     expect(got.map((r) => r.data?.featureChanged)).toEqual([
