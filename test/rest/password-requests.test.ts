@@ -24,14 +24,13 @@ const openTokens = () =>
 
 describe("POST /auth/reset/password-email", () => {
   it("an existing user gets a reset link (other open links expire); the answer is an empty 200", async () => {
+    // Two minutes ago, so that the user's own request is not throttled behind it.
+    t.setNow(new Date(Date.now() - 120_000));
     const admin = await t.rest("POST", "/api/admin/user-admin/reset-password", {
       id: "forgetful@example.com",
     });
+    t.setNow(null);
     expect(admin.status).toBe(200);
-    await t.database.prisma.resetToken.updateMany({
-      where: { userId: user.id },
-      data: { createdAt: new Date(Date.now() - 120_000) },
-    });
     const res = await t.rest("POST", EMAIL_PATH, { email: "Forgetful@example.com" }, null);
     expect(res.status).toBe(200);
     expect(res.body).toBeUndefined();

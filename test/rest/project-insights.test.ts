@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import { addProjectMember, userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's project pages beyond the overview (issue 14): flag creators, the personal
@@ -10,6 +10,7 @@ import { userWithPat } from "../helpers/builders.ts";
  */
 let t: TestApp;
 let editor: string;
+let editorId: number;
 let clientToken: string;
 const DAY = 86_400_000;
 const P = "/api/admin/projects/default";
@@ -22,19 +23,16 @@ async function ok<T = Record<string, any>>(query: string, variables?: Record<str
 
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
-  editor = (await userWithPat(t, "insight-editor", "Editor", { email: null })).token;
-  await t.database.prisma.user.update({
-    where: { username: "insight-editor" },
-    data: { name: "Ada Editor" },
-  });
+  ({ id: editorId, token: editor } = await userWithPat(t, "insight-editor", "Editor", {
+    email: null,
+    name: "Ada Editor",
+  }));
+  // ins-a was created three days before it reached production.
+  t.setNow(new Date(Date.now() - 3 * DAY - 60_000));
   expect((await t.rest("POST", `${P}/features`, { name: "ins-a" }, editor)).status).toBe(200);
+  t.setNow(null);
   expect((await t.rest("POST", `${P}/features`, { name: "ins-b", type: "experiment" })).status).toBe(200);
   expect((await t.rest("POST", `${P}/features`, { name: "ins-c" }, editor)).status).toBe(200);
-  // ins-a was created three days before it reached production.
-  await t.database.prisma.feature.update({
-    where: { name: "ins-a" },
-    data: { createdAt: new Date(Date.now() - 3 * DAY - 60_000) },
-  });
   expect((await t.rest("POST", `${P}/features/ins-a/environments/production/on`)).status).toBe(200);
   expect((await t.rest("POST", `${P}/features/ins-b/environments/development/on`)).status).toBe(200);
   expect(
@@ -224,16 +222,13 @@ describe("project pages", () => {
       technicalDebt: 33,
     });
     const owner = await t.database.prisma.role.findUniqueOrThrow({ where: { name: "Owner" } });
-    const user = await t.database.prisma.user.findUniqueOrThrow({ where: { username: "insight-editor" } });
-    await t.database.prisma.projectMember.create({
-      data: { userId: user.id, projectId: "default", roleId: owner.id },
-    });
+    await addProjectMember(t, "default", editorId, owner.id);
     const member = await t.rest("GET", "/api/admin/personal-dashboard/default", undefined, editor);
     expect(member.body.owners).toEqual([
       {
         ownerType: "user",
         name: "Ada Editor",
-        imageUrl: expect.stringContaining(`/avatars/${user.id}.svg`),
+        imageUrl: expect.stringContaining(`/avatars/${editorId}.svg`),
         email: null,
       },
     ]);

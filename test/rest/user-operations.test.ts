@@ -180,14 +180,14 @@ describe("user administration", () => {
   });
 
   it("inactive users: listed after 180 days unseen; deleting skips active ones and records user-deleted", async () => {
+    t.setNow(new Date(Date.now() - 200 * 86_400_000));
     const old = await t.rest("POST", "/api/admin/user-admin", {
       username: "old-timer",
       email: "old@example.com",
     });
+    t.setNow(null);
     expect(old.status).toBe(201);
     const fresh = await t.rest("POST", "/api/admin/user-admin", { username: "fresh-face" });
-    const longAgo = new Date(Date.now() - 200 * 86_400_000);
-    await t.database.prisma.user.update({ where: { id: old.body.id }, data: { createdAt: longAgo } });
 
     const list = await t.rest("GET", "/api/admin/user-admin/inactive");
     expect(list.status).toBe(200);
