@@ -104,6 +104,19 @@ export async function createTestApp(
 }
 
 /**
+ * Runs `action` with the clock every service sees set to `date` (to make, through the API, a
+ * state of the past: a flag created in January), then gives back the real clock.
+ */
+export async function withClock<T>(t: TestApp, date: Date, action: () => Promise<T>): Promise<T> {
+  t.setNow(date);
+  try {
+    return await action();
+  } finally {
+    t.setNow(null);
+  }
+}
+
+/**
  * What `runWrite` needs to write as the system, for the few tests that must write past the API
  * (a transaction rolled back or held open on purpose); each such test says why.
  */
