@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp, withClock } from "../helpers/app.ts";
 import { addProjectMember, userWithPat } from "../helpers/builders.ts";
 
 /**
@@ -28,9 +28,10 @@ beforeAll(async () => {
     name: "Ada Editor",
   }));
   // ins-a was created three days before it reached production.
-  t.setNow(new Date(Date.now() - 3 * DAY - 60_000));
-  expect((await t.rest("POST", `${P}/features`, { name: "ins-a" }, editor)).status).toBe(200);
-  t.setNow(null);
+  const insA = await withClock(t, new Date(Date.now() - 3 * DAY - 60_000), () =>
+    t.rest("POST", `${P}/features`, { name: "ins-a" }, editor),
+  );
+  expect(insA.status).toBe(200);
   expect((await t.rest("POST", `${P}/features`, { name: "ins-b", type: "experiment" })).status).toBe(200);
   expect((await t.rest("POST", `${P}/features`, { name: "ins-c" }, editor)).status).toBe(200);
   expect((await t.rest("POST", `${P}/features/ins-a/environments/production/on`)).status).toBe(200);
