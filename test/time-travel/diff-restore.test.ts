@@ -337,6 +337,7 @@ describe("history older than time travel", () => {
     await toggle("old-flag", "development", true);
     const early = await instant();
     // As the migration leaves a database whose events predate time travel: only a baseline.
+    // Direct write: the API records a flag's whole history; only a migration leaves a baseline alone.
     await t.database.prisma.$executeRaw`DELETE FROM "FeatureStateVersion" WHERE "featureName" = 'old-flag'`;
     const baselineAt = await instant();
     await t.database.prisma.$executeRaw`
