@@ -5,6 +5,7 @@ import type { AppDeps } from "../../src/context.ts";
 import type { AdapterWrapper, Database } from "../../src/db/database.ts";
 import { assertMigrated } from "../../src/db/migrate.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
+import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLoginLimiter } from "../../src/modules/access/login-limits.cache.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { createTestDatabase } from "./database.ts";
@@ -99,6 +100,29 @@ export async function createTestApp(
     async close() {
       await deps.bus.close();
       await database.close();
+    },
+  };
+}
+
+export type ListeningTestApp = TestApp & { url: string; server: RunningServer };
+
+/**
+ * A test app (as `createTestApp`) that also listens on a free local port, for what needs a real
+ * socket (WebSockets, SDKs, raw HTTP); `close` stops the server (no grace period), then the app.
+ */
+export async function createListeningTestApp(
+  env: Record<string, string> = {},
+  options: Parameters<typeof createTestApp>[1] = {},
+): Promise<ListeningTestApp> {
+  const t = await createTestApp(env, options);
+  const server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  return {
+    ...t,
+    url: server.url,
+    server,
+    async close() {
+      await server.close(0);
+      await t.close();
     },
   };
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/events/record.ts";
-import { directNextTo, listen, type RunningServer } from "../../src/http-server.ts";
+import { directNextTo } from "../../src/http-server.ts";
 import { feedFor } from "../../src/modules/live/feed.live.ts";
 import { followEvents } from "../../src/modules/live/follow.live.ts";
 import { runWrite } from "../../src/shared/write.ts";
-import { createTestApp, systemWriteContext, type TestApp } from "../helpers/app.ts";
+import { createListeningTestApp, type ListeningTestApp, systemWriteContext } from "../helpers/app.ts";
 import { apiToken, createFlag, createProject, lastEventId, userWithPat } from "../helpers/builders.ts";
 import { type Result, sse, take, wsClient } from "./live-helpers.ts";
 
@@ -12,22 +12,17 @@ type Ev = { events: { id: number; type: string; featureName: string | null; proj
 const EVENTS = `subscription($filter: EventFilter, $afterId: Long) {
   events(filter: $filter, afterId: $afterId) { id: databaseId type featureName project } }`;
 
-let t: TestApp;
-let server: RunningServer;
+let t: ListeningTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  t = await createListeningTestApp();
   await createProject(t, "other");
 });
-afterAll(async () => {
-  await server.close(0);
-  await t.close();
-});
+afterAll(() => t?.close());
 
 describe("events subscription", () => {
   it("delivers live events over WebSocket, filtered by project, feature and type", async () => {
     const from = await lastEventId(t);
-    const client = wsClient(server.url);
+    const client = wsClient(t.url);
     const stream = client.iterate<Ev["events"]>({
       query: EVENTS,
       variables: { afterId: from, filter: { projects: ["other"], types: ["feature-created"] } },
@@ -44,7 +39,7 @@ describe("events subscription", () => {
   it("replays stored events after afterId, then goes live with no gap and no duplicate while writing", async () => {
     const from = await lastEventId(t);
     for (let i = 0; i < 20; i++) await createFlag(t, `replay-${i}`);
-    const client = wsClient(server.url);
+    const client = wsClient(t.url);
     const stream = client.iterate<Ev>({ query: EVENTS, variables: { afterId: from } });
     let written = 0;
     // Each received event triggers another write, so writes land during the replay and after it.
@@ -72,7 +67,7 @@ describe("events subscription", () => {
       events: ["feature-created"],
     });
     await createFlag(t, "scope-other", { project: "other" });
-    const viewer = wsClient(server.url, secret);
+    const viewer = wsClient(t.url, secret);
     const got = await take(
       viewer.iterate<Ev>({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<
         Result<Ev>
@@ -82,7 +77,7 @@ describe("events subscription", () => {
     expect(got.map((r) => r.data?.events.featureName)).toEqual(["scope-other"]);
     await viewer.dispose();
     const sdk = await apiToken(t, "client", "development", ["other"]);
-    const client = wsClient(server.url, sdk);
+    const client = wsClient(t.url, sdk);
     const refused = await take(
       client.iterate({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<Result<Ev>>,
       1,
@@ -92,7 +87,7 @@ describe("events subscription", () => {
   });
 
   it("refuses a WebSocket without a valid token", async () => {
-    const client = wsClient(server.url, "*:*.not-a-token");
+    const client = wsClient(t.url, "*:*.not-a-token");
     const stream = client.iterate({ query: EVENTS, variables: {} });
     await expect(stream.next()).rejects.toMatchObject({ code: 4403 });
     await client.dispose();
@@ -108,7 +103,7 @@ describe("events subscription", () => {
       }),
     ).rejects.toThrow("rolled back");
     await createFlag(t, "after-ghost");
-    const client = wsClient(server.url);
+    const client = wsClient(t.url);
     const got = await take(
       client.iterate<Ev>({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<
         Result<Ev>
@@ -273,7 +268,7 @@ describe("direct sends (graphql-ws over WebSocket)", () => {
 describe("featureChanged subscription", () => {
   type Changed = { featureChanged: { name: string; description: string | null; project: string } | null };
   it("sends the flag as it is, then again after each committed change", async () => {
-    const client = wsClient(server.url);
+    const client = wsClient(t.url);
     const stream = client.iterate<Changed>({
       query: `subscription { featureChanged(project: "default", feature: "live-flag") { name description project } }`,
     }) as AsyncIterableIterator<Result<Changed>>;
@@ -296,7 +291,7 @@ describe("featureChanged subscription", () => {
 
   it("refuses a project the credential does not cover", async () => {
     const token = await apiToken(t, "client", "development", ["other"]);
-    const client = wsClient(server.url, token);
+    const client = wsClient(t.url, token);
     const stream = client.iterate({
       query: `subscription { featureChanged(project: "default", feature: "x") { name } }`,
     });

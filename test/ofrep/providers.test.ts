@@ -3,12 +3,10 @@ import { OFREPWebProvider } from "@openfeature/ofrep-web-provider";
 import { OpenFeature as ServerOpenFeature } from "@openfeature/server-sdk";
 import { ProviderEvents, OpenFeature as WebOpenFeature } from "@openfeature/web-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listen, type RunningServer } from "../../src/http-server.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts";
 
 /** OpenFeature's own OFREP providers (server and web, run in Node) against a listening Vexil. */
-let t: TestApp;
-let server: RunningServer;
+let t: ListeningTestApp;
 let clientToken: string;
 let frontendToken: string;
 
@@ -52,8 +50,7 @@ const enable = (name: string) =>
   );
 
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  t = await createListeningTestApp();
   clientToken = await tokenOf("client");
   frontendToken = await tokenOf("frontend");
   await flag("bool-flag");
@@ -70,14 +67,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await ServerOpenFeature.close();
   await WebOpenFeature.close();
-  await server?.close(0);
   await t?.close();
 });
 
 describe("@openfeature/server-sdk with @openfeature/ofrep-provider", () => {
   it("evaluates boolean, string, number and object flags with reasons and variants", async () => {
     await ServerOpenFeature.setProviderAndWait(
-      new OFREPProvider({ baseUrl: server.url, headers: [["Authorization", clientToken]] }),
+      new OFREPProvider({ baseUrl: t.url, headers: [["Authorization", clientToken]] }),
     );
     const client = ServerOpenFeature.getClient();
     const pro = { targetingKey: "u1", plan: "pro" };
@@ -103,7 +99,7 @@ describe("@openfeature/server-sdk with @openfeature/ofrep-provider", () => {
 describe("@openfeature/web-sdk with @openfeature/ofrep-web-provider", () => {
   it("evaluates in bulk and picks up a change on its next poll", async () => {
     const provider = new OFREPWebProvider({
-      baseUrl: server.url,
+      baseUrl: t.url,
       headers: [["Authorization", frontendToken]],
       pollInterval: 100,
       cacheMode: "disabled",
