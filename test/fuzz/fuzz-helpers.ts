@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { bootstrap } from "../../src/bootstrap.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
@@ -97,7 +97,7 @@ export function checkGraphQLAnswer(answer: FuzzAnswer): void {
 export type Credential = "admin" | "viewer" | "none" | "garbage";
 
 /** The app under fuzz: `send` makes one request with a generated credential and reads the answer. */
-export type FuzzApp = {
+type FuzzApp = {
   /**
    * Sends `init` to `url` (JSON) as `who`; afterwards puts the admin token back when the case
    * deleted it, and ends maintenance mode when `mayStartMaintenance` (the case could start it).
@@ -112,8 +112,24 @@ export type FuzzApp = {
   close(): Promise<void>;
 };
 
+/**
+ * The fuzz app of a test file, started before its tests and closed after them; returns its
+ * `send`.
+ */
+export function fuzzAppOfThisFile(): FuzzApp["send"] {
+  let app: FuzzApp | undefined;
+  beforeAll(async () => {
+    app = await startFuzzApp();
+  });
+  afterAll(() => app?.close());
+  return (...args) => {
+    if (!app) throw new Error("the fuzz app has not started");
+    return app.send(...args);
+  };
+}
+
 /** A fresh app with the fuzz targets and a Viewer with a personal access token. */
-export async function startFuzzApp(): Promise<FuzzApp> {
+async function startFuzzApp(): Promise<FuzzApp> {
   const t = await createTestApp();
   const viewerToken = (await userWithPat(t, "fuzz-viewer", "Viewer")).token;
   await seedFuzzTargets(t);

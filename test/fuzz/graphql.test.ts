@@ -13,16 +13,15 @@ import {
   isObjectType,
   isScalarType,
 } from "graphql";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import { schema } from "../../src/schema.ts";
 import {
   checkGraphQLAnswer,
   credential,
   FUZZ_CASES_PER_FILE,
   FUZZ_SEED,
-  type FuzzApp,
+  fuzzAppOfThisFile,
   jsonValue,
-  startFuzzApp,
   text,
 } from "./fuzz-helpers.ts";
 
@@ -34,11 +33,7 @@ import {
  * numbers). Every answer must be < 500 and every error typed (extensions.code), never INTERNAL.
  * Subscriptions are left out: they stream until ended (the live tests cover them).
  */
-let fuzz: FuzzApp;
-beforeAll(async () => {
-  fuzz = await startFuzzApp();
-});
-afterAll(() => fuzz.close());
+const sendAs = fuzzAppOfThisFile();
 
 const MAX_INPUT_DEPTH = 3;
 
@@ -158,7 +153,7 @@ describe(`GraphQL fuzz (${roots.length} root fields x ${runsPerField} cases, see
     it(`${root.operation} ${root.field.name}`, async () => {
       await fc.assert(
         fc.asyncProperty(variables, credential, async (vars, who) => {
-          const answer = await fuzz.send(
+          const answer = await sendAs(
             "http://vexil.test/graphql",
             { method: "POST", body: JSON.stringify({ query, variables: vars }) },
             who,

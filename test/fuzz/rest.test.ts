@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import type { Route } from "../../rest/route.ts";
 import { allRoutes } from "../../rest/routes/index.ts";
 import {
@@ -7,10 +7,9 @@ import {
   credential,
   FUZZ_CASES_PER_FILE,
   FUZZ_SEED,
-  type FuzzApp,
+  fuzzAppOfThisFile,
   jsonValue,
   pathSegment,
-  startFuzzApp,
   text,
 } from "./fuzz-helpers.ts";
 
@@ -20,11 +19,7 @@ import {
  * a Viewer's PAT, none or garbage. Every answer must be < 500, every error in the spec's body
  * {id, name, message}, never a stack trace.
  */
-let fuzz: FuzzApp;
-beforeAll(async () => {
-  fuzz = await startFuzzApp();
-});
-afterAll(() => fuzz.close());
+const sendAs = fuzzAppOfThisFile();
 
 /** The /auth endpoints are not in the route table (they set cookies); fuzz them alike. */
 const authRoutes = [
@@ -167,7 +162,7 @@ async function send(target: Target, input: FuzzRequest) {
     .join("&");
   const url = `http://vexil.test${path}${query ? `?${query}` : ""}`;
   const hasBody = target.method !== "GET" && target.method !== "DELETE";
-  const answer = await fuzz.send(
+  const answer = await sendAs(
     url,
     { method: target.method, body: hasBody ? input.body : undefined },
     input.who,
