@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp, withClock } from "../helpers/app.ts";
-import { addProjectMember, userWithPat } from "../helpers/builders.ts";
+import { addProjectMember, apiToken, createProject, userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's project pages beyond the overview (issue 14): flag creators, the personal
@@ -14,12 +14,6 @@ let editorId: number;
 let clientToken: string;
 const DAY = 86_400_000;
 const P = "/api/admin/projects/default";
-
-async function ok<T = Record<string, any>>(query: string, variables?: Record<string, unknown>) {
-  const res = await t.gql<T>(query, variables);
-  expect(res.errors).toBeUndefined();
-  return res.data as T;
-}
 
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
@@ -39,13 +33,7 @@ beforeAll(async () => {
   expect(
     (await t.rest("PATCH", `${P}/features/ins-c`, [{ op: "replace", path: "/stale", value: true }])).status,
   ).toBe(200);
-  const token = await ok<{ createApiToken: { secret: string } }>(
-    `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret } }`,
-    {
-      input: { tokenName: "insights-sdk", type: "client", environment: "development", projects: ["default"] },
-    },
-  );
-  clientToken = token.createApiToken.secret;
+  clientToken = await apiToken(t, "client", "development", ["default"], "insights-sdk");
   const sdk = { appName: "shop", instanceId: "shop-1", connectionId: "c-1", platformName: "node" };
   const register = await t.rest(
     "POST",
@@ -94,7 +82,7 @@ describe("project pages", () => {
       status: 200,
       body: { projectAverage: 3, features: [{ name: "ins-a", timeToProduction: 3 }] },
     });
-    await ok(`mutation { createProject(input: { id: "empty", name: "Empty" }) { id: databaseId } }`);
+    await createProject(t, "empty", { name: "Empty" });
     expect((await t.rest("GET", "/api/admin/projects/empty/dora")).body).toEqual({ features: [] });
     expect((await t.rest("GET", "/api/admin/projects/nope/dora")).status).toBe(404);
   });
