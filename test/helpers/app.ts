@@ -68,10 +68,6 @@ export async function createTestApp(
     pool: database.pool,
     ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
   });
-  const headers = (token: string | null | undefined) => ({
-    "content-type": "application/json",
-    ...(token === null ? {} : { authorization: token ?? ADMIN_TOKEN }),
-  });
   return {
     app,
     deps,
@@ -80,23 +76,7 @@ export async function createTestApp(
     setNow: (date) => {
       fixedNow = date;
     },
-    async gql(query, variables, token) {
-      const res = await app.fetch("http://vexil.test/graphql", {
-        method: "POST",
-        headers: headers(token),
-        body: JSON.stringify({ query, variables }),
-      });
-      return res.json();
-    },
-    async rest(method, path, body, token) {
-      const res = await app.fetch(`http://vexil.test${path}`, {
-        method,
-        headers: headers(token),
-        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? safeJson(text) : undefined, headers: res.headers };
-    },
+    ...apiClient((url, init) => app.fetch(url, init), "http://vexil.test"),
     async close() {
       await deps.bus.close();
       await database.close();
@@ -146,6 +126,41 @@ export async function withClock<T>(t: TestApp, date: Date, action: () => Promise
  */
 export function systemWriteContext(t: TestApp) {
   return { db: t.deps.db, bus: t.deps.bus, principal: null, config: t.config, now: () => new Date() };
+}
+
+/**
+ * `gql` and `rest` as TestApp has them, over `fetchFn` to the Vexil at `base`: in process
+ * (`app.fetch`), or over HTTP to a server process or another node (`fetch`, its URL). Calls send
+ * `token` unless they give one (null: none).
+ */
+export function apiClient(
+  fetchFn: (url: string, init: RequestInit) => Response | Promise<Response>,
+  base: string,
+  token = ADMIN_TOKEN,
+): Pick<TestApp, "gql" | "rest"> {
+  const headers = (given: string | null | undefined) => ({
+    "content-type": "application/json",
+    ...(given === null ? {} : { authorization: given ?? token }),
+  });
+  return {
+    async gql(query, variables, given) {
+      const res = await fetchFn(`${base}/graphql`, {
+        method: "POST",
+        headers: headers(given),
+        body: JSON.stringify({ query, variables }),
+      });
+      return res.json();
+    },
+    async rest(method, path, body, given) {
+      const res = await fetchFn(`${base}${path}`, {
+        method,
+        headers: headers(given),
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? safeJson(text) : undefined, headers: res.headers };
+    },
+  };
 }
 
 function safeJson(text: string): unknown {
