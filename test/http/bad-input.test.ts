@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guardOnRequest } from "../../src/http/guard.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { ADMIN_TOKEN, createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts";
-import { login, PASSWORD, withSession } from "../helpers/session.ts";
+import { createUser } from "../helpers/builders.ts";
+import { login, withSession } from "../helpers/session.ts";
 
 /*
  * Issue 12 item 7: bad input is a 400 with the spec's error body (REST) or a typed GraphQL
@@ -14,13 +15,7 @@ let t: ListeningTestApp;
 
 beforeAll(async () => {
   t = await createListeningTestApp();
-  const created = await t.rest("POST", "/api/admin/user-admin", {
-    username: "nora",
-    email: "nora@example.com",
-    rootRole: "Editor",
-    password: PASSWORD,
-  });
-  expect(created.status).toBe(201);
+  await createUser(t, "nora", "Editor");
 });
 afterAll(() => t?.close());
 
