@@ -234,11 +234,7 @@ describe("credentials and bad input", () => {
   it("too many evaluations for one token: 429 with Retry-After", async () => {
     const limited = await createTestApp({ VEXIL_OFREP_RATE_LIMIT_PER_SECOND: "3" });
     try {
-      const secret = (
-        await limited.gql<{ createApiToken: { secret: string } }>(
-          `mutation { createApiToken(input: { tokenName: "rl", type: "client", environment: "development" }) { secret } }`,
-        )
-      ).data?.createApiToken.secret as string;
+      const secret = await apiToken(limited, "client", "development", ["*"]);
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
         const res = await limited.app.fetch("http://vexil.test/ofrep/v1/evaluate/flags", {

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { addStrategy, createFlag, disableFlag, enableFlag, gqlOk, userWithPat } from "../helpers/builders.ts";
+import {
+  addStrategy,
+  createFlag,
+  createSegment,
+  disableFlag,
+  enableFlag,
+  gqlOk,
+  userWithPat,
+} from "../helpers/builders.ts";
 import { FLAG_FIELDS, nextMillisecond, normalized } from "./time-travel-helpers.ts";
 
 let t: TestApp;
@@ -306,15 +314,14 @@ describe("restore", () => {
   });
 
   it("refuses what cannot be restored, saying what is missing", async () => {
-    const segment = await gqlOk<{ createSegment: { id: number } }>(
-      t,
-      `mutation { createSegment(input: { name: "gone-soon", constraints: [{ contextName: "userId", operator: IN, values: ["1"] }] }) { id: databaseId } }`,
-    );
+    const segmentId = await createSegment(t, "gone-soon", {
+      constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }],
+    });
     await createFlag(t, "uses-segment");
     const strategy = await addStrategy(t, "uses-segment", {
       name: "default",
       constraints: [],
-      segments: [segment.createSegment.id],
+      segments: [segmentId],
     });
     const then = await instant();
     await gqlOk(
@@ -322,13 +329,13 @@ describe("restore", () => {
       `mutation($id: String!) { deleteFeatureStrategy(project: "default", feature: "uses-segment", environment: "development", id: $id) { name } }`,
       { id: strategy.id },
     );
-    await gqlOk(t, `mutation($id: Int!) { deleteSegment(id: $id) }`, { id: segment.createSegment.id });
+    await gqlOk(t, `mutation($id: Int!) { deleteSegment(id: $id) }`, { id: segmentId });
     const refused = await t.gql(
       `mutation($at: DateTime!) { restoreFeature(project: "default", name: "uses-segment", at: $at) { events } }`,
       { at: then },
     );
     expect(refused.errors?.[0]?.extensions?.code).toBe("CONFLICT");
-    expect(refused.errors?.[0]?.message).toContain(`segment ${segment.createSegment.id} (deleted)`);
+    expect(refused.errors?.[0]?.message).toContain(`segment ${segmentId} (deleted)`);
     const before = await t.gql(
       `mutation { restoreFeature(project: "default", name: "uses-segment", at: "2000-01-01T00:00:00Z") { events } }`,
     );
