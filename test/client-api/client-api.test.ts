@@ -9,8 +9,8 @@ import {
   createSegment,
   enableFlag,
   gqlOk,
-  preflight,
 } from "../helpers/builders.ts";
+import { preflight } from "../helpers/cors.ts";
 
 let t: TestApp;
 let devAll: string;
@@ -318,7 +318,7 @@ describe("frontend API", () => {
   });
 
   it("CORS: FRONTEND_API_ORIGINS without credentials", async () => {
-    const answer = await preflight(t, "/api/frontend", "https://app.example", "GET", "authorization");
+    const answer = await preflight(t, "https://app.example", "/api/frontend", "GET", ["authorization"]);
     expect(answer.allowOrigin).toBe("https://app.example");
     expect(answer.allowCredentials).not.toBe("true");
   });

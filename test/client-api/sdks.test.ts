@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Unleash, UnleashEvents } from "unleash-client";
 import { EVENTS, UnleashClient } from "unleash-proxy-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { apiOver } from "../helpers/app.ts";
+import { apiClient } from "../helpers/app.ts";
 import {
   type Api,
   apiToken,
@@ -63,7 +63,7 @@ beforeAll(async () => {
     VEXIL_DATA_DIR: join(dataDir, "data"),
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   });
-  api = apiOver((path, init) => fetch(`${server.url}${path}`, init), ADMIN);
+  api = apiClient(fetch, server.url, ADMIN);
   clientToken = await apiToken(api, "client", "development", ["*"]);
   frontendToken = await apiToken(api, "frontend", "development", ["*"]);
   await createFlag(api, "sdk-beta", {

@@ -12,7 +12,9 @@ async function depend(child: string, parent: string) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const name of ["parent", "child1", "child2", "solo", "tagged"]) await createFlag(t, name);
+  for (const name of ["parent", "child2", "solo", "tagged"]) await createFlag(t, name);
+  // On everywhere, so that reviving it must turn it off.
+  await createFlag(t, "child1", { enabledIn: ["development", "production"] });
   await depend("child1", "parent");
   await depend("child2", "parent");
 });
@@ -139,10 +141,6 @@ describe("archive", () => {
 
 describe("revive and delete", () => {
   it("revives: off everywhere, lifecycle back to initial, feature-revived; not archived is left alone", async () => {
-    await t.database.prisma.featureEnvironment.updateMany({
-      where: { featureName: "child1" },
-      data: { enabled: true },
-    });
     const { result, brief } = await recorded(t, () =>
       t.rest("POST", `${P}/revive`, { features: ["child1", "solo"] }),
     );

@@ -1,46 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashSecret } from "../../src/modules/access/credentials.write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag } from "../helpers/builders.ts";
+import { createFlag, userWithPat } from "../helpers/builders.ts";
 
 let t: TestApp;
 const P = "/api/admin/projects/default";
-const ALICE = "user:alice-secret-0123456789abcdef0123456789abcdef01234567";
-const VIEWER = "user:viewer-secret-0123456789abcdef0123456789abcdef0123456";
+let aliceToken: string;
+let viewerToken: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const alice = await t.database.prisma.user.create({
-    data: { username: "alice", name: "Alice", rootRole: "Admin" },
-  });
-  await t.database.prisma.personalAccessToken.create({
-    data: {
-      userId: alice.id,
-      description: "test",
-      secretHash: hashSecret(ALICE),
-      expiresAt: new Date("2100-01-01"),
-    },
-  });
-  const viewer = await t.database.prisma.user.create({ data: { username: "vera", rootRole: "Viewer" } });
-  await t.database.prisma.personalAccessToken.create({
-    data: {
-      userId: viewer.id,
-      description: "test",
-      secretHash: hashSecret(VIEWER),
-      expiresAt: new Date("2100-01-01"),
-    },
-  });
+  aliceToken = (await userWithPat(t, "alice", "Admin", { name: "Alice" })).token;
+  viewerToken = (await userWithPat(t, "vera", "Viewer")).token;
   await createFlag(t, "top", { description: "parent" });
   await createFlag(t, "leaf", { tags: [{ type: "simple", value: "zeta" }] });
-  await t.rest("POST", `${P}/features/leaf/dependencies`, { feature: "top", variants: ["v1"] }, ALICE);
-  await t.rest("POST", "/api/admin/features/leaf/tags", { type: "simple", value: "alpha" }, ALICE);
-  await t.rest("POST", `${P}/features/leaf/favorites`, undefined, ALICE);
+  await t.rest("POST", `${P}/features/leaf/dependencies`, { feature: "top", variants: ["v1"] }, aliceToken);
+  await t.rest("POST", "/api/admin/features/leaf/tags", { type: "simple", value: "alpha" }, aliceToken);
+  await t.rest("POST", `${P}/features/leaf/favorites`, undefined, aliceToken);
 });
 afterAll(() => t.close());
 
 describe("the Feature record (spec 2.8)", () => {
   it("returns every field, per caller where it depends on the caller", async () => {
-    const asAlice = await t.rest("GET", `${P}/features/leaf`, undefined, ALICE);
+    const asAlice = await t.rest("GET", `${P}/features/leaf`, undefined, aliceToken);
     expect(asAlice.status).toBe(200);
     expect(asAlice.body).toEqual({
       name: "leaf",
@@ -101,7 +82,7 @@ describe("the Feature record (spec 2.8)", () => {
 
 describe("permissions", () => {
   it("a Viewer may read but not change flags (403 NoAccessError naming the permission)", async () => {
-    expect((await t.rest("GET", `${P}/features/leaf`, undefined, VIEWER)).status).toBe(200);
+    expect((await t.rest("GET", `${P}/features/leaf`, undefined, viewerToken)).status).toBe(200);
     const cases: [string, string, unknown, string][] = [
       ["PUT", `${P}/features/leaf`, { description: "x" }, "UPDATE_FEATURE"],
       ["DELETE", `${P}/features/leaf`, undefined, "DELETE_FEATURE"],
@@ -110,15 +91,15 @@ describe("permissions", () => {
       ["POST", "/api/admin/features/leaf/tags", { type: "simple", value: "nope" }, "UPDATE_FEATURE"],
     ];
     for (const [method, path, body, permission] of cases) {
-      const res = await t.rest(method, path, body, VIEWER);
+      const res = await t.rest(method, path, body, viewerToken);
       expect({ path, status: res.status, permissions: res.body.permissions }).toEqual({
         path,
         status: 403,
         permissions: [permission],
       });
     }
-    expect((await t.rest("POST", `${P}/features/top/favorites`, undefined, VIEWER)).status).toBe(200);
-    expect((await t.rest("GET", `${P}/features/top`, undefined, VIEWER)).body.favorite).toBe(true);
-    expect((await t.rest("GET", `${P}/features/top`, undefined, ALICE)).body.favorite).toBe(false);
+    expect((await t.rest("POST", `${P}/features/top/favorites`, undefined, viewerToken)).status).toBe(200);
+    expect((await t.rest("GET", `${P}/features/top`, undefined, viewerToken)).body.favorite).toBe(true);
+    expect((await t.rest("GET", `${P}/features/top`, undefined, aliceToken)).body.favorite).toBe(false);
   });
 });

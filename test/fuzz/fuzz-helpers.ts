@@ -1,8 +1,9 @@
 import fc from "fast-check";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { bootstrap } from "../../src/bootstrap.ts";
 import { createLogger } from "../../src/shared/logger.ts";
-import { ADMIN_TOKEN, type TestApp } from "../helpers/app.ts";
+import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { userWithPat } from "../helpers/builders.ts";
 
 /*
  * Shared pieces of the fuzz suite (issue 12, "Proof"): value generators biased towards what
@@ -93,11 +94,77 @@ export function checkGraphQLAnswer(answer: FuzzAnswer): void {
   }
 }
 
+export type Credential = "admin" | "viewer" | "none" | "garbage";
+
+/** The app under fuzz: `send` makes one request with a generated credential and reads the answer. */
+type FuzzApp = {
+  /**
+   * Sends `init` to `url` (JSON) as `who`; afterwards puts the admin token back when the case
+   * deleted it, and ends maintenance mode when `mayStartMaintenance` (the case could start it).
+   */
+  send(
+    url: string,
+    init: { method: string; body?: string },
+    who: Credential,
+    request: string,
+    mayStartMaintenance: boolean,
+  ): Promise<FuzzAnswer>;
+  close(): Promise<void>;
+};
+
+/**
+ * The fuzz app of a test file, started before its tests and closed after them; returns its
+ * `send`.
+ */
+export function fuzzAppOfThisFile(): FuzzApp["send"] {
+  let app: FuzzApp | undefined;
+  beforeAll(async () => {
+    app = await startFuzzApp();
+  });
+  afterAll(() => app?.close());
+  return (...args) => {
+    if (!app) throw new Error("the fuzz app has not started");
+    return app.send(...args);
+  };
+}
+
+/** A fresh app with the fuzz targets and a Viewer with a personal access token. */
+async function startFuzzApp(): Promise<FuzzApp> {
+  const t = await createTestApp();
+  const viewerToken = (await userWithPat(t, "fuzz-viewer", "Viewer")).token;
+  await seedFuzzTargets(t);
+  const tokens: Record<Credential, string | null> = {
+    admin: ADMIN_TOKEN,
+    viewer: viewerToken,
+    none: null,
+    garbage: "*:*.garbage",
+  };
+  return {
+    close: () => t.close(),
+    async send(url, init, who, request, mayStartMaintenance) {
+      const authorization = tokens[who];
+      const res = await t.app.fetch(url, {
+        ...init,
+        headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
+      });
+      const answer = {
+        status: res.status,
+        contentType: res.headers.get("content-type") ?? "",
+        text: await res.text(),
+        request,
+      };
+      if (who === "admin" && answer.status === 401) await restoreAdminToken(t);
+      if (mayStartMaintenance) await endMaintenanceMode(t);
+      return answer;
+    },
+  };
+}
+
 /**
  * Fuzzed admin calls may delete the admin token (its id is a small integer): bootstrap again
  * puts INIT_ADMIN_API_TOKENS back, as a restart would, so later cases keep their reach.
  */
-export async function restoreAdminToken(t: TestApp): Promise<void> {
+async function restoreAdminToken(t: TestApp): Promise<void> {
   const res = await t.app.fetch("http://vexil.test/api/admin/projects", {
     headers: { authorization: ADMIN_TOKEN },
   });
@@ -106,13 +173,13 @@ export async function restoreAdminToken(t: TestApp): Promise<void> {
 }
 
 /** A fuzzed call may switch maintenance mode on, which refuses every later write (503): off again. */
-export async function endMaintenanceMode(t: TestApp): Promise<void> {
+async function endMaintenanceMode(t: TestApp): Promise<void> {
   const res = await t.gql("mutation { setMaintenanceMode(enabled: false) }");
   if (res.errors) throw new Error(JSON.stringify(res.errors));
 }
 
 /** Flags, a segment and a context field the generated names can hit. */
-export async function seedFuzzTargets(t: TestApp): Promise<void> {
+async function seedFuzzTargets(t: TestApp): Promise<void> {
   const ok = (res: { status: number; body: unknown }) => {
     if (res.status >= 300) throw new Error(JSON.stringify(res.body));
   };

@@ -13,19 +13,15 @@ import {
   isObjectType,
   isScalarType,
 } from "graphql";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import { schema } from "../../src/schema.ts";
-import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
 import {
   checkGraphQLAnswer,
   credential,
-  endMaintenanceMode,
   FUZZ_CASES_PER_FILE,
   FUZZ_SEED,
+  fuzzAppOfThisFile,
   jsonValue,
-  restoreAdminToken,
-  seedFuzzTargets,
   text,
 } from "./fuzz-helpers.ts";
 
@@ -37,15 +33,7 @@ import {
  * numbers). Every answer must be < 500 and every error typed (extensions.code), never INTERNAL.
  * Subscriptions are left out: they stream until ended (the live tests cover them).
  */
-let t: TestApp;
-let viewerToken: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  viewerToken = (await userWithPat(t, "fuzz-viewer", "Viewer")).token;
-  await seedFuzzTargets(t);
-});
-afterAll(() => t.close());
+const sendAs = fuzzAppOfThisFile();
 
 const MAX_INPUT_DEPTH = 3;
 
@@ -165,25 +153,13 @@ describe(`GraphQL fuzz (${roots.length} root fields x ${runsPerField} cases, see
     it(`${root.operation} ${root.field.name}`, async () => {
       await fc.assert(
         fc.asyncProperty(variables, credential, async (vars, who) => {
-          const authorization = {
-            admin: ADMIN_TOKEN,
-            viewer: viewerToken,
-            none: null,
-            garbage: "*:*.garbage",
-          }[who];
-          const res = await t.app.fetch("http://vexil.test/graphql", {
-            method: "POST",
-            headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
-            body: JSON.stringify({ query, variables: vars }),
-          });
-          const answer = {
-            status: res.status,
-            contentType: res.headers.get("content-type") ?? "",
-            text: await res.text(),
-            request: `${query} ${JSON.stringify(vars).slice(0, 400)} (${who})`,
-          };
-          if (who === "admin" && answer.status === 401) await restoreAdminToken(t);
-          if (root.field.name === "setMaintenanceMode") await endMaintenanceMode(t);
+          const answer = await sendAs(
+            "http://vexil.test/graphql",
+            { method: "POST", body: JSON.stringify({ query, variables: vars }) },
+            who,
+            `${query} ${JSON.stringify(vars).slice(0, 400)} (${who})`,
+            root.field.name === "setMaintenanceMode",
+          );
           if (process.env.FUZZ_STATS) countOutcome(answer.text);
           checkGraphQLAnswer(answer);
         }),

@@ -1,19 +1,15 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import type { Route } from "../../rest/route.ts";
 import { allRoutes } from "../../rest/routes/index.ts";
-import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
 import {
   checkRestAnswer,
   credential,
-  endMaintenanceMode,
   FUZZ_CASES_PER_FILE,
   FUZZ_SEED,
+  fuzzAppOfThisFile,
   jsonValue,
   pathSegment,
-  restoreAdminToken,
-  seedFuzzTargets,
   text,
 } from "./fuzz-helpers.ts";
 
@@ -23,15 +19,7 @@ import {
  * a Viewer's PAT, none or garbage. Every answer must be < 500, every error in the spec's body
  * {id, name, message}, never a stack trace.
  */
-let t: TestApp;
-let viewerToken: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  viewerToken = (await userWithPat(t, "fuzz-viewer", "Viewer")).token;
-  await seedFuzzTargets(t);
-});
-afterAll(() => t.close());
+const sendAs = fuzzAppOfThisFile();
 
 /** The /auth endpoints are not in the route table (they set cookies); fuzz them alike. */
 const authRoutes = [
@@ -173,23 +161,14 @@ async function send(target: Target, input: FuzzRequest) {
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, "x"))}`)
     .join("&");
   const url = `http://vexil.test${path}${query ? `?${query}` : ""}`;
-  const authorization = { admin: ADMIN_TOKEN, viewer: viewerToken, none: null, garbage: "*:*.garbage" }[
-    input.who
-  ];
   const hasBody = target.method !== "GET" && target.method !== "DELETE";
-  const res = await t.app.fetch(url, {
-    method: target.method,
-    headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
-    body: hasBody ? input.body : undefined,
-  });
-  const answer = {
-    status: res.status,
-    contentType: res.headers.get("content-type") ?? "",
-    text: await res.text(),
-    request: `${target.method} ${url} (${input.who}) ${hasBody ? input.body.slice(0, 300) : ""}`,
-  };
-  if (input.who === "admin" && answer.status === 401) await restoreAdminToken(t);
-  if (target.path === "/api/admin/maintenance") await endMaintenanceMode(t);
+  const answer = await sendAs(
+    url,
+    { method: target.method, body: hasBody ? input.body : undefined },
+    input.who,
+    `${target.method} ${url} (${input.who}) ${hasBody ? input.body.slice(0, 300) : ""}`,
+    target.path === "/api/admin/maintenance",
+  );
   if (process.env.FUZZ_STATS) statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
   return answer;
 }

@@ -136,7 +136,9 @@ describe("flag search cursors carry their order", () => {
     }
     await enableFlag(t, "flag-3", "production");
     t.setNow(new Date("2026-01-01T00:00:00.123Z"));
-    await reportMetrics(t, await apiToken(t, "client", "development", ["*"]), ["flag-1", "flag-4"]);
+    const seen = { yes: 1, no: 0 };
+    const sdk = await apiToken(t, "client", "development", ["*"]);
+    expect(await reportMetrics(t, sdk, { "flag-1": seen, "flag-4": seen })).toBe(202);
     t.setNow(null);
     await favoriteFlag(t, "flag-6");
   });

@@ -5,6 +5,7 @@ import type { AppDeps } from "../../src/context.ts";
 import type { AdapterWrapper, Database } from "../../src/db/database.ts";
 import { assertMigrated } from "../../src/db/migrate.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
+import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLoginLimiter } from "../../src/modules/access/login-limits.cache.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { createTestDatabase } from "./database.ts";
@@ -75,7 +76,7 @@ export async function createTestApp(
     setNow: (date) => {
       fixedNow = date;
     },
-    ...apiOver((path, init) => app.fetch(`http://vexil.test${path}`, init)),
+    ...apiClient((url, init) => app.fetch(url, init), "http://vexil.test"),
     async close() {
       await deps.bus.close();
       await database.close();
@@ -83,31 +84,77 @@ export async function createTestApp(
   };
 }
 
+export type ListeningTestApp = TestApp & { url: string; server: RunningServer };
+
 /**
- * `gql` and `rest` over `fetchPath` (the in-process app, or a server process's URL), with
- * `adminToken` unless a call gives a token (`null`: none).
+ * A test app (as `createTestApp`) that also listens on a free local port, for what needs a real
+ * socket (WebSockets, SDKs, raw HTTP); `close` stops the server (no grace period), then the app.
  */
-export function apiOver(
-  fetchPath: (path: string, init: RequestInit) => Response | Promise<Response>,
-  adminToken = ADMIN_TOKEN,
+export async function createListeningTestApp(
+  env: Record<string, string> = {},
+  options: Parameters<typeof createTestApp>[1] = {},
+): Promise<ListeningTestApp> {
+  const t = await createTestApp(env, options);
+  const server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  return {
+    ...t,
+    url: server.url,
+    server,
+    async close() {
+      await server.close(0);
+      await t.close();
+    },
+  };
+}
+
+/**
+ * Runs `action` with the clock every service sees set to `date` (to make, through the API, a
+ * state of the past: a flag created in January), then gives back the real clock.
+ */
+export async function withClock<T>(t: TestApp, date: Date, action: () => Promise<T>): Promise<T> {
+  t.setNow(date);
+  try {
+    return await action();
+  } finally {
+    t.setNow(null);
+  }
+}
+
+/**
+ * What `runWrite` needs to write as the system, for the few tests that must write past the API
+ * (a transaction rolled back or held open on purpose); each such test says why.
+ */
+export function systemWriteContext(t: TestApp) {
+  return { db: t.deps.db, bus: t.deps.bus, principal: null, config: t.config, now: () => new Date() };
+}
+
+/**
+ * `gql` and `rest` as TestApp has them, over `fetchFn` to the Vexil at `base`: in process
+ * (`app.fetch`), or over HTTP to a server process or another node (`fetch`, its URL). Calls send
+ * `token` unless they give one (null: none).
+ */
+export function apiClient(
+  fetchFn: (url: string, init: RequestInit) => Response | Promise<Response>,
+  base: string,
+  token = ADMIN_TOKEN,
 ): Pick<TestApp, "gql" | "rest"> {
-  const headers = (token: string | null | undefined) => ({
+  const headers = (given: string | null | undefined) => ({
     "content-type": "application/json",
-    ...(token === null ? {} : { authorization: token ?? adminToken }),
+    ...(given === null ? {} : { authorization: given ?? token }),
   });
   return {
-    async gql(query, variables, token) {
-      const res = await fetchPath("/graphql", {
+    async gql(query, variables, given) {
+      const res = await fetchFn(`${base}/graphql`, {
         method: "POST",
-        headers: headers(token),
+        headers: headers(given),
         body: JSON.stringify({ query, variables }),
       });
       return res.json();
     },
-    async rest(method, path, body, token) {
-      const res = await fetchPath(path, {
+    async rest(method, path, body, given) {
+      const res = await fetchFn(`${base}${path}`, {
         method,
-        headers: headers(token),
+        headers: headers(given),
         body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       });
       const text = await res.text();

@@ -9,7 +9,7 @@ import { login, PASSWORD, type Session, withSession } from "./session.ts";
 
 type Variables = Record<string, unknown>;
 
-/** What the builders call: an in-process TestApp, or a server process through `apiOver`. */
+/** What the builders call: an in-process TestApp, or a server process through `apiClient`. */
 export type Api = Pick<TestApp, "gql" | "rest">;
 
 /** Runs a GraphQL operation that must succeed (the test fails on any error) and returns its data. */
@@ -289,33 +289,6 @@ export async function deleteStrategy(t: Api, feature: string, id: string, enviro
   );
 }
 
-// ---- Browsers ----
-
-/**
- * A browser's CORS preflight for `method` on `path` from `origin` (asking for `requestHeaders`);
- * the allow-origin and allow-credentials headers of the answer (null when absent).
- */
-export async function preflight(
-  t: Pick<TestApp, "app">,
-  path: string,
-  origin: string,
-  method: string,
-  requestHeaders?: string,
-) {
-  const res = await t.app.fetch(`http://vexil.test${path}`, {
-    method: "OPTIONS",
-    headers: {
-      origin,
-      "access-control-request-method": method,
-      ...(requestHeaders ? { "access-control-request-headers": requestHeaders } : {}),
-    },
-  });
-  return {
-    allowOrigin: res.headers.get("access-control-allow-origin"),
-    allowCredentials: res.headers.get("access-control-allow-credentials"),
-  };
-}
-
 // ---- Change requests ----
 
 /**
@@ -348,13 +321,10 @@ export async function changeRequestConfig(t: Api, environment: string, project =
 
 // ---- SDK metrics ----
 
+type Toggles = Record<string, { yes: number; no: number; variants?: Record<string, number> }>;
+
 /** unleash-client's metrics body for one bucket (a minute from `start`). */
-export function sdkBucket(
-  appName: string,
-  instanceId: string,
-  toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> }>,
-  start = new Date(),
-) {
+export function sdkBucket(appName: string, instanceId: string, toggles: Toggles, start = new Date()) {
   return {
     appName,
     instanceId,
@@ -368,20 +338,28 @@ export function sdkBucket(
 }
 
 /**
- * One SDK metrics report in which each flag was evaluated once, true, in the minute before the
- * app's clock; it counts as the flags' `lastSeenAt`. Stored before the answer only when the app
- * runs with VEXIL_METRICS_FLUSH_MS=0.
+ * Reports one metrics bucket as an SDK does (`POST /api/client/metrics`) for the minute before
+ * the app's clock; a flag counted in it gets that as its `lastSeenAt`. Returns the HTTP status.
+ * Stored before the answer only when the app runs with VEXIL_METRICS_FLUSH_MS=0.
  */
-export async function reportMetrics(t: TestApp, sdkToken: string, flags: string[], appName = "tests") {
-  const toggles = Object.fromEntries(flags.map((name) => [name, { yes: 1, no: 0 }]));
+export async function reportMetrics(
+  t: TestApp,
+  sdkToken: string,
+  toggles: Toggles,
+  options: { appName?: string; instanceId?: string } = {},
+): Promise<number> {
+  const { appName = "web", instanceId = `${appName}-1` } = options;
   const start = new Date(t.deps.now().getTime() - 60_000);
+  const withVariants = Object.fromEntries(
+    Object.entries(toggles).map(([name, counts]) => [name, { variants: {}, ...counts }]),
+  );
   const res = await t.rest(
     "POST",
     "/api/client/metrics",
-    sdkBucket(appName, `${appName}-1`, toggles, start),
+    sdkBucket(appName, instanceId, withVariants, start),
     sdkToken,
   );
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.status;
 }
 
 // ---- Catalog ----

@@ -1,37 +1,26 @@
 import { createYoga } from "graphql-yoga";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guardOnRequest } from "../../src/http/guard.ts";
-import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/shared/logger.ts";
-import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
-import { login, PASSWORD, withSession } from "../helpers/session.ts";
+import { ADMIN_TOKEN, createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts";
+import { createUser } from "../helpers/builders.ts";
+import { login, withSession } from "../helpers/session.ts";
 
 /*
  * Issue 12 item 7: bad input is a 400 with the spec's error body (REST) or a typed GraphQL
  * error, never a 500 and never a stack trace. Checked over a real socket, where an escaped
  * error would reach the HTTP adapter's plain-text stack answer.
  */
-let t: TestApp;
-let server: RunningServer;
+let t: ListeningTestApp;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
-  const created = await t.rest("POST", "/api/admin/user-admin", {
-    username: "nora",
-    email: "nora@example.com",
-    rootRole: "Editor",
-    password: PASSWORD,
-  });
-  expect(created.status).toBe(201);
+  t = await createListeningTestApp();
+  await createUser(t, "nora", "Editor");
 });
-afterAll(async () => {
-  await server.close(0);
-  await t.close();
-});
+afterAll(() => t?.close());
 
 async function http(path: string, init: RequestInit = {}) {
-  const res = await fetch(`${server.url}${path}`, init);
+  const res = await fetch(`${t.url}${path}`, init);
   const text = await res.text();
   return { status: res.status, type: res.headers.get("content-type") ?? "", text };
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
-import { login, PASSWORD } from "../helpers/session.ts";
+import { createUser, userWithPat } from "../helpers/builders.ts";
+import { fromOrigin as fromOriginWithoutCookie } from "../helpers/cors.ts";
+import { login } from "../helpers/session.ts";
 
 /*
  * Issue 12 item 5 (and the CORS half of issue 14): credentialed cross-origin answers only for
@@ -20,31 +21,19 @@ beforeAll(async () => {
     VEXIL_CORS_ORIGINS: `${UI}, https://other-ui.example/`,
     FRONTEND_API_ORIGINS: SHOP,
   });
-  const created = await t.rest("POST", "/api/admin/user-admin", {
-    username: "carol",
-    email: "carol@example.com",
-    rootRole: "Admin",
-    password: PASSWORD,
-  });
-  expect(created.status).toBe(201);
+  await createUser(t, "carol", "Admin");
   const loggedIn = await login(t, "carol");
   expect(loggedIn.status, JSON.stringify(loggedIn.body)).toBe(200);
   cookie = loggedIn.session.cookie;
 });
 afterAll(() => t.close());
 
-async function fromOrigin(origin: string, path: string, init: RequestInit = {}) {
-  const res = await t.app.fetch(`http://vexil.test${path}`, {
+/** A request from a page of `origin` in a browser holding carol's session cookie. */
+const fromOrigin = (origin: string, path: string, init: RequestInit = {}) =>
+  fromOriginWithoutCookie(t, origin, path, {
     ...init,
-    headers: { origin, cookie, ...(init.headers as Record<string, string>) },
+    headers: { cookie, ...(init.headers as Record<string, string> | undefined) },
   });
-  return {
-    status: res.status,
-    allowOrigin: res.headers.get("access-control-allow-origin"),
-    allowCredentials: res.headers.get("access-control-allow-credentials"),
-    body: await res.text(),
-  };
-}
 
 const TOKENS_QUERY = `/graphql?query=${encodeURIComponent("{ apiTokens { tokenName } }")}`;
 

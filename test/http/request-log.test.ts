@@ -3,7 +3,7 @@ import { observeStatements } from "../../src/db/sql-observer.ts";
 import { countForRequest } from "../../src/http/request-log.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
-import { createFlag, lastEventId } from "../helpers/builders.ts";
+import { apiToken, createFlag, lastEventId } from "../helpers/builders.ts";
 import { sse } from "../live/live-helpers.ts";
 
 let t: TestApp;
@@ -125,12 +125,8 @@ describe("/metrics (Prometheus)", () => {
     expect(text).toContain("vexil_process_resident_memory_bytes");
     if (t.database.pool) expect(text).toMatch(/vexil_db_pool_connections\{state="total"\} \d+/);
     expect((await t.app.fetch("http://vexil.test/metrics")).status).toBe(401);
-    const client = await t.gql<{ createApiToken: { secret: string } }>(
-      `mutation { createApiToken(input: { tokenName: "m", type: "client", environment: "development" }) { secret } }`,
-    );
-    const refused = await t.app.fetch("http://vexil.test/metrics", {
-      headers: { authorization: client.data?.createApiToken.secret as string },
-    });
+    const client = await apiToken(t, "client", "development", ["*"]);
+    const refused = await t.app.fetch("http://vexil.test/metrics", { headers: { authorization: client } });
     expect(refused.status).toBe(403);
   });
 

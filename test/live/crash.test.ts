@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN } from "../helpers/app.ts";
+import { ADMIN_TOKEN, apiClient } from "../helpers/app.ts";
 import { type ServerProcess, startServerProcess as startServer } from "../helpers/server-process.ts";
 import { serverStorage } from "./processes.ts";
 import { startReceiver } from "./receiver.ts";
@@ -28,22 +28,14 @@ const env = () => ({
   VEXIL_WORKER_POLL_MS: "100",
 });
 
-async function call(server: ServerProcess, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const api = (server: ServerProcess) => apiClient(fetch, server.url);
 
 async function createFlag(server: ServerProcess, name: string) {
-  const res = await call(server, "POST", "/graphql", {
-    query: `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
-    variables: { n: name },
-  });
-  expect(res.body.errors).toBeUndefined();
+  const res = await api(server).gql(
+    `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
+    { n: name },
+  );
+  expect(res.errors).toBeUndefined();
 }
 
 const eventIdsReceived = () => new Set(receiver.received.map((r) => JSON.parse(r.body).id as number));
@@ -52,7 +44,7 @@ describe("webhook delivery across a crash", () => {
   it("delivers every matching event at least once after SIGKILL with deliveries in flight and pending", async () => {
     const first = await startServer(env());
     servers.push(first);
-    const created = await call(first, "POST", "/api/admin/addons", {
+    const created = await api(first).rest("POST", "/api/admin/addons", {
       provider: "webhook",
       parameters: { url: `${receiver.url}/crash` },
       events: ["feature-created"],
@@ -70,22 +62,17 @@ describe("webhook delivery across a crash", () => {
     receiver.state.holding = false;
     const second = await startServer(env());
     servers.push(second);
-    const events = await call(
-      second,
-      "GET",
-      "/graphql?query=" +
-        encodeURIComponent(
-          '{ events(filter: { types: ["feature-created"] }) { edges { node { id: databaseId } } } }',
-        ),
+    const events = await api(second).gql<{ events: { edges: { node: { id: number } }[] } }>(
+      '{ events(filter: { types: ["feature-created"] }) { edges { node { id: databaseId } } } }',
     );
-    const expected = events.body.data.events.edges.map((e: { node: { id: number } }) => e.node.id);
+    const expected = events.data?.events.edges.map((e) => e.node.id) ?? [];
     expect(expected).toHaveLength(5);
     await receiver.until(() => expected.every((id: number) => eventIdsReceived().has(id)));
 
     // The log shows each attempt: the interrupted ones, then the successful resends.
     let log: { state: string; stateDetails: string; event: { id: number } }[] = [];
     while (log.filter((e) => e.state === "success").length < 5) {
-      log = (await call(second, "GET", `/api/admin/addons/${addonId}/events`)).body.integrationEvents;
+      log = (await api(second).rest("GET", `/api/admin/addons/${addonId}/events`)).body.integrationEvents;
     }
     const interrupted = log.filter((e) => /interrupted/.test(e.stateDetails));
     expect(interrupted.map((e) => e.event.id).sort()).toEqual(

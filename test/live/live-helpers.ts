@@ -77,6 +77,7 @@ export async function* sse<T>(
  * project only (createApiToken sets projects ["*"]), and these tests need a narrower one.
  */
 export async function seedScopedAdminToken(t: TestApp, secret: string, projects: string[]) {
+  // Direct write: the API makes admin tokens for every project only.
   await t.database.prisma.apiToken.create({
     data: {
       tokenName: `token-${secret.slice(-6)}`,

@@ -8,7 +8,7 @@ import { openPostgres } from "../../src/db/database.ts";
 import { createEventBus } from "../../src/events/bus.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/shared/logger.ts";
-import { ADMIN_TOKEN } from "../helpers/app.ts";
+import { ADMIN_TOKEN, apiClient } from "../helpers/app.ts";
 import { type Result, take, wsClient } from "./live-helpers.ts";
 import { serverStorage } from "./processes.ts";
 
@@ -38,6 +38,16 @@ async function startNode(databaseUrl: string, redisUrl?: string): Promise<Node> 
       await database.close();
     },
   };
+}
+
+/** GraphQL and REST over HTTP to a node, as its admin token. */
+const api = (node: Node) => apiClient(fetch, node.server.url);
+
+/** A GraphQL operation on a node that must succeed; returns its data. */
+async function gqlOn(node: Node, query: string, variables?: Record<string, unknown>) {
+  const res = await api(node).gql<Record<string, any>>(query, variables);
+  expect(res.errors).toBeUndefined();
+  return res.data as Record<string, any>;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -115,13 +125,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
 
       // Through the API: a token remembered by the reader is refused there as soon as the writer
       // deletes it.
-      const created = await fetch(`${writer.server.url}/api/admin/api-tokens`, {
-        method: "POST",
-        headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
-        body: JSON.stringify({ tokenName: "cross-node", type: "admin" }),
-      }).then((r) => r.json() as Promise<{ id: number; secret: string }>);
-      const uiConfig = () =>
-        fetch(`${reader.server.url}/api/admin/ui-config`, { headers: { authorization: created.secret } });
+      const created = (
+        await api(writer).rest("POST", "/api/admin/api-tokens", { tokenName: "cross-node", type: "admin" })
+      ).body as { id: number; secret: string };
+      const uiConfig = () => api(reader).rest("GET", "/api/admin/ui-config", undefined, created.secret);
       expect((await uiConfig()).status).toBe(200);
       const deletedHeard = new Promise<void>((resolve) => {
         const stop = reader.deps.bus.listen((_id, _event, apiTokensChanged) => {
@@ -130,10 +137,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
           resolve();
         });
       });
-      const deleted = await fetch(`${writer.server.url}/api/admin/api-tokens/${created.id}`, {
-        method: "DELETE",
-        headers: { authorization: ADMIN_TOKEN },
-      });
+      const deleted = await api(writer).rest("DELETE", `/api/admin/api-tokens/${created.id}`);
       expect(deleted.status).toBe(200);
       await deletedHeard;
       expect((await uiConfig()).status).toBe(401);
@@ -146,14 +150,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
       }) as AsyncIterableIterator<Result<Changed>>;
       const got = await take(stream, 2, async (_r, index) => {
         if (index > 0) return;
-        const res = await fetch(`${writer.server.url}/graphql`, {
-          method: "POST",
-          headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
-          body: JSON.stringify({
-            query: `mutation { createFeature(project: "default", input: { name: "cross-node" }) { name } }`,
-          }),
-        });
-        expect(res.status).toBe(200);
+        await gqlOn(
+          writer,
+          `mutation { createFeature(project: "default", input: { name: "cross-node" }) { name } }`,
+        );
       });
       expect(got.map((r) => r.data?.featureChanged)).toEqual([
         null,
@@ -169,16 +169,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
     const writer = await startNode(storage.url as string);
     const reader = await startNode(storage.url as string);
     cleanups.push(writer.close, reader.close);
-    const gql = async (query: string) => {
-      const res = await fetch(`${writer.server.url}/graphql`, {
-        method: "POST",
-        headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
-        body: JSON.stringify({ query }),
-      });
-      const body = (await res.json()) as { data?: any; errors?: unknown };
-      expect(body.errors).toBeUndefined();
-      return body.data;
-    };
+    const gql = (query: string) => gqlOn(writer, query);
     const secret = (
       await gql(
         `mutation { createApiToken(input: { tokenName: "sdk", type: "client", environment: "development" }) { secret } }`,
@@ -215,16 +206,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
     const writer = await startNode(storage.url as string);
     const reader = await startNode(storage.url as string);
     cleanups.push(writer.close, reader.close);
-    const gql = async (query: string, variables?: Record<string, unknown>) => {
-      const res = await fetch(`${writer.server.url}/graphql`, {
-        method: "POST",
-        headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await res.json()) as { data?: any; errors?: unknown };
-      expect(body.errors).toBeUndefined();
-      return body.data;
-    };
+    const gql = (query: string, variables?: Record<string, unknown>) => gqlOn(writer, query, variables);
     const created = (
       await gql(
         `mutation { createApiToken(input: { tokenName: "watcher", type: "admin" }) { secret token { id: databaseId } } }`,
@@ -245,32 +227,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
     cleanups.push(storage.drop);
     const [first, second] = [await startNode(storage.url as string), await startNode(storage.url as string)];
     cleanups.push(first.close, second.close);
-    const gql = async (node: Node, query: string) => {
-      const res = await fetch(`${node.server.url}/graphql`, {
-        method: "POST",
-        headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
-        body: JSON.stringify({ query }),
-      });
-      return {
-        status: res.status,
-        body: (await res.json()) as { errors?: { extensions?: { code?: string } }[] },
-      };
-    };
+    const gql = (node: Node, query: string) => api(node).gql(query);
     const create = (name: string) =>
       `mutation { createFeature(project: "default", input: { name: "${name}" }) { name } }`;
     // The second node reads maintenance mode (off) and remembers it.
-    expect((await gql(second, create("before-maintenance"))).body.errors).toBeUndefined();
-    expect((await gql(first, "mutation { setMaintenanceMode(enabled: true) }")).body.errors).toBeUndefined();
+    expect((await gql(second, create("before-maintenance"))).errors).toBeUndefined();
+    expect((await gql(first, "mutation { setMaintenanceMode(enabled: true) }")).errors).toBeUndefined();
     let attempt = 0;
     await expect
       .poll(
         async () =>
-          (await gql(second, create(`during-maintenance-${attempt++}`))).body.errors?.[0]?.extensions?.code,
+          (await gql(second, create(`during-maintenance-${attempt++}`))).errors?.[0]?.extensions?.code,
       )
       .toBe("MAINTENANCE");
-    expect((await gql(first, "mutation { setMaintenanceMode(enabled: false) }")).body.errors).toBeUndefined();
-    await expect
-      .poll(async () => (await gql(second, create("after-maintenance"))).body.errors)
-      .toBeUndefined();
+    expect((await gql(first, "mutation { setMaintenanceMode(enabled: false) }")).errors).toBeUndefined();
+    await expect.poll(async () => (await gql(second, create("after-maintenance"))).errors).toBeUndefined();
   });
 });

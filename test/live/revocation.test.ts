@@ -1,20 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listen, type RunningServer } from "../../src/http-server.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts";
 import { createFlag, lastEventId, userWithPat } from "../helpers/builders.ts";
 import { type Result, sse, wsClient } from "./live-helpers.ts";
 
 /** Subscriptions end when their credential is deleted or revoked (graphql-ws and SSE). */
-let t: TestApp;
-let server: RunningServer;
+let t: ListeningTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  t = await createListeningTestApp();
 });
-afterAll(async () => {
-  await server.close(0);
-  await t.close();
-});
+afterAll(() => t?.close());
 
 type Ev = { events: { type: string; featureName: string | null } };
 const EVENTS = `subscription($afterId: Long) { events(afterId: $afterId) { type featureName } }`;
@@ -42,8 +36,8 @@ describe("a subscription outlives no credential", () => {
   it("graphql-ws: a deleted user's subscription ends; the other one goes on", async () => {
     const user = await userWithPat(t, "soon-gone", "Admin");
     const keeper = await apiToken("keeper");
-    const doomed = wsClient(server.url, user.token);
-    const kept = wsClient(server.url, keeper.secret);
+    const doomed = wsClient(t.url, user.token);
+    const kept = wsClient(t.url, keeper.secret);
     const variables = { afterId: await lastEventId(t) };
     const doomedStream = doomed.iterate({ query: EVENTS, variables }) as AsyncIterableIterator<Result<Ev>>;
     const keptStream = kept.iterate({ query: EVENTS, variables }) as AsyncIterableIterator<Result<Ev>>;
@@ -77,7 +71,7 @@ describe("a subscription outlives no credential", () => {
 
   it("graphql-ws: a deleted token cannot subscribe again on the same connection", async () => {
     const token = await apiToken("reused");
-    const client = wsClient(server.url, token.secret);
+    const client = wsClient(t.url, token.secret);
     const variables = { afterId: await lastEventId(t) };
     const stream = client.iterate({ query: EVENTS, variables }) as AsyncIterableIterator<Result<Ev>>;
     await createFlag(t, "reuse-before");

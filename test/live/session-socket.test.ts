@@ -1,8 +1,7 @@
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { listen, type RunningServer } from "../../src/http-server.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts";
 import { createFlag, lastEventId } from "../helpers/builders.ts";
 import type { Result } from "./live-helpers.ts";
 
@@ -11,19 +10,14 @@ import type { Result } from "./live-helpers.ts";
  * request plus the session's CSRF token in the connection parameters. Without the token (what
  * a page of another site could do with the user's cookie) the socket is refused.
  */
-let t: TestApp;
-let server: RunningServer;
+let t: ListeningTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  t = await createListeningTestApp();
 });
-afterAll(async () => {
-  await server.close(0);
-  await t.close();
-});
+afterAll(() => t?.close());
 
 async function login(): Promise<{ cookie: string; csrf: string }> {
-  const response = await fetch(`${server.url}/auth/simple/login`, {
+  const response = await fetch(`${t.url}/auth/simple/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ username: "admin", password: "Admin-Password-1" }),
@@ -37,7 +31,7 @@ async function login(): Promise<{ cookie: string; csrf: string }> {
 function sessionSocket(cookie: string, connectionParams: Record<string, unknown>) {
   let closeCode: number | undefined;
   const client = createClient({
-    url: `${server.url.replace(/^http/, "ws")}/graphql`,
+    url: `${t.url.replace(/^http/, "ws")}/graphql`,
     webSocketImpl: class extends WebSocket {
       constructor(address: string, protocols?: string | string[]) {
         super(address, protocols, { headers: { cookie } });
@@ -83,7 +77,7 @@ describe("graphql-ws with a session cookie", () => {
     const noCookie = sessionSocket("", { csrfToken: csrf });
     await expect(noCookie.client.iterate({ query: EVENTS }).next()).rejects.toBeDefined();
     expect(noCookie.closeCode()).toBe(4403);
-    await fetch(`${server.url}/auth/logout`, { method: "POST", headers: { cookie } });
+    await fetch(`${t.url}/auth/logout`, { method: "POST", headers: { cookie } });
     const loggedOut = sessionSocket(cookie, { csrfToken: csrf });
     await expect(loggedOut.client.iterate({ query: EVENTS }).next()).rejects.toBeDefined();
     expect(loggedOut.closeCode()).toBe(4403);

@@ -1,9 +1,8 @@
 import { defaultFieldResolver, type GraphQLObjectType } from "graphql";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { listen, type RunningServer } from "../../src/http-server.ts";
 import { schema } from "../../src/schema.ts";
-import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { ADMIN_TOKEN, createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts";
 import { createFlag, createProject, lastEventId } from "../helpers/builders.ts";
 import { createSqlCounter } from "../helpers/sql-counter.ts";
 import { seedScopedAdminToken, wsClient } from "./live-helpers.ts";
@@ -13,17 +12,12 @@ const EVENTS = `subscription($filter: EventFilter, $afterId: Long) {
 type Delivery = { events: { id?: number; featureName: string; project?: string; type?: string } };
 
 const sql = createSqlCounter();
-let t: TestApp;
-let server: RunningServer;
+let t: ListeningTestApp;
 beforeAll(async () => {
-  t = await createTestApp({}, { wrapAdapter: sql.wrap });
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  t = await createListeningTestApp({}, { wrapAdapter: sql.wrap });
   await createProject(t, "other");
 });
-afterAll(async () => {
-  await server.close(0);
-  await t.close();
-});
+afterAll(() => t?.close());
 
 /** Counts executions of the `events` selection: each one resolves `featureName` once. */
 function countExecutions(prefix: string) {
@@ -53,7 +47,7 @@ type Subscriber = ReturnType<typeof subscriber>;
 
 /** A WebSocket subscriber that records the events it receives, and can wait for one. */
 function subscriber(token: string, variables: Record<string, unknown>, query = EVENTS) {
-  const client = wsClient(server.url, token);
+  const client = wsClient(t.url, token);
   const results: Delivery["events"][] = [];
   const got: string[] = [];
   const errors: unknown[] = [];
@@ -170,6 +164,7 @@ describe("events subscription: shared execution", () => {
     expect(eventReads(own.statements)).toEqual([]);
 
     // An event this node did not publish (another node's, say) sits between the feed and the next commit.
+    // Direct write: every API call on this app publishes its events on this node's bus.
     await t.database.prisma.event.create({
       data: {
         type: "feature-updated",

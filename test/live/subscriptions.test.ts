@@ -1,34 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/events/record.ts";
-import { directNextTo, listen, type RunningServer } from "../../src/http-server.ts";
-import { hashSecret } from "../../src/modules/access/credentials.write.ts";
+import { directNextTo } from "../../src/http-server.ts";
 import { feedFor } from "../../src/modules/live/feed.live.ts";
 import { followEvents } from "../../src/modules/live/follow.live.ts";
 import { runWrite } from "../../src/shared/write.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { apiToken, createFlag, createProject, lastEventId } from "../helpers/builders.ts";
+import { createListeningTestApp, type ListeningTestApp, systemWriteContext } from "../helpers/app.ts";
+import { apiToken, createFlag, createProject, lastEventId, userWithPat } from "../helpers/builders.ts";
 import { type Result, sse, take, wsClient } from "./live-helpers.ts";
 
 type Ev = { events: { id: number; type: string; featureName: string | null; project: string | null } };
 const EVENTS = `subscription($filter: EventFilter, $afterId: Long) {
   events(filter: $filter, afterId: $afterId) { id: databaseId type featureName project } }`;
 
-let t: TestApp;
-let server: RunningServer;
+let t: ListeningTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  t = await createListeningTestApp();
   await createProject(t, "other");
 });
-afterAll(async () => {
-  await server.close(0);
-  await t.close();
-});
+afterAll(() => t?.close());
 
 describe("events subscription", () => {
   it("delivers live events over WebSocket, filtered by project, feature and type", async () => {
     const from = await lastEventId(t);
-    const client = wsClient(server.url);
+    const client = wsClient(t.url);
     const stream = client.iterate<Ev["events"]>({
       query: EVENTS,
       variables: { afterId: from, filter: { projects: ["other"], types: ["feature-created"] } },
@@ -45,7 +39,7 @@ describe("events subscription", () => {
   it("replays stored events after afterId, then goes live with no gap and no duplicate while writing", async () => {
     const from = await lastEventId(t);
     for (let i = 0; i < 20; i++) await createFlag(t, `replay-${i}`);
-    const client = wsClient(server.url);
+    const client = wsClient(t.url);
     const stream = client.iterate<Ev>({ query: EVENTS, variables: { afterId: from } });
     let written = 0;
     // Each received event triggers another write, so writes land during the replay and after it.
@@ -65,18 +59,7 @@ describe("events subscription", () => {
   });
 
   it("hides project-less events from a non-admin and refuses SDK tokens", async () => {
-    const user = await t.database.prisma.user.create({
-      data: { username: "viewer-live", rootRole: "Viewer" },
-    });
-    const secret = "user:live0123456789abcdef0123456789abcdef0123456789abcdef01";
-    await t.database.prisma.personalAccessToken.create({
-      data: {
-        userId: user.id,
-        description: "live",
-        secretHash: hashSecret(secret),
-        expiresAt: new Date(Date.now() + 86_400_000),
-      },
-    });
+    const { token: secret } = await userWithPat(t, "viewer-live", "Viewer");
     const from = await lastEventId(t);
     await t.rest("POST", "/api/admin/addons", {
       provider: "webhook",
@@ -84,7 +67,7 @@ describe("events subscription", () => {
       events: ["feature-created"],
     });
     await createFlag(t, "scope-other", { project: "other" });
-    const viewer = wsClient(server.url, secret);
+    const viewer = wsClient(t.url, secret);
     const got = await take(
       viewer.iterate<Ev>({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<
         Result<Ev>
@@ -94,7 +77,7 @@ describe("events subscription", () => {
     expect(got.map((r) => r.data?.events.featureName)).toEqual(["scope-other"]);
     await viewer.dispose();
     const sdk = await apiToken(t, "client", "development", ["other"]);
-    const client = wsClient(server.url, sdk);
+    const client = wsClient(t.url, sdk);
     const refused = await take(
       client.iterate({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<Result<Ev>>,
       1,
@@ -104,7 +87,7 @@ describe("events subscription", () => {
   });
 
   it("refuses a WebSocket without a valid token", async () => {
-    const client = wsClient(server.url, "*:*.not-a-token");
+    const client = wsClient(t.url, "*:*.not-a-token");
     const stream = client.iterate({ query: EVENTS, variables: {} });
     await expect(stream.next()).rejects.toMatchObject({ code: 4403 });
     await client.dispose();
@@ -112,15 +95,15 @@ describe("events subscription", () => {
 
   it("never delivers an event of a rolled-back transaction", async () => {
     const from = await lastEventId(t);
-    const ctx = { db: t.deps.db, bus: t.deps.bus, principal: null, config: t.config, now: () => new Date() };
+    // Direct write: no API call records an event and then rolls its transaction back.
     await expect(
-      runWrite(ctx, async (w) => {
+      runWrite(systemWriteContext(t), async (w) => {
         await recordEvent(w, { type: "feature-created", project: "default", featureName: "ghost" });
         throw new Error("rolled back");
       }),
     ).rejects.toThrow("rolled back");
     await createFlag(t, "after-ghost");
-    const client = wsClient(server.url);
+    const client = wsClient(t.url);
     const got = await take(
       client.iterate<Ev>({ query: EVENTS, variables: { afterId: from } }) as AsyncIterableIterator<
         Result<Ev>
@@ -144,14 +127,8 @@ describe("events subscription", () => {
       const olderRecorded = new Promise<void>((resolve) => {
         recorded = resolve;
       });
-      const ctx = {
-        db: t.deps.db,
-        bus: t.deps.bus,
-        principal: null,
-        config: t.config,
-        now: () => new Date(),
-      };
-      const older = runWrite(ctx, async (w) => {
+      // Direct write: an API call's transaction cannot be held open while a newer one commits.
+      const older = runWrite(systemWriteContext(t), async (w) => {
         await recordEvent(w, { type: "feature-created", project: "default", featureName: "older-tx" });
         recorded();
         await new Promise<void>((resolve) => {
@@ -291,30 +268,17 @@ describe("direct sends (graphql-ws over WebSocket)", () => {
 describe("featureChanged subscription", () => {
   type Changed = { featureChanged: { name: string; description: string | null; project: string } | null };
   it("sends the flag as it is, then again after each committed change", async () => {
-    const client = wsClient(server.url);
+    const client = wsClient(t.url);
     const stream = client.iterate<Changed>({
       query: `subscription { featureChanged(project: "default", feature: "live-flag") { name description project } }`,
     }) as AsyncIterableIterator<Result<Changed>>;
     const got = await take(stream, 3, async (_r, index) => {
       if (index === 0) await createFlag(t, "live-flag");
       if (index === 1) {
-        const ctx = {
-          db: t.deps.db,
-          bus: t.deps.bus,
-          principal: null,
-          config: t.config,
-          now: () => new Date(),
-        };
-        await runWrite(ctx, async (w) => {
-          await w.tx.feature.update({ where: { name: "live-flag" }, data: { description: "v2" } });
-          await recordEvent(w, {
-            type: "feature-metadata-updated",
-            project: "default",
-            featureName: "live-flag",
-            data: { description: "v2" },
-            preData: { description: null },
-          });
+        const res = await t.rest("PUT", "/api/admin/projects/default/features/live-flag", {
+          description: "v2",
         });
+        expect(res.status).toBe(200);
       }
     });
     expect(got.map((r) => r.data?.featureChanged)).toEqual([
@@ -327,7 +291,7 @@ describe("featureChanged subscription", () => {
 
   it("refuses a project the credential does not cover", async () => {
     const token = await apiToken(t, "client", "development", ["other"]);
-    const client = wsClient(server.url, token);
+    const client = wsClient(t.url, token);
     const stream = client.iterate({
       query: `subscription { featureChanged(project: "default", feature: "x") { name } }`,
     });

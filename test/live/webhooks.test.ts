@@ -3,7 +3,7 @@ import { createInProcessBus } from "../../src/events/bus.ts";
 import { recordEvent } from "../../src/events/record.ts";
 import { type DeliveryWorker, startDeliveryWorker } from "../../src/jobs/delivery-worker.ts";
 import { runWrite } from "../../src/shared/write.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, systemWriteContext, type TestApp } from "../helpers/app.ts";
 import { createFlag, createProject } from "../helpers/builders.ts";
 import { startReceiver } from "./receiver.ts";
 
@@ -40,19 +40,14 @@ async function addon(
     ...extra,
   });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  // Later tests must not be fed by earlier addons: each test disables its addon at the end.
+  // Later tests must not be fed by earlier addons: each test removes its addon at the end.
   return res.body.id as number;
 }
-const disable = (id: number) => t.database.prisma.addon.update({ where: { id }, data: { enabled: false } });
+async function remove(id: number) {
+  expect((await t.rest("DELETE", `/api/admin/addons/${id}`)).status).toBe(200);
+}
 const log = async (id: number, query = "") =>
   (await t.rest("GET", `/api/admin/addons/${id}/events${query}`)).body;
-const writeCtx = () => ({
-  db: t.deps.db,
-  bus: t.deps.bus,
-  principal: null,
-  config: t.config,
-  now: () => new Date(),
-});
 
 describe("webhook delivery", () => {
   it("POSTs the event as JSON with the configured headers and logs the success", async () => {
@@ -88,7 +83,7 @@ describe("webhook delivery", () => {
         details: { url: `${receiver.url}/json`, contentType: "application/json", body },
       }),
     ]);
-    await disable(id);
+    await remove(id);
   });
 
   it("renders the Mustache body template with event, eventJson and eventMarkdown", async () => {
@@ -108,7 +103,7 @@ describe("webhook delivery", () => {
     expect(body.text).toContain("templated");
     expect(body.text).not.toContain("**");
     expect((await log(id)).integrationEvents[0].details.body).toBe(hit?.body);
-    await disable(id);
+    await remove(id);
   });
 
   it("delivers only to enabled addons whose events, projects and environments match", async () => {
@@ -132,15 +127,7 @@ describe("webhook delivery", () => {
       await addon("/match/disabled", { enabled: false }),
       await addon("/match/archived-only", { events: ["feature-archived"] }),
     ];
-    await createFlag(t, "match-me");
-    await runWrite(writeCtx(), (w) =>
-      recordEvent(w, {
-        type: "feature-environment-enabled",
-        project: "default",
-        environment: "production",
-        featureName: "match-me",
-      }),
-    );
+    await createFlag(t, "match-me", { enabledIn: ["production"] });
     await worker.drain();
     expect(seen()).toEqual([
       "/match/all-projects",
@@ -151,20 +138,21 @@ describe("webhook delivery", () => {
     await createFlag(t, "match-other", { project: "other" });
     await worker.drain();
     expect(seen().filter((p) => p === "/match/other-only")).toHaveLength(1);
-    for (const id of ids) await disable(id);
+    for (const id of ids) await remove(id);
   });
 
   it("writes no delivery for a rolled-back transaction", async () => {
     const id = await addon("/rolled-back");
     const before = await t.database.prisma.addonDelivery.count();
+    // Direct write: no API call records an event and then rolls its transaction back.
     await expect(
-      runWrite(writeCtx(), async (w) => {
+      runWrite(systemWriteContext(t), async (w) => {
         await recordEvent(w, { type: "feature-created", project: "default", featureName: "never" });
         throw new Error("rolled back");
       }),
     ).rejects.toThrow();
     expect(await t.database.prisma.addonDelivery.count()).toBe(before);
-    await disable(id);
+    await remove(id);
   });
 
   it("retries a failing receiver with backoff and logs every attempt", async () => {
@@ -178,7 +166,7 @@ describe("webhook delivery", () => {
     );
     expect(integrationEvents[0].stateDetails).toMatch(/Attempt 3 of 3\./);
     expect(receiver.received.filter((r) => r.path === "/flaky/2/retry")).toHaveLength(3);
-    await disable(id);
+    await remove(id);
   });
 
   it("gives up after the configured attempts, and at once on a client error", async () => {
@@ -195,8 +183,8 @@ describe("webhook delivery", () => {
     expect((await log(gone)).integrationEvents).toHaveLength(1);
     const rows = await t.database.prisma.addonDelivery.findMany({ where: { addonId: { in: [down, gone] } } });
     expect(rows.map((r) => r.status)).toEqual(["dead", "dead"]);
-    await disable(down);
-    await disable(gone);
+    await remove(down);
+    await remove(gone);
   });
 
   it("sends without unparseable customHeaders and reports successWithErrors", async () => {
@@ -206,11 +194,12 @@ describe("webhook delivery", () => {
     const [entry] = (await log(id)).integrationEvents;
     expect(entry.state).toBe("successWithErrors");
     expect(entry.stateDetails).toMatch(/customHeaders/);
-    await disable(id);
+    await remove(id);
   });
 
   it("refuses to call a link-local address even when stored", async () => {
     const id = await addon("/ok");
+    // Direct write: the API refuses to store a link-local URL; this checks the worker refuses it too.
     await t.database.prisma.addon.update({
       where: { id },
       data: { parameters: { url: "http://169.254.169.254/latest" } },
@@ -222,7 +211,7 @@ describe("webhook delivery", () => {
       state: "failed",
       stateDetails: expect.stringMatching(/link-local or metadata/),
     });
-    await disable(id);
+    await remove(id);
   });
 
   it("pages the log newest first with limit and offset", async () => {
@@ -235,7 +224,7 @@ describe("webhook delivery", () => {
       all.map((e: { id: string }) => BigInt(e.id)).sort((a: bigint, b: bigint) => (a > b ? -1 : 1)),
     );
     expect((await log(id, "?limit=1&offset=1")).integrationEvents).toEqual([all[1]]);
-    await disable(id);
+    await remove(id);
   });
 
   it("hands each delivery to exactly one of two concurrent workers", async () => {
@@ -247,6 +236,6 @@ describe("webhook delivery", () => {
     const ids = receiver.received.filter((r) => r.path === "/concurrent").map((r) => JSON.parse(r.body).id);
     expect(ids).toHaveLength(12);
     expect(new Set(ids).size).toBe(12);
-    await disable(id);
+    await remove(id);
   });
 });

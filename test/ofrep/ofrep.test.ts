@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { addStrategy, apiToken, createFlag, createProject, enableFlag, gqlOk } from "../helpers/builders.ts";
+import { preflight } from "../helpers/cors.ts";
 
 let t: TestApp;
 let devToken: string;
@@ -7,41 +9,9 @@ let prodToken: string;
 let otherToken: string;
 let frontendToken: string;
 
-const ok = async <T = Record<string, any>>(query: string, variables?: Record<string, unknown>) => {
-  const res = await t.gql<T>(query, variables);
-  expect(res.errors).toBeUndefined();
-  return res.data as T;
-};
-
-async function token(type: string, environment: string, projects: string[] = ["default"]) {
-  const data = await ok<{ createApiToken: { secret: string } }>(
-    `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret } }`,
-    { input: { tokenName: `${type}-${environment}-${projects.join()}`, type, environment, projects } },
-  );
-  return data.createApiToken.secret;
-}
-
-const flag = (name: string, project = "default") =>
-  ok(`mutation($p: String!, $n: String!) { createFeature(project: $p, input: { name: $n }) { name } }`, {
-    p: project,
-    n: name,
-  });
-const enable = (name: string, environment = "development") =>
-  ok(
-    `mutation($f: String!, $e: String!) { enableFeatureEnvironment(project: "default", feature: $f, environment: $e) { name } }`,
-    {
-      f: name,
-      e: environment,
-    },
-  );
-const strategy = (name: string, input: Record<string, unknown>) =>
-  ok(
-    `mutation($f: String!, $input: StrategyInput!) {
-      addFeatureStrategy(project: "default", feature: $f, environment: "development", input: $input) { id } }`,
-    { f: name, input },
-  );
 const variants = (name: string, list: Record<string, unknown>[]) =>
-  ok(
+  gqlOk(
+    t,
     `mutation($f: String!, $v: [EnvironmentVariantInput!]!) {
       setFeatureEnvironmentVariants(project: "default", feature: $f, environment: "development", variants: $v) { enabled } }`,
     { f: name, v: list },
@@ -61,42 +31,42 @@ const one = (key: string, context: Record<string, unknown> = {}, auth: string | 
 
 beforeAll(async () => {
   t = await createTestApp({ FRONTEND_API_ORIGINS: "https://app.example" });
-  devToken = await token("client", "development");
-  prodToken = await token("client", "production");
-  frontendToken = await token("frontend", "development");
-  await ok(`mutation { createProject(input: { id: "other", name: "Other" }) { id } }`);
-  otherToken = await token("client", "development", ["other"]);
-  await flag("on-for-all");
-  await enable("on-for-all");
-  await flag("off");
-  await flag("targeted");
-  await strategy("targeted", {
+  devToken = await apiToken(t, "client", "development", ["default"]);
+  prodToken = await apiToken(t, "client", "production", ["default"]);
+  frontendToken = await apiToken(t, "frontend", "development", ["default"]);
+  await createProject(t, "other", { name: "Other" });
+  otherToken = await apiToken(t, "client", "development", ["other"]);
+  await createFlag(t, "on-for-all");
+  await enableFlag(t, "on-for-all", "development");
+  await createFlag(t, "off");
+  await createFlag(t, "targeted");
+  await addStrategy(t, "targeted", {
     name: "flexibleRollout",
     parameters: { rollout: "100", stickiness: "default", groupId: "targeted" },
     constraints: [{ contextName: "country", operator: "IN", values: ["NO"] }],
   });
-  await enable("targeted");
-  await flag("half");
-  await strategy("half", {
+  await enableFlag(t, "targeted", "development");
+  await createFlag(t, "half");
+  await addStrategy(t, "half", {
     name: "flexibleRollout",
     parameters: { rollout: "50", stickiness: "default", groupId: "half" },
   });
-  await enable("half");
+  await enableFlag(t, "half", "development");
   for (const [name, payload] of [
     ["text", { type: "string", value: "blue" }],
     ["count", { type: "number", value: "42.5" }],
     ["settings", { type: "json", value: '{"theme":"dark","size":3}' }],
   ] as const) {
-    await flag(name);
-    await enable(name);
+    await createFlag(t, name);
+    await enableFlag(t, name, "development");
     await variants(name, [
       { name: "only", weight: 1000, weightType: "variable", stickiness: "default", payload },
     ]);
   }
-  await flag("named");
-  await enable("named");
+  await createFlag(t, "named");
+  await enableFlag(t, "named", "development");
   await variants("named", [{ name: "green", weight: 1000, weightType: "variable", stickiness: "default" }]);
-  await flag("variant-off");
+  await createFlag(t, "variant-off");
   await variants("variant-off", [
     {
       name: "x",
@@ -106,7 +76,7 @@ beforeAll(async () => {
       payload: { type: "string", value: "x" },
     },
   ]);
-  await flag("elsewhere", "other");
+  await createFlag(t, "elsewhere", { project: "other" });
 });
 afterAll(() => t?.close());
 
@@ -174,9 +144,9 @@ describe("single-flag evaluation", () => {
   });
 
   it("sees a change at once", async () => {
-    await flag("fresh");
+    await createFlag(t, "fresh");
     expect((await one("fresh")).body.value).toBe(false);
-    await enable("fresh");
+    await enableFlag(t, "fresh", "development");
     expect((await one("fresh")).body.value).toBe(true);
   });
 });
@@ -203,7 +173,7 @@ describe("bulk evaluation", () => {
       },
     );
     expect(otherContext.status).toBe(200);
-    await enable("off");
+    await enableFlag(t, "off", "development");
     const changed = await post(
       "/ofrep/v1/evaluate/flags",
       { context: { targetingKey: "u1" } },
@@ -264,11 +234,7 @@ describe("credentials and bad input", () => {
   it("too many evaluations for one token: 429 with Retry-After", async () => {
     const limited = await createTestApp({ VEXIL_OFREP_RATE_LIMIT_PER_SECOND: "3" });
     try {
-      const secret = (
-        await limited.gql<{ createApiToken: { secret: string } }>(
-          `mutation { createApiToken(input: { tokenName: "rl", type: "client", environment: "development" }) { secret } }`,
-        )
-      ).data?.createApiToken.secret as string;
+      const secret = await apiToken(limited, "client", "development", ["*"]);
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
         const res = await limited.app.fetch("http://vexil.test/ofrep/v1/evaluate/flags", {
@@ -287,21 +253,14 @@ describe("credentials and bad input", () => {
   });
 
   it("browsers: CORS for FRONTEND_API_ORIGINS without credentials, none for others", async () => {
-    const preflight = await t.app.fetch("http://vexil.test/ofrep/v1/evaluate/flags", {
-      method: "OPTIONS",
-      headers: {
-        origin: "https://app.example",
-        "access-control-request-method": "POST",
-        "access-control-request-headers": "authorization,content-type",
-      },
-    });
-    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
-    expect(preflight.headers.get("access-control-allow-credentials")).not.toBe("true");
-    const evil = await t.app.fetch("http://vexil.test/ofrep/v1/evaluate/flags", {
-      method: "OPTIONS",
-      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
-    });
-    expect(evil.headers.get("access-control-allow-origin")).toBeNull();
+    const flags = "/ofrep/v1/evaluate/flags";
+    const allowed = await preflight(t, "https://app.example", flags, "POST", [
+      "authorization",
+      "content-type",
+    ]);
+    expect(allowed.allowOrigin).toBe("https://app.example");
+    expect(allowed.allowCredentials).not.toBe("true");
+    expect((await preflight(t, "https://evil.example", flags, "POST")).allowOrigin).toBeNull();
   });
 
   it("the provider configuration", async () => {

@@ -3,63 +3,40 @@ import { OFREPWebProvider } from "@openfeature/ofrep-web-provider";
 import { OpenFeature as ServerOpenFeature } from "@openfeature/server-sdk";
 import { ProviderEvents, OpenFeature as WebOpenFeature } from "@openfeature/web-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listen, type RunningServer } from "../../src/http-server.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts";
+import { addStrategy, apiToken, createFlag, enableFlag, gqlOk } from "../helpers/builders.ts";
 
 /** OpenFeature's own OFREP providers (server and web, run in Node) against a listening Vexil. */
-let t: TestApp;
-let server: RunningServer;
+let t: ListeningTestApp;
 let clientToken: string;
 let frontendToken: string;
 
-const ok = async (query: string, variables?: Record<string, unknown>) => {
-  const res = await t.gql(query, variables);
-  expect(res.errors).toBeUndefined();
-  return res.data as Record<string, any>;
-};
-const tokenOf = async (type: string) =>
-  (
-    await ok(
-      `mutation($t: String!) { createApiToken(input: { tokenName: $t, type: $t, environment: "development" }) { secret } }`,
-      {
-        t: type,
-      },
-    )
-  ).createApiToken.secret as string;
-const flag = async (name: string, payload?: { type: string; value: string }) => {
-  await ok(`mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`, {
-    n: name,
-  });
-  if (payload) {
-    await ok(
-      `mutation($f: String!, $v: [EnvironmentVariantInput!]!) {
-        setFeatureEnvironmentVariants(project: "default", feature: $f, environment: "development", variants: $v) { enabled } }`,
-      {
-        f: name,
-        v: [
-          { name: `${name}-variant`, weight: 1000, weightType: "variable", stickiness: "default", payload },
-        ],
-      },
-    );
-  }
-};
-const enable = (name: string) =>
-  ok(
-    `mutation($f: String!) { enableFeatureEnvironment(project: "default", feature: $f, environment: "development") { name } }`,
+/** A flag, given a variant with `payload` in development when asked. */
+async function flag(name: string, payload?: { type: string; value: string }) {
+  await createFlag(t, name);
+  if (!payload) return;
+  await gqlOk(
+    t,
+    `mutation($f: String!, $v: [EnvironmentVariantInput!]!) {
+      setFeatureEnvironmentVariants(project: "default", feature: $f, environment: "development", variants: $v) { enabled } }`,
     {
       f: name,
+      v: [{ name: `${name}-variant`, weight: 1000, weightType: "variable", stickiness: "default", payload }],
     },
   );
+}
+const enable = (name: string) => enableFlag(t, name, "development");
 
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
-  clientToken = await tokenOf("client");
-  frontendToken = await tokenOf("frontend");
+  t = await createListeningTestApp();
+  clientToken = await apiToken(t, "client", "development", ["*"]);
+  frontendToken = await apiToken(t, "frontend", "development", ["*"]);
   await flag("bool-flag");
-  await ok(`mutation { addFeatureStrategy(project: "default", feature: "bool-flag", environment: "development", input: {
-    name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "bool-flag" },
-    constraints: [{ contextName: "plan", operator: IN, values: ["pro"] }] }) { id } }`);
+  await addStrategy(t, "bool-flag", {
+    name: "flexibleRollout",
+    parameters: { rollout: "100", stickiness: "default", groupId: "bool-flag" },
+    constraints: [{ contextName: "plan", operator: "IN", values: ["pro"] }],
+  });
   await enable("bool-flag");
   await flag("string-flag", { type: "string", value: "dark" });
   await flag("number-flag", { type: "number", value: "7" });
@@ -70,14 +47,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await ServerOpenFeature.close();
   await WebOpenFeature.close();
-  await server?.close(0);
   await t?.close();
 });
 
 describe("@openfeature/server-sdk with @openfeature/ofrep-provider", () => {
   it("evaluates boolean, string, number and object flags with reasons and variants", async () => {
     await ServerOpenFeature.setProviderAndWait(
-      new OFREPProvider({ baseUrl: server.url, headers: [["Authorization", clientToken]] }),
+      new OFREPProvider({ baseUrl: t.url, headers: [["Authorization", clientToken]] }),
     );
     const client = ServerOpenFeature.getClient();
     const pro = { targetingKey: "u1", plan: "pro" };
@@ -103,7 +79,7 @@ describe("@openfeature/server-sdk with @openfeature/ofrep-provider", () => {
 describe("@openfeature/web-sdk with @openfeature/ofrep-web-provider", () => {
   it("evaluates in bulk and picks up a change on its next poll", async () => {
     const provider = new OFREPWebProvider({
-      baseUrl: server.url,
+      baseUrl: t.url,
       headers: [["Authorization", frontendToken]],
       pollInterval: 100,
       cacheMode: "disabled",

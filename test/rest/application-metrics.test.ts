@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import { createTestApp, type TestApp, withClock } from "../helpers/app.ts";
+import { apiToken, reportMetrics, userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's per-application metrics paths (issue 14): overview, recent instances, outdated
@@ -11,15 +11,6 @@ let t: TestApp;
 let viewer: string;
 let devToken: string;
 let frontendToken: string;
-
-async function token(type: string, environment: string) {
-  const res = await t.gql<{ createApiToken: { secret: string } }>(
-    `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret } }`,
-    { input: { tokenName: `${type}-${environment}`, type, environment, projects: ["*"] } },
-  );
-  expect(res.errors).toBeUndefined();
-  return res.data?.createApiToken.secret as string;
-}
 
 const register = (secret: string, instanceId: string, sdkVersion: string, strategies: string[]) =>
   t.rest(
@@ -42,30 +33,16 @@ beforeAll(async () => {
   expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "app-flag" })).status).toBe(
     200,
   );
-  devToken = await token("client", "development");
-  frontendToken = await token("frontend", "development");
+  devToken = await apiToken(t, "client", "development", ["*"]);
+  frontendToken = await apiToken(t, "frontend", "development", ["*"]);
   expect(
     (await register(devToken, "web-1", "unleash-client-node:4.0.0", ["default", "my-custom"])).status,
   ).toBeLessThan(300);
   expect((await register(devToken, "web-2", "unleash-client-node:6.6.0", ["default"])).status).toBeLessThan(
     300,
   );
-  const now = Date.now();
-  const metrics = await t.rest(
-    "POST",
-    "/api/client/metrics",
-    {
-      appName: "web",
-      instanceId: "web-1",
-      bucket: {
-        start: new Date(now - 60_000).toISOString(),
-        stop: new Date(now).toISOString(),
-        toggles: { "app-flag": { yes: 1, no: 0, variants: {} } },
-      },
-    },
-    devToken,
-  );
-  expect(metrics.status).toBe(202);
+  const metrics = await reportMetrics(t, devToken, { "app-flag": { yes: 1, no: 0 } });
+  expect(metrics).toBe(202);
   const frontend = await t.rest(
     "POST",
     "/api/frontend/client/register",
@@ -122,14 +99,14 @@ describe("application metrics", () => {
       clientIp: null,
       lastSeen: expect.any(String),
     });
-    await t.database.prisma.clientInstance.update({
-      where: {
-        appName_instanceId_environment: { appName: "web", instanceId: "web-2", environment: "development" },
-      },
-      data: { lastSeenAt: new Date(Date.now() - 25 * 3_600_000) },
+    // A day and an hour later, only web-1 has registered again.
+    const recent = await withClock(t, new Date(Date.now() + 25 * 3_600_000), async () => {
+      expect(
+        (await register(devToken, "web-1", "unleash-client-node:4.0.0", ["default", "my-custom"])).status,
+      ).toBeLessThan(300);
+      return t.rest("GET", "/api/admin/metrics/instances/web/environment/development");
     });
-    const recent = await t.rest("GET", "/api/admin/metrics/instances/web/environment/development");
-    expect(recent.body.instances.map((i: { instanceId: string }) => i.instanceId)).not.toContain("web-2");
+    expect(recent.body.instances.map((i: { instanceId: string }) => i.instanceId)).toEqual(["web-1"]);
     expect((await t.rest("GET", "/api/admin/metrics/instances/web/environment/production")).body).toEqual({
       instances: [],
     });
@@ -184,27 +161,13 @@ describe("application metrics", () => {
 });
 
 describe("GET /api/admin/metrics/unknown-flags", () => {
-  const report = (toggles: Record<string, unknown>, appName = "web") => {
-    const now = Date.now();
-    return t.rest(
-      "POST",
-      "/api/client/metrics",
-      {
-        appName,
-        instanceId: `${appName}-1`,
-        bucket: { start: new Date(now - 60_000).toISOString(), stop: new Date(now).toISOString(), toggles },
-      },
-      devToken,
-    );
-  };
+  const report = (toggles: Parameters<typeof reportMetrics>[2], appName = "web") =>
+    reportMetrics(t, devToken, toggles, { appName });
 
   it("names SDKs report that no flag has, per application and environment, until a flag takes the name", async () => {
     expect((await t.rest("GET", "/api/admin/metrics/unknown-flags")).body).toEqual({ unknownFlags: [] });
-    expect(
-      (await report({ ghost: { yes: 1, no: 0, variants: {} }, "app-flag": { yes: 1, no: 0, variants: {} } }))
-        .status,
-    ).toBe(202);
-    expect((await report({ ghost: { yes: 0, no: 2, variants: {} } }, "api")).status).toBe(202);
+    expect(await report({ ghost: { yes: 1, no: 0 }, "app-flag": { yes: 1, no: 0 } })).toBe(202);
+    expect(await report({ ghost: { yes: 0, no: 2 } }, "api")).toBe(202);
     const overview = await t.rest("GET", "/api/admin/metrics/applications/web/overview");
     expect(overview.body.environments[0].issues.missingFeatures).toEqual(["ghost"]);
     const res = await t.rest("GET", "/api/admin/metrics/unknown-flags");
@@ -231,17 +194,17 @@ describe("GET /api/admin/metrics/unknown-flags", () => {
   });
 
   it("a name reported more than 7 days ago is no longer listed; a deleted flag's name shows its last event", async () => {
-    expect((await report({ "old-ghost": { yes: 1, no: 0, variants: {} } })).status).toBe(202);
-    await t.database.prisma.unknownFlag.updateMany({
-      where: { name: "old-ghost" },
-      data: { seenAt: new Date(Date.now() - 8 * 86_400_000) },
+    const then = await withClock(t, new Date(Date.now() - 8 * 86_400_000), async () => {
+      expect(await report({ "old-ghost": { yes: 1, no: 0 } })).toBe(202);
+      return t.rest("GET", "/api/admin/metrics/unknown-flags");
     });
+    expect(then.body.unknownFlags.map((f: { name: string }) => f.name)).toEqual(["old-ghost"]);
     expect((await t.rest("GET", "/api/admin/metrics/unknown-flags")).body).toEqual({ unknownFlags: [] });
 
     expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "gone" })).status).toBe(200);
     expect((await t.rest("DELETE", "/api/admin/projects/default/features/gone")).status).toBe(202);
     expect((await t.rest("DELETE", "/api/admin/archive/gone")).status).toBe(200);
-    expect((await report({ gone: { yes: 1, no: 0, variants: {} } })).status).toBe(202);
+    expect(await report({ gone: { yes: 1, no: 0 } })).toBe(202);
     const res = await t.rest("GET", "/api/admin/metrics/unknown-flags");
     const lastEvent = await t.database.prisma.event.findFirst({
       where: { featureName: "gone" },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Route } from "../../rest/route.ts";
 import { allRoutes } from "../../rest/routes/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import { archiveFlag, createFlag, userWithPat } from "../helpers/builders.ts";
 import { PASSWORD } from "../helpers/session.ts";
 
 /*
@@ -80,9 +80,6 @@ async function ok(method: string, path: string, body?: unknown, status?: number)
     throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
-const createFlag = (name: string) => ok("POST", "/api/admin/projects/default/features", { name });
-const archiveFlag = (name: string) =>
-  ok("POST", "/api/admin/projects/default/archive", { features: [name] }, 202);
 
 /** A valid body per route (Unleash's example where its schema has one, see `bodyOf`). */
 const CASES: Record<string, Case> = {
@@ -131,7 +128,7 @@ const CASES: Record<string, Case> = {
   },
   "POST /api/admin/projects/:projectId/archive": {
     params: () => ({ projectId: "default" }),
-    prepare: async (n) => void (await createFlag(`bf-archive-${n}`)),
+    prepare: async (n) => void (await createFlag(t, `bf-archive-${n}`)),
     body: (n) => ({ features: [`bf-archive-${n}`] }),
   },
   "POST /api/admin/projects/:projectId/stale": {
@@ -141,16 +138,16 @@ const CASES: Record<string, Case> = {
   "POST /api/admin/projects/:projectId/revive": {
     params: () => ({ projectId: "default" }),
     prepare: async (n) => {
-      await createFlag(`bf-revive-${n}`);
-      await archiveFlag(`bf-revive-${n}`);
+      await createFlag(t, `bf-revive-${n}`);
+      await archiveFlag(t, `bf-revive-${n}`);
     },
     body: (n) => ({ features: [`bf-revive-${n}`] }),
   },
   "POST /api/admin/projects/:projectId/delete": {
     params: () => ({ projectId: "default" }),
     prepare: async (n) => {
-      await createFlag(`bf-delete-${n}`);
-      await archiveFlag(`bf-delete-${n}`);
+      await createFlag(t, `bf-delete-${n}`);
+      await archiveFlag(t, `bf-delete-${n}`);
     },
     body: (n) => ({ features: [`bf-delete-${n}`] }),
   },
@@ -404,7 +401,7 @@ beforeAll(async () => {
   targetUserId = (
     await ok("POST", "/api/admin/user-admin", { email: "bf-target@example.com", rootRole: "Viewer" })
   ).id;
-  for (const name of ["bf-flag", "bf-parent", "bf-child"]) await createFlag(name);
+  for (const name of ["bf-flag", "bf-parent", "bf-child"]) await createFlag(t, name);
   strategyId = (
     await ok("POST", "/api/admin/projects/default/features/bf-flag/environments/development/strategies", {
       name: "default",

@@ -1,14 +1,12 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlag } from "../helpers/builders.ts";
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  const created = await t.gql(
-    `mutation { createFeature(project: "default", input: { name: "audited" }) { name } }`,
-  );
-  expect(created.errors).toBeUndefined();
+  await createFlag(t, "audited");
 });
 afterAll(() => t.close());
 

@@ -231,6 +231,7 @@ describe("signing up with a link", () => {
       if (!pool) throw new Error("PostgreSQL expected");
       const admin = await pool.connect();
       try {
+        // Direct write: an API call's transaction cannot be held open while a sign-up waits on it.
         await admin.query("BEGIN");
         await admin.query(`UPDATE "PublicSignupToken" SET enabled = false WHERE secret = $1`, [secret]);
         const signup = t.rest(

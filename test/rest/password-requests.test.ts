@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp, withClock } from "../helpers/app.ts";
 import { userWithPat } from "../helpers/builders.ts";
 
 /**
@@ -24,14 +24,11 @@ const openTokens = () =>
 
 describe("POST /auth/reset/password-email", () => {
   it("an existing user gets a reset link (other open links expire); the answer is an empty 200", async () => {
-    const admin = await t.rest("POST", "/api/admin/user-admin/reset-password", {
-      id: "forgetful@example.com",
-    });
+    // Two minutes ago, so that the user's own request is not throttled behind it.
+    const admin = await withClock(t, new Date(Date.now() - 120_000), () =>
+      t.rest("POST", "/api/admin/user-admin/reset-password", { id: "forgetful@example.com" }),
+    );
     expect(admin.status).toBe(200);
-    await t.database.prisma.resetToken.updateMany({
-      where: { userId: user.id },
-      data: { createdAt: new Date(Date.now() - 120_000) },
-    });
     const res = await t.rest("POST", EMAIL_PATH, { email: "Forgetful@example.com" }, null);
     expect(res.status).toBe(200);
     expect(res.body).toBeUndefined();

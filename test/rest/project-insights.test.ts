@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import { createTestApp, type TestApp, withClock } from "../helpers/app.ts";
+import { addProjectMember, apiToken, createProject, userWithPat } from "../helpers/builders.ts";
 
 /**
  * Unleash's project pages beyond the overview (issue 14): flag creators, the personal
@@ -10,43 +10,30 @@ import { userWithPat } from "../helpers/builders.ts";
  */
 let t: TestApp;
 let editor: string;
+let editorId: number;
 let clientToken: string;
 const DAY = 86_400_000;
 const P = "/api/admin/projects/default";
 
-async function ok<T = Record<string, any>>(query: string, variables?: Record<string, unknown>) {
-  const res = await t.gql<T>(query, variables);
-  expect(res.errors).toBeUndefined();
-  return res.data as T;
-}
-
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
-  editor = (await userWithPat(t, "insight-editor", "Editor", { email: null })).token;
-  await t.database.prisma.user.update({
-    where: { username: "insight-editor" },
-    data: { name: "Ada Editor" },
-  });
-  expect((await t.rest("POST", `${P}/features`, { name: "ins-a" }, editor)).status).toBe(200);
+  ({ id: editorId, token: editor } = await userWithPat(t, "insight-editor", "Editor", {
+    email: null,
+    name: "Ada Editor",
+  }));
+  // ins-a was created three days before it reached production.
+  const insA = await withClock(t, new Date(Date.now() - 3 * DAY - 60_000), () =>
+    t.rest("POST", `${P}/features`, { name: "ins-a" }, editor),
+  );
+  expect(insA.status).toBe(200);
   expect((await t.rest("POST", `${P}/features`, { name: "ins-b", type: "experiment" })).status).toBe(200);
   expect((await t.rest("POST", `${P}/features`, { name: "ins-c" }, editor)).status).toBe(200);
-  // ins-a was created three days before it reached production.
-  await t.database.prisma.feature.update({
-    where: { name: "ins-a" },
-    data: { createdAt: new Date(Date.now() - 3 * DAY - 60_000) },
-  });
   expect((await t.rest("POST", `${P}/features/ins-a/environments/production/on`)).status).toBe(200);
   expect((await t.rest("POST", `${P}/features/ins-b/environments/development/on`)).status).toBe(200);
   expect(
     (await t.rest("PATCH", `${P}/features/ins-c`, [{ op: "replace", path: "/stale", value: true }])).status,
   ).toBe(200);
-  const token = await ok<{ createApiToken: { secret: string } }>(
-    `mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret } }`,
-    {
-      input: { tokenName: "insights-sdk", type: "client", environment: "development", projects: ["default"] },
-    },
-  );
-  clientToken = token.createApiToken.secret;
+  clientToken = await apiToken(t, "client", "development", ["default"], "insights-sdk");
   const sdk = { appName: "shop", instanceId: "shop-1", connectionId: "c-1", platformName: "node" };
   const register = await t.rest(
     "POST",
@@ -95,7 +82,7 @@ describe("project pages", () => {
       status: 200,
       body: { projectAverage: 3, features: [{ name: "ins-a", timeToProduction: 3 }] },
     });
-    await ok(`mutation { createProject(input: { id: "empty", name: "Empty" }) { id: databaseId } }`);
+    await createProject(t, "empty", { name: "Empty" });
     expect((await t.rest("GET", "/api/admin/projects/empty/dora")).body).toEqual({ features: [] });
     expect((await t.rest("GET", "/api/admin/projects/nope/dora")).status).toBe(404);
   });
@@ -224,16 +211,13 @@ describe("project pages", () => {
       technicalDebt: 33,
     });
     const owner = await t.database.prisma.role.findUniqueOrThrow({ where: { name: "Owner" } });
-    const user = await t.database.prisma.user.findUniqueOrThrow({ where: { username: "insight-editor" } });
-    await t.database.prisma.projectMember.create({
-      data: { userId: user.id, projectId: "default", roleId: owner.id },
-    });
+    await addProjectMember(t, "default", editorId, owner.id);
     const member = await t.rest("GET", "/api/admin/personal-dashboard/default", undefined, editor);
     expect(member.body.owners).toEqual([
       {
         ownerType: "user",
         name: "Ada Editor",
-        imageUrl: expect.stringContaining(`/avatars/${user.id}.svg`),
+        imageUrl: expect.stringContaining(`/avatars/${editorId}.svg`),
         email: null,
       },
     ]);

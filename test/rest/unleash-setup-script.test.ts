@@ -1,7 +1,6 @@
 import { Unleash, UnleashEvents } from "unleash-client";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { listen, type RunningServer } from "../../src/http-server.ts";
-import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
+import { ADMIN_TOKEN, createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts";
 
 /*
  * Issue 14, point 4: a setup script written for Unleash 8.2 runs unchanged against Vexil. It
@@ -10,22 +9,17 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
  * with that cookie, and the token used as a script would. Every status is checked; at the end
  * Unleash's own Node SDK evaluates what the script set up.
  */
-let t: TestApp;
-let server: RunningServer;
+let t: ListeningTestApp;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  t = await createListeningTestApp();
 });
-afterAll(async () => {
-  await server?.close(1000);
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 type Step = { method: string; path: string; body?: unknown; status: number };
 
 async function call(step: Step, headers: Record<string, string>) {
-  const res = await fetch(`${server.url}${step.path}`, {
+  const res = await fetch(`${t.url}${step.path}`, {
     method: step.method,
     headers: { ...headers, ...(step.body === undefined ? {} : { "content-type": "application/json" }) },
     body: step.body === undefined ? undefined : JSON.stringify(step.body),
@@ -209,7 +203,7 @@ it("a person's script: password login, a personal access token made with the ses
       },
     ],
     // A script sends the cookie it got, with the Origin of the server (or none): no CSRF header.
-    { cookie, origin: server.url },
+    { cookie, origin: t.url },
   );
   expect(pat.secret).toEqual(expect.any(String));
   await run(
@@ -249,7 +243,7 @@ it("Unleash's Node SDK evaluates what the script set up: the constraint, the rol
     { authorization: ADMIN_TOKEN },
   );
   const sdk = new Unleash({
-    url: `${server.url}/api`,
+    url: `${t.url}/api`,
     appName: "setup-script",
     customHeaders: { Authorization: token.secret },
     disableMetrics: true,

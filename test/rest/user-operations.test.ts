@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp, withClock } from "../helpers/app.ts";
 import { userWithPat } from "../helpers/builders.ts";
 import { login, PASSWORD } from "../helpers/session.ts";
 
@@ -180,14 +180,11 @@ describe("user administration", () => {
   });
 
   it("inactive users: listed after 180 days unseen; deleting skips active ones and records user-deleted", async () => {
-    const old = await t.rest("POST", "/api/admin/user-admin", {
-      username: "old-timer",
-      email: "old@example.com",
-    });
+    const old = await withClock(t, new Date(Date.now() - 200 * 86_400_000), () =>
+      t.rest("POST", "/api/admin/user-admin", { username: "old-timer", email: "old@example.com" }),
+    );
     expect(old.status).toBe(201);
     const fresh = await t.rest("POST", "/api/admin/user-admin", { username: "fresh-face" });
-    const longAgo = new Date(Date.now() - 200 * 86_400_000);
-    await t.database.prisma.user.update({ where: { id: old.body.id }, data: { createdAt: longAgo } });
 
     const list = await t.rest("GET", "/api/admin/user-admin/inactive");
     expect(list.status).toBe(200);

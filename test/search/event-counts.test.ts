@@ -4,7 +4,8 @@ import { probeHorizon } from "../../src/events/horizon.ts";
 import { recordEvent } from "../../src/events/record.ts";
 import { rollUpEventCounts } from "../../src/modules/events/event-counts.job.ts";
 import { runWrite } from "../../src/shared/write.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, systemWriteContext, type TestApp } from "../helpers/app.ts";
+import { createFlag } from "../helpers/builders.ts";
 import { createSqlCounter } from "../helpers/sql-counter.ts";
 
 /**
@@ -40,6 +41,8 @@ async function seed(n: number) {
       ref: `ref-${i}`,
     };
   });
+  // Direct write: many events with chosen types, projects, creators and days, stored at once,
+  // so that every expected total is known; API calls record events of their own.
   await t.database.prisma.event.createMany({
     data: rows.map(({ ref, ...r }) => ({ ...r, createdBy: "seed", tags: [], data: { i: r.type, ref } })),
   });
@@ -188,13 +191,13 @@ describe("event-search totals over the rollup", () => {
     "count an event whose transaction took its id before newer events and committed after the rollup",
     async () => {
       const db = t.database.prisma;
-      const ctx = { db, bus: t.deps.bus, principal: null, config: t.config, now: () => new Date() };
       let release = () => {};
       let recorded = () => {};
       const olderRecorded = new Promise<void>((resolve) => {
         recorded = resolve;
       });
-      const older = runWrite(ctx, async (w) => {
+      // Direct write: an API call's transaction cannot be held open while a newer one commits.
+      const older = runWrite(systemWriteContext(t), async (w) => {
         await recordEvent(w, {
           type: "feature-created",
           project: "p1",
@@ -207,15 +210,7 @@ describe("event-search totals over the rollup", () => {
         });
       });
       await olderRecorded;
-      // A newer id, committed first.
-      await db.event.create({
-        data: {
-          type: "feature-updated",
-          createdBy: "seed",
-          featureName: "late",
-          data: { note: "late-note" },
-        },
-      });
+      await createFlag(t, "late", { description: "late-note" }); // a newer id, committed first
       const total = async (query: string) =>
         (await t.rest("GET", `/api/admin/search/events?${query}`)).body.total as number;
       expect(await total("feature=IS:late")).toBe(1);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedUser } from "./seed.ts";
 
 let t: TestApp;
-let bob: { id: number; token: string };
+let bob: { id: number };
 
 type EventRow = {
   type: string;
@@ -18,7 +17,10 @@ type EventRow = {
   tags?: { type: string; value: string }[];
 };
 
+/** Stores one event in the log (by default the admin token's, in project default). */
 async function event(row: EventRow) {
+  // Direct write: these tests need a log of exactly the events below, with chosen data and
+  // times; every API call records events of its own.
   await t.database.prisma.event.create({
     data: { createdBy: "admin", createdByUserId: -42, project: "default", tags: [], ...row },
   });
@@ -33,7 +35,10 @@ const types = async (query: string) => (await search(query)).events.map((e) => e
 
 beforeAll(async () => {
   t = await createTestApp();
-  bob = await seedUser(t.database.prisma, "bob");
+  // Direct write: a user made through the API would add user-created to the log.
+  bob = await t.database.prisma.user.create({
+    data: { username: "bob", email: "bob@example.com", name: "bob" },
+  });
   const at = (iso: string) => new Date(iso);
   await event({
     type: "feature-created",
@@ -168,8 +173,8 @@ describe("GET /api/admin/search/events (spec 4.4)", () => {
 
 describe("GET /api/admin/events/:featureName (spec 4.8)", () => {
   it("answers the newest 50 with the total of all (as Unleash); limit and offset page further", async () => {
-    const db = t.database.prisma;
-    await db.event.createMany({
+    // Direct write: 60 events of one flag with numbered data, to page through.
+    await t.database.prisma.event.createMany({
       data: Array.from({ length: 60 }, (_, i) => ({
         type: "feature-updated",
         createdBy: "admin",

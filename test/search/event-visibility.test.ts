@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollUpEventCounts } from "../../src/modules/events/event-counts.job.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import { createFlag, userWithPat } from "../helpers/builders.ts";
 
 /*
  * Issue 12 item 6: one visibility rule for every way of reading events. Admins read every
@@ -24,13 +24,7 @@ async function countInDb(where: { withProject?: boolean; type?: string } = {}) {
 }
 
 async function makeEvents(suffix: string) {
-  const flag = await t.gql(
-    `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
-    {
-      n: `visible-${suffix}`,
-    },
-  );
-  expect(flag.errors).toBeUndefined();
+  await createFlag(t, `visible-${suffix}`);
   const user = await t.rest("POST", "/api/admin/user-admin", {
     email: `hidden-${suffix}@example.com`,
     name: `Hidden ${suffix}`,

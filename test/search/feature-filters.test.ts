@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { day, seedFlag } from "./seed.ts";
+import { markPotentiallyStaleOnce } from "../../src/jobs/potentially-stale.ts";
+import { createTestApp, type TestApp, withClock } from "../helpers/app.ts";
+import {
+  apiToken,
+  archiveFlag,
+  createFlag,
+  createProject,
+  createSegment,
+  createTagType,
+  type FlagOptions,
+  reportMetrics,
+  type TestUser,
+  userWithPat,
+} from "../helpers/builders.ts";
 
 let t: TestApp;
+let creator: TestUser;
 
 /** Names of the flags a search returns, in order (asserting a 200). */
 async function names(query: string): Promise<string[]> {
@@ -11,47 +24,74 @@ async function names(query: string): Promise<string[]> {
   return res.body.features.map((f: { name: string }) => f.name);
 }
 
-async function project(id: string) {
-  await t.database.prisma.project.create({ data: { id, name: id } });
-}
+const simple = (...values: string[]) => values.map((value) => ({ type: "simple", value }));
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const db = t.database.prisma;
-  for (const p of ["text", "tags", "segs", "state", "life", "dates", "ops"]) await project(p);
-  const admin = await db.user.findFirstOrThrow({ where: { id: { gt: 0 } } });
+  t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
+  for (const p of ["text", "tags", "segs", "state", "life", "dates", "ops"]) await createProject(t, p);
+  await createTagType(t, "team");
+  const segment = {
+    my_segment: await createSegment(t, "my_segment"),
+    c: await createSegment(t, "segment_c"),
+  };
+  const withSegments = (...segments: number[]): FlagOptions => ({
+    project: "segs",
+    strategies: [{ name: "flexibleRollout", segments }],
+  });
   // query
-  await seedFlag(db, { name: "checkout-new", project: "text", description: "The NEW payment page" });
-  await seedFlag(db, { name: "search_v2", project: "text", description: "ranking" });
-  await seedFlag(db, { name: "searchxv2", project: "text" });
-  await seedFlag(db, { name: "promo-100", project: "text", description: "100% off" });
-  await seedFlag(db, { name: "tagged-only", project: "text", tags: ["team:payments"] });
+  await createFlag(t, "checkout-new", { project: "text", description: "The NEW payment page" });
+  await createFlag(t, "search_v2", { project: "text", description: "ranking" });
+  await createFlag(t, "searchxv2", { project: "text" });
+  await createFlag(t, "promo-100", { project: "text", description: "100% off" });
+  await createFlag(t, "tagged-only", { project: "text", tags: [{ type: "team", value: "payments" }] });
   // tag example of reference-behaviours §1.3
-  await seedFlag(db, { name: "a", project: "tags", tags: ["simple:my_tag"] });
-  await seedFlag(db, { name: "b", project: "tags" });
-  await seedFlag(db, { name: "c", project: "tags", tags: ["simple:tag_c"] });
-  await seedFlag(db, { name: "d", project: "tags", tags: ["simple:tag_c", "simple:my_tag"] });
-  await seedFlag(db, { name: "e-colon", project: "tags", tags: ["simple:my_tag:colon"] });
+  await createFlag(t, "a", { project: "tags", tags: simple("my_tag") });
+  await createFlag(t, "b", { project: "tags" });
+  await createFlag(t, "c", { project: "tags", tags: simple("tag_c") });
+  await createFlag(t, "d", { project: "tags", tags: simple("tag_c", "my_tag") });
+  await createFlag(t, "e-colon", { project: "tags", tags: simple("my_tag:colon") });
   // the same with segments
-  await seedFlag(db, { name: "sa", project: "segs", segments: ["my_segment"] });
-  await seedFlag(db, { name: "sb", project: "segs" });
-  await seedFlag(db, { name: "sc", project: "segs", segments: ["segment_c"] });
-  await seedFlag(db, { name: "sd", project: "segs", segments: ["segment_c", "my_segment"] });
-  // state
-  await seedFlag(db, { name: "st-active", project: "state" });
-  await seedFlag(db, { name: "st-stale", project: "state", stale: true });
-  await seedFlag(db, { name: "st-potential", project: "state", potentiallyStale: true });
-  // lifecycle
-  await seedFlag(db, { name: "lc-initial", project: "life" });
-  await seedFlag(db, { name: "lc-live", project: "life", stages: ["initial", "pre-live", "live"] });
-  await seedFlag(db, { name: "lc-archived", project: "life", archivedAt: day("2026-02-01") });
-  // dates, types, creators
-  await seedFlag(db, { name: "dt-jan", project: "dates", createdAt: new Date("2026-01-31T23:59:59Z") });
-  await seedFlag(db, { name: "dt-feb", project: "dates", createdAt: new Date("2026-02-01T00:00:00Z") });
-  await seedFlag(db, { name: "op-release", project: "ops", createdByUserId: admin.id, type: "release" });
-  await seedFlag(db, { name: "op-experiment", project: "ops", type: "experiment", createdByUserId: -42 });
-  await seedFlag(db, { name: "op-nobody", project: "ops", type: "kill-switch", createdByUserId: null });
-  await seedFlag(db, { name: "op-on-dev", project: "ops", type: "operational", enabledIn: ["development"] });
+  await createFlag(t, "sa", withSegments(segment.my_segment));
+  await createFlag(t, "sb", { project: "segs" });
+  await createFlag(t, "sc", withSegments(segment.c));
+  await createFlag(t, "sd", withSegments(segment.c, segment.my_segment));
+  // state: st-potential is the only flag old enough for the potentially-stale job
+  await createFlag(t, "st-active", { project: "state" });
+  await createFlag(t, "st-stale", { project: "state" });
+  await withClock(t, new Date("2025-01-01T00:00:00Z"), () =>
+    createFlag(t, "st-potential", { project: "state" }),
+  );
+  expect(await markPotentiallyStaleOnce(t.deps)).toEqual(["st-potential"]);
+  expect(
+    (await t.rest("POST", "/api/admin/projects/state/stale", { features: ["st-stale"], stale: true })).status,
+  ).toBe(202);
+  // lifecycle: lc-live is on in production and reported from there (initial, pre-live, live)
+  await createFlag(t, "lc-initial", { project: "life" });
+  await createFlag(t, "lc-live", { project: "life", enabledIn: ["production"] });
+  expect(
+    await reportMetrics(t, await apiToken(t, "client", "production", ["life"]), {
+      "lc-live": { yes: 1, no: 0 },
+    }),
+  ).toBe(202);
+  await createFlag(t, "lc-archived", { project: "life" });
+  await archiveFlag(t, "lc-archived", "life");
+  // dates, types, creators (a user, the admin token's -42, none)
+  await withClock(t, new Date("2026-01-31T23:59:59Z"), () => createFlag(t, "dt-jan", { project: "dates" }));
+  await withClock(t, new Date("2026-02-01T00:00:00Z"), () => createFlag(t, "dt-feb", { project: "dates" }));
+  creator = await userWithPat(t, "flag-creator", "Editor");
+  const byCreator = { name: "op-release", type: "release" };
+  expect((await t.rest("POST", "/api/admin/projects/ops/features", byCreator, creator.token)).status).toBe(
+    200,
+  );
+  await createFlag(t, "op-experiment", { project: "ops", type: "experiment" });
+  await createFlag(t, "op-nobody", { project: "ops", type: "kill-switch" });
+  await createFlag(t, "op-on-dev", { project: "ops", type: "operational", enabledIn: ["development"] });
+  // Direct write: every API write has a creator (a user, the admin token's -42 or the system's
+  // -1337); flags without one are older than creators (imported, or made before they were kept).
+  await t.database.prisma.feature.updateMany({
+    where: { name: { in: ["op-nobody", "op-on-dev"] } },
+    data: { createdByUserId: null },
+  });
 });
 afterAll(() => t.close());
 
@@ -110,13 +150,12 @@ describe("project, type and createdBy operators", () => {
   });
 
   it("createdBy compares user ids; IS_NOT drops flags without a creator", async () => {
-    const admin = await t.database.prisma.user.findFirstOrThrow({ where: { id: { gt: 0 } } });
-    expect(await sortedNames(`project=IS:ops&createdBy=IS:${admin.id}`)).toEqual(["op-release"]);
-    expect(await sortedNames(`project=IS:ops&createdBy=IS_ANY_OF:${admin.id},-42`)).toEqual([
+    expect(await sortedNames(`project=IS:ops&createdBy=IS:${creator.id}`)).toEqual(["op-release"]);
+    expect(await sortedNames(`project=IS:ops&createdBy=IS_ANY_OF:${creator.id},-42`)).toEqual([
       "op-experiment",
       "op-release",
     ]);
-    expect(await sortedNames(`project=IS:ops&createdBy=IS_NOT:${admin.id}`)).toEqual(["op-experiment"]);
+    expect(await sortedNames(`project=IS:ops&createdBy=IS_NOT:${creator.id}`)).toEqual(["op-experiment"]);
     expect(await sortedNames("project=IS:ops&createdBy=IS_NONE_OF:-42")).toEqual(["op-release"]);
     const bad = await t.rest("GET", "/api/admin/search/features?createdBy=IS:alice");
     expect(bad.status).toBe(400);

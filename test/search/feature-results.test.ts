@@ -1,9 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedFlag, seedUser, tagFlag } from "./seed.ts";
+import { createTestApp, type TestApp, withClock } from "../helpers/app.ts";
+import {
+  addStrategy,
+  apiToken,
+  createFlag,
+  createProject,
+  createSegment,
+  createTagType,
+  enableFlag,
+  reportMetrics,
+  type TestUser,
+  userWithPat,
+} from "../helpers/builders.ts";
 
 let t: TestApp;
-let alice: { id: number; token: string };
+let alice: TestUser;
 let openChangeRequestId: number;
 
 async function search(query: string, token?: string) {
@@ -14,34 +25,51 @@ async function search(query: string, token?: string) {
 const names = async (query: string, token?: string) =>
   (await search(query, token)).features.map((f) => f.name as string);
 
+/** Alice marks (POST) or unmarks (DELETE) a flag as a favourite. */
+async function favorite(method: "POST" | "DELETE", project: string, flag: string) {
+  const res = await t.rest(
+    method,
+    `/api/admin/projects/${project}/features/${flag}/favorites`,
+    undefined,
+    alice.token,
+  );
+  expect(res.status).toBe(200);
+}
+
 beforeAll(async () => {
-  t = await createTestApp();
-  const db = t.database.prisma;
-  await db.project.create({ data: { id: "sort", name: "sort" } });
-  await db.project.create({ data: { id: "page", name: "page" } });
-  alice = await seedUser(db, "alice");
+  t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
+  await createProject(t, "sort");
+  await createProject(t, "page");
+  await createTagType(t, "team");
+  alice = await userWithPat(t, "alice", "Editor");
   // reference-behaviours §1.8 example: created a, c, b; c enabled in development; b favourited
-  await seedFlag(db, { name: "a", project: "sort", createdAt: new Date("2026-01-01T00:00:00Z") });
-  await seedFlag(db, {
-    name: "c",
-    project: "sort",
-    type: "experiment",
-    stale: true,
-    createdAt: new Date("2026-01-02T00:00:00Z"),
-    enabledIn: ["development"],
-    lastSeenAt: new Date("2026-03-01T00:00:00Z"),
+  await withClock(t, new Date("2026-01-01T00:00:00Z"), () => createFlag(t, "a", { project: "sort" }));
+  await withClock(t, new Date("2026-01-02T00:00:00Z"), () =>
+    createFlag(t, "c", { project: "sort", type: "experiment", enabledIn: ["development"] }),
+  );
+  await withClock(t, new Date("2026-01-03T00:00:00Z"), () => createFlag(t, "b", { project: "sort" }));
+  expect(
+    (await t.rest("POST", "/api/admin/projects/sort/stale", { features: ["c"], stale: true })).status,
+  ).toBe(202);
+  const sdk = await apiToken(t, "client", "development", ["sort"]);
+  await withClock(t, new Date("2026-03-01T00:00:00Z"), async () => {
+    expect(await reportMetrics(t, sdk, { c: { yes: 1, no: 0 } })).toBe(202);
   });
-  await seedFlag(db, { name: "b", project: "sort", createdAt: new Date("2026-01-03T00:00:00Z") });
-  await db.favoriteFeature.create({ data: { userId: alice.id, featureName: "b" } });
-  // 7 flags with several tags each: joins must not duplicate or skip flags across pages
+  await favorite("POST", "sort", "b");
+  // 7 flags with several tags and segments each: joins must not duplicate or skip flags across pages
+  const segments = [await createSegment(t, "s1"), await createSegment(t, "s2")];
   for (let i = 0; i < 7; i++) {
-    await seedFlag(db, {
-      name: `p${i}`,
-      project: "page",
-      createdAt: new Date(Date.UTC(2026, 1, 1, 0, 0, i)),
-      tags: ["simple:x", "simple:y", "team:z"],
-      segments: ["s1", "s2"],
-    });
+    await withClock(t, new Date(Date.UTC(2026, 1, 1, 0, 0, i)), () =>
+      createFlag(t, `p${i}`, {
+        project: "page",
+        tags: [
+          { type: "simple", value: "xx" },
+          { type: "simple", value: "yy" },
+          { type: "team", value: "zz" },
+        ],
+        strategies: [{ name: "flexibleRollout", segments }],
+      }),
+    );
   }
 });
 afterAll(() => t.close());
@@ -122,7 +150,7 @@ describe("paging and total", () => {
     const seen: string[] = [];
     for (let offset = 0; offset < 7; offset += 3) {
       const page = await search(
-        `project=IS:page&tag=INCLUDE_ANY_OF:simple:x,simple:y&limit=3&offset=${offset}`,
+        `project=IS:page&tag=INCLUDE_ANY_OF:simple:xx,simple:yy&limit=3&offset=${offset}`,
       );
       expect(page.total).toBe(7);
       seen.push(...page.features.map((f) => f.name));
@@ -131,13 +159,10 @@ describe("paging and total", () => {
   });
 
   // with a column filter, and with a tag filter (matches are computed once, then paged)
-  it.each([["project=IS:page"], ["project=IS:page&tag=INCLUDE:simple:x"]])(
+  it.each([["project=IS:page"], ["project=IS:page&tag=INCLUDE:simple:xx"]])(
     "favourites first ranks across pages (%s)",
     async (filter) => {
-      const db = t.database.prisma;
-      await db.favoriteFeature.createMany({
-        data: ["p2", "p5"].map((featureName) => ({ userId: alice.id, featureName })),
-      });
+      for (const flag of ["p2", "p5"]) await favorite("POST", "page", flag);
       const seen: string[] = [];
       for (const offset of [0, 2, 4, 6]) {
         const page = await search(
@@ -148,7 +173,7 @@ describe("paging and total", () => {
         seen.push(...page.features.map((f) => f.name));
       }
       expect(seen).toEqual(["p5", "p2", "p6", "p4", "p3", "p1", "p0"]);
-      await db.favoriteFeature.deleteMany({ where: { userId: alice.id, featureName: { in: ["p2", "p5"] } } });
+      for (const flag of ["p2", "p5"]) await favorite("DELETE", "page", flag);
     },
   );
 
@@ -168,55 +193,87 @@ describe("paging and total", () => {
   });
 });
 
+/**
+ * Two change requests by alice on rich in production, one applied and one still in review;
+ * returns the open one's id.
+ */
+async function changeRequestsOnRich(): Promise<number> {
+  const project = "/api/admin/projects/sort";
+  const config = await t.rest("PUT", `${project}/environments/production/change-requests/config`, {
+    changeRequestsEnabled: true,
+    requiredApprovals: 1,
+  });
+  expect(config.status).toBe(204);
+  const propose = async () => {
+    const change = { action: "updateEnabled", feature: "rich", payload: { enabled: true } };
+    const res = await t.rest(
+      "POST",
+      `${project}/environments/production/change-requests`,
+      change,
+      alice.token,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.id as number;
+  };
+  const moveTo = async (id: number, state: string, token?: string) => {
+    const res = await t.rest("PUT", `${project}/change-requests/${id}/state`, { state }, token);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+  const applied = await propose();
+  await moveTo(applied, "In review", alice.token);
+  await moveTo(applied, "Approved");
+  await moveTo(applied, "Applied");
+  const open = await propose();
+  await moveTo(open, "In review", alice.token);
+  return open;
+}
+
 describe("items (spec 2.9)", () => {
+  const hour = (h: number) => new Date(Date.UTC(2026, 5, 1, h, 30));
   beforeAll(async () => {
-    const db = t.database.prisma;
-    await seedFlag(db, {
+    const richInput = {
       name: "rich",
-      project: "sort",
       description: "all the fields",
-      createdAt: new Date("2026-01-04T00:00:00Z"),
-      createdByUserId: alice.id,
-      enabledIn: ["production"],
-      segments: ["beta-users"],
-      stages: ["initial", "pre-live"],
+      tags: [{ type: "simple", value: "shown" }],
+    };
+    await withClock(t, new Date("2026-01-04T00:00:00Z"), async () => {
+      const res = await t.rest("POST", "/api/admin/projects/sort/features", richInput, alice.token);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
     });
-    await tagFlag(db, "rich", "simple:shown");
-    await seedFlag(db, { name: "rich-child", project: "sort", createdAt: new Date("2026-01-05T00:00:00Z") });
-    await db.featureDependency.create({ data: { parentName: "rich", childName: "rich-child" } });
-    await db.favoriteFeature.create({ data: { userId: alice.id, featureName: "rich" } });
-    const hour = (h: number) => new Date(Date.UTC(2026, 5, 1, h));
-    await db.featureMetricsHourly.createMany({
-      data: [
-        { featureName: "rich", environmentName: "production", hour: hour(9), yes: 7, no: 3 },
-        { featureName: "rich", environmentName: "production", hour: hour(10), yes: 100, no: 100 },
-        { featureName: "rich", environmentName: "development", hour: hour(8), yes: 1, no: 1 },
-      ],
+    const betaUsers = await createSegment(t, "beta-users");
+    await addStrategy(
+      t,
+      "rich",
+      { name: "flexibleRollout", segments: [betaUsers], disabled: true },
+      "development",
+      "sort",
+    );
+    await withClock(t, new Date("2026-01-05T00:00:00Z"), () =>
+      createFlag(t, "rich-child", { project: "sort" }),
+    );
+    const link = await t.rest("POST", "/api/admin/projects/sort/features/rich-child/dependencies", {
+      feature: "rich",
     });
-    const cr = await db.changeRequest.create({
-      data: {
-        projectId: "sort",
-        environmentName: "production",
-        state: "In review",
-        createdByUserId: alice.id,
-      },
-    });
-    const done = await db.changeRequest.create({
-      data: { projectId: "sort", environmentName: "production", state: "Applied", createdByUserId: alice.id },
-    });
-    for (const id of [cr.id, done.id]) {
-      await db.changeRequestChange.create({
-        data: {
-          changeRequestId: id,
-          featureName: "rich",
-          action: "updateEnabled",
-          payload: {},
-          createdByUserId: alice.id,
-        },
+    expect(link.status).toBe(200);
+    await favorite("POST", "sort", "rich");
+    // Counted while off in production (so pre-live, not live), in three hours; then turned on there.
+    const sdk = {
+      development: await apiToken(t, "client", "development", ["sort"]),
+      production: await apiToken(t, "client", "production", ["sort"]),
+    };
+    const reports: [number, keyof typeof sdk, number, number][] = [
+      [8, "development", 1, 1],
+      [9, "production", 7, 3],
+      [10, "production", 100, 100],
+    ];
+    for (const [h, environment, yes, no] of reports) {
+      await withClock(t, hour(h), async () => {
+        expect(await reportMetrics(t, sdk[environment], { rich: { yes, no } })).toBe(202);
       });
     }
-    t.setNow(new Date(Date.UTC(2026, 5, 1, 10, 30)));
-    openChangeRequestId = cr.id;
+    await enableFlag(t, "rich", "production", "sort");
+    openChangeRequestId = await changeRequestsOnRich();
+    t.setNow(hour(10));
   });
 
   it("has every field, yes/no from the last complete hour, and the caller's favourite", async () => {
@@ -232,20 +289,27 @@ describe("items (spec 2.9)", () => {
       impressionData: false,
       createdAt: "2026-01-04T00:00:00.000Z",
       archivedAt: null,
-      lastSeenAt: null,
+      lastSeenAt: "2026-06-01T10:30:00.000Z",
       createdBy: { id: alice.id, name: "alice" },
       segments: ["beta-users"],
       tags: [{ type: "simple", value: "shown" }],
       lifecycle: { stage: "pre-live", status: null },
     });
     expect(item?.environments).toEqual([
-      expect.objectContaining({ name: "development", enabled: false, hasStrategies: true, yes: 0, no: 0 }),
+      expect.objectContaining({
+        name: "development",
+        enabled: false,
+        hasStrategies: true,
+        hasEnabledStrategies: false,
+        yes: 0,
+        no: 0,
+      }),
       expect.objectContaining({
         name: "production",
         type: "production",
         enabled: true,
-        hasStrategies: false,
-        hasEnabledStrategies: false,
+        hasStrategies: true,
+        hasEnabledStrategies: true,
         variantCount: 0,
         yes: 7,
         no: 3,
@@ -254,5 +318,8 @@ describe("items (spec 2.9)", () => {
     ]);
     const child = (await search("query=rich-child")).features[0];
     expect(child).toMatchObject({ dependencyType: "child", favorite: false });
+    expect(child?.environments).toContainEqual(
+      expect.objectContaining({ name: "production", hasStrategies: false, hasEnabledStrategies: false }),
+    );
   });
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { apiClient } from "../helpers/app.ts";
 import { emptyPostgresDatabase } from "../helpers/postgres-url.ts";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
 
@@ -31,14 +32,9 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function gql(query: string, variables?: Record<string, unknown>) {
-  const res = await fetch(`${server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: TOKEN },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await res.json()) as { data?: any; errors?: unknown[] };
-}
+/** GraphQL to the current server process (it changes on a restart) as its admin token. */
+const gql = <T = Record<string, any>>(query: string, variables?: Record<string, unknown>) =>
+  apiClient(fetch, server.url, TOKEN).gql<T>(query, variables);
 
 const CREATE = `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`;
 

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { userWithPat } from "../helpers/builders.ts";
+import {
+  addStrategy,
+  createFlag,
+  createSegment,
+  disableFlag,
+  enableFlag,
+  gqlOk,
+  userWithPat,
+} from "../helpers/builders.ts";
 import { FLAG_FIELDS, nextMillisecond, normalized } from "./time-travel-helpers.ts";
 
 let t: TestApp;
@@ -11,39 +19,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function ok<T = Record<string, any>>(
-  query: string,
-  variables?: Record<string, unknown>,
-  token?: string,
-) {
-  const res = await t.gql<T>(query, variables, token);
-  expect(res.errors).toBeUndefined();
-  return res.data as T;
-}
-
 /** The current instant, once the clock has moved past it (so later changes are strictly after). */
 async function instant(): Promise<string> {
   return (await nextMillisecond(new Date())).toISOString();
 }
 
-const create = (name: string) =>
-  ok(`mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`, {
-    n: name,
-  });
-const toggle = (name: string, env: string, on: boolean) =>
-  ok(
-    `mutation($f: String!, $e: String!) { ${on ? "enable" : "disable"}FeatureEnvironment(project: "default", feature: $f, environment: $e) { name } }`,
-    { f: name, e: env },
-  );
-const addStrategy = (name: string, env: string, input: Record<string, unknown>) =>
-  ok<{ addFeatureStrategy: { id: string } }>(
-    `mutation($f: String!, $e: String!, $i: StrategyInput!) { addFeatureStrategy(project: "default", feature: $f, environment: $e, input: $i) { id: databaseId } }`,
-    { f: name, e: env, i: input },
-  );
+const toggle = (name: string, environment: string, on: boolean) =>
+  (on ? enableFlag : disableFlag)(t, name, environment);
 const live = async (name: string) =>
   normalized(
     (
-      await ok<{ feature: unknown }>(`query($n: String!) { feature(name: $n) { ${FLAG_FIELDS} } }`, {
+      await gqlOk<{ feature: unknown }>(t, `query($n: String!) { feature(name: $n) { ${FLAG_FIELDS} } }`, {
         n: name,
       })
     ).feature,
@@ -51,7 +37,8 @@ const live = async (name: string) =>
 const pastState = async (name: string, at: string) =>
   normalized(
     (
-      await ok<{ featureAt: { state: unknown } }>(
+      await gqlOk<{ featureAt: { state: unknown } }>(
+        t,
         `query($n: String!, $at: DateTime!) { featureAt(name: $n, at: $at) { state { ${FLAG_FIELDS} } } }`,
         { n: name, at },
       )
@@ -71,18 +58,22 @@ describe("environmentSnapshot and diffs", () => {
   let t2: string;
   beforeAll(async () => {
     t0 = await instant();
-    await create("snap-a");
-    await create("snap-b");
+    await createFlag(t, "snap-a");
+    await createFlag(t, "snap-b");
     await toggle("snap-a", "production", true);
     t1 = await instant();
     await toggle("snap-a", "production", false);
     await toggle("snap-b", "production", true);
-    await ok(`mutation { addFeatureTag(feature: "snap-b", type: "simple", value: "team-x") { value } }`);
+    await gqlOk(
+      t,
+      `mutation { addFeatureTag(feature: "snap-b", type: "simple", value: "team-x") { value } }`,
+    );
     t2 = await instant();
   });
 
   it("lists the project's flags as they were in one environment, with the last event applied", async () => {
-    const data = await ok<{ environmentSnapshot: any }>(
+    const data = await gqlOk<{ environmentSnapshot: any }>(
+      t,
       `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "production", at: $at) {
          exactSince features { name exact lastEventId state { name environments { name enabled strategies { name } } } } } }`,
       { at: t1 },
@@ -96,7 +87,8 @@ describe("environmentSnapshot and diffs", () => {
       { name: "production", enabled: false, strategies: [] },
     ]);
     expect(byName["snap-a"].lastEventId).toBeGreaterThan(byName["snap-b"].lastEventId);
-    const before = await ok<{ environmentSnapshot: { features: unknown[] } }>(
+    const before = await gqlOk<{ environmentSnapshot: { features: unknown[] } }>(
+      t,
       `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "production", at: $at) { features { name } } }`,
       { at: t0 },
     );
@@ -104,7 +96,8 @@ describe("environmentSnapshot and diffs", () => {
   });
 
   it("diffs an environment: the fields that differ, each with the events that changed them", async () => {
-    const data = await ok<{ changes: any[] }>(
+    const data = await gqlOk<{ changes: any[] }>(
+      t,
       `query($from: DateTime!, $to: DateTime!) { changes(project: "default", environment: "production", from: $from, to: $to) {
          name exact fields { field environment before after moreEvents events { id type createdBy createdAt } } } }`,
       { from: t1, to: t2 },
@@ -125,7 +118,8 @@ describe("environmentSnapshot and diffs", () => {
       ["enabled", ["feature-environment-enabled"]],
       ["strategies", ["feature-strategy-add"]],
     ]);
-    const single = await ok<{ featureChanges: any }>(
+    const single = await gqlOk<{ featureChanges: any }>(
+      t,
       `query($from: DateTime!, $to: DateTime!) { featureChanges(name: "snap-b", from: $from, to: $to) { name fields { field environment } } }`,
       { from: t0, to: t2 },
     );
@@ -196,30 +190,40 @@ describe("environmentSnapshot and diffs", () => {
 
 describe("restore", () => {
   it("makes a flag what it was, as ordinary changes with ordinary events", async () => {
-    await create("restore-me");
-    await addStrategy("restore-me", "development", { name: "default", constraints: [] });
+    await createFlag(t, "restore-me");
+    await addStrategy(t, "restore-me", { name: "default", constraints: [] }, "development");
     await toggle("restore-me", "development", true);
-    await ok(`mutation { addFeatureTag(feature: "restore-me", type: "simple", value: "keep") { value } }`);
+    await gqlOk(
+      t,
+      `mutation { addFeatureTag(feature: "restore-me", type: "simple", value: "keep") { value } }`,
+    );
     const then = await instant();
     const wanted = await live("restore-me");
-    const strategies = await ok<{ feature: any }>(
+    const strategies = await gqlOk<{ feature: any }>(
+      t,
       `{ feature(name: "restore-me") { environments { name strategies { id: databaseId } } } }`,
     );
     const id = strategies.feature.environments.find((e: any) => e.name === "development").strategies[0].id;
-    await ok(
+    await gqlOk(
+      t,
       `mutation($id: String!) { deleteFeatureStrategy(project: "default", feature: "restore-me", environment: "development", id: $id) { name } }`,
       { id },
     );
-    await addStrategy("restore-me", "production", { name: "default", constraints: [] });
+    await addStrategy(t, "restore-me", { name: "default", constraints: [] }, "production");
     await toggle("restore-me", "production", true);
-    await ok(`mutation { removeFeatureTag(feature: "restore-me", type: "simple", value: "keep") { name } }`);
-    await ok(
+    await gqlOk(
+      t,
+      `mutation { removeFeatureTag(feature: "restore-me", type: "simple", value: "keep") { name } }`,
+    );
+    await gqlOk(
+      t,
       `mutation { updateFeature(project: "default", name: "restore-me", input: { description: "later", stale: true }) { name } }`,
     );
-    await ok(`mutation { archiveFeatures(project: "default", names: ["restore-me"]) { name } }`);
+    await gqlOk(t, `mutation { archiveFeatures(project: "default", names: ["restore-me"]) { name } }`);
     expect(await live("restore-me")).not.toEqual(wanted);
 
-    const restored = await ok<{ restoreFeature: any }>(
+    const restored = await gqlOk<{ restoreFeature: any }>(
+      t,
       `mutation($at: DateTime!) { restoreFeature(project: "default", name: "restore-me", at: $at) { events changeRequests { id } skipped { feature } } }`,
       { at: then },
     );
@@ -227,7 +231,8 @@ describe("restore", () => {
     // The deleted strategy comes back as a new one (a new id), the rest is as it was; reviving
     // turned production off already, so removing its strategy records no disable.
     expect(withoutStrategyIds(await live("restore-me"))).toEqual(withoutStrategyIds(wanted));
-    const events = await ok<{ events: { edges: { node: { type: string } }[] } }>(
+    const events = await gqlOk<{ events: { edges: { node: { type: string } }[] } }>(
+      t,
       `{ events(first: ${restored.restoreFeature.events}, filter: { features: ["restore-me"] }) { edges { node { type } } } }`,
     );
     expect(events.events.edges.map((e) => e.node.type).sort()).toEqual(
@@ -244,24 +249,27 @@ describe("restore", () => {
   });
 
   it("proposes the changes of an environment that requires change requests instead of applying them", async () => {
-    await create("guarded");
+    await createFlag(t, "guarded");
     const then = await instant();
-    await addStrategy("guarded", "production", { name: "default", constraints: [] });
+    await addStrategy(t, "guarded", { name: "default", constraints: [] }, "production");
     await toggle("guarded", "production", true);
-    await ok(
+    await gqlOk(
+      t,
       `mutation { updateChangeRequestConfig(project: "default", environment: "production", changeRequestsEnabled: true, requiredApprovals: 1) { environment } }`,
     );
     try {
-      const result = await ok<{ restoreFeature: any }>(
+      const result = await gqlOk<{ restoreFeature: any }>(
+        t,
         `mutation($at: DateTime!) { restoreFeature(project: "default", name: "guarded", at: $at) { events changeRequests { environment id } } }`,
         { at: then },
       );
       expect(result.restoreFeature.changeRequests).toEqual([
         { environment: "production", id: expect.any(Number) },
       ]);
-      const cr = await ok<{
+      const cr = await gqlOk<{
         changeRequest: { state: string; features: { name: string; changes: { action: string }[] }[] };
       }>(
+        t,
         `query($id: Int!) { changeRequest(project: "default", id: $id) { state features { name changes { action } } } }`,
         { id: result.restoreFeature.changeRequests[0].id },
       );
@@ -274,26 +282,29 @@ describe("restore", () => {
         ((await live("guarded")) as any).environments.find((e: any) => e.name === "production").enabled,
       ).toBe(true);
     } finally {
-      await ok(
+      await gqlOk(
+        t,
         `mutation { updateChangeRequestConfig(project: "default", environment: "production", changeRequestsEnabled: false, requiredApprovals: 1) { environment } }`,
       );
     }
   });
 
   it("restores a whole environment", async () => {
-    await create("env-1");
-    await create("env-2");
+    await createFlag(t, "env-1");
+    await createFlag(t, "env-2");
     await toggle("env-1", "development", true);
     const then = await instant();
     await toggle("env-1", "development", false);
     await toggle("env-2", "development", true);
-    const result = await ok<{ restoreEnvironment: { events: number } }>(
+    const result = await gqlOk<{ restoreEnvironment: { events: number } }>(
+      t,
       `mutation($at: DateTime!) { restoreEnvironment(project: "default", environment: "development", at: $at) { events } }`,
       { at: then },
     );
     expect(result.restoreEnvironment.events).toBeGreaterThan(0);
     const now = await instant();
-    const snapshot = await ok<{ environmentSnapshot: { features: any[] } }>(
+    const snapshot = await gqlOk<{ environmentSnapshot: { features: any[] } }>(
+      t,
       `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "development", at: $at) { features { name state { environments { enabled } } } } }`,
       { at: now },
     );
@@ -303,27 +314,28 @@ describe("restore", () => {
   });
 
   it("refuses what cannot be restored, saying what is missing", async () => {
-    const segment = await ok<{ createSegment: { id: number } }>(
-      `mutation { createSegment(input: { name: "gone-soon", constraints: [{ contextName: "userId", operator: IN, values: ["1"] }] }) { id: databaseId } }`,
-    );
-    await create("uses-segment");
-    const { addFeatureStrategy } = await addStrategy("uses-segment", "development", {
+    const segmentId = await createSegment(t, "gone-soon", {
+      constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }],
+    });
+    await createFlag(t, "uses-segment");
+    const strategy = await addStrategy(t, "uses-segment", {
       name: "default",
       constraints: [],
-      segments: [segment.createSegment.id],
+      segments: [segmentId],
     });
     const then = await instant();
-    await ok(
+    await gqlOk(
+      t,
       `mutation($id: String!) { deleteFeatureStrategy(project: "default", feature: "uses-segment", environment: "development", id: $id) { name } }`,
-      { id: addFeatureStrategy.id },
+      { id: strategy.id },
     );
-    await ok(`mutation($id: Int!) { deleteSegment(id: $id) }`, { id: segment.createSegment.id });
+    await gqlOk(t, `mutation($id: Int!) { deleteSegment(id: $id) }`, { id: segmentId });
     const refused = await t.gql(
       `mutation($at: DateTime!) { restoreFeature(project: "default", name: "uses-segment", at: $at) { events } }`,
       { at: then },
     );
     expect(refused.errors?.[0]?.extensions?.code).toBe("CONFLICT");
-    expect(refused.errors?.[0]?.message).toContain(`segment ${segment.createSegment.id} (deleted)`);
+    expect(refused.errors?.[0]?.message).toContain(`segment ${segmentId} (deleted)`);
     const before = await t.gql(
       `mutation { restoreFeature(project: "default", name: "uses-segment", at: "2000-01-01T00:00:00Z") { events } }`,
     );
@@ -333,10 +345,11 @@ describe("restore", () => {
 
 describe("history older than time travel", () => {
   it("says from which instant a flag's history is exact", async () => {
-    await create("old-flag");
+    await createFlag(t, "old-flag");
     await toggle("old-flag", "development", true);
     const early = await instant();
     // As the migration leaves a database whose events predate time travel: only a baseline.
+    // Direct write: the API records a flag's whole history; only a migration leaves a baseline alone.
     await t.database.prisma.$executeRaw`DELETE FROM "FeatureStateVersion" WHERE "featureName" = 'old-flag'`;
     const baselineAt = await instant();
     await t.database.prisma.$executeRaw`
@@ -346,17 +359,18 @@ describe("history older than time travel", () => {
         FROM vexil_flag_state('old-flag') s`;
     const later = await instant();
     const query = `query($at: DateTime!) { featureAt(name: "old-flag", at: $at) { exact exactSince state { name } } }`;
-    expect((await ok(query, { at: early })).featureAt).toEqual({
+    expect((await gqlOk(t, query, { at: early })).featureAt).toEqual({
       exact: false,
       exactSince: baselineAt,
       state: null,
     });
-    expect((await ok(query, { at: later })).featureAt).toEqual({
+    expect((await gqlOk(t, query, { at: later })).featureAt).toEqual({
       exact: true,
       exactSince: baselineAt,
       state: { name: "old-flag" },
     });
-    const snapshot = await ok<{ environmentSnapshot: { exactSince: string } }>(
+    const snapshot = await gqlOk<{ environmentSnapshot: { exactSince: string } }>(
+      t,
       `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "development", at: $at) { exactSince } }`,
       { at: later },
     );

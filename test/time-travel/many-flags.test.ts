@@ -12,6 +12,8 @@ const name = (i: number) => `bulk-${String(i).padStart(5, "0")}`;
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  // Direct write: thousands of flags, each with its history, in a few statements; through the
+  // API they would take minutes.
   const sql = (text: string) => t.database.prisma.$executeRawUnsafe(text);
   await sql(`INSERT INTO "ProjectEnvironment" ("projectId", "environmentName")
              VALUES ('default', 'production') ON CONFLICT DO NOTHING`);

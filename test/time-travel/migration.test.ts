@@ -35,6 +35,7 @@ async function migrationsBeforeSplit(): Promise<string> {
 
 /** History as the previous layout wrote it: a baseline of `old-flag`, then a toggle in production. */
 async function writeOldHistory(db: Database) {
+  // Direct write: rows in the layout before the migration, which no running version writes.
   const sql = (text: string) => db.prisma.$executeRawUnsafe(text);
   await sql(
     `INSERT INTO "Project" (id, name, "createdAt") VALUES ('default', 'Default', now()) ON CONFLICT DO NOTHING`,

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlag } from "../helpers/builders.ts";
 import { FLAG_FIELDS, nextMillisecond, normalized } from "./time-travel-helpers.ts";
 
 // Random sequences of changes go through the API; after each, the live read of the flag is
@@ -9,10 +10,7 @@ import { FLAG_FIELDS, nextMillisecond, normalized } from "./time-travel-helpers.
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  const res = await t.gql(
-    `mutation { createFeature(project: "default", input: { name: "tt-parent" }) { name } }`,
-  );
-  expect(res.errors).toBeUndefined();
+  await createFlag(t, "tt-parent");
 });
 afterAll(() => t.close());
 
@@ -147,13 +145,7 @@ describe("featureAt rebuilds what a read returned at that instant", () => {
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async (ops) => {
         const name = `tt-flag-${++runs}`;
         const beforeCreation = await nextMillisecond(new Date());
-        const created = await t.gql(
-          `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
-          {
-            n: name,
-          },
-        );
-        expect(created.errors).toBeUndefined();
+        await createFlag(t, name);
         const seen: { at: Date; live: unknown }[] = [];
         for (const o of [null, ...ops]) {
           if (o) await apply(name, o);

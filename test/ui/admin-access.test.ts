@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DeliveryWorker, startDeliveryWorker } from "../../src/jobs/delivery-worker.ts";
+import { createFlag } from "../helpers/builders.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 /** A webhook receiver on a free local port, keeping the bodies it was sent. */
@@ -59,10 +60,7 @@ describe.skipIf(!hasChromium)("web UI: administration (integrations, tokens, use
     integrationPath = new URL(admin.url()).pathname;
     await admin.getByText("Nothing delivered yet.").waitFor();
 
-    const created = await ui.gql<any>(
-      `mutation { createFeature(project: "default", input: { name: "hooked" }) { name } }`,
-    );
-    expect(created.errors).toBeUndefined();
+    await createFlag(ui, "hooked");
     await expect.poll(() => receiver.bodies.length, { timeout: 15_000 }).toBe(1);
 
     await expect
@@ -96,7 +94,7 @@ describe.skipIf(!hasChromium)("web UI: administration (integrations, tokens, use
     await expect
       .poll(async () => (await ui.gql<any>(`{ addon(id: ${id}) { enabled } }`)).data?.addon.enabled)
       .toBe(true);
-    await ui.gql(`mutation { createFeature(project: "default", input: { name: "hooked-again" }) { name } }`);
+    await createFlag(ui, "hooked-again");
     await expect.poll(() => receiver.bodies.length, { timeout: 15_000 }).toBe(2);
   });
 

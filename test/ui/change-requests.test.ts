@@ -1,5 +1,13 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  addProjectMember,
+  addStrategy,
+  createFlag,
+  createRole,
+  createUser,
+  gqlOk,
+} from "../helpers/builders.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 const ALICE = { username: "alice", password: "Alice-Password-1!" };
@@ -29,41 +37,30 @@ describe.skipIf(!hasChromium)("web UI: change requests", { timeout: 60_000 }, ()
   let ui: UiHarness;
   let strategyId: string;
 
-  async function setUp(query: string, variables: Record<string, unknown> = {}) {
-    const result = await ui.gql<any>(query, variables);
-    expect(result.errors).toBeUndefined();
-    return result.data;
-  }
-
   beforeAll(async () => {
     ui = await startUi();
-    const role = await setUp(
-      `mutation { createRole(input: { name: "Production reviewer", type: "custom", permissions: [
-        { name: "APPROVE_CHANGE_REQUEST", environment: "production" },
-        { name: "APPLY_CHANGE_REQUEST", environment: "production" }] }) { id } }`,
-    );
+    const reviewer = await createRole(ui, "Production reviewer", [
+      { name: "APPROVE_CHANGE_REQUEST", environment: "production" },
+      { name: "APPLY_CHANGE_REQUEST", environment: "production" },
+    ]);
     for (const user of [ALICE, BOB]) {
-      const created = await setUp(
-        `mutation($input: CreateUserInput!) { createUser(input: $input) { databaseId } }`,
-        { input: { ...user, name: user.username, rootRole: "Editor" } },
-      );
+      const id = await createUser(ui, user.username, "Editor", { email: null, password: user.password });
       // Both may approve and apply in production: only authorship keeps Alice from approving her own.
-      await setUp(
-        `mutation($u: Int!, $r: Int!) { addProjectMember(project: "default", userId: $u, roleId: $r) }`,
-        {
-          u: created.createUser.databaseId,
-          r: role.createRole.id,
-        },
-      );
+      await addProjectMember(ui, "default", id, reviewer);
     }
-    await setUp(`mutation { createFeature(project: "default", input: { name: "checkout" }) { id } }`);
-    const strategy = await setUp(
-      `mutation { addFeatureStrategy(project: "default", feature: "checkout", environment: "production",
-        input: { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default", groupId: "checkout" } }) { databaseId } }`,
+    await createFlag(ui, "checkout");
+    const strategy = await addStrategy(
+      ui,
+      "checkout",
+      { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default", groupId: "checkout" } },
+      "production",
     );
-    strategyId = strategy.addFeatureStrategy.databaseId;
-    await setUp(`mutation { updateChangeRequestConfig(project: "default", environment: "production",
-      changeRequestsEnabled: true, requiredApprovals: 1) { changeRequestEnabled } }`);
+    strategyId = strategy.id;
+    await gqlOk(
+      ui,
+      `mutation { updateChangeRequestConfig(project: "default", environment: "production",
+        changeRequestsEnabled: true, requiredApprovals: 1) { changeRequestEnabled } }`,
+    );
   });
   afterAll(() => ui?.close());
 
@@ -209,7 +206,7 @@ describe.skipIf(!hasChromium)("web UI: change requests", { timeout: 60_000 }, ()
     expect(ui.externalRequests).toEqual([]);
   });
   it("end to end: proposed on the flag page of a protected environment, approved by another user, applied", async () => {
-    await setUp(`mutation { createFeature(project: "default", input: { name: "guarded" }) { id } }`);
+    await createFlag(ui, "guarded");
     const alice = await ui.signedIn(ALICE, "/projects/default/flags/guarded");
     const production = alice.getByRole("region", { name: /^production / });
     await production.getByText("Changes in production need review").waitFor();

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFlag, enableFlag } from "../helpers/builders.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 declare global {
@@ -15,20 +16,6 @@ describe.skipIf(!hasChromium)("web UI: event log", { timeout: 60_000 }, () => {
   });
   afterAll(() => ui?.close());
 
-  async function api(query: string, variables: Record<string, unknown> = {}) {
-    const result = await ui.gql(query, variables);
-    expect(result.errors).toBeUndefined();
-  }
-  const createFlag = (name: string) =>
-    api(`mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { id } }`, {
-      n: name,
-    });
-  const enable = (name: string) =>
-    api(
-      `mutation($n: String!) { enableFeatureEnvironment(project: "default", feature: $n, environment: "development") { id } }`,
-      { n: name },
-    );
-
   /** Rows of the log about one flag (its link), and of one event type among them. */
   const rowsOf = (page: Page, flag: string, type?: string) => {
     const rows = page.getByRole("row").filter({ has: page.getByRole("link", { name: flag, exact: true }) });
@@ -38,9 +25,9 @@ describe.skipIf(!hasChromium)("web UI: event log", { timeout: 60_000 }, () => {
   it("shows new events live, from the API and from another page", async () => {
     const log = await ui.signedIn(undefined, "/events");
     await log.getByRole("status").filter({ hasText: "Live" }).waitFor();
-    await createFlag("live-one");
+    await createFlag(ui, "live-one");
     await rowsOf(log, "live-one", "feature-created").waitFor();
-    await enable("live-one");
+    await enableFlag(ui, "live-one", "development");
     await rowsOf(log, "live-one", "feature-environment-enabled").waitFor();
 
     const other = await ui.signedIn(undefined, "/flags");
@@ -56,8 +43,8 @@ describe.skipIf(!hasChromium)("web UI: event log", { timeout: 60_000 }, () => {
   });
 
   it("narrows the list with filters kept in the URL, also for live events", async () => {
-    await createFlag("filtered-a");
-    await createFlag("filtered-b");
+    await createFlag(ui, "filtered-a");
+    await createFlag(ui, "filtered-b");
     const log = await ui.signedIn(undefined, "/events");
     await rowsOf(log, "filtered-b").first().waitFor();
     await log.getByLabel("Flag").fill("filtered-a");
@@ -74,8 +61,8 @@ describe.skipIf(!hasChromium)("web UI: event log", { timeout: 60_000 }, () => {
 
     // Live events obey the filter: only filtered-a's enabling shows up.
     await log.getByRole("status").filter({ hasText: "Live" }).waitFor();
-    await enable("filtered-b");
-    await enable("filtered-a");
+    await enableFlag(ui, "filtered-b", "development");
+    await enableFlag(ui, "filtered-a", "development");
     await rowsOf(log, "filtered-a", "feature-environment-enabled").waitFor();
     expect(await rowsOf(log, "filtered-b").count()).toBe(0);
 
@@ -86,8 +73,8 @@ describe.skipIf(!hasChromium)("web UI: event log", { timeout: 60_000 }, () => {
     await log.getByRole("button", { name: "Search" }).click();
     await log.getByText("0 events", { exact: true }).waitFor();
     await log.getByRole("status").filter({ hasText: "Live" }).waitFor();
-    await createFlag("haystack-flag");
-    await createFlag("needle-flag");
+    await createFlag(ui, "haystack-flag");
+    await createFlag(ui, "needle-flag");
     await rowsOf(log, "needle-flag", "feature-created").waitFor();
     expect(await rowsOf(log, "haystack-flag").count()).toBe(0);
     expect(ui.externalRequests).toEqual([]);
@@ -108,21 +95,21 @@ describe.skipIf(!hasChromium)("web UI: event log", { timeout: 60_000 }, () => {
     });
     await log.reload();
     await log.getByRole("status").filter({ hasText: "Live" }).waitFor();
-    await createFlag("before-drop");
+    await createFlag(ui, "before-drop");
     await rowsOf(log, "before-drop", "feature-created").waitFor();
 
     await log.context().setOffline(true);
     await log.evaluate(() => {
       for (const socket of window.openSockets ?? []) socket.close(4499, "Terminated");
     });
-    await createFlag("while-offline");
-    await enable("while-offline");
-    await enable("before-drop");
+    await createFlag(ui, "while-offline");
+    await enableFlag(ui, "while-offline", "development");
+    await enableFlag(ui, "before-drop", "development");
     await log.context().setOffline(false);
 
     await rowsOf(log, "while-offline", "feature-environment-enabled").waitFor({ timeout: 20_000 });
     // Events after these come in order: once this one shows, any duplicate would have too.
-    await createFlag("after-reconnect");
+    await createFlag(ui, "after-reconnect");
     await rowsOf(log, "after-reconnect", "feature-created").waitFor({ timeout: 20_000 });
     expect(await rowsOf(log, "while-offline", "feature-created").count()).toBe(1);
     expect(await rowsOf(log, "while-offline", "feature-environment-enabled").count()).toBe(1);

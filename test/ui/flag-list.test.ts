@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFlag, createFlags, createProject } from "../helpers/builders.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 const BULK = 12;
@@ -21,21 +22,18 @@ describe.skipIf(!hasChromium)("web UI: flag list", () => {
 
   beforeAll(async () => {
     ui = await startUi();
-    const ok = async (query: string, variables?: Record<string, unknown>) => {
-      const result = await ui.gql(query, variables);
-      expect(result.errors).toBeUndefined();
-    };
-    await ok(`mutation { createProject(input: { id: "payments", name: "Payments" }) { id } }`);
-    const create = `mutation($project: String!, $input: CreateFeatureInput!) {
-      createFeature(project: $project, input: $input) { id } }`;
-    for (let i = 0; i < BULK; i++) await ok(create, { project: "default", input: { name: bulkName(i) } });
-    await ok(create, { project: "default", input: { name: "kill-old", type: "kill-switch" } });
-    await ok(create, {
+    await createProject(ui, "payments", { name: "Payments" });
+    await createFlags(
+      ui,
+      Array.from({ length: BULK }, (_, i) => bulkName(i)),
+    );
+    await createFlag(ui, "kill-old", { type: "kill-switch" });
+    await createFlag(ui, "pay-checkout", {
       project: "payments",
-      input: { name: "pay-checkout", type: "experiment", tags: [{ type: "simple", value: "checkout" }] },
+      type: "experiment",
+      tags: [{ type: "simple", value: "checkout" }],
+      enabledIn: ["production"],
     });
-    await ok(`mutation { enableFeatureEnvironment(project: "payments", feature: "pay-checkout",
-      environment: "production") { id } }`);
     page = await ui.signedIn(undefined, "/flags?size=10");
     await page.getByText(`${BULK + 2} flags`).waitFor();
   }, 120_000);

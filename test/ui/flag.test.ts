@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addStrategy, createFlag, createSegment, enableFlag, gqlOk } from "../helpers/builders.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 type StoredStrategy = {
@@ -29,23 +30,9 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   });
   afterAll(() => ui?.close());
 
-  async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    const result = await ui.gql<T>(query, variables);
-    expect(result.errors).toBeUndefined();
-    return result.data as T;
-  }
-
-  async function createFlag(name: string) {
-    await gql(
-      `mutation ($name: String!) { createFeature(project: "default", input: { name: $name }) { id } }`,
-      {
-        name,
-      },
-    );
-  }
-
   async function stored(name: string): Promise<StoredFlag> {
-    const data = await gql<{ projectFeature: StoredFlag }>(
+    const data = await gqlOk<{ projectFeature: StoredFlag }>(
+      ui,
       `query ($name: String!) {
         projectFeature(project: "default", name: $name) {
           stale archived tags { type value } dependencies { feature enabled variants }
@@ -78,7 +65,7 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     page.getByRole("region", { name: new RegExp(`^${environment} `) });
 
   it("enables the flag in development and shows it on", async () => {
-    await createFlag("switch-me");
+    await createFlag(ui, "switch-me");
     await openFlag("switch-me");
     const toggle = page.getByRole("switch", { name: "Enabled in development" });
     expect(await toggle.isChecked()).toBe(false);
@@ -94,10 +81,8 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   });
 
   it("adds a flexibleRollout strategy with a constraint, stored exactly", async () => {
-    await createFlag("rollout-flag");
-    const { createSegment } = await gql<{ createSegment: { databaseId: number } }>(
-      `mutation { createSegment(input: { name: "beta-testers", constraints: [] }) { databaseId } }`,
-    );
+    await createFlag(ui, "rollout-flag");
+    const segmentId = await createSegment(ui, "beta-testers", { constraints: [] });
     await openFlag("rollout-flag");
     await environmentOf("development").getByRole("button", { name: "Add strategy in development" }).click();
     const form = page.getByRole("form", { name: "New strategy in development" });
@@ -133,12 +118,12 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
         },
       ],
     });
-    expect(strategies[0]?.segments).toEqual([createSegment.databaseId]);
+    expect(strategies[0]?.segments).toEqual([segmentId]);
     expect(Object.keys(strategies[0]?.parameters ?? {}).sort()).toEqual(["groupId", "rollout", "stickiness"]);
   });
 
   it("shows the API's validation error next to the constraint value", async () => {
-    await createFlag("invalid-flag");
+    await createFlag(ui, "invalid-flag");
     await openFlag("invalid-flag");
     await page.getByRole("button", { name: "Add strategy in development" }).click();
     const form = page.getByRole("form", { name: "New strategy in development" });
@@ -169,15 +154,9 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   });
 
   it("edits, reorders (also by keyboard), disables and deletes strategies", async () => {
-    await createFlag("order-flag");
+    await createFlag(ui, "order-flag");
     for (const title of ["First", "Second"]) {
-      await gql(
-        `mutation ($title: String!) {
-          addFeatureStrategy(project: "default", feature: "order-flag", environment: "development",
-            input: { name: "default", title: $title }) { id }
-        }`,
-        { title },
-      );
+      await addStrategy(ui, "order-flag", { name: "default", title });
     }
     const titles = async () => (await strategiesIn("order-flag", "development")).map((s) => s.title);
     await openFlag("order-flag");
@@ -205,7 +184,7 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   });
 
   it("sets environment variants with a fixed weight, a payload and an override", async () => {
-    await createFlag("variant-flag");
+    await createFlag(ui, "variant-flag");
     await openFlag("variant-flag");
     await page.getByRole("button", { name: "Edit variants in development" }).click();
     const form = page.getByRole("form", { name: "Variants in development" });
@@ -226,13 +205,16 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     await payload.fill('{"color":"blue"}');
     await form.getByRole("button", { name: "Save variants" }).click();
     await form.waitFor({ state: "detached" });
-    const { projectFeature } = await gql<{
+    const { projectFeature } = await gqlOk<{
       projectFeature: { environments: { name: string; variants: Record<string, unknown>[] }[] };
-    }>(`{
+    }>(
+      ui,
+      `{
       projectFeature(project: "default", name: "variant-flag") {
         environments { name variants { name weight weightType stickiness payload { type value } overrides { contextName values } } }
       }
-    }`);
+    }`,
+    );
     expect(projectFeature.environments.find((e) => e.name === "development")?.variants).toEqual([
       {
         name: "blue",
@@ -255,8 +237,8 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   });
 
   it("adds and removes tags and a dependency", async () => {
-    await createFlag("parent-flag");
-    await createFlag("child-flag");
+    await createFlag(ui, "parent-flag");
+    await createFlag(ui, "child-flag");
     await openFlag("child-flag");
     const tags = page.getByRole("form", { name: "Add tag" });
     await tags.getByLabel("Tag type").selectOption("simple");
@@ -287,7 +269,7 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   });
 
   it("edits the settings, completes and uncompletes, favourites, marks stale and archives", async () => {
-    await createFlag("old-flag");
+    await createFlag(ui, "old-flag");
     await openFlag("old-flag");
     const settings = page.getByRole("form", { name: "Flag settings" });
     await settings.getByLabel("Description").fill("Old checkout path");
@@ -295,7 +277,10 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     await settings.getByRole("button", { name: "Save settings" }).click();
     await settings.getByRole("status").getByText("Saved.").waitFor();
     const meta = () =>
-      gql<{ projectFeature: { description: string; impressionData: boolean; lifecycle: { stage: string } } }>(
+      gqlOk<{
+        projectFeature: { description: string; impressionData: boolean; lifecycle: { stage: string } };
+      }>(
+        ui,
         `{ projectFeature(project: "default", name: "old-flag") { description impressionData lifecycle { stage } } }`,
       ).then((d) => d.projectFeature);
     expect(await meta()).toMatchObject({ description: "Old checkout path", impressionData: true });
@@ -331,18 +316,17 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   });
 
   it("shows a change made through the API in the open page's history, without reload", async () => {
-    await createFlag("watched-flag");
+    await createFlag(ui, "watched-flag");
     await openFlag("watched-flag");
     const history = page.getByRole("list", { name: "Flag history" });
     await history.getByText("feature-created").waitFor();
-    await gql(
+    await gqlOk(
+      ui,
       `mutation { addFeatureTag(feature: "watched-flag", type: "simple", value: "from-api") { value } }`,
     );
     await history.getByText("feature-tagged").waitFor();
     await page.getByRole("button", { name: "Remove tag simple: from-api" }).waitFor();
-    await gql(
-      `mutation { enableFeatureEnvironment(project: "default", feature: "watched-flag", environment: "development") { id } }`,
-    );
+    await enableFlag(ui, "watched-flag", "development");
     await history.getByText("feature-environment-enabled").waitFor();
     await expect
       .poll(() => page.getByRole("switch", { name: "Enabled in development" }).isChecked())
@@ -350,14 +334,15 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   });
 
   it("proposes a toggle in a protected environment as a draft change request", async () => {
-    await gql(
+    await gqlOk(
+      ui,
       `mutation {
         updateChangeRequestConfig(project: "default", environment: "production", changeRequestsEnabled: true, requiredApprovals: 1) {
           environment
         }
       }`,
     );
-    await createFlag("guarded-flag");
+    await createFlag(ui, "guarded-flag");
     await openFlag("guarded-flag");
     const production = environmentOf("production");
     await production.getByText("Changes in production need review").waitFor();
@@ -371,13 +356,14 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
       false,
     );
 
-    const { changeRequest } = await gql<{
+    const { changeRequest } = await gqlOk<{
       changeRequest: {
         state: string;
         environment: string;
         features: { name: string; changes: { action: string; payload: unknown }[] }[];
       };
     }>(
+      ui,
       `query ($id: Int!) {
         changeRequest(id: $id) { state environment features { name changes { action payload } } }
       }`,
@@ -403,9 +389,11 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     await form.getByRole("button", { name: "Propose strategy" }).click();
     await form.waitFor({ state: "detached" });
     expect(await strategiesIn("guarded-flag", "production")).toEqual([]);
-    const after = await gql<{
+    const after = await gqlOk<{
       changeRequest: { features: { changes: { action: string; payload: unknown }[] }[] };
-    }>(`query ($id: Int!) { changeRequest(id: $id) { features { changes { action payload } } } }`, { id });
+    }>(ui, `query ($id: Int!) { changeRequest(id: $id) { features { changes { action payload } } } }`, {
+      id,
+    });
     expect(after.changeRequest.features[0]?.changes.map((c) => c.action)).toEqual([
       "updateEnabled",
       "addStrategy",

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFlag, disableFlag, enableFlag, gqlOk } from "../helpers/builders.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 const FLAG = "tt-flag";
@@ -15,23 +16,16 @@ describe.skipIf(!hasChromium)("web UI: time travel", () => {
   /** A whole second between the flag's enabling and its disabling (the date field shows seconds). */
   let t1: Date;
 
-  const ok = async (query: string) => {
-    const result = await ui.gql(query);
-    expect(result.errors).toBeUndefined();
-    return result.data as Record<string, any>;
-  };
-  const toggle = (on: boolean) =>
-    ok(`mutation { ${on ? "enable" : "disable"}FeatureEnvironment(project: "default", feature: "${FLAG}",
-      environment: "development") { id } }`);
+  const toggle = (on: boolean) => (on ? enableFlag : disableFlag)(ui, FLAG, "development");
   const enabledInDevelopment = async () => {
-    const data = await ok(`{ feature(name: "${FLAG}") { environments { name enabled } } }`);
+    const data = await gqlOk(ui, `{ feature(name: "${FLAG}") { environments { name enabled } } }`);
     return data.feature.environments.find((e: { name: string }) => e.name === "development")
       .enabled as boolean;
   };
 
   beforeAll(async () => {
     ui = await startUi();
-    await ok(`mutation { createFeature(project: "default", input: { name: "${FLAG}" }) { id } }`);
+    await createFlag(ui, FLAG);
     await toggle(true);
     t1 = new Date(Math.ceil((Date.now() + 1) / 1000) * 1000);
     // A datetime-local field drops ":00" seconds; keep T1 off the minute so it reads back as typed.
