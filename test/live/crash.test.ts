@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, apiClient } from "../helpers/app.ts";
+import { createFlag } from "../helpers/builders.ts";
 import { type ServerProcess, startServerProcess as startServer } from "../helpers/server-process.ts";
 import { serverStorage } from "./processes.ts";
 import { startReceiver } from "./receiver.ts";
@@ -30,14 +31,6 @@ const env = () => ({
 
 const api = (server: ServerProcess) => apiClient(fetch, server.url);
 
-async function createFlag(server: ServerProcess, name: string) {
-  const res = await api(server).gql(
-    `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`,
-    { n: name },
-  );
-  expect(res.errors).toBeUndefined();
-}
-
 const eventIdsReceived = () => new Set(receiver.received.map((r) => JSON.parse(r.body).id as number));
 
 describe("webhook delivery across a crash", () => {
@@ -53,10 +46,10 @@ describe("webhook delivery across a crash", () => {
     const addonId = created.body.id as number;
 
     receiver.state.holding = true;
-    for (let i = 0; i < 3; i++) await createFlag(first, `in-flight-${i}`);
+    for (let i = 0; i < 3; i++) await createFlag(api(first), `in-flight-${i}`);
     // The worker has sent all three and waits for answers that never come.
     await receiver.until((all) => eventIdsReceived().size === 3 && all.length >= 3);
-    for (let i = 0; i < 2; i++) await createFlag(first, `pending-${i}`);
+    for (let i = 0; i < 2; i++) await createFlag(api(first), `pending-${i}`);
     await first.stop("SIGKILL");
 
     receiver.state.holding = false;
