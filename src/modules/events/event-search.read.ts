@@ -6,6 +6,7 @@ import { dayStart, invalid } from "../search/feature-search.read.ts";
 import {
   and,
   containsPattern,
+  equalsAny,
   orderOf,
   type Sql,
   type SqlSortKey,
@@ -159,16 +160,16 @@ function whereOf(filter: EventSearchFilter): Sql {
   const parts: Sql[] = [];
   const term = filter.query?.trim();
   if (term) parts.push(textCondition(containsPattern(term), filter.queryScope ?? "PAYLOAD"));
-  if (filter.feature) parts.push(sql`e."featureName" = ANY(${filter.feature.values}::text[])`);
-  if (filter.project) parts.push(sql`e.project = ANY(${filter.project.values}::text[])`);
+  if (filter.feature) parts.push(equalsAny(sql`e."featureName"`, filter.feature.values, "text"));
+  if (filter.project) parts.push(equalsAny(sql`e.project`, filter.project.values, "text"));
   if (filter.withProject) parts.push(sql`e.project IS NOT NULL`);
-  if (filter.type) parts.push(sql`e.type = ANY(${filter.type.values}::text[])`);
-  if (filter.environment) parts.push(sql`e.environment = ANY(${filter.environment.values}::text[])`);
+  if (filter.type) parts.push(equalsAny(sql`e.type`, filter.type.values, "text"));
+  if (filter.environment) parts.push(equalsAny(sql`e.environment`, filter.environment.values, "text"));
   if (filter.createdBy) {
     const bad = filter.createdBy.values.find((v) => !/^-?\d+$/.test(v));
     if (bad !== undefined)
       throw invalid("createdBy", `createdBy values are user ids (integers); got "${bad}"`);
-    parts.push(sql`e."createdByUserId" = ANY(${filter.createdBy.values.map(Number)}::int[])`);
+    parts.push(equalsAny(sql`e."createdByUserId"`, filter.createdBy.values.map(Number), "int"));
   }
   if (filter.from) parts.push(sql`e."createdAt" >= ${dayStart("from", filter.from)}`);
   if (filter.to) parts.push(sql`e."createdAt" < ${new Date(dayStart("to", filter.to).getTime() + DAY_MS)}`);

@@ -18,6 +18,16 @@ export function or(parts: Sql[]): Sql {
   return parts.length === 0 ? Prisma.sql`FALSE` : Prisma.sql`(${Prisma.join(parts, " OR ")})`;
 }
 
+/**
+ * `column` equals one of `values` (of SQL type `type`). One value is written `=`: the planner
+ * then walks a (column, id) index newest first, where `= ANY` cannot keep that order and scans
+ * the primary key instead (a flag's newest events: 0.5 ms instead of 5.5 on a flag with 1,928).
+ */
+export function equalsAny(column: Sql, values: readonly (string | number)[], type: "text" | "int"): Sql {
+  if (values.length === 1) return Prisma.sql`${column} = ${values[0]}`;
+  return Prisma.sql`${column} = ANY(${values}::${Prisma.raw(type)}[])`;
+}
+
 /** A sort key of a search: an SQL expression and the type its cursor values are cast to. */
 export type SqlSortKey = SortKey & { expression: Sql; type: Sql };
 
