@@ -18,13 +18,8 @@ import {
   registerClient,
   sdkReportBody,
 } from "../client-metrics/ingest.write.ts";
-import {
-  featuresBody,
-  featuresQuery,
-  type PreparedBody,
-  preferredEncoding,
-  sdkFeature,
-} from "./features-body.logic.ts";
+import { featuresBody } from "./features-body.cache.ts";
+import { featuresQuery, type PreparedBody, preferredEncoding, sdkFeature } from "./features-body.logic.ts";
 import { frontendContext, frontendToggle } from "./frontend.logic.ts";
 import { frontendAnswer } from "./frontend-answers.cache.ts";
 import { streamingResponse } from "./streaming.live.ts";

@@ -1,6 +1,3 @@
-import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
-import { etagOf } from "../../http/etag.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
 import type { ScopedFeature } from "../client-features/client-features.read.ts";
@@ -15,12 +12,6 @@ export type PreparedBody = {
   etag: string;
   encoded(encoding: "br" | "gzip"): Promise<Buffer>;
 };
-
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
-/** Distinct filter combinations kept per snapshot (SDKs of one scope usually ask the same). */
-const MAX_QUERIES = 32;
-const prepared = new WeakMap<ClientSnapshot, Map<string, PreparedBody>>();
 
 /** Reads the filters from the query string; `tag` is `type:value` (repeatable). */
 export function featuresQuery(params: URLSearchParams): FeaturesQuery {
@@ -38,32 +29,16 @@ export function featuresQuery(params: URLSearchParams): FeaturesQuery {
   };
 }
 
-/**
- * The client-features answer of a snapshot for one filter, built once per snapshot and filter
- * (so once per configuration change), with its ETag; compressions are made on first request.
- */
-export function featuresBody(snapshot: ClientSnapshot, query: FeaturesQuery): PreparedBody {
-  let byQuery = prepared.get(snapshot);
-  if (!byQuery) {
-    byQuery = new Map();
-    prepared.set(snapshot, byQuery);
-  }
-  const key = JSON.stringify(query);
-  let body = byQuery.get(key);
-  if (!body) {
-    if (byQuery.size >= MAX_QUERIES) byQuery.delete(byQuery.keys().next().value as string);
-    body = prepare(answerOf(snapshot, query));
-    byQuery.set(key, body);
-  }
-  return body;
-}
-
 /** One flag of the snapshot as SDKs get it, or undefined. */
 export function sdkFeature(snapshot: ClientSnapshot, name: string): ClientFeature | undefined {
   return snapshot.sdkCompiled().features.get(name)?.source;
 }
 
-function answerOf(snapshot: ClientSnapshot, query: FeaturesQuery): ClientFeaturesState & { query: unknown } {
+/** The answer to `query` from the snapshot (Unleash's client-features document). */
+export function answerOf(
+  snapshot: ClientSnapshot,
+  query: FeaturesQuery,
+): ClientFeaturesState & { query: unknown } {
   const tagsOf = new Map((snapshot.state.features as ScopedFeature[]).map((f) => [f.name, f.tags]));
   const wantedTags = query.tag?.map(([type, value]) => `${type}:${value}`);
   const features = snapshot.sdkState.features.filter(
@@ -78,27 +53,6 @@ function answerOf(snapshot: ClientSnapshot, query: FeaturesQuery): ClientFeature
     features,
     segments: (snapshot.sdkState.segments ?? []).filter((s) => used.has(s.id)),
     query: { ...query, environment: snapshot.scope.environment, inlineSegmentConstraints: false },
-  };
-}
-
-function prepare(answer: unknown): PreparedBody {
-  const json = Buffer.from(JSON.stringify(answer));
-  const etag = etagOf(json);
-  const encodings = new Map<string, Promise<Buffer>>();
-  return {
-    json,
-    etag,
-    encoded(encoding) {
-      let done = encodings.get(encoding);
-      if (!done) {
-        done =
-          encoding === "br"
-            ? brotli(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
-            : gzipped(json, { level: 6 });
-        encodings.set(encoding, done);
-      }
-      return done;
-    },
   };
 }
 

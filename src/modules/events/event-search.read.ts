@@ -14,7 +14,8 @@ import {
   sql,
 } from "../search/feature-search-sql.logic.ts";
 import { NEWER_THAN_ROLLUP, ROLLED_UP_THROUGH, rolledUpCount } from "./event-counts.read.ts";
-import { matchingIds, PAYLOAD_TEXT, type TextCount, withTextCount } from "./event-text.read.ts";
+import { type TextCount, withTextCount } from "./event-text.cache.ts";
+import { matchingIds, PAYLOAD_TEXT } from "./event-text.read.ts";
 import type { EventVisibility } from "./visibility.logic.ts";
 
 type Equality = { operator: "IS" | "IS_ANY_OF"; values: string[] };

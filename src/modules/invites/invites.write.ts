@@ -6,7 +6,7 @@ import { MaintenanceModeError, NotFoundError, ValidationError } from "../../shar
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
-import { isMaintenanceMode } from "../maintenance/maintenance.plugin.ts";
+import { isMaintenanceMode } from "../maintenance/maintenance.read.ts";
 import { imageOf } from "../users/avatars.logic.ts";
 import { createUser } from "../users/users.write.ts";
 import { createInviteInput, signupInput, updateInviteInput } from "./invite.inputs.ts";

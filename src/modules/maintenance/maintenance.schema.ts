@@ -1,7 +1,8 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { isMaintenanceMode, setMaintenanceMode } from "./maintenance.plugin.ts";
+import { isMaintenanceMode } from "./maintenance.read.ts";
+import { setMaintenanceMode } from "./maintenance.write.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 

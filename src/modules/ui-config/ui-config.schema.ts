@@ -4,7 +4,7 @@ import type { Context } from "../../context.ts";
 import { runWrite } from "../../shared/write.ts";
 import { VERSION } from "../../version.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { isMaintenanceMode } from "../maintenance/maintenance.plugin.ts";
+import { isMaintenanceMode } from "../maintenance/maintenance.read.ts";
 import { rememberedFrontendOrigins, setFrontendApiOrigins } from "./frontend-settings.write.ts";
 import { instanceIdOf } from "./ui-config.read.ts";
 

@@ -1,0 +1,74 @@
+import type { Db } from "../../db/database.ts";
+import type { EventSearchFilter } from "./event-search.read.ts";
+import { NARROWING_CAP } from "./event-text.read.ts";
+
+/**
+ * The count of a free-text term's matches among the events with id <= `through`, a committed
+ * horizon (the rollup's, event-counts.job.ts). Events are never updated or deleted, so it stays
+ * true for ever; a later search of the term only counts the events above `through`.
+ */
+export type TextCount = { through: bigint; count: bigint };
+/** Per database: the remembered terms (most recently used last) and the first counts running. */
+type TextMemory = { counts: Map<string, TextCount>; counting: Map<string, Promise<unknown>> };
+const textMemories = new WeakMap<Db, TextMemory>();
+const REMEMBERED_TERMS = 1000;
+
+/**
+ * Runs a search (given the term's remembered count when it is worth using) and remembers the
+ * count the search returns. Only a term with more than NARROWING_CAP matches is searched with
+ * its remembered count: a selective term is cheaper to search afresh (its page needs all its
+ * matches anyway). A term searched concurrently for the first time is counted once: the other
+ * searches wait for that count, then use it.
+ */
+export async function withTextCount<T extends { counted: TextCount | null }>(
+  db: Db,
+  filter: EventSearchFilter,
+  search: (known?: TextCount) => Promise<T>,
+): Promise<T> {
+  const term = rememberableTerm(filter);
+  if (term === null) return search();
+  const memory = textMemoryOf(db);
+  const counting = memory.counting.get(term);
+  if (counting) await counting.catch(() => {});
+  const known = memory.counts.get(term);
+  const running = search(known && known.count > NARROWING_CAP ? known : undefined);
+  if (!known) memory.counting.set(term, running);
+  try {
+    const result = await running;
+    if (result.counted) remember(memory, term, result.counted);
+    return result;
+  } finally {
+    if (memory.counting.get(term) === running) memory.counting.delete(term);
+  }
+}
+
+/**
+ * The key of a count that can be remembered: a free-text search of the payload (immutable,
+ * unlike the user names the TYPE_ACTOR_DATA scope reads) with no other filter but, maybe,
+ * `withProject` (an event's project never changes either). Null otherwise.
+ */
+function rememberableTerm(filter: EventSearchFilter): string | null {
+  const term = filter.query?.trim();
+  if (!term || (filter.queryScope ?? "PAYLOAD") !== "PAYLOAD") return null;
+  const { query: _q, queryScope: _s, withProject, ...others } = filter;
+  if (!Object.values(others).every((v) => v === undefined || v === null)) return null;
+  return withProject ? `with-project\u0000${term}` : term;
+}
+
+function textMemoryOf(db: Db): TextMemory {
+  let memory = textMemories.get(db);
+  if (!memory) {
+    memory = { counts: new Map(), counting: new Map() };
+    textMemories.set(db, memory);
+  }
+  return memory;
+}
+
+function remember({ counts }: TextMemory, term: string, count: TextCount) {
+  if (count.through === 0n) return; // no rollup yet: nothing worth remembering
+  const previous = counts.get(term);
+  if (previous && previous.through > count.through) return;
+  counts.delete(term);
+  counts.set(term, count);
+  if (counts.size > REMEMBERED_TERMS) counts.delete(counts.keys().next().value as string);
+}
