@@ -132,10 +132,11 @@ async function main() {
     `${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}; ${storage.url ? "PostgreSQL" : "embedded PGlite"}`,
   );
   await loadDataset(storage);
-  const server = await startServerProcess(
-    { ...storage.env, INIT_ADMIN_API_TOKENS: ADMIN, INIT_ADMIN_PASSWORD: "Bench-Password-1" },
-    { compiled: true },
-  );
+  const server = await startServerProcess({
+    ...storage.env,
+    INIT_ADMIN_API_TOKENS: ADMIN,
+    INIT_ADMIN_PASSWORD: "Bench-Password-1",
+  });
   try {
     const pid = server.child.pid!;
     const idleBefore = await idleRss(pid, IDLE_SECONDS);

@@ -7,12 +7,16 @@ import { applyMigrations } from "../../src/db/migrate.ts";
 import { createPglite } from "../../src/db/pglite.ts";
 import { openPglite } from "../../src/db/pglite-database.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
+import { compiledServer } from "./server-process.ts";
 
 /**
- * Migrates once per run: a PGlite data dir dumped to a file (each test file loads a copy),
+ * Builds what is stale, then migrates once per run: a PGlite data dir dumped to a file (each test file loads a copy),
  * or, with TEST_DATABASE_URL, a PostgreSQL template database (each file CREATEs from it).
  */
 export default async function setup(project: TestProject) {
+  // Server processes and browser tests run the build (dist/, ui/dist/): brought up to date
+  // here, once, before the workers start.
+  compiledServer();
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const template = `vexil_template_${process.pid}`;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -13,11 +13,24 @@ export type ServerProcess = {
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
+let builtOnce = false;
+
 /**
  * What `npm start` runs: the environment its script sets (the allocator's settings) and the
- * node arguments, read from package.json so that a compiled start measures the same process.
+ * node arguments, read from package.json. The build is brought up to date first, once per
+ * process, as npm's prestart does (the tests' global setup builds before the workers start, so
+ * their checks find nothing to do); a server started with tsx instead would spend seconds of CPU
+ * transforming TypeScript at each start.
  */
-function npmStartCommand(): { env: Record<string, string>; args: string[] } {
+export function compiledServer(): { env: Record<string, string>; args: string[] } {
+  if (!builtOnce) {
+    const build = spawnSync(process.execPath, ["scripts/build.mjs", "--if-stale"], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
+    if (build.status !== 0) throw new Error("the build failed (node scripts/build.mjs)");
+    builtOnce = true;
+  }
   const { scripts } = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as {
     scripts: { start: string };
   };
@@ -28,25 +41,20 @@ function npmStartCommand(): { env: Record<string, string>; args: string[] } {
 }
 
 /**
- * Starts `src/server.ts` with tsx (with `npm: true`, runs `npm start` itself: the child is then
- * npm; with `compiled: true`, runs what `npm start` runs, `dist/server.js` with the script's
- * environment, as the child itself),
- * on a free port, and resolves when it logs that it listens. Rejects with its output if it exits
+ * Starts the server as `npm start` runs it (`dist/server.js` with the script's environment,
+ * rebuilt first when stale; with `npm: true`, `npm start` itself: the child is then npm), on a
+ * free port, and resolves when it logs that it listens. Rejects with its output if it exits
  * first.
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { npm?: boolean; compiled?: boolean } = {},
+  options: { npm?: boolean } = {},
 ): Promise<ServerProcess> {
-  const compiled = options.compiled ? npmStartCommand() : null;
-  const [command, args] = options.npm
-    ? ["npm", ["start", "--silent"]]
-    : compiled
-      ? [process.execPath, compiled.args]
-      : [process.execPath, ["--import", "tsx", "src/server.ts"]];
+  const compiled = compiledServer();
+  const [command, args] = options.npm ? ["npm", ["start", "--silent"]] : [process.execPath, compiled.args];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, ...compiled?.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    env: { ...process.env, ...compiled.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
@@ -75,15 +83,24 @@ export async function startServerProcess(
 }
 
 /**
- * Runs `src/server.ts` with `env` until it exits by itself (a start that must fail); resolves
- * with its exit code and every line it wrote.
+ * Runs the server (as `startServerProcess`) with `env` until it exits by itself (a start that
+ * must fail); resolves with its exit code and every line it wrote.
  */
 export async function runServerToExit(
   env: Record<string, string>,
 ): Promise<{ code: number | null; lines: string[] }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+  const compiled = compiledServer();
+  const child = spawn(process.execPath, compiled.args, {
     cwd: ROOT,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATABASE_URL: "", ...env },
+    env: {
+      ...process.env,
+      ...compiled.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      DATABASE_URL: "",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];
