@@ -7,7 +7,7 @@ import { applyMigrations } from "../../src/db/migrate.ts";
 import { createPglite } from "../../src/db/pglite.ts";
 import { openPglite } from "../../src/db/pglite-database.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
-import { compiledServer } from "./server-process.ts";
+import { buildIfStale } from "./server-process.ts";
 
 /**
  * Builds what is stale, then migrates once per run: a PGlite data dir dumped to a file (each test file loads a copy),
@@ -16,7 +16,7 @@ import { compiledServer } from "./server-process.ts";
 export default async function setup(project: TestProject) {
   // Server processes and browser tests run the build (dist/, ui/dist/): brought up to date
   // here, once, before the workers start.
-  compiledServer();
+  buildIfStale();
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const template = `vexil_template_${process.pid}`;

@@ -13,31 +13,53 @@ export type ServerProcess = {
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-let builtOnce = false;
+let built = false;
 
 /**
- * What `npm start` runs: the environment its script sets (the allocator's settings) and the
- * node arguments, read from package.json. The build is brought up to date first, once per
- * process, as npm's prestart does (the tests' global setup builds before the workers start, so
- * their checks find nothing to do); a server started with tsx instead would spend seconds of CPU
- * transforming TypeScript at each start.
+ * Brings the build (dist/, ui/dist/) up to date, once per process, as npm's prestart does. The
+ * tests' global setup calls it before the workers start, so their own calls find nothing to do.
  */
-export function compiledServer(): { env: Record<string, string>; args: string[] } {
-  if (!builtOnce) {
-    const build = spawnSync(process.execPath, ["scripts/build.mjs", "--if-stale"], {
-      cwd: ROOT,
-      stdio: "inherit",
-    });
-    if (build.status !== 0) throw new Error("the build failed (node scripts/build.mjs)");
-    builtOnce = true;
+export function buildIfStale(): void {
+  if (built) return;
+  const build = spawnSync(process.execPath, ["scripts/build.mjs", "--if-stale"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) throw new Error("the build failed (node scripts/build.mjs)");
+  built = true;
+}
+
+let startCommand: { env: Record<string, string>; args: string[] } | undefined;
+
+/**
+ * What `npm start` runs, read once from package.json: the environment its script sets (the
+ * allocator's settings) and the node arguments. A server started with tsx instead would spend
+ * seconds of CPU transforming TypeScript at each start.
+ */
+function npmStartCommand() {
+  buildIfStale();
+  if (!startCommand) {
+    const { scripts } = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as {
+      scripts: { start: string };
+    };
+    const words = scripts.start.split(/\s+/);
+    const exec = words.indexOf("exec");
+    const env = Object.fromEntries(words.slice(0, exec).map((w) => w.split("=") as [string, string]));
+    startCommand = { env, args: words.slice(exec + 2) };
   }
-  const { scripts } = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as {
-    scripts: { start: string };
+  return startCommand;
+}
+
+/** The environment of a server process: the start script's, on a free local port, then `env`. */
+function serverEnv(env: Record<string, string>) {
+  return {
+    ...process.env,
+    ...npmStartCommand().env,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    LOG_LEVEL: "info",
+    ...env,
   };
-  const words = scripts.start.split(/\s+/);
-  const exec = words.indexOf("exec");
-  const env = Object.fromEntries(words.slice(0, exec).map((w) => w.split("=") as [string, string]));
-  return { env, args: words.slice(exec + 2) };
 }
 
 /**
@@ -50,11 +72,12 @@ export async function startServerProcess(
   env: Record<string, string>,
   options: { npm?: boolean } = {},
 ): Promise<ServerProcess> {
-  const compiled = compiledServer();
-  const [command, args] = options.npm ? ["npm", ["start", "--silent"]] : [process.execPath, compiled.args];
+  const [command, args] = options.npm
+    ? ["npm", ["start", "--silent"]]
+    : [process.execPath, npmStartCommand().args];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, ...compiled.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    env: serverEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
@@ -89,18 +112,9 @@ export async function startServerProcess(
 export async function runServerToExit(
   env: Record<string, string>,
 ): Promise<{ code: number | null; lines: string[] }> {
-  const compiled = compiledServer();
-  const child = spawn(process.execPath, compiled.args, {
+  const child = spawn(process.execPath, npmStartCommand().args, {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      ...compiled.env,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_LEVEL: "info",
-      DATABASE_URL: "",
-      ...env,
-    },
+    env: serverEnv({ DATABASE_URL: "", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];
