@@ -30,10 +30,15 @@ const REDACTED = [
   "headers['x-api-key']",
 ];
 
-export function createLogger(
-  level: Level,
-  write: (line: string) => void = (line) => process.stderr.write(line),
-): Logger {
+/**
+ * Without `write`, lines go to stderr asynchronously (pino's SonicBoom on fd 2): Node writes to
+ * a pipe synchronously, so a slow reader of the pipe (a log shipper, a busy parent process)
+ * would stall the event loop on every access line. Lines logged while a write is in flight are
+ * sent together; what is pending when the process exits is flushed synchronously (pino's exit
+ * hook).
+ */
+export function createLogger(level: Level, write?: (line: string) => void): Logger {
+  const destination = write ? { write } : pino.destination({ dest: 2, sync: false });
   const log = pino(
     {
       level,
@@ -43,7 +48,7 @@ export function createLogger(
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED, censor: "[redacted]" },
     },
-    { write },
+    destination,
   );
   return {
     debug: (msg, fields) => log.debug(fields ?? {}, msg),
