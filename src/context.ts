@@ -126,7 +126,7 @@ export async function createContext(
         : randomUUID(),
     principal,
     authProblem: problem,
-    loaders: createLoaders(deps.db, principal),
+    loaders: createLoaders(deps.db, principal, deps.now),
     credentialStillValid: async () => {
       if (!principal) return false;
       const now = (await resolvePrincipal(deps, plain, { fresh: true })).principal;

@@ -10,17 +10,21 @@ import { actorOf } from "./shared/actor.ts";
  * query (per-user data, aggregates over events). Created fresh for every request and for
  * every subscription event, so nothing is cached across callers.
  */
-export function createLoaders(db: Db, principal: Principal | null) {
+export function createLoaders(db: Db, principal: Principal | null, now: () => Date) {
   // Favourites of the acting user: an admin API token acts as the shared admin-token user (-42).
   const actorId = actorOf(principal).userId;
+  const facts = flagFactsLoader(db, { actorId, hour: () => lastCompleteHour(now()) });
+  const fact =
+    <F extends FlagFact>(kind: F) =>
+    (name: string) =>
+      facts.load({ kind, name }) as Promise<FlagFacts[F]>;
   return {
-    isFavoriteFeatureOfActor: new DataLoader<string, boolean>(async (names) => {
-      const rows = await db.$queryRaw<{ featureName: string }[]>(
-        favoriteFeaturesSql(actorId, Prisma.sql`${[...names]}::text[]`),
-      );
-      const favourites = new Set(rows.map((r) => r.featureName));
-      return names.map((n) => favourites.has(n));
-    }),
+    isFavoriteFeatureOfActor: fact("favorite"),
+    featureCollaborators: fact("collaborators"),
+    /** Ids of change requests still in progress (Draft included) touching a flag, per environment. */
+    openChangeRequestIds: fact("openChangeRequests"),
+    /** yes/no evaluation counts of the last complete hour bucket, per environment of a flag. */
+    lastHourCounts: fact("lastHourCounts"),
     isFavoriteProjectOfActor: new DataLoader<string, boolean>(async (ids) => {
       if (actorId === null) return ids.map(() => false);
       const rows = await db.favoriteProject.findMany({
@@ -30,28 +34,121 @@ export function createLoaders(db: Db, principal: Principal | null) {
       const favourites = new Set(rows.map((r) => r.projectId));
       return ids.map((id) => favourites.has(id));
     }),
-    // One statement: each user who recorded an event on the flag, by their latest event first.
-    featureCollaborators: new DataLoader<string, UserSummary[]>(async (names) => {
-      const rows = await db.$queryRaw<(CollaboratorRow & { featureName: string })[]>`
-        SELECT e."featureName", u.id, u.name, u.username, u.email, u."imageUrl"
-          FROM "Event" e JOIN "User" u ON u.id = e."createdByUserId"
-         WHERE e."featureName" = ANY(${[...names]}::text[]) AND e."createdByUserId" > 0
-         GROUP BY e."featureName", u.id
-         ORDER BY MAX(e.id) DESC`;
-      return names.map((name) => rows.filter((r) => r.featureName === name).map(toUserSummary));
-    }),
   };
 }
 
-type CollaboratorRow = NonNullable<Parameters<typeof toUserSummary>[0]>;
-
 export type Loaders = ReturnType<typeof createLoaders>;
 
+export type EvaluationCounts = { yes: number; no: number };
+export type CountsRow = { featureName: string; environmentName: string; yes: number; no: number };
+export type ChangeRequestsRow = { featureName: string; environmentName: string; ids: number[] };
+type CollaboratorRow = NonNullable<Parameters<typeof toUserSummary>[0]> & {
+  featureName: string;
+  latestEventId: number;
+};
+/** Per flag: a value per environment name. */
+export type ByEnvironment<T> = Map<string, T>;
+
+/** What the flag-facts loader knows of one flag. */
+type FlagFacts = {
+  favorite: boolean;
+  collaborators: UserSummary[];
+  openChangeRequests: ByEnvironment<number[]>;
+  lastHourCounts: ByEnvironment<EvaluationCounts>;
+};
+type FlagFact = keyof FlagFacts;
+type FactRows = { favorite: { featureName: string }[] } & {
+  collaborators: CollaboratorRow[];
+  openChangeRequests: ChangeRequestsRow[];
+  lastHourCounts: CountsRow[];
+};
+
 /**
- * The flags among `names` (a text[] expression) that `userId` favourited (none for null). Raw SQL: search pages
- * ask it for 25-100 flags, and a Prisma model query costs several times the statement's CPU.
+ * Facts about flags that a record of them shows besides its rows, loaded together: a request
+ * for a flag record (a toggle's answer) asks for favourite, collaborators and open change
+ * requests at once, and gets them in one statement instead of one round trip each. Only the
+ * kinds some field asked for are computed (a list of every flag that shows only `favorite`
+ * does not aggregate their events).
  */
+function flagFactsLoader(db: Db, caller: { actorId: number | null; hour: () => Date }) {
+  const fragments: { [F in FlagFact]: (names: Prisma.Sql) => Prisma.Sql } = {
+    favorite: (names) => favoriteFeaturesSql(caller.actorId, names),
+    collaborators: collaboratorsSql,
+    openChangeRequests: openChangeRequestsSql,
+    lastHourCounts: (names) => countsSql(caller.hour(), names),
+  };
+  const answers: { [F in FlagFact]: (name: string, rows: FactRows[F]) => FlagFacts[F] } = {
+    favorite: (name, rows) => rows.some((r) => r.featureName === name),
+    collaborators: (name, rows) =>
+      rows
+        .filter((r) => r.featureName === name)
+        .sort((a, b) => b.latestEventId - a.latestEventId)
+        .map(toUserSummary),
+    openChangeRequests: (name, rows) => environmentsOf(name, rows, (r) => r.ids),
+    lastHourCounts: (name, rows) => environmentsOf(name, rows, countsOf),
+  };
+  return new DataLoader<{ kind: FlagFact; name: string }, unknown, string>(
+    async (keys) => {
+      const namesOf = new Map<FlagFact, Set<string>>();
+      for (const { kind, name } of keys) namesOf.set(kind, (namesOf.get(kind) ?? new Set()).add(name));
+      const parts = [...namesOf].map(
+        ([kind, names]) =>
+          Prisma.sql`${kind}::text, (SELECT COALESCE(json_agg(x), '[]'::json)
+            FROM (${fragments[kind](Prisma.sql`${[...names]}::text[]`)}) x)`,
+      );
+      const [row] = await db.$queryRaw<{ facts: FactRows }[]>`
+        SELECT json_build_object(${Prisma.join(parts)}) AS facts`;
+      const rows = row!.facts;
+      return keys.map(({ kind, name }) =>
+        (answers[kind] as (n: string, r: unknown) => unknown)(name, rows[kind]),
+      );
+    },
+    { cacheKeyFn: ({ kind, name }) => `${kind}\u0000${name}` },
+  );
+}
+
+function environmentsOf<R extends { featureName: string; environmentName: string }, T>(
+  name: string,
+  rows: R[],
+  value: (row: R) => T,
+): ByEnvironment<T> {
+  return new Map(rows.filter((r) => r.featureName === name).map((r) => [r.environmentName, value(r)]));
+}
+
+export const countsOf = (r: CountsRow): EvaluationCounts => ({ yes: r.yes, no: r.no });
+
+// Raw statements: search pages need these for 25-100 flags, and a Prisma model query costs
+// several times the CPU of the statement itself. Each is a fragment over `names` (a text[]
+// expression), so a search statement can compute them for its own page (`pageExtrasSql`) and
+// the loader for any list of flags.
+
+/** The flags among `names` that `userId` favourited (none for null). */
 export function favoriteFeaturesSql(userId: number | null, names: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`SELECT "featureName" FROM "FavoriteFeature"
     WHERE "userId" = ${userId} AND "featureName" = ANY(${names})`;
 }
+
+/** Each user who recorded an event on a flag, with the id of their latest event on it. */
+const collaboratorsSql = (names: Prisma.Sql) => Prisma.sql`
+  SELECT e."featureName", u.id, u.name, u.username, u.email, u."imageUrl", MAX(e.id) AS "latestEventId"
+    FROM "Event" e JOIN "User" u ON u.id = e."createdByUserId"
+   WHERE e."featureName" = ANY(${names}) AND e."createdByUserId" > 0
+   GROUP BY e."featureName", u.id`;
+
+const OPEN_CHANGE_REQUEST_STATES_EXCLUDED = ["Applied", "Cancelled", "Rejected"];
+
+export const openChangeRequestsSql = (names: Prisma.Sql) => Prisma.sql`
+  SELECT c."featureName", cr."environmentName", array_agg(DISTINCT cr.id ORDER BY cr.id) AS ids
+  FROM "ChangeRequestChange" c JOIN "ChangeRequest" cr ON cr.id = c."changeRequestId"
+  WHERE c."featureName" = ANY(${names}) AND cr.state <> ALL(${OPEN_CHANGE_REQUEST_STATES_EXCLUDED}::text[])
+  GROUP BY c."featureName", cr."environmentName"`;
+
+const HOUR_MS = 3_600_000;
+
+/** The last complete hour bucket (the hour before the current one). */
+export const lastCompleteHour = (now: Date) =>
+  new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS);
+
+export const countsSql = (hour: Date, names: Prisma.Sql) => Prisma.sql`
+  SELECT "featureName", "environmentName", yes, no FROM "FeatureMetricsHourly"
+  WHERE hour = ${hour} AND "featureName" = ANY(${names})`;

@@ -111,3 +111,19 @@ describe("creating a flag costs a fixed number of SQL statements", () => {
     expect(statements.filter((s) => s.includes("pg_current_xact_id"))).toEqual([]);
   });
 });
+
+describe("a toggle answers the Feature record in a fixed number of SQL statements", () => {
+  it("lock, update, event; then the record and one statement for favourite, collaborators and open change requests", async () => {
+    const path = (state: string) =>
+      `/api/admin/projects/default/features/few-1/environments/development/${state}`;
+    expect((await t.rest("POST", path("on"))).status).toBe(200);
+    const { result, statements } = await counter.during(() => t.rest("POST", path("off")));
+    expect(result.status).toBe(200);
+    expect((result.body as { favorite: boolean; collaborators: unknown }).collaborators).toEqual({
+      users: [],
+    });
+    const sent = statements.filter((s) => !/^(BEGIN|COMMIT)\b/.test(s));
+    expect(sent).toHaveLength(5);
+    expect(sent.filter((s) => s.includes("FavoriteFeature") && s.includes("ChangeRequest"))).toHaveLength(1);
+  });
+});

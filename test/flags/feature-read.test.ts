@@ -78,6 +78,27 @@ describe("the Feature record (spec 2.8)", () => {
     const top = await t.rest("GET", `${P}/features/top`);
     expect(top.body).toMatchObject({ children: ["leaf"], dependencies: [], collaborators: { users: [] } });
   });
+
+  it("lists collaborators by their latest change first, each once", async () => {
+    await createFlag(t, "shared");
+    const bob = (await userWithPat(t, "bob", "Admin", { name: "Bob" })).token;
+    const describe = (text: string, token: string) =>
+      t.rest("PATCH", `${P}/features/shared`, [{ op: "replace", path: "/description", value: text }], token);
+    for (const [text, token] of [
+      ["a", aliceToken],
+      ["b", bob],
+      ["c", aliceToken],
+    ] as const) {
+      expect((await describe(text, token)).status).toBe(200);
+    }
+    const names = async () =>
+      ((await t.rest("GET", `${P}/features/shared`)).body.collaborators.users as { name: string }[]).map(
+        (u) => u.name,
+      );
+    expect(await names()).toEqual(["Alice", "Bob"]);
+    expect((await describe("d", bob)).status).toBe(200);
+    expect(await names()).toEqual(["Bob", "Alice"]);
+  });
 });
 
 describe("permissions", () => {

@@ -104,7 +104,7 @@ export const FeatureRef = builder.prismaNode("Feature", {
     favorite: t.boolean({
       description:
         "Whether the calling user (the shared admin-token user for admin API tokens) favourited it.",
-      resolve: (f, _args, ctx) => ctx.loaders.isFavoriteFeatureOfActor.load(f.name),
+      resolve: (f, _args, ctx) => ctx.loaders.isFavoriteFeatureOfActor(f.name),
     }),
     createdBy: t.field({
       type: UserSummaryRef,
@@ -164,7 +164,7 @@ export const FeatureRef = builder.prismaNode("Feature", {
     collaborators: t.field({
       type: CollaboratorsRef,
       description: "Users who changed the flag, most recent first.",
-      resolve: async (f, _args, ctx) => ({ users: await ctx.loaders.featureCollaborators.load(f.name) }),
+      resolve: async (f, _args, ctx) => ({ users: await ctx.loaders.featureCollaborators(f.name) }),
     }),
   }),
 });

@@ -62,7 +62,7 @@ builder.subscriptionField("featureChanged", (t) =>
     },
     resolve: (_event, args, ctx, info) => {
       // Fresh loaders per delivery: a subscription's context lives long, its answers must not.
-      ctx.loaders = createLoaders(ctx.db, ctx.principal);
+      ctx.loaders = createLoaders(ctx.db, ctx.principal, ctx.now);
       return ctx.db.feature.findFirst({
         ...(queryFromInfo({ context: ctx, info, typeName: "Feature" }) as object),
         where: { name: args.feature, projectId: args.project },

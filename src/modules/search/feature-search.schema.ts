@@ -13,7 +13,7 @@ import {
   toSearchItems,
 } from "./feature-search-items.read.ts";
 import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search-filters.schema.ts";
-import { NO_EVALUATIONS, searchLoaders } from "./search-loaders.read.ts";
+import { NO_EVALUATIONS } from "./search-loaders.read.ts";
 
 /** Flag search pages: the dashboard asks for 25, Unleash caps at 100. */
 export const FEATURE_SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 100, minLimit: 1 };
@@ -34,7 +34,7 @@ builder.prismaObjectFields(FeatureRef, (t) => ({
 }));
 
 const lastHourCounts = async (fe: { featureName: string; environmentName: string }, ctx: Context) =>
-  (await searchLoaders(ctx).lastHourCounts.load(fe.featureName)).get(fe.environmentName) ?? NO_EVALUATIONS;
+  (await ctx.loaders.lastHourCounts(fe.featureName)).get(fe.environmentName) ?? NO_EVALUATIONS;
 
 builder.prismaObjectFields(FeatureEnvironmentRef, (t) => ({
   yes: t.int({
@@ -48,7 +48,7 @@ builder.prismaObjectFields(FeatureEnvironmentRef, (t) => ({
   changeRequestIds: t.intList({
     description: "Change requests not yet applied, cancelled or rejected that touch the flag here.",
     resolve: async (fe, _args, ctx) =>
-      (await searchLoaders(ctx).openChangeRequestIds.load(fe.featureName)).get(fe.environmentName) ?? [],
+      (await ctx.loaders.openChangeRequestIds(fe.featureName)).get(fe.environmentName) ?? [],
   }),
 }));
 
