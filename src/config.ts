@@ -78,6 +78,11 @@ const envSchema = z.object({
   VEXIL_TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   /** Most connections this process opens to PostgreSQL (its pool; the bus adds one). */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  /**
+   * HTTP requests handled at once; more wait in arrival order (0: no limit). Probes and
+   * WebSockets are not counted, and a stream counts only until it starts.
+   */
+  VEXIL_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).default(16),
   /** Let integrations call link-local / cloud metadata addresses (169.254.0.0/16, fd00:ec2::254...). */
   VEXIL_WEBHOOK_ALLOW_LINK_LOCAL: z.enum(["true", "false"]).default("false"),
   /** Milliseconds an integration request may take before it counts as failed. */
@@ -194,6 +199,8 @@ export type HttpConfig = {
   /** Origins allowed to make credentialed cross-origin calls (besides the server's own). */
   corsOrigins: string[];
   maxBodyBytes: number;
+  /** Requests handled at once, the rest queued (0: no limit; src/http/admission.ts). */
+  maxConcurrentRequests: number;
   /** OFREP requests per API token per second, per node. */
   ofrepRatePerSecond: number;
 };
@@ -249,6 +256,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .map((o) => o.trim().replace(/\/$/, ""))
         .filter(Boolean),
       maxBodyBytes: e.VEXIL_MAX_BODY_BYTES,
+      maxConcurrentRequests: e.VEXIL_MAX_CONCURRENT_REQUESTS,
       ofrepRatePerSecond: e.VEXIL_OFREP_RATE_LIMIT_PER_SECOND,
     },
     metrics: { flushMs: e.VEXIL_METRICS_FLUSH_MS, maxFlags: e.VEXIL_METRICS_MAX_FLAGS },

@@ -6,6 +6,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.ts";
 import { type AppDeps, principalOf, socketCredentials } from "./context.ts";
+import { admitRequests } from "./http/admission.ts";
 import { tracedHandler } from "./http/tracing.ts";
 import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
 
@@ -44,7 +45,10 @@ export async function listen(
 ): Promise<RunningServer> {
   const server = bound ?? createServer();
   server.removeAllListeners("request");
-  server.on("request", deps.config.tracing ? tracedHandler(app) : app);
+  const { maxConcurrentRequests: limit, maxBodyBytes } = deps.config.http;
+  const admitted = limit > 0 ? admitRequests(app, { limit, maxBodyBytes }) : app;
+  // A trace's request span includes the time the request waited for admission.
+  server.on("request", deps.config.tracing ? tracedHandler(admitted) : admitted);
   const wss = new WebSocketServer({ server, path: app.graphqlEndpoint });
   const ws = useServer<Record<string, unknown>>(
     {

@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import pLimit from "p-limit";
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** Probes answer at once, whatever the queue: an orchestrator must see a busy server alive. */
+const EXEMPT_PATHS = new Set(["/health", "/ready"]);
+
+/**
+ * At most `limit` requests are handled at once; the others wait their turn in arrival order.
+ * Without it, every request a burst brings starts at once and they share the event loop:
+ * each advances by one statement per turn, so a transaction holds its row locks for as many
+ * turns as there are requests in flight, writers of the same flag queue behind it, and the
+ * slowest answers take many times the mean.
+ *
+ * A request queues once its body has arrived (a client that sends slowly takes no slot); the
+ * body is handed on as the request's `body`, which the fetch adapter under yoga reads instead
+ * of the stream. A body over `maxBodyBytes` is not read further: the handler answers 413 for
+ * it and the connection is closed. A request leaves its slot when its response starts (a
+ * stream such as SSE then no longer counts) or its connection closes; one whose client went
+ * away while it waited is not handled.
+ */
+export function admitRequests(handler: Handler, options: { limit: number; maxBodyBytes: number }): Handler {
+  const admit = pLimit(options.limit);
+  const handle = (request: IncomingMessage, response: ServerResponse) =>
+    new Promise<void>((leave) => {
+      if (response.closed || !response.socket || response.socket.destroyed) return leave();
+      response.once("close", leave);
+      const writeHead = response.writeHead;
+      response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+        leave();
+        return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+      } as ServerResponse["writeHead"];
+      handler(request, response);
+    });
+  return (request, response) => {
+    if (EXEMPT_PATHS.has((request.url ?? "/").split("?")[0] as string)) return handler(request, response);
+    receiveBody(request, options.maxBodyBytes).then(
+      (body) => {
+        if (body) {
+          (request as IncomingMessage & { body?: Buffer }).body = body;
+          if (body.length > options.maxBodyBytes) response.once("finish", () => request.destroy());
+        }
+        void admit(() => handle(request, response));
+      },
+      () => request.destroy(),
+    );
+  };
+}
+
+/** The request's body (undefined when it has none), or its first `max + 1` bytes when longer. */
+function receiveBody(request: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  const hasBody =
+    request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? 0) > 0;
+  if (!hasBody) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      request.off("data", onData).off("end", done).off("error", reject).off("close", onClose);
+      resolve(Buffer.concat(chunks, Math.min(size, max + 1)));
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > max) {
+        request.pause();
+        done();
+      }
+    };
+    const onClose = () => {
+      if (!request.complete) reject(new Error("the client went away while sending"));
+    };
+    request.on("data", onData).once("end", done).once("error", reject).once("close", onClose);
+  });
+}
