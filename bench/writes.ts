@@ -6,7 +6,8 @@ import { runBench } from "./bench-server.ts";
 const env = process.env;
 const FLAGS = Number(env.BENCH_WRITE_FLAGS ?? 1000);
 const DURATION = Number(env.BENCH_DURATION ?? 10);
-const LEVELS = (env.BENCH_CONNECTIONS ?? "2,10,50").split(",").map(Number);
+// BENCH_CONNECTIONS="" runs the creates alone.
+const LEVELS = (env.BENCH_CONNECTIONS ?? "2,10,50").split(",").filter(Boolean).map(Number);
 const CREATE_CONNECTIONS = Number(env.BENCH_CREATE_CONNECTIONS ?? 8);
 const ADMIN = "*:*.bench-writes-admin-secret-0123456789";
 const log = (m: string) => console.log(`[bench:writes ${new Date().toISOString().slice(11, 19)}] ${m}`);
@@ -121,7 +122,8 @@ async function createWithStrategiesAndTags(url: string, workers: number) {
 }
 
 async function main() {
-  const db = await benchStorage("vexil_bench_writes");
+  // BENCH_DATABASE_NAME: two runs on one server each in a database of its own.
+  const db = await benchStorage(env.BENCH_DATABASE_NAME ?? "vexil_bench_writes");
   const server = await startServerProcess({
     ...db.env,
     INIT_ADMIN_API_TOKENS: ADMIN,

@@ -128,7 +128,10 @@ function overPool(pool: pg.Pool, wrap: AdapterWrapper): Database {
   // error must not crash the process (Prisma's adapter handles it the same way).
   pool.on("error", () => undefined);
   const adapterFactory = new WholeScriptPgFactory(pool, { statementNameGenerator: statementName });
-  const prisma = new PrismaClient({ adapter: wrap(adapterFactory) });
+  // errorFormat "minimal": otherwise Prisma captures a stack trace at every query, for the call
+  // site its error messages name (0.03 to 0.06 ms of CPU per query, a few % of a write). Errors
+  // are told apart by their codes, and the stack of a thrown error still shows the caller.
+  const prisma = new PrismaClient({ adapter: wrap(adapterFactory), errorFormat: "minimal" });
   return {
     kind: "postgres",
     prisma,

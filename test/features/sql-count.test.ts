@@ -98,17 +98,24 @@ describe("a flag search page costs one SQL statement, whatever its size", () => 
 });
 
 describe("creating a flag costs a fixed number of SQL statements", () => {
-  it("the flag-limit lock, one read of everything it checks, four inserts (the event with its outbox rows), the answer", async () => {
+  it("the flag-limit lock, one read of everything it checks, one insert of the flag and its rows, the event with its outbox rows, the answer", async () => {
     const mutation = `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`;
     // The first write after start (or a settings change) reads maintenance mode once.
     expect((await t.gql(mutation, { n: "warm-up-create" })).errors).toBeUndefined();
     const { result, statements } = await counter.during(() => t.gql(mutation, { n: "counted-create" }));
     expect(result.errors).toBeUndefined();
-    // The PostgreSQL adapter sends COMMIT as a statement, PGlite's does not: leave it out.
-    expect(statements.filter((s) => !/^(BEGIN|COMMIT)\b/.test(s))).toHaveLength(7);
+    expect(withoutTransaction(statements)).toHaveLength(5);
     expect(statements.filter((s) => s.includes("pg_advisory_xact_lock"))).toHaveLength(1);
     expect(statements.filter((s) => s.includes('INSERT INTO "AddonDelivery"'))).toHaveLength(1);
     expect(statements.filter((s) => s.includes("pg_current_xact_id"))).toEqual([]);
+    const flag = await t.rest("GET", "/api/admin/projects/default/features/counted-create");
+    expect(
+      flag.body.environments.map((e: { name: string; enabled: boolean }) => [e.name, e.enabled]),
+    ).toEqual([
+      ["development", false],
+      ["production", false],
+    ]);
+    expect(flag.body.lifecycle.stage).toBe("initial");
   });
 });
 
@@ -127,3 +134,48 @@ describe("a toggle answers the Feature record in a fixed number of SQL statement
     expect(sent.filter((s) => s.includes("FavoriteFeature") && s.includes("ChangeRequest"))).toHaveLength(1);
   });
 });
+
+describe("a dataset loader's calls cost a fixed number of SQL statements (issue 16.1)", () => {
+  const strategy = {
+    name: "flexibleRollout",
+    parameters: { rollout: "50", stickiness: "default", groupId: "loaded" },
+    constraints: [{ contextName: "userId", operator: "IN", values: ["1", "2"] }],
+  };
+  const strategies = "/api/admin/projects/default/features/loaded/environments/development/strategies";
+
+  it("a strategy: the flag's lock, one read of what it checks, one insert, the event (the answer is the inserted row)", async () => {
+    expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "loaded" })).status).toBe(
+      200,
+    );
+    expect((await t.rest("POST", strategies, strategy)).status).toBe(200);
+    const { result, statements } = await counter.during(() => t.rest("POST", strategies, strategy));
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ sortOrder: 1, segments: [], parameters: strategy.parameters });
+    expect(withoutTransaction(statements)).toHaveLength(4);
+  });
+
+  it("a tag: the flag's lock, the tag, the flag's tag, the event (and tag-created for a new value)", async () => {
+    expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "loaded-2" })).status).toBe(
+      200,
+    );
+    const tag = (flag: string) =>
+      counter.during(() =>
+        t.rest("POST", `/api/admin/features/${flag}/tags`, { type: "simple", value: "shared" }),
+      );
+    const newValue = await tag("loaded");
+    expect(newValue.result.status).toBe(201);
+    expect(withoutTransaction(newValue.statements)).toHaveLength(5);
+    const knownValue = await tag("loaded-2");
+    expect(knownValue.result).toMatchObject({ status: 201, body: { type: "simple", value: "shared" } });
+    expect(withoutTransaction(knownValue.statements)).toHaveLength(4);
+    // Already tagged: no event, and the answer is the stored row, read back.
+    const again = await tag("loaded-2");
+    expect(again.result).toMatchObject({ status: 201, body: { type: "simple", value: "shared" } });
+    expect(withoutTransaction(again.statements)).toHaveLength(4);
+  });
+});
+
+/** The PostgreSQL adapter sends BEGIN and COMMIT as statements, PGlite's does not: leave them out. */
+function withoutTransaction(statements: string[]) {
+  return statements.filter((s) => !/^\s*(BEGIN|COMMIT)\b/.test(s));
+}

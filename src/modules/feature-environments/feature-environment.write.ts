@@ -3,15 +3,19 @@ import { Prisma } from "../../generated/prisma/client.ts";
 
 // Writes of FeatureEnvironment (and of the project's FeatureStrategy rows) that other modules'
 // actions need: this module owns those tables (src/db/table-owners.ts). Each function is the
-// statement its caller ran before, so callers keep their SQL and statement counts. No events:
-// the calling action records its own.
+// statement its caller ran before, so callers keep their SQL and statement counts (or, for a
+// new flag, the statement its caller runs as part of its own). No events: the calling action
+// records its own.
 
-/** A new flag gets a disabled state in each environment of its project. */
-export async function addFlagEnvironments(tx: Tx, featureName: string, environmentNames: readonly string[]) {
-  if (environmentNames.length === 0) return;
-  await tx.featureEnvironment.createMany({
-    data: environmentNames.map((environmentName) => ({ featureName, environmentName })),
-  });
+/**
+ * A new flag gets a disabled state in each environment of its project: the INSERT statement,
+ * which the flag's creation runs within its own statement (features/feature-create.write.ts:
+ * one round trip for the flag and its rows).
+ */
+export function flagEnvironmentsInsert(featureName: string, environmentNames: readonly string[]): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO "FeatureEnvironment" ("featureName", "environmentName")
+    SELECT ${featureName}, environment FROM unnest(${[...environmentNames]}::text[]) AS environment`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { rowAnswersQuery } from "../../shared/query-answer.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.write.ts";
@@ -12,6 +13,7 @@ import {
   StrategySortOrderInput,
   StrategyUpdateInput,
 } from "./strategy-inputs.schema.ts";
+import { SEGMENT_IDS } from "./strategy-record.read.ts";
 import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
 
 builder.mutationFields((t) => {
@@ -71,6 +73,8 @@ builder.mutationFields((t) => {
             args.input as NewStrategyInput,
             ctx.config.limits,
           );
+          // The inserted row answers as its read-back would (segments included).
+          if (rowAnswersQuery(query, { segments: SEGMENT_IDS })) return created;
           return w.tx.featureStrategy.findUniqueOrThrow({ ...query, where: { id: created.id } });
         });
       },

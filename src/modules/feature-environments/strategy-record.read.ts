@@ -12,7 +12,9 @@ export function loadTarget(w: Write, target: EnvironmentTarget) {
   return lockFeatureIn(w.tx, target.project, target.feature, target.environment);
 }
 
-const withSegments = { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" as const } } };
+/** How a strategy's segments are read with it: their ids, ascending. */
+export const SEGMENT_IDS = { select: { segmentId: true }, orderBy: { segmentId: "asc" as const } };
+const withSegments = { segments: SEGMENT_IDS };
 
 export type StoredStrategy = Awaited<ReturnType<typeof strategiesOf>>[number];
 

@@ -1,9 +1,10 @@
 import { recordEvent } from "../../events/record.ts";
+import type { Feature } from "../../generated/prisma/client.ts";
 import { LimitExceededError, NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { addFlagEnvironments } from "../feature-environments/feature-environment.write.ts";
+import { flagEnvironmentsInsert } from "../feature-environments/feature-environment.write.ts";
 import { ensureTag } from "../tags/tag.write.ts";
 import { type CreateFeatureInput, createFeatureSchema } from "./feature.inputs.ts";
 
@@ -36,32 +37,26 @@ export async function createFeature(
     throw new LimitExceededError("feature flag", featureLimit);
   }
   for (const tag of data.tags) await ensureTag(w, tag);
-  // Flat inserts, not a nested create: Prisma would read the flag back once more.
-  const feature = await w.tx.feature.create({
-    data: {
-      name: data.name,
-      projectId,
-      type: data.type,
-      description: data.description ?? null,
-      impressionData: data.impressionData,
-      createdAt: w.now,
-      createdByUserId: w.actor.userId,
-    },
-  });
-  await addFlagEnvironments(w.tx, feature.name, checks.environments);
-  await w.tx.featureLifecycle.createMany({
-    data: [{ featureName: feature.name, stage: "initial", createdAt: w.now }],
-  });
-  if (data.tags.length > 0) {
-    await w.tx.featureTag.createMany({
-      data: data.tags.map((t) => ({
-        featureName: feature.name,
-        tagType: t.type,
-        tagValue: t.value,
-        createdByUserId: w.actor.userId,
-      })),
-    });
-  }
+  // One statement for the flag and its rows (states per environment, lifecycle stage, tags):
+  // model inserts would be a round trip each and several times their CPU in Prisma's runtime.
+  // The rows' foreign keys are checked at the statement's end, when the flag is there.
+  const [feature] = await w.tx.$queryRaw<Feature[]>`
+    WITH feature AS (
+      INSERT INTO "Feature" ("name", "projectId", "type", "description", "impressionData", "createdAt", "createdByUserId")
+      VALUES (${data.name}, ${projectId}, ${data.type}, ${data.description ?? null}, ${data.impressionData},
+              ${w.now}::timestamp(3), ${w.actor.userId})
+      RETURNING *
+    ), environments AS (${flagEnvironmentsInsert(data.name, checks.environments)}
+    ), lifecycle AS (
+      INSERT INTO "FeatureLifecycle" ("featureName", "stage", "createdAt")
+      VALUES (${data.name}, 'initial', ${w.now}::timestamp(3))
+    ), tags AS (
+      INSERT INTO "FeatureTag" ("featureName", "tagType", "tagValue", "createdByUserId")
+      SELECT ${data.name}, tag.type, tag.value, ${w.actor.userId}
+        FROM jsonb_to_recordset(${JSON.stringify(data.tags)}::jsonb) AS tag("type" text, "value" text)
+    )
+    SELECT * FROM feature`;
+  if (!feature) throw new Error("the flag insert returned no row");
   await recordEvent(w, {
     type: "feature-created",
     project: projectId,

@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { rowAnswersQuery } from "../../shared/query-answer.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { lockFeatures } from "../feature-environments/feature-lock.read.ts";
@@ -38,7 +39,9 @@ builder.mutationField("addFeatureTag", (t) =>
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
     resolve: async (query, _root, args, ctx) => {
       return runWrite(ctx, async (w) => {
-        const { tag } = await addFeatureTag(w, args.feature, { type: args.type, value: args.value });
+        const { tag, tagged } = await addFeatureTag(w, args.feature, { type: args.type, value: args.value });
+        // The new row answers as its read-back would; a tag the flag had is read.
+        if (tagged && rowAnswersQuery(query)) return tagged;
         return w.tx.featureTag.findUniqueOrThrow({
           ...query,
           where: {

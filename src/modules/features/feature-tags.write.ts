@@ -1,4 +1,5 @@
 import { recordEvent } from "../../events/record.ts";
+import type { FeatureTag } from "../../generated/prisma/client.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { lockFeature } from "../feature-environments/feature-lock.read.ts";
@@ -11,24 +12,18 @@ type TagRef = { type: string; value: string };
  * Tags a flag. The tag type must exist (404 otherwise); a tag value seen for the first time is
  * created on the fly (`tag-created`, as Unleash). Records `feature-tagged` with `{type, value}`;
  * a tag the flag already has records nothing. Throws NotFound, ArchivedFeature, Validation.
+ * Returns `tagged`, the new FeatureTag row (undefined when the flag already had the tag).
  */
 export async function addFeatureTag(w: Write, featureName: string, input: TagRef) {
   const tag = parseInput(tagSchema, input);
   const feature = await lockFeature(w.tx, null, featureName);
   await ensureTag(w, tag);
-  const tagged = await w.tx.featureTag.createMany({
-    data: [
-      {
-        featureName,
-        tagType: tag.type,
-        tagValue: tag.value,
-        createdAt: w.now,
-        createdByUserId: w.actor.userId,
-      },
-    ],
-    skipDuplicates: true,
-  });
-  if (tagged.count > 0) {
+  // Raw: a model insert costs several times the statement's CPU in Prisma's runtime.
+  const [tagged] = await w.tx.$queryRaw<FeatureTag[]>`
+    INSERT INTO "FeatureTag" ("featureName", "tagType", "tagValue", "createdAt", "createdByUserId")
+    VALUES (${featureName}, ${tag.type}, ${tag.value}, ${w.now}::timestamp(3), ${w.actor.userId})
+    ON CONFLICT DO NOTHING RETURNING *`;
+  if (tagged) {
     await recordEvent(w, {
       type: "feature-tagged",
       project: feature.projectId,
@@ -36,7 +31,7 @@ export async function addFeatureTag(w: Write, featureName: string, input: TagRef
       data: { type: tag.type, value: tag.value },
     });
   }
-  return { feature, tag };
+  return { feature, tag, tagged };
 }
 
 /**
