@@ -55,8 +55,18 @@ const PREPARED_MIN_LENGTH = 1_000;
  */
 function statementName(query: { sql: string }): string {
   if (query.sql.length < PREPARED_MIN_LENGTH) return undefined as unknown as string;
-  return `vexil_${createHash("sha256").update(query.sql).digest("base64url")}`;
+  let name = statementNames.get(query.sql);
+  if (name === undefined) {
+    // The texts are a few hundred query shapes; a full map is simply started again.
+    if (statementNames.size >= 1_000) statementNames.clear();
+    name = `vexil_${createHash("sha256").update(query.sql).digest("base64url")}`;
+    statementNames.set(query.sql, name);
+  }
+  return name;
 }
+
+/** Names already computed (a SHA-256 of a nested read's several kilobytes costs ~0.1 ms). */
+const statementNames = new Map<string, string>();
 
 /**
  * @prisma/adapter-pg runs a migration script by splitting it on every `;`, which breaks a
