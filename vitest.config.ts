@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/helpers/global-setup.ts"],
+    setupFiles: process.env.VEXIL_CPU_LOG ? ["test/helpers/cpu-log.ts"] : [],
     pool: "forks",
     maxWorkers: 2,
     // Test files share a worker's module graph: each still gets its own database and app,

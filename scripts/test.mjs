@@ -6,6 +6,7 @@
 // 4. The login-throttling file (it replaces a module with vi.mock) and the browser tests
 //    (test/ui: a server, a database and Chromium each), every file in a process of its own.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 const extra = process.argv.slice(2);
 const apiTests = ["--exclude", "test/access/login-limits.test.ts", "--exclude", "test/ui/**"];
@@ -15,7 +16,27 @@ const passes = [
   ["--isolate", "test/access/login-limits.test.ts", "test/ui"],
 ];
 
-for (const args of passes) {
+/** CPU seconds (user + system) of this process's finished children, from /proc (Linux); else null. */
+function childrenCpu() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+const figures = [];
+for (const [i, args] of passes.entries()) {
+  const cpu = childrenCpu();
+  const wall = performance.now();
   const run = spawnSync("npx", ["vitest", "run", ...args, ...extra], { stdio: "inherit" });
+  if (cpu !== null) {
+    figures.push(
+      `pass ${i + 1}: ${(childrenCpu() - cpu).toFixed(0)} s CPU, ${((performance.now() - wall) / 1000).toFixed(0)} s`,
+    );
+  }
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
+if (figures.length > 0) console.log(`== ${figures.join("; ")} ==`);
