@@ -11,6 +11,23 @@ import { operationOf, surfaceOf } from "./labels.ts";
 /** Seconds: from a cached answer (1 ms) to a slow search (5 s). */
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
+let processRegister: Registry | undefined;
+
+/**
+ * The process' own metrics (CPU, memory, GC, event-loop delay), collected once per process
+ * however many apps it runs (the tests run one per file). prom-client starts a GC observer and
+ * an event-loop monitor for them and never stops either: collected per app, every closed app
+ * stayed reachable from the observer through its registry's gauges (its database with it), and
+ * each GC called one more observer.
+ */
+function processMetrics(): Registry {
+  if (!processRegister) {
+    processRegister = new Registry();
+    collectDefaultMetrics({ register: processRegister, prefix: "vexil_" });
+  }
+  return processRegister;
+}
+
 /**
  * `/metrics` in Prometheus' text format (prom-client): HTTP durations per surface, GraphQL
  * operation durations per type, the process' own metrics, the PostgreSQL pool (connections in
@@ -19,8 +36,8 @@ const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
  * `authorization: credentials` in its scrape config): the figures describe the whole instance.
  */
 export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string, unknown>> {
-  const register = new Registry();
-  collectDefaultMetrics({ register, prefix: "vexil_" });
+  // A registry of this app's own: the process' metrics, then the app's below.
+  const register = Registry.merge([processMetrics()]);
   const http = new Histogram({
     name: "vexil_http_request_duration_seconds",
     help: "Time to the start of the answer, per surface, method and status class.",

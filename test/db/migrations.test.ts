@@ -1,10 +1,12 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, assertMigrated, MIGRATIONS_DIR } from "../../src/db/migrate.ts";
 import { createPglite } from "../../src/db/pglite.ts";
-import { openPglite } from "../../src/db/pglite-database.ts";
+import { openPglite, openPgliteFolder } from "../../src/db/pglite-database.ts";
+import { PGLITE_TEMPLATE_DIR } from "../../src/db/pglite-thread.ts";
+import { createTestDatabase } from "../helpers/database.ts";
 import { startServerProcess } from "../helpers/server-process.ts";
 
 let dir: string;
@@ -19,7 +21,9 @@ async function copyOfMigrations(name: string) {
   return copy;
 }
 
-// Each test runs the WASM schema engine on a fresh database: seconds each, more on a busy machine.
+// The first test migrates a fresh database from scratch; the others start from a migrated copy
+// (the run's template, migrated from the same folder), as a database a release finds. The WASM
+// schema engine takes seconds each time, more on a busy machine.
 describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 180_000 }, () => {
   it("applies every migration once; applying again is a no-op", async () => {
     const db = openPglite(await createPglite("memory://"));
@@ -36,8 +40,12 @@ describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 18
 
   it("refuses a migration edited after it was applied, saying what to do", async () => {
     const migrations = await copyOfMigrations("edited");
-    const db = openPglite(await createPglite("memory://"));
-    const [firstName] = await applyMigrations(db.adapterFactory, { dir: migrations });
+    const db = await createTestDatabase();
+    expect(await applyMigrations(db.adapterFactory, { dir: migrations })).toEqual([]);
+    const [firstName] = (await readdir(migrations, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     const file = join(migrations, firstName!, "migration.sql");
     await writeFile(file, `${await readFile(file, "utf8")}\n-- edited\n`);
     await expect(applyMigrations(db.adapterFactory, { dir: migrations })).rejects.toThrow(
@@ -53,7 +61,7 @@ describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 18
       join(migrations, "29990101000000_broken", "migration.sql"),
       "ALTER TABLE no_such_table ADD x int;",
     );
-    const db = openPglite(await createPglite("memory://"));
+    const db = await createTestDatabase();
     await expect(applyMigrations(db.adapterFactory, { dir: migrations })).rejects.toThrow(
       /Database migration failed/,
     );
@@ -73,15 +81,14 @@ describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 18
       INIT_ADMIN_API_TOKENS: "*:*.x",
       INIT_ADMIN_PASSWORD: "Some-Password-1",
     };
-    const server = await startServerProcess({ ...env, DATABASE_URL: "" });
-    expect(await server.stop("SIGTERM")).toBe(0);
-    const pglite = await createPglite(dataDir);
+    // The data folder as a first start makes it (a copy of the build's migrated template).
+    const db = await openPgliteFolder(dataDir, { pgliteTemplate: PGLITE_TEMPLATE_DIR });
     // Direct write: a migration only a newer build has; no API writes the migrations table.
-    await pglite.query(
+    await db.prisma.$executeRawUnsafe(
       `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
        VALUES ('future', 'x', '29990101000000_from_the_future', now(), now(), 1)`,
     );
-    await pglite.close();
+    await db.close();
     await expect(startServerProcess({ ...env, DATABASE_URL: "" })).rejects.toThrow(
       /migrations this build does not know \(29990101000000_from_the_future\)/,
     );
