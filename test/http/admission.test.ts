@@ -64,7 +64,12 @@ async function lockFlag(name: string) {
     { timeout: 60_000 },
   );
   await holding;
-  return { release: () => (release(), transaction) };
+  return {
+    release: () => {
+      release();
+      return transaction;
+    },
+  };
 }
 
 const toggle = (name: string) =>
