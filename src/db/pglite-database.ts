@@ -1,6 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { PrismaClient } from "../generated/prisma/client.ts";
-import type { AdapterWrapper, Database } from "./database.ts";
+import { type AdapterWrapper, createPrismaClient, type Database } from "./database.ts";
 import { AwaitingPGliteFactory, createPglite, prepareDataDir } from "./pglite.ts";
 
 // PGlite in the calling thread: tests, benchmarks and scripts. The server runs it on its own
@@ -18,10 +17,7 @@ export async function openPgliteFolder(
 /** Wraps an already opened PGlite (tests pass clones of a migrated template). */
 export function openPglite(pglite: PGlite, wrap: AdapterWrapper = (f) => f): Database {
   const adapterFactory = new AwaitingPGliteFactory(pglite);
-  // errorFormat "minimal": otherwise Prisma captures a stack trace at every query, for the call
-  // site its error messages name (0.03 to 0.06 ms of CPU per query, a few % of a write). Errors
-  // are told apart by their codes, and the stack of a thrown error still shows the caller.
-  const prisma = new PrismaClient({ adapter: wrap(adapterFactory), errorFormat: "minimal" });
+  const prisma = createPrismaClient(wrap(adapterFactory));
   return {
     kind: "pglite",
     prisma,
