@@ -77,15 +77,21 @@ function flagFactsLoader(db: Db, caller: { actorId: number | null; hour: () => D
     openChangeRequests: openChangeRequestsSql,
     lastHourCounts: (names) => countsSql(caller.hour(), names),
   };
-  const answers: { [F in FlagFact]: (name: string, rows: FactRows[F]) => FlagFacts[F] } = {
-    favorite: (name, rows) => rows.some((r) => r.featureName === name),
-    collaborators: (name, rows) =>
-      rows
-        .filter((r) => r.featureName === name)
-        .sort((a, b) => b.latestEventId - a.latestEventId)
-        .map(toUserSummary),
-    openChangeRequests: (name, rows) => environmentsOf(name, rows, (r) => r.ids),
-    lastHourCounts: (name, rows) => environmentsOf(name, rows, countsOf),
+  // Each kind's values for the names asked, in their order, from the rows of its part.
+  const valuesOf: { [F in FlagFact]: (names: string[], rows: FactRows[F]) => FlagFacts[F][] } = {
+    favorite: (names, rows) => {
+      const favourites = new Set(rows.map((r) => r.featureName));
+      return names.map((name) => favourites.has(name));
+    },
+    collaborators: (names, rows) => {
+      const users = new Map(names.map((name) => [name, [] as UserSummary[]]));
+      for (const row of [...rows].sort((a, b) => b.latestEventId - a.latestEventId)) {
+        users.get(row.featureName)?.push(toUserSummary(row));
+      }
+      return names.map((name) => users.get(name) as UserSummary[]);
+    },
+    openChangeRequests: (names, rows) => byFeature(names, rows, (r) => r.ids),
+    lastHourCounts: (names, rows) => byFeature(names, rows, countsOf),
   };
   return new DataLoader<{ kind: FlagFact; name: string }, unknown, string>(
     async (keys) => {
@@ -98,21 +104,29 @@ function flagFactsLoader(db: Db, caller: { actorId: number | null; hour: () => D
       );
       const [row] = await db.$queryRaw<{ facts: FactRows }[]>`
         SELECT json_build_object(${Prisma.join(parts)}) AS facts`;
-      const rows = row!.facts;
-      return keys.map(({ kind, name }) =>
-        (answers[kind] as (n: string, r: unknown) => unknown)(name, rows[kind]),
+      const values = new Map(
+        [...namesOf].map(([kind, set]) => {
+          const names = [...set];
+          const of = valuesOf[kind] as (names: string[], rows: unknown) => unknown[];
+          const found = of(names, row!.facts[kind]);
+          return [kind, new Map(names.map((name, i) => [name, found[i]]))];
+        }),
       );
+      return keys.map(({ kind, name }) => values.get(kind)?.get(name));
     },
     { cacheKeyFn: ({ kind, name }) => `${kind}\u0000${name}` },
   );
 }
 
-function environmentsOf<R extends { featureName: string; environmentName: string }, T>(
-  name: string,
+/** Rows per flag of `names` (in its order), then per environment. */
+export function byFeature<R extends { featureName: string; environmentName: string }, T>(
+  names: readonly string[],
   rows: R[],
   value: (row: R) => T,
-): ByEnvironment<T> {
-  return new Map(rows.filter((r) => r.featureName === name).map((r) => [r.environmentName, value(r)]));
+): ByEnvironment<T>[] {
+  const maps = new Map(names.map((n) => [n, new Map<string, T>()]));
+  for (const row of rows) maps.get(row.featureName)?.set(row.environmentName, value(row));
+  return names.map((n) => maps.get(n) as ByEnvironment<T>);
 }
 
 export const countsOf = (r: CountsRow): EvaluationCounts => ({ yes: r.yes, no: r.no });

@@ -1,8 +1,8 @@
 import type { Context } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import { countsOf } from "../../loaders.ts";
+import { byFeature, countsOf } from "../../loaders.ts";
 import type { UserSummary } from "../users/user-summary.logic.ts";
-import { byFeature, idsOf, NO_EVALUATIONS, type PageExtras, pageExtrasSql } from "./search-loaders.read.ts";
+import { idsOf, NO_EVALUATIONS, type PageExtras, pageExtrasSql } from "./search-loaders.read.ts";
 
 /**
  * Spec 2.9 search items built by the search statement itself, as JSON: a dashboard page is

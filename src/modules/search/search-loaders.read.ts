@@ -1,7 +1,6 @@
 import type { Context } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import {
-  type ByEnvironment,
   type ChangeRequestsRow,
   type CountsRow,
   countsSql,
@@ -11,17 +10,6 @@ import {
   openChangeRequestsSql,
 } from "../../loaders.ts";
 import { actorOf } from "../../shared/actor.ts";
-
-/** Rows per flag of `names` (in its order), then per environment. */
-export function byFeature<R extends { featureName: string; environmentName: string }, T>(
-  names: readonly string[],
-  rows: R[],
-  value: (row: R) => T,
-): ByEnvironment<T>[] {
-  const maps = new Map(names.map((n) => [n, new Map<string, T>()]));
-  for (const row of rows) maps.get(row.featureName)?.set(row.environmentName, value(row));
-  return names.map((n) => maps.get(n) as ByEnvironment<T>);
-}
 
 export const NO_EVALUATIONS: EvaluationCounts = { yes: 0, no: 0 };
 export const idsOf = (r: ChangeRequestsRow) => r.ids;
