@@ -4,8 +4,9 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import type { Config } from "../config.ts";
-import { PrismaClient } from "../generated/prisma/client.ts";
+import type { PrismaClient } from "../generated/prisma/client.ts";
 import { PGLITE_THREAD_PORT, type PgliteThread } from "./pglite-thread.ts";
+import { createPrismaClient } from "./prisma-client.ts";
 
 export type Db = PrismaClient;
 /** The client handed to services inside a transaction. */
@@ -37,16 +38,6 @@ export async function openDatabase(
   // Loaded only here: a server on PostgreSQL, or on the PGlite thread, never needs it.
   const { openPgliteFolder } = await import("./pglite-database.ts");
   return openPgliteFolder(config.dataDir, options);
-}
-
-/**
- * The Prisma client over a driver adapter. errorFormat "minimal": otherwise Prisma captures a
- * stack trace at every query, for the call site its error messages name (0.03 to 0.06 ms of CPU
- * per query, a few % of a write). Errors are told apart by their codes, and the stack of a
- * thrown error still shows the caller.
- */
-export function createPrismaClient(adapter: SqlMigrationAwareDriverAdapterFactory): PrismaClient {
-  return new PrismaClient({ adapter, errorFormat: "minimal" });
 }
 
 /** Observes the SQL the client sends (the debug log's counts, statement-count tests). */

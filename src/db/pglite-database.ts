@@ -1,6 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { type AdapterWrapper, createPrismaClient, type Database } from "./database.ts";
+import type { AdapterWrapper, Database } from "./database.ts";
 import { AwaitingPGliteFactory, createPglite, prepareDataDir } from "./pglite.ts";
+import { createPrismaClient } from "./prisma-client.ts";
 
 // PGlite in the calling thread: tests, benchmarks and scripts. The server runs it on its own
 // thread instead (pglite-thread.ts).
