@@ -7,23 +7,16 @@
 // Options (environment): BENCH_START_RUNS (restarts, default 5).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { cpuMsOf } from "./process-cpu.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const runs = Number(process.env.BENCH_START_RUNS ?? 5);
-const TICKS_PER_SECOND = 100;
 
 type Start = { wallMs: number; cpuMs: number };
-
-/** CPU time the process has used so far (Linux: /proc/<pid>/stat utime + stime). */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
 
 async function startOnce(dataDir: string): Promise<Start> {
   const started = performance.now();

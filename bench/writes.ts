@@ -2,6 +2,7 @@ import autocannon from "autocannon";
 import { startServerProcess } from "../test/helpers/server-process.ts";
 import { benchStorage } from "./bench-database.ts";
 import { runBench } from "./bench-server.ts";
+import { cpuMsOf, postgresCpuMs } from "./process-cpu.ts";
 
 const env = process.env;
 const FLAGS = Number(env.BENCH_WRITE_FLAGS ?? 1000);
@@ -10,13 +11,37 @@ const DURATION = Number(env.BENCH_DURATION ?? 10);
 const LEVELS = (env.BENCH_CONNECTIONS ?? "2,10,50").split(",").filter(Boolean).map(Number);
 const CREATE_CONNECTIONS = Number(env.BENCH_CREATE_CONNECTIONS ?? 8);
 const ADMIN = "*:*.bench-writes-admin-secret-0123456789";
+// BENCH_TARGET_URL: measure a server already running there instead (Vexil, or Unleash for a
+// side-by-side run on the same machine) that accepts ADMIN as an admin token. Flags are then
+// created over REST under a fresh prefix, so runs against one database do not collide.
+const TARGET = env.BENCH_TARGET_URL;
+// BENCH_TARGET_PID: that server's process, for its CPU per request.
+const TARGET_PID = Number(env.BENCH_TARGET_PID ?? 0);
+const ON_POSTGRES = Boolean(TARGET || env.BENCH_DATABASE_URL);
+const PREFIX = TARGET ? `w${Date.now().toString(36)}-` : "w-";
 const log = (m: string) => console.log(`[bench:writes ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
+async function createFlagsOverRest(url: string) {
+  const next = { index: 0 };
+  const worker = async () => {
+    for (let i = next.index++; i < FLAGS; i = next.index++) {
+      const res = await fetch(`${url}/api/admin/projects/default/features`, {
+        method: "POST",
+        headers: { authorization: ADMIN, "content-type": "application/json" },
+        body: JSON.stringify({ name: `${PREFIX}${i}` }),
+      });
+      if (!res.ok) throw new Error(`create ${PREFIX}${i}: ${res.status} ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(CREATE_CONNECTIONS, 1) }, worker));
+}
+
 async function createFlags(url: string) {
+  if (TARGET) return createFlagsOverRest(url);
   for (let i = 0; i < FLAGS; i += 25) {
     const fields = Array.from(
       { length: Math.min(25, FLAGS - i) },
-      (_, j) => `f${j}: createFeature(project: "default", input: { name: "w-${i + j}" }) { name }`,
+      (_, j) => `f${j}: createFeature(project: "default", input: { name: "${PREFIX}${i + j}" }) { name }`,
     );
     const res = await fetch(`${url}/graphql`, {
       method: "POST",
@@ -28,7 +53,8 @@ async function createFlags(url: string) {
   }
 }
 
-async function toggle(url: string, connections: number) {
+async function toggle(url: string, connections: number, serverPid: number) {
+  const cpuBefore = { server: cpuMsOf(serverPid), database: postgresCpuMs() };
   const result = await autocannon({
     url,
     connections,
@@ -38,22 +64,26 @@ async function toggle(url: string, connections: number) {
         setupRequest: (request) => ({
           ...request,
           method: "POST",
-          path: `/api/admin/projects/default/features/w-${Math.floor(Math.random() * FLAGS)}/environments/development/${Math.random() < 0.5 ? "on" : "off"}`,
+          path: `/api/admin/projects/default/features/${PREFIX}${Math.floor(Math.random() * FLAGS)}/environments/development/${Math.random() < 0.5 ? "on" : "off"}`,
           headers: { authorization: ADMIN },
         }),
       },
     ],
   });
+  const perRequest = (ms: number) => Number((ms / Math.max(1, result.requests.total)).toFixed(2));
   const row = {
     connections,
     requestsPerSecond: Math.round(result.requests.average),
+    serverCpuMs: serverPid ? perRequest(cpuMsOf(serverPid) - cpuBefore.server) : null,
+    // PGlite runs inside the server process: its CPU is the server's.
+    databaseCpuMs: ON_POSTGRES ? perRequest(postgresCpuMs() - cpuBefore.database) : null,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
   log(
-    `${connections} connections: ${row.requestsPerSecond} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}, errors ${row.errors}`,
+    `${connections} connections: ${row.requestsPerSecond} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU per toggle: server ${row.serverCpuMs ?? "?"} ms, PostgreSQL ${row.databaseCpuMs ?? "-"} ms; non-2xx ${row.non2xx}, errors ${row.errors}`,
   );
   return row;
 }
@@ -84,7 +114,7 @@ async function createWithStrategiesAndTags(url: string, workers: number) {
   const until = Date.now() + DURATION * 1000;
   const run = async (worker: number) => {
     for (let i = 0; Date.now() < until; i++) {
-      const name = `c-${worker}-${i}`;
+      const name = `c${PREFIX}${worker}-${i}`;
       const base = `/api/admin/projects/default/features/${name}`;
       const calls: [string, unknown][] = [
         ["/api/admin/projects/default/features", { name, type: "release" }],
@@ -121,7 +151,20 @@ async function createWithStrategiesAndTags(url: string, workers: number) {
   return row;
 }
 
+async function measure(url: string, database: string, serverPid: number) {
+  await createFlags(url);
+  log(`${FLAGS} flags, ${database}, ${DURATION} s per level`);
+  const rows = [];
+  for (const level of LEVELS) rows.push(await toggle(url, level, serverPid));
+  console.table(rows);
+  // BENCH_CREATE_CONNECTIONS=0 runs the toggles alone.
+  const creates = CREATE_CONNECTIONS ? await createWithStrategiesAndTags(url, CREATE_CONNECTIONS) : undefined;
+  console.log(JSON.stringify({ flags: FLAGS, duration: DURATION, target: TARGET ?? "vexil", rows, creates }));
+  if (rows.some((r) => r.non2xx || r.errors) || creates?.failed) process.exitCode = 1;
+}
+
 async function main() {
+  if (TARGET) return measure(TARGET, "the server at BENCH_TARGET_URL", TARGET_PID);
   // BENCH_DATABASE_NAME: two runs on one server each in a database of its own.
   const db = await benchStorage(env.BENCH_DATABASE_NAME ?? "vexil_bench_writes");
   const server = await startServerProcess({
@@ -130,14 +173,7 @@ async function main() {
     ...(env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_SERVER_NODE_OPTIONS } : {}),
   });
   try {
-    await createFlags(server.url);
-    log(`${FLAGS} flags, ${env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, ${DURATION} s per level`);
-    const rows = [];
-    for (const level of LEVELS) rows.push(await toggle(server.url, level));
-    console.table(rows);
-    const creates = await createWithStrategiesAndTags(server.url, CREATE_CONNECTIONS);
-    console.log(JSON.stringify({ flags: FLAGS, duration: DURATION, rows, creates }));
-    if (rows.some((r) => r.non2xx || r.errors) || creates.failed) process.exitCode = 1;
+    await measure(server.url, env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite", server.child.pid ?? 0);
   } finally {
     await server.stop();
     await db.cleanup();
