@@ -97,16 +97,25 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
       logger.warn("event bus reconnect failed", { error: String(error) });
       if (!closed) setTimeout(() => void reconnect(), 1000).unref();
     });
-  // Coalesce the notices of one tick into one NOTIFY (the highest id is enough: it wakes).
+  // One NOTIFY on its way at a time, carrying the highest id published since the last one (the
+  // highest is enough: it wakes). Under load the notices of many writes share one NOTIFY, each
+  // a round trip and a commit-time lock in PostgreSQL; alone, a notice leaves at once.
+  let sending = false;
   const flush = () => {
+    if (sending) return;
     const id = highest;
     const remembered = rememberedChanged;
     highest = null;
     rememberedChanged = false;
     if (id === null || !client) return;
-    client.query("SELECT pg_notify($1, $2)", [CHANNEL, payloadOf(id, remembered, node)]).catch((error) => {
-      logger.warn("event bus notify failed", { error: String(error) });
-    });
+    sending = true;
+    client
+      .query("SELECT pg_notify($1, $2)", [CHANNEL, payloadOf(id, remembered, node)])
+      .catch((error) => logger.warn("event bus notify failed", { error: String(error) }))
+      .finally(() => {
+        sending = false;
+        flush();
+      });
   };
 
   await connect();
@@ -114,7 +123,7 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
     publish(event) {
       const remembered = changesRemembered(event.type);
       notify(listeners, event.id, event, remembered);
-      if (highest === null) queueMicrotask(flush);
+      if (highest === null && !sending) queueMicrotask(flush);
       if (highest === null || event.id > highest) highest = event.id;
       rememberedChanged ||= remembered;
     },

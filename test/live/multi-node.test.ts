@@ -118,7 +118,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
       const publish = (id: bigint, type: string) =>
         writer.deps.bus.publish({ id, type } as Parameters<typeof writer.deps.bus.publish>[0]);
       publish(424243n, "feature-updated");
-      await new Promise<void>((resolve) => setImmediate(resolve)); // its own NOTIFY (one per tick)
+      await new Promise<void>((resolve) => setImmediate(resolve)); // its own NOTIFY: a later tick
       publish(424244n, "api-token-deleted");
       await bothHeard;
       expect(Object.fromEntries(marks)).toEqual({ 424243: false, 424244: true });
@@ -162,6 +162,33 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
       await client.dispose();
     });
   }
+
+  it("notices published while a NOTIFY is on its way share the next one, which carries the highest id", async () => {
+    const storage = await serverStorage();
+    cleanups.push(storage.drop);
+    const writer = await startNode(storage.url as string);
+    const reader = await startNode(storage.url as string);
+    cleanups.push(writer.close, reader.close);
+    const heard: bigint[] = [];
+    const last = new Promise<void>((resolve) => {
+      reader.deps.bus.listen((id) => {
+        heard.push(id);
+        if (id === 500_050n) resolve();
+      });
+    });
+    // Fifty writes committing in fifty ticks, as under load: one NOTIFY per tick would be fifty.
+    for (let id = 500_001n; id <= 500_050n; id++) {
+      writer.deps.bus.publish({ id, type: "feature-updated" } as Parameters<
+        typeof writer.deps.bus.publish
+      >[0]);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await last;
+    expect(heard[0]).toBe(500_001n);
+    expect(heard.at(-1)).toBe(500_050n);
+    expect(heard.length).toBeLessThan(25);
+    expect([...heard].sort((a, b) => (a < b ? -1 : 1))).toEqual(heard);
+  });
 
   it("an SDK streaming from one node gets a change made through the other", async () => {
     const storage = await serverStorage();
