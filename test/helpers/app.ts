@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { type App, createApp } from "../../src/app.ts";
 import { bootstrap } from "../../src/bootstrap.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
@@ -8,9 +9,10 @@ import { createInProcessBus } from "../../src/events/bus.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLoginLimiter } from "../../src/modules/access/login-limits.cache.ts";
 import { createLogger } from "../../src/shared/logger.ts";
+import { ADMIN_TOKEN, TEST_ADMIN_ENV } from "./admin.ts";
 import { createTestDatabase } from "./database.ts";
 
-export const ADMIN_TOKEN = "*:*.test-admin-secret-0123456789abcdef";
+export { ADMIN_TOKEN };
 
 export type TestApp = {
   app: App;
@@ -33,17 +35,21 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-/** A Vexil app on its own fresh database, bootstrapped with ADMIN_TOKEN; requests run in-process. */
+/**
+ * A Vexil app on its own fresh database, bootstrapped with ADMIN_TOKEN; requests run in-process.
+ * With the usual admin (`env` sets no other INIT_ADMIN_*), the database is a copy of the template
+ * global setup already bootstrapped with it, and this app's own bootstrap finds everything in
+ * place, as on a restart: the first start's work (a deliberately slow password hash, ~40
+ * statements) is done once per run, not once per file. Bootstrap's first start is tested on
+ * a database that was never bootstrapped (test/foundation/bootstrap.test.ts).
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
   options: { wrapAdapter?: AdapterWrapper; log?: (line: string) => void } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase(options.wrapAdapter);
-  const config = loadConfig({
-    INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
-    INIT_ADMIN_PASSWORD: "Admin-Password-1",
-    ...env,
-  });
+  const config = loadConfig({ ...TEST_ADMIN_ENV, ...env });
+  const bootstrapped = isDeepStrictEqual(config.initAdmin, loadConfig(TEST_ADMIN_ENV).initAdmin);
+  const database = await createTestDatabase(options.wrapAdapter, { bootstrapped });
   const logger = options.log ? createLogger("debug", options.log) : createLogger("silent");
   await bootstrap(database.prisma, config, logger);
   let fixedNow: Date | null = null;

@@ -7,15 +7,21 @@ import { type AdapterWrapper, type Database, openPgliteThread, openPostgres } fr
 import { createPglite } from "../../src/db/pglite.ts";
 import { openPglite } from "../../src/db/pglite-database.ts";
 import { PGLITE_TEMPLATE_DIR, startPgliteThread } from "../../src/db/pglite-thread.ts";
+import { parseDataDirTarball, TemplateMemoryFS } from "./pglite-template-fs.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 
 /**
  * A fresh, migrated database for one test file: a copy of the PGlite template, or a new
- * PostgreSQL database made from the template (dropped again by `close`).
+ * PostgreSQL database made from the template (dropped again by `close`). `bootstrapped`: a copy
+ * of the template global setup bootstrapped with TEST_ADMIN_ENV instead (only for an app
+ * configured with exactly that admin: see createTestApp).
  */
-export async function createTestDatabase(wrap?: AdapterWrapper): Promise<Database> {
+export async function createTestDatabase(
+  wrap?: AdapterWrapper,
+  options: { bootstrapped?: boolean } = {},
+): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
-  const template = inject("postgresTemplate");
+  const template = inject(options.bootstrapped ? "postgresBootstrappedTemplate" : "postgresTemplate");
   if (url && template) {
     const name = `vexil_test_${randomBytes(6).toString("hex")}`;
     const admin = openPostgres(adminDatabaseUrl(url));
@@ -31,32 +37,26 @@ export async function createTestDatabase(wrap?: AdapterWrapper): Promise<Databas
     };
   }
   if (process.env.TEST_PGLITE_THREAD) return openThreadDatabase(wrap);
-  const file = inject("pgliteTemplate");
+  const file = inject(options.bootstrapped ? "pgliteBootstrappedTemplate" : "pgliteTemplate");
   if (!file) throw new Error("global setup did not provide a database template");
-  const pglite = await createPglite("memory://", { loadDataDir: await templateTarball(file) });
+  const pglite = await createPglite("memory://", { fs: new TemplateMemoryFS(await templateEntries(file)) });
   return openPglite(pglite, wrap);
 }
 
-let template: { file: string; bytes: Promise<ArrayBuffer> } | undefined;
+const templates = new Map<string, Promise<ReturnType<typeof parseDataDirTarball>>>();
 
 /**
- * The template's tarball as PGlite reads it (`loadDataDir`: it only calls `arrayBuffer()`, and
- * copies each file out of it), read once per worker: Node's Blob hands out a 40 MB body in small
- * chunks it then concatenates, ~40 % of opening a database.
+ * The template's files, read and parsed once per worker; each database gets its own copy of
+ * them (TemplateMemoryFS). PGlite's own `loadDataDir` parses the tarball again for every
+ * database and looks every parent folder up again for every file: ~40 % of opening one.
  */
-async function templateTarball(file: string): Promise<Blob> {
-  if (template?.file !== file) {
-    template = {
-      file,
-      bytes: readFile(file).then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)),
-    };
+function templateEntries(file: string) {
+  let entries = templates.get(file);
+  if (!entries) {
+    entries = readFile(file).then((b) => parseDataDirTarball(new Uint8Array(b)));
+    templates.set(file, entries);
   }
-  const bytes = await template.bytes;
-  return new (class extends Blob {
-    override arrayBuffer() {
-      return Promise.resolve(bytes);
-    }
-  })();
+  return entries;
 }
 
 /**

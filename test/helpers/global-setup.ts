@@ -3,25 +3,33 @@ import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { openPostgres } from "../../src/db/database.ts";
+import { bootstrap } from "../../src/bootstrap.ts";
+import { loadConfig } from "../../src/config.ts";
+import { type Db, openPostgres } from "../../src/db/database.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { createPglite } from "../../src/db/pglite.ts";
 import { openPglite } from "../../src/db/pglite-database.ts";
 import { PGLITE_TEMPLATE_DIR } from "../../src/db/pglite-thread.ts";
+import { createLogger } from "../../src/shared/logger.ts";
+import { TEST_ADMIN_ENV } from "./admin.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 import { buildIfStale } from "./server-process.ts";
 
-type Template = {
-  provided: { pgliteTemplate?: string; postgresTemplate?: string };
-  teardown(): Promise<void>;
+type Provided = {
+  pgliteTemplate?: string;
+  pgliteBootstrappedTemplate?: string;
+  postgresTemplate?: string;
+  postgresBootstrappedTemplate?: string;
 };
+type Template = { provided: Provided; teardown(): Promise<void> };
 
 /**
- * Builds what is stale, then makes one migrated template per run: a PGlite data dir dumped to
- * a file (each test file loads a copy), or, with TEST_DATABASE_URL, a PostgreSQL template
- * database (each file CREATEs from it). Vitest calls a global setup once per project
- * (vitest.config.ts has two): the first call makes the template, every call provides it, and
- * the last teardown removes it.
+ * Builds what is stale, then makes the templates of a run: a migrated database, and a copy of it
+ * bootstrapped with the test apps' admin (TEST_ADMIN_ENV; see createTestApp). On PGlite, data
+ * dirs dumped to files (each test file loads a copy); with TEST_DATABASE_URL, PostgreSQL template
+ * databases (each file CREATEs from one). Vitest calls a global setup once per project
+ * (vitest.config.ts has two): the first call makes the templates, every call provides them, and
+ * the last teardown removes them.
  */
 export default async function setup(project: TestProject) {
   const shared = globalThis as { vexilTestTemplate?: { made: Promise<Template>; users: number } };
@@ -29,8 +37,8 @@ export default async function setup(project: TestProject) {
   const state = shared.vexilTestTemplate;
   state.users += 1;
   const { provided, teardown } = await state.made;
-  if (provided.pgliteTemplate) project.provide("pgliteTemplate", provided.pgliteTemplate);
-  if (provided.postgresTemplate) project.provide("postgresTemplate", provided.postgresTemplate);
+  for (const [key, value] of Object.entries(provided) as [keyof Provided, string][])
+    project.provide(key, value);
   return async () => {
     state.users -= 1;
     if (state.users === 0) await teardown();
@@ -47,43 +55,67 @@ async function makeTemplate(): Promise<Template> {
     const admin = openPostgres(adminDatabaseUrl(url));
     await admin.prisma.$executeRawUnsafe(`DROP DATABASE IF EXISTS ${template}`);
     await admin.prisma.$executeRawUnsafe(`CREATE DATABASE ${template}`);
+    const bootstrapped = `${template}_bootstrapped`;
+    await admin.prisma.$executeRawUnsafe(`DROP DATABASE IF EXISTS ${bootstrapped}`);
     const db = openPostgres(databaseUrl(url, template));
     await applyMigrations(db.adapterFactory);
     await db.close();
+    await admin.prisma.$executeRawUnsafe(`CREATE DATABASE ${bootstrapped} TEMPLATE ${template}`);
+    const copy = openPostgres(databaseUrl(url, bootstrapped));
+    await bootstrapForTests(copy.prisma);
+    await copy.close();
     return {
-      provided: { postgresTemplate: template },
+      provided: { postgresTemplate: template, postgresBootstrappedTemplate: bootstrapped },
       async teardown() {
-        await admin.prisma.$executeRawUnsafe(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+        for (const name of [template, bootstrapped]) {
+          await admin.prisma.$executeRawUnsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        }
         await admin.close();
       },
     };
   }
   const dir = await mkdtemp(join(tmpdir(), "vexil-test-"));
-  const file = join(dir, "template.tar");
-  await writeFile(file, await migratedPgliteTarball(dir));
-  return { provided: { pgliteTemplate: file }, teardown: () => rm(dir, { recursive: true, force: true }) };
+  const [migrated, bootstrapped] = await pgliteTarballs(dir);
+  const files = {
+    pgliteTemplate: join(dir, "template.tar"),
+    pgliteBootstrappedTemplate: join(dir, "bootstrapped.tar"),
+  };
+  await writeFile(files.pgliteTemplate, migrated);
+  await writeFile(files.pgliteBootstrappedTemplate, bootstrapped);
+  return { provided: files, teardown: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** What a test app's first start writes (createTestApp: TEST_ADMIN_ENV, no other INIT_ADMIN_*). */
+async function bootstrapForTests(db: Db): Promise<void> {
+  await bootstrap(db, loadConfig(TEST_ADMIN_ENV), createLogger("silent"));
 }
 
 /**
- * A migrated PGlite data dir as a tarball: the build's template (dist/pglite-template, made by
- * the build from the same migrations, as a server's first start copies it) when there is one,
- * else migrated here (the WebAssembly schema engine: seconds of CPU).
+ * A migrated PGlite data dir as a tarball, then the same bootstrapped (bootstrapForTests). The
+ * migrated one is the build's template (dist/pglite-template, made by the build from the same
+ * migrations, as a server's first start copies it) when there is one, else migrated here (the
+ * WebAssembly schema engine: seconds of CPU).
  */
-async function migratedPgliteTarball(dir: string): Promise<Buffer> {
+async function pgliteTarballs(dir: string): Promise<[Buffer, Buffer]> {
   const copy = join(dir, "data");
   const fromBuild = existsSync(join(PGLITE_TEMPLATE_DIR, "PG_VERSION"));
   if (fromBuild) await cp(PGLITE_TEMPLATE_DIR, copy, { recursive: true });
   const db = openPglite(await createPglite(fromBuild ? copy : "memory://"));
   if (!fromBuild) await applyMigrations(db.adapterFactory);
-  const dump = await db.pglite!.dumpDataDir("none");
+  const dump = async () => Buffer.from(await (await db.pglite!.dumpDataDir("none")).arrayBuffer());
+  const migrated = await dump();
+  await bootstrapForTests(db.prisma);
+  const bootstrapped = await dump();
   await db.close();
   await rm(copy, { recursive: true, force: true });
-  return Buffer.from(await dump.arrayBuffer());
+  return [migrated, bootstrapped];
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
     pgliteTemplate?: string;
+    pgliteBootstrappedTemplate?: string;
     postgresTemplate?: string;
+    postgresBootstrappedTemplate?: string;
   }
 }
