@@ -53,9 +53,9 @@ const PREPARED_MIN_LENGTH = 100;
  * PostgreSQL may keep their plan. Planning costs more than running for most of them: a flag's
  * record 1.8 ms against 0.1 ms, a flag's lock 0.15 against 0.04 (docs/performance.md, "Plans
  * kept"). Named by a hash of the text, so the same text always has the same name; only
- * trivial statements (`SELECT 1`, savepoints) stay unnamed. The texts are a bounded set of
- * query shapes (values are always parameters), and a pooled connection is replaced every
- * half hour (`openPostgres`), which bounds what a server keeps per connection.
+ * trivial statements (`SELECT 1`, savepoints) stay unnamed. Values are always parameters, so
+ * the texts are query shapes; a pooled PostgreSQL connection is replaced every half hour
+ * (`openPostgres`) and drops what it kept (D-137).
  */
 function statementName(query: { sql: string }): string {
   if (query.sql.length < PREPARED_MIN_LENGTH) return undefined as unknown as string;
