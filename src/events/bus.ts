@@ -102,7 +102,7 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   // a round trip and a commit-time lock in PostgreSQL; alone, a notice leaves at once.
   let sending = false;
   const flush = () => {
-    if (sending) return;
+    if (sending || closed) return;
     const id = highest;
     const remembered = rememberedChanged;
     highest = null;
