@@ -87,10 +87,15 @@ describe("a server with LOG_LEVEL=debug and an OTLP endpoint", () => {
     const res = await fetch(`${server.url}/api/admin/projects`, { headers: { authorization: TOKEN } });
     expect(res.status).toBe(200);
     const id = res.headers.get("x-request-id");
-    const line = server.output
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((entry) => entry.msg === "request" && entry.requestId === id);
+    // The access line is written when the response has finished, and logs are written
+    // asynchronously: it may reach the output after the answer does.
+    const accessLine = () =>
+      server.output
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((entry) => entry.msg === "request" && entry.requestId === id);
+    await expect.poll(accessLine).toBeDefined();
+    const line = accessLine();
     expect(line?.sqlStatements).toBeGreaterThan(0);
     expect(typeof line?.sqlMs).toBe("number");
   });
