@@ -55,15 +55,20 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
+/** Two nodes on a new database of their own (closed and dropped after the file). */
+async function twoNodes(redisUrl?: string): Promise<[Node, Node]> {
+  const storage = await serverStorage();
+  cleanups.push(storage.drop);
+  const first = await startNode(storage.url as string, redisUrl);
+  const second = await startNode(storage.url as string, redisUrl);
+  cleanups.push(first.close, second.close);
+  return [first, second];
+}
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL", () => {
   for (const transport of ["postgres", "redis"] as const) {
     it(`delivers an event committed on one node to a subscriber of the other (${transport})`, async () => {
-      const storage = await serverStorage();
-      cleanups.push(storage.drop);
-      const redisUrl = transport === "redis" ? REDIS_URL : undefined;
-      const writer = await startNode(storage.url as string, redisUrl);
-      const reader = await startNode(storage.url as string, redisUrl);
-      cleanups.push(writer.close, reader.close);
+      const [writer, reader] = await twoNodes(transport === "redis" ? REDIS_URL : undefined);
 
       // The transport itself: a notice published on one node is heard on the other.
       const heard = new Promise<bigint>((resolve) => {
@@ -164,11 +169,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
   }
 
   it("notices published while a NOTIFY is on its way share the next one, which carries the highest id", async () => {
-    const storage = await serverStorage();
-    cleanups.push(storage.drop);
-    const writer = await startNode(storage.url as string);
-    const reader = await startNode(storage.url as string);
-    cleanups.push(writer.close, reader.close);
+    const [writer, reader] = await twoNodes();
     const heard: bigint[] = [];
     const last = new Promise<void>((resolve) => {
       reader.deps.bus.listen((id) => {
@@ -191,11 +192,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
   });
 
   it("an SDK streaming from one node gets a change made through the other", async () => {
-    const storage = await serverStorage();
-    cleanups.push(storage.drop);
-    const writer = await startNode(storage.url as string);
-    const reader = await startNode(storage.url as string);
-    cleanups.push(writer.close, reader.close);
+    const [writer, reader] = await twoNodes();
     const gql = (query: string) => gqlOn(writer, query);
     const secret = (
       await gql(
@@ -228,11 +225,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
   });
 
   it("a token deleted through one node ends its subscription on the other", async () => {
-    const storage = await serverStorage();
-    cleanups.push(storage.drop);
-    const writer = await startNode(storage.url as string);
-    const reader = await startNode(storage.url as string);
-    cleanups.push(writer.close, reader.close);
+    const [writer, reader] = await twoNodes();
     const gql = (query: string, variables?: Record<string, unknown>) => gqlOn(writer, query, variables);
     const created = (
       await gql(
@@ -250,10 +243,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
   });
 
   it("maintenance mode turned on through one node refuses writes on the other (remembered, then forgotten on the notice)", async () => {
-    const storage = await serverStorage();
-    cleanups.push(storage.drop);
-    const [first, second] = [await startNode(storage.url as string), await startNode(storage.url as string)];
-    cleanups.push(first.close, second.close);
+    const [first, second] = await twoNodes();
     const gql = (node: Node, query: string) => api(node).gql(query);
     const create = (name: string) =>
       `mutation { createFeature(project: "default", input: { name: "${name}" }) { name } }`;
