@@ -118,7 +118,7 @@ export async function bootstrap(db: Db, config: Config, logger: Logger): Promise
   if (!needsAdmin && seed?.hash === seedHash() && !(await tokensToCreate(db, config))) return result;
   // Hashing is deliberately slow: do it before the transaction, only if an admin may be needed.
   const password = needsAdmin ? (config.initAdmin.password ?? generatePassword()) : null;
-  const passwordHash = password ? await hashPassword(password) : null;
+  const passwordHash = password ? await hashPassword(password, config.auth.passwordHashCost) : null;
   await db.$transaction(
     async (tx) => {
       for (const type of FEATURE_TYPES) {

@@ -60,6 +60,11 @@ const envSchema = z.object({
   VEXIL_OFREP_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
+  /**
+   * scrypt's work factor for passwords: N = 2^cost. A new or changed password is hashed with it,
+   * and a login whose stored hash was made with another cost is rehashed with it.
+   */
+  VEXIL_PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(17).default(15),
   /** Login attempts per account from one client address per minute (then 429); a success clears them. */
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** redis:// URL: live events travel between nodes over Redis pub/sub instead of NOTIFY. */
@@ -175,6 +180,8 @@ export type Config = {
     disablePasswordAuth: boolean;
     frontendApiOrigins: string[];
     sessionTtlMs: number;
+    /** scrypt's N for new password hashes is 2^this (VEXIL_PASSWORD_HASH_COST). */
+    passwordHashCost: number;
     loginRateLimitPerMinute: number;
     loginAddressRateLimitPerMinute: number;
     /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
@@ -245,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .map((o) => o.trim())
         .filter(Boolean),
       sessionTtlMs: e.VEXIL_SESSION_TTL_HOURS * 3_600_000,
+      passwordHashCost: e.VEXIL_PASSWORD_HASH_COST,
       loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
       loginAddressRateLimitPerMinute: e.LOGIN_ADDRESS_RATE_LIMIT_PER_MINUTE,
       trustProxy: e.VEXIL_TRUST_PROXY === "true",

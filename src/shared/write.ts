@@ -14,6 +14,8 @@ export type Write = {
   actor: Actor;
   now: Date;
   publicUrl: string;
+  /** scrypt's cost for a password this write hashes (config.auth.passwordHashCost). */
+  passwordHashCost: number;
   groupType: string;
   groupId: string;
   recorded: StoredEvent[];
@@ -48,6 +50,7 @@ export async function runWrite<T>(
             actor: options.actor ?? actorOf(ctx.principal),
             now: ctx.now(),
             publicUrl: ctx.config.publicUrl,
+            passwordHashCost: ctx.config.auth.passwordHashCost,
             groupType: options.groupType ?? "transaction",
             groupId: options.groupId ?? randomUUID(),
             recorded,

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { TEST_PASSWORD_HASH_COST } from "./admin.ts";
 
 export type ServerProcess = {
   url: string;
@@ -58,6 +59,7 @@ function serverEnv(env: Record<string, string>) {
     HOST: "127.0.0.1",
     PORT: "0",
     LOG_LEVEL: "info",
+    VEXIL_PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
     ...env,
   };
 }

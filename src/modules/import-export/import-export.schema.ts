@@ -135,6 +135,7 @@ async function dryRun(ctx: Context, target: ImportTarget, data: unknown): Promis
           actor: actorOf(principal),
           now: ctx.now(),
           publicUrl: ctx.config.publicUrl,
+          passwordHashCost: ctx.config.auth.passwordHashCost,
           groupType: "transaction",
           groupId: randomUUID(),
           recorded: [],

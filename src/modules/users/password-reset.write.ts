@@ -163,7 +163,7 @@ export async function replacePassword(
       if (await verifyPassword(password, old.passwordHash)) throw new PasswordPreviouslyUsedError();
     }
   }
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, w.passwordHashCost);
   await w.tx.user.update({ where: { id: userId }, data: { passwordHash, loginAttempts: 0 } });
   await w.tx.passwordHistory.create({ data: { userId, passwordHash } });
   await w.tx.resetToken.updateMany({

@@ -78,7 +78,7 @@ export async function createUser(w: Write, raw: CreateUserInput) {
   await assertFree(w.tx, "email", input.email);
   await assertFree(w.tx, "username", input.username);
   if (input.password) assertStrongPassword(input.password);
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const passwordHash = input.password ? await hashPassword(input.password, w.passwordHashCost) : null;
   const user = await w.tx.user.create({
     data: {
       email: input.email ?? null,
