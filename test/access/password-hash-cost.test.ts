@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.ts";
+import type { Db } from "../../src/db/database.ts";
+import { checkPassword } from "../../src/modules/access/login.write.ts";
+import { hashPassword } from "../../src/modules/access/passwords.logic.ts";
 import { ADMIN_PASSWORD } from "../helpers/admin.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createUser } from "../helpers/builders.ts";
@@ -9,19 +12,6 @@ import { login, PASSWORD } from "../helpers/session.ts";
  * VEXIL_PASSWORD_HASH_COST: new hashes are made at 2^cost, a login rehashes a hash made at
  * another cost, and the rehash never overwrites a password changed meanwhile.
  */
-const during = vi.hoisted(() => ({ verify: null as null | (() => Promise<void>) }));
-vi.mock("../../src/modules/access/passwords.logic.ts", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/modules/access/passwords.logic.ts")>();
-  return {
-    ...real,
-    verifyPassword: async (password: string, stored: string) => {
-      const matches = await real.verifyPassword(password, stored);
-      await during.verify?.();
-      return matches;
-    },
-  };
-});
-
 let t: TestApp;
 beforeAll(async () => {
   // The test template's admin was hashed at the tests' cost, 2^10.
@@ -61,23 +51,23 @@ describe("VEXIL_PASSWORD_HASH_COST", () => {
 
   it("does not undo a password change made while the login checked the old one", async () => {
     await createUser(t, "changing", "Viewer");
-    const id = (await t.database.prisma.user.findFirstOrThrow({ where: { username: "changing" } })).id;
-    // The hash of the cost-10 app, so that the login would rehash it.
-    await t.database.prisma.user.update({
-      where: { id },
-      data: { passwordHash: await hashAt(10, PASSWORD) },
-    });
-    // Another request changes the password while this login's hash check runs.
-    during.verify = async () => {
-      during.verify = null;
-      await t.database.prisma.user.update({ where: { id }, data: { passwordHash: "changed-meanwhile" } });
-    };
-    expect((await login(t, "changing")).status).toBe(200);
+    const users = t.database.prisma.user;
+    const { id } = await users.findFirstOrThrow({ where: { username: "changing" } });
+    // A hash of another cost, so that the login rehashes it.
+    await users.update({ where: { id }, data: { passwordHash: await hashPassword(PASSWORD, 10) } });
+    // Another request changes the password between this login's check and its rehash.
+    const db = {
+      user: {
+        findFirst: users.findFirst.bind(users),
+        updateMany: users.updateMany.bind(users),
+        update: async (args: Parameters<typeof users.update>[0]) => {
+          const updated = await users.update(args);
+          await users.update({ where: { id }, data: { passwordHash: "changed-meanwhile" } });
+          return updated;
+        },
+      },
+    } as unknown as Db;
+    await checkPassword(db, "changing", PASSWORD, new Date(), 11);
     expect(await storedHash("changing")).toBe("changed-meanwhile");
   });
 });
-
-async function hashAt(cost: number, password: string) {
-  const { hashPassword } = await import("../../src/modules/access/passwords.logic.ts");
-  return hashPassword(password, cost);
-}
