@@ -89,6 +89,13 @@ export function scenarios(): Scenario[] {
       targetP99: 50,
     },
     {
+      // Its collaborators come from its whole history (50 creators, none of them a user here).
+      name: "record of the hot flag (GET the flag, 1,928 events)",
+      group: "event search",
+      path: `/api/admin/projects/project-02/features/${flag(HOT_FLAG)}`,
+      targetP99: 50,
+    },
+    {
       name: "eventSearch feature filter (GraphQL)",
       group: "event search",
       path: "/graphql",

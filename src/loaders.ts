@@ -142,12 +142,33 @@ export function favoriteFeaturesSql(userId: number | null, names: Prisma.Sql): P
     WHERE "userId" = ${userId} AND "featureName" = ANY(${names})`;
 }
 
-/** Each user who recorded an event on a flag, with the id of their latest event on it. */
+/**
+ * Each user who recorded an event on a flag, with the id of their latest event on it. A loose
+ * index scan over ("featureName", "createdByUserId", id): the next creator after the last one
+ * found, then that creator's latest event, each one index probe. Its cost follows the number of
+ * creators, not the length of the flag's history (a GROUP BY read all 100,000 events of a flag:
+ * 44 ms, against 0.2 ms).
+ */
 const collaboratorsSql = (names: Prisma.Sql) => Prisma.sql`
-  SELECT e."featureName", u.id, u.name, u.username, u.email, u."imageUrl", MAX(e.id) AS "latestEventId"
-    FROM "Event" e JOIN "User" u ON u.id = e."createdByUserId"
-   WHERE e."featureName" = ANY(${names}) AND e."createdByUserId" > 0
-   GROUP BY e."featureName", u.id`;
+  SELECT flag.name AS "featureName", u.id, u.name, u.username, u.email, u."imageUrl", c."latestEventId"
+    FROM unnest(${names}) AS flag(name)
+    CROSS JOIN LATERAL (
+      WITH RECURSIVE creators(id) AS (
+        (SELECT e."createdByUserId" FROM "Event" e
+          WHERE e."featureName" = flag.name AND e."createdByUserId" > 0
+          ORDER BY e."createdByUserId" LIMIT 1)
+        UNION ALL
+        SELECT (SELECT e."createdByUserId" FROM "Event" e
+                 WHERE e."featureName" = flag.name AND e."createdByUserId" > creators.id
+                 ORDER BY e."createdByUserId" LIMIT 1)
+          FROM creators WHERE creators.id IS NOT NULL
+      )
+      SELECT creators.id,
+             (SELECT max(e.id) FROM "Event" e
+               WHERE e."featureName" = flag.name AND e."createdByUserId" = creators.id) AS "latestEventId"
+        FROM creators WHERE creators.id IS NOT NULL
+    ) c
+    JOIN "User" u ON u.id = c.id`;
 
 const OPEN_CHANGE_REQUEST_STATES_EXCLUDED = ["Applied", "Cancelled", "Rejected"];
 
