@@ -62,6 +62,25 @@ describe("a flag's state in an environment", () => {
     expect(state.enabled).toBe(log.at(-1)?.type === "feature-environment-enabled");
   });
 
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "a toggle that changes nothing answers while a writer holds the flag's lock, and records nothing",
+    async () => {
+      await createFlag(t, "held");
+      const eventsBefore = await t.database.prisma.event.count({ where: { featureName: "held" } });
+      // A writer of the flag holds its row; a repeated "off" needs no lock, so it answers meanwhile
+      // (with the lock it would wait for this transaction, which waits for it: the timeout fails it).
+      const answer = await t.database.prisma.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT 1 FROM "Feature" WHERE name = 'held' FOR NO KEY UPDATE`;
+          return t.rest("POST", `${flagPath("held")}/off`);
+        },
+        { timeout: 15_000 },
+      );
+      expect(answer).toMatchObject({ status: 200, body: { name: "held" } });
+      expect(await t.database.prisma.event.count({ where: { featureName: "held" } })).toBe(eventsBefore);
+    },
+  );
+
   it("the strategy limit holds against 40 concurrent additions", async () => {
     await createFlag(t, "crowded");
     const strategy = { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default" } };

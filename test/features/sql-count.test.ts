@@ -120,9 +120,10 @@ describe("creating a flag costs a fixed number of SQL statements", () => {
 });
 
 describe("a toggle answers the Feature record in a fixed number of SQL statements", () => {
-  it("lock, update, event; then the record and one statement for favourite, collaborators and open change requests", async () => {
-    const path = (state: string) =>
-      `/api/admin/projects/default/features/few-1/environments/development/${state}`;
+  const path = (state: string) =>
+    `/api/admin/projects/default/features/few-1/environments/development/${state}`;
+
+  it("the unlocked check, then lock, update, event; the record and one statement for favourite, collaborators and open change requests", async () => {
     expect((await t.rest("POST", path("on"))).status).toBe(200);
     const { result, statements } = await counter.during(() => t.rest("POST", path("off")));
     expect(result.status).toBe(200);
@@ -130,8 +131,16 @@ describe("a toggle answers the Feature record in a fixed number of SQL statement
       users: [],
     });
     const sent = statements.filter((s) => !/^(BEGIN|COMMIT)\b/.test(s));
-    expect(sent).toHaveLength(5);
+    expect(sent).toHaveLength(6);
     expect(sent.filter((s) => s.includes("FavoriteFeature") && s.includes("ChangeRequest"))).toHaveLength(1);
+  });
+
+  it("a toggle that changes nothing: the check, the record and the facts, with no transaction and no lock", async () => {
+    expect((await t.rest("POST", path("off"))).status).toBe(200);
+    const { result, statements } = await counter.during(() => t.rest("POST", path("off")));
+    expect(result).toMatchObject({ status: 200, body: { name: "few-1" } });
+    expect(statements).toHaveLength(3);
+    expect(statements.filter((s) => /^\s*(BEGIN|COMMIT)\b|FOR (NO KEY )?UPDATE/.test(s))).toEqual([]);
   });
 });
 

@@ -1,7 +1,9 @@
 import { builder } from "../../builder.ts";
+import { NotFoundError } from "../../shared/errors.ts";
 import { rowAnswersQuery } from "../../shared/query-answer.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { enablementChangesNothing } from "./enablement.read.ts";
 import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.write.ts";
 import { setEnvironmentVariants } from "./environment-variants.write.ts";
 import { requireStrategyCreationWhenNone } from "./guards.read.ts";
@@ -15,6 +17,12 @@ import {
 } from "./strategy-inputs.schema.ts";
 import { SEGMENT_IDS } from "./strategy-record.read.ts";
 import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
+
+/** The record a call that changed nothing answers; a flag deleted since the check is a 404. */
+function unchangedRecord<T>(feature: T | null, args: { feature: string }): T {
+  if (!feature) throw new NotFoundError(`Could not find feature flag "${args.feature}"`);
+  return feature;
+}
 
 builder.mutationFields((t) => {
   return {
@@ -32,13 +40,15 @@ builder.mutationFields((t) => {
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
         await requireStrategyCreationWhenNone(ctx, args.project, args.feature, args.environment);
-        return runWrite(ctx, async (w) => {
-          await enableFeatureEnvironment(
-            w,
-            target(args),
-            { shouldActivateDisabledStrategies: args.shouldActivateDisabledStrategies ?? false },
-            ctx.config.limits,
+        const options = { shouldActivateDisabledStrategies: args.shouldActivateDisabledStrategies ?? false };
+        if (await enablementChangesNothing(ctx.db, target(args), { enabled: true, ...options })) {
+          return unchangedRecord(
+            await ctx.db.feature.findUnique({ ...query, where: { name: args.feature } }),
+            args,
           );
+        }
+        return runWrite(ctx, async (w) => {
+          await enableFeatureEnvironment(w, target(args), options, ctx.config.limits);
           return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
         });
       },
@@ -50,6 +60,12 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
+        if (await enablementChangesNothing(ctx.db, target(args), { enabled: false })) {
+          return unchangedRecord(
+            await ctx.db.feature.findUnique({ ...query, where: { name: args.feature } }),
+            args,
+          );
+        }
         return runWrite(ctx, async (w) => {
           await disableFeatureEnvironment(w, target(args));
           return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
