@@ -49,6 +49,17 @@ describe("VEXIL_PASSWORD_HASH_COST", () => {
     expect(await storedHash("admin")).toBe(rehashed);
   });
 
+  it("10 concurrent logins that each rehash the same old hash all succeed and leave one working hash", async () => {
+    await createUser(t, "crowd", "Viewer");
+    const users = t.database.prisma.user;
+    const { id } = await users.findFirstOrThrow({ where: { username: "crowd" } });
+    await users.update({ where: { id }, data: { passwordHash: await hashPassword(PASSWORD, 10) } });
+    const logins = await Promise.all(Array.from({ length: 10 }, () => login(t, "crowd")));
+    expect(logins.map((l) => l.status)).toEqual(Array(10).fill(200));
+    expect(await storedHash("crowd")).toMatch(/^scrypt\$2048\$8\$1\$/);
+    expect((await login(t, "crowd")).status).toBe(200);
+  });
+
   it("does not undo a password change made while the login checked the old one", async () => {
     await createUser(t, "changing", "Viewer");
     const users = t.database.prisma.user;

@@ -1,4 +1,6 @@
 import { builder } from "../../builder.ts";
+import type { Context } from "../../context.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { rowAnswersQuery } from "../../shared/query-answer.ts";
 import { runWrite } from "../../shared/write.ts";
@@ -19,10 +21,13 @@ import { SEGMENT_IDS } from "./strategy-record.read.ts";
 import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
 
 /** The record a call that changed nothing answers; a flag deleted since the check is a 404. */
-function unchangedRecord<T>(feature: T | null, args: { feature: string }): T {
-  if (!feature) throw new NotFoundError(`Could not find feature flag "${args.feature}"`);
+async function unchangedRecord(ctx: Context, query: FeatureQuery, name: string) {
+  const feature = await ctx.db.feature.findUnique({ ...query, where: { name } });
+  if (!feature) throw new NotFoundError(`Could not find feature flag "${name}"`);
   return feature;
 }
+
+type FeatureQuery = { include?: Prisma.FeatureInclude; select?: Prisma.FeatureSelect };
 
 builder.mutationFields((t) => {
   return {
@@ -42,10 +47,7 @@ builder.mutationFields((t) => {
         await requireStrategyCreationWhenNone(ctx, args.project, args.feature, args.environment);
         const options = { shouldActivateDisabledStrategies: args.shouldActivateDisabledStrategies ?? false };
         if (await enablementChangesNothing(ctx.db, target(args), { enabled: true, ...options })) {
-          return unchangedRecord(
-            await ctx.db.feature.findUnique({ ...query, where: { name: args.feature } }),
-            args,
-          );
+          return unchangedRecord(ctx, query, args.feature);
         }
         return runWrite(ctx, async (w) => {
           await enableFeatureEnvironment(w, target(args), options, ctx.config.limits);
@@ -61,10 +63,7 @@ builder.mutationFields((t) => {
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
         if (await enablementChangesNothing(ctx.db, target(args), { enabled: false })) {
-          return unchangedRecord(
-            await ctx.db.feature.findUnique({ ...query, where: { name: args.feature } }),
-            args,
-          );
+          return unchangedRecord(ctx, query, args.feature);
         }
         return runWrite(ctx, async (w) => {
           await disableFeatureEnvironment(w, target(args));
