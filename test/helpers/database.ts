@@ -2,11 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import { inject } from "vitest";
 import { type AdapterWrapper, type Database, openPgliteThread, openPostgres } from "../../src/db/database.ts";
 import { createPglite } from "../../src/db/pglite.ts";
 import { openPglite } from "../../src/db/pglite-database.ts";
 import { PGLITE_TEMPLATE_DIR, startPgliteThread } from "../../src/db/pglite-thread.ts";
+import { givePgliteBack, leasedPglite, takePglite } from "./pglite-reuse.ts";
 import { parseDataDirTarball, TemplateMemoryFS } from "./pglite-template-fs.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 
@@ -39,8 +41,23 @@ export async function createTestDatabase(
   if (process.env.TEST_PGLITE_THREAD) return openThreadDatabase(wrap);
   const file = inject(options.bootstrapped ? "pgliteBootstrappedTemplate" : "pgliteTemplate");
   if (!file) throw new Error("global setup did not provide a database template");
-  const pglite = await createPglite("memory://", { fs: new TemplateMemoryFS(await templateEntries(file)) });
-  return openPglite(pglite, wrap);
+  // Often a database an earlier file of this worker used, restored (pglite-reuse.ts).
+  const pglite = await takePglite(file, () => openTemplateCopy(file));
+  const lease = leasedPglite(pglite);
+  const db = openPglite(lease.pglite, wrap);
+  return {
+    ...db,
+    async close() {
+      await db.prisma.$disconnect();
+      lease.revoke();
+      await givePgliteBack(file, pglite);
+    },
+  };
+}
+
+/** A new in-memory PGlite holding a copy of the template `file`. */
+export async function openTemplateCopy(file: string): Promise<PGlite> {
+  return createPglite("memory://", { fs: new TemplateMemoryFS(await templateEntries(file)) });
 }
 
 const templates = new Map<string, Promise<ReturnType<typeof parseDataDirTarball>>>();
