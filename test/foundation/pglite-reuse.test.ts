@@ -1,5 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestApp } from "../helpers/app.ts";
 import { addStrategy, createFlag, enableFlag, userWithPat } from "../helpers/builders.ts";
 import { createTestDatabase, openTemplateCopy } from "../helpers/database.ts";
@@ -41,13 +41,15 @@ async function session(pglite: PGlite) {
 }
 
 describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("a PGlite used again by another test file", () => {
-  const template = inject("pgliteBootstrappedTemplate") as string;
-  const fresh = openTemplateCopy(template);
-  afterAll(async () => (await fresh).close());
+  let fresh: PGlite;
+  beforeAll(async () => {
+    fresh = await openTemplateCopy(inject("pgliteBootstrappedTemplate") as string);
+  });
+  afterAll(() => fresh?.close());
 
   it("has the rows, sequences and session of a new copy of the template", async () => {
-    const expected = await contents(await fresh);
-    const freshSession = await session(await fresh);
+    const expected = await contents(fresh);
+    const freshSession = await session(fresh);
 
     const t = await createTestApp();
     const db = t.database.pglite as PGlite;
