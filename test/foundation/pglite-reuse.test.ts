@@ -35,7 +35,7 @@ async function session(pglite: PGlite) {
     `SELECT current_setting('TimeZone') AS "timeZone",
             (SELECT count(*)::int FROM pg_locks WHERE locktype = 'advisory') AS "advisoryLocks",
             (SELECT count(*)::int FROM pg_prepared_statements) AS "preparedStatements",
-            now() = statement_timestamp() AS "outsideTransaction"`,
+            pg_current_xact_id_if_assigned() IS NULL AS "noWriteUnderWay"`,
   );
   return result.rows[0];
 }
