@@ -86,4 +86,24 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("a PGlite used again by 
       await next.close();
     }
   });
+
+  it("does not grow file after file", async () => {
+    const sizes = async () => {
+      const db = await createTestDatabase(undefined, { bootstrapped: true });
+      const pglite = db.pglite as PGlite;
+      await pglite.exec(`UPDATE "RolePermission" SET "roleId" = "roleId"; UPDATE "User" SET name = name`);
+      const result = await pglite.query(
+        `SELECT relname, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+           JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY relname`,
+      );
+      await db.close();
+      return result.rows;
+    };
+    await sizes();
+    const settled = await sizes();
+    await sizes();
+    await sizes();
+    expect(await sizes()).toEqual(settled);
+  });
 });

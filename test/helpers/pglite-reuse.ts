@@ -50,8 +50,12 @@ export async function givePgliteBack(template: string, pglite: PGlite): Promise<
     // A file may have left a transaction open; DISCARD ALL runs outside one.
     await pglite.exec("ROLLBACK");
     await pglite.exec("DISCARD ALL");
-    await pglite.exec(await emptyingStatements(pglite, restore.tables));
+    const { empty, deletedFrom } = await emptying(pglite, restore.tables);
+    await pglite.exec(empty);
     await pglite.exec(restore.refill);
+    // Without it, the template's tables grow by their dead rows at every restore, and every
+    // request's permission reads slow down file after file.
+    if (deletedFrom.length) await pglite.exec(`VACUUM ${deletedFrom.join(", ")}`);
     waiting.push(pglite);
     reuse.restored += 1;
     if (waiting.length > MAX_IDLE) await closeForGood(waiting.shift() as PGlite);
@@ -80,25 +84,25 @@ export function leasedPglite(pglite: PGlite): { pglite: PGlite; revoke(): void }
 }
 
 /**
- * Empties the tables that may have rows: those with pages. TRUNCATE makes new files for a
+ * What empties the tables that may have rows: those with pages. TRUNCATE makes new files for a
  * table and its indexes (~2 ms each in PGlite), so only large tables are truncated, with
  * CASCADE (their referencing tables are emptied anyway); the rest are deleted from, with
- * triggers (foreign keys among them) off, in any order. Their dead rows stay until the table
- * grows large enough to be truncated.
+ * triggers (foreign keys among them) off, in any order, and vacuumed afterwards (~0.6 ms each).
  */
-async function emptyingStatements(pglite: PGlite, tables: string[]): Promise<string> {
+async function emptying(pglite: PGlite, tables: string[]): Promise<{ empty: string; deletedFrom: string[] }> {
   const sizes = await pglite.query<{ name: string; bytes: number }>(
     "SELECT name, pg_relation_size(name::regclass)::int AS bytes FROM unnest($1::text[]) AS name",
     [tables],
   );
   const large = sizes.rows.filter((t) => t.bytes > TRUNCATE_ABOVE_BYTES).map((t) => t.name);
   const small = sizes.rows.filter((t) => t.bytes > 0 && t.bytes <= TRUNCATE_ABOVE_BYTES).map((t) => t.name);
-  return [
+  const empty = [
     ...(large.length ? [`TRUNCATE ${large.join(", ")} CASCADE`] : []),
     "SET session_replication_role = replica",
     ...small.map((t) => `DELETE FROM ${t}`),
     "SET session_replication_role = DEFAULT",
   ].join(";\n");
+  return { empty, deletedFrom: small };
 }
 
 /** The template's tables, and the statements that refill the rows they have now and set the sequences back. */
