@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 
 const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
@@ -24,6 +24,11 @@ export function InstantPicker(props: { label: string; value: Date; now: Date; on
   // The slider counts minutes back from now (small integers: browsers step them exactly).
   const span = SLIDER_DAYS * DAY_MINUTES;
   const minutesBack = Math.round((props.now.getTime() - props.value.getTime()) / MINUTE);
+  // What was typed, shown until the chosen instant comes back as the value: the page may take
+  // the value from its address, a render later, and a controlled field showing the old value
+  // meanwhile would hand it back with the next change event.
+  const [typed, setTyped] = useState<{ text: string; over: number } | null>(null);
+  const fieldText = typed && typed.over === props.value.getTime() ? typed.text : toLocalInput(props.value);
   return (
     <fieldset className="instant-picker">
       <legend>{props.label}</legend>
@@ -48,11 +53,12 @@ export function InstantPicker(props: { label: string; value: Date; now: Date; on
           id={`${id}-at`}
           type="datetime-local"
           step={1}
-          value={toLocalInput(props.value)}
+          value={fieldText}
           onChange={(e) => {
+            setTyped({ text: e.target.value, over: props.value.getTime() });
             // Partly typed values read as "": keep the last complete one.
-            const typed = e.target.value ? new Date(e.target.value) : null;
-            if (typed && !Number.isNaN(typed.getTime())) props.onChange(typed);
+            const instant = e.target.value ? new Date(e.target.value) : null;
+            if (instant && !Number.isNaN(instant.getTime())) props.onChange(instant);
           }}
         />
       </div>
