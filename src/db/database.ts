@@ -5,7 +5,6 @@ import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@p
 import pg from "pg";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/prisma/client.ts";
-import { BeginWithStatementClient } from "./begin-with-statement.ts";
 import { PGLITE_THREAD_PORT, type PgliteThread } from "./pglite-thread.ts";
 import { createPrismaClient } from "./prisma-client.ts";
 
@@ -110,15 +109,7 @@ export function openPostgres(
 ): Database {
   // One pool for Prisma (and every adapter the migrations open) and the other users of the
   // database: its size is the process's limit.
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolMax ?? 10,
-    maxLifetimeSeconds: 1800,
-    Client: BeginWithStatementClient,
-  });
-  pool.on("release", (_error, client) => {
-    if (client instanceof BeginWithStatementClient) client.forgetWaitingBegin();
-  });
+  const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 10, maxLifetimeSeconds: 1800 });
   return { ...overPool(pool, wrap), pool };
 }
 
