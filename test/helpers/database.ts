@@ -13,8 +13,9 @@ import { parseDataDirTarball, TemplateMemoryFS } from "./pglite-template-fs.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 
 /**
- * A fresh, migrated database for one test file: a copy of the PGlite template, or a new
- * PostgreSQL database made from the template (dropped again by `close`). `bootstrapped`: a copy
+ * A fresh, migrated database for one test file: a PGlite in the template's state (a copy, or
+ * one an earlier file of this worker closed, restored: pglite-reuse.ts), or a new PostgreSQL
+ * database made from the template (dropped again by `close`). `bootstrapped`: a copy
  * of the template global setup bootstrapped with TEST_ADMIN_ENV instead (only for an app
  * configured with exactly that admin: see createTestApp).
  */
