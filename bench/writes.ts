@@ -19,6 +19,10 @@ const TARGET = env.BENCH_TARGET_URL;
 const TARGET_PID = Number(env.BENCH_TARGET_PID ?? 0);
 const ON_POSTGRES = Boolean(TARGET || env.BENCH_DATABASE_URL);
 const PREFIX = TARGET ? `w${Date.now().toString(36)}-` : "w-";
+// BENCH_TOGGLE_VIA=graphql: the same toggles as GraphQL mutations selecting only the flag's name
+// (a persisted-query-sized answer), to compare with Unleash's empty answer; default REST, which
+// answers the Feature record (spec 4.1).
+const VIA_GRAPHQL = env.BENCH_TOGGLE_VIA === "graphql";
 const log = (m: string) => console.log(`[bench:writes ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
 async function createFlagsOverRest(url: string) {
@@ -61,12 +65,28 @@ async function toggle(url: string, connections: number, serverPid: number) {
     duration: DURATION,
     requests: [
       {
-        setupRequest: (request) => ({
-          ...request,
-          method: "POST",
-          path: `/api/admin/projects/default/features/${PREFIX}${Math.floor(Math.random() * FLAGS)}/environments/development/${Math.random() < 0.5 ? "on" : "off"}`,
-          headers: { authorization: ADMIN },
-        }),
+        setupRequest: (request) => {
+          const feature = `${PREFIX}${Math.floor(Math.random() * FLAGS)}`;
+          const on = Math.random() < 0.5;
+          if (!VIA_GRAPHQL)
+            return {
+              ...request,
+              method: "POST",
+              path: `/api/admin/projects/default/features/${feature}/environments/development/${on ? "on" : "off"}`,
+              headers: { authorization: ADMIN },
+            };
+          const field = on ? "enableFeatureEnvironment" : "disableFeatureEnvironment";
+          return {
+            ...request,
+            method: "POST",
+            path: "/graphql",
+            headers: { authorization: ADMIN, "content-type": "application/json" },
+            body: JSON.stringify({
+              query: `mutation($f: String!) { ${field}(project: "default", feature: $f, environment: "development") { name } }`,
+              variables: { f: feature },
+            }),
+          };
+        },
       },
     ],
   });
