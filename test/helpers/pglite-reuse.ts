@@ -20,7 +20,8 @@ const TRUNCATE_ABOVE_BYTES = 32 * 8192;
 
 /** Databases waiting for their next file, by template. */
 const idle = new Map<string, PGlite[]>();
-const restores = new Map<PGlite, Restore>();
+/** Read once per template, from its first copy: every copy starts with the same rows. */
+const restores = new Map<string, Promise<Restore>>();
 /** Beyond this many idle databases of one template (a file opened several), the oldest is closed. */
 const MAX_IDLE = 2;
 
@@ -33,7 +34,8 @@ export async function takePglite(template: string, open: () => Promise<PGlite>):
   if (waiting) return waiting;
   const pglite = await open();
   reuse.opened += 1;
-  restores.set(pglite, await captureRestore(pglite));
+  if (!restores.has(template)) restores.set(template, captureRestore(pglite));
+  await restores.get(template);
   return pglite;
 }
 
@@ -44,15 +46,16 @@ export async function takePglite(template: string, open: () => Promise<PGlite>):
 export async function givePgliteBack(template: string, pglite: PGlite): Promise<void> {
   const waiting = idle.get(template) ?? [];
   idle.set(template, waiting);
-  const restore = restores.get(pglite);
+  const restore = restores.get(template);
   if (!restore || pglite.closed) return closeForGood(pglite);
   try {
     // A file may have left a transaction open; DISCARD ALL runs outside one.
     await pglite.exec("ROLLBACK");
     await pglite.exec("DISCARD ALL");
-    const { empty, deletedFrom } = await emptying(pglite, restore.tables);
+    const { tables, refill } = await restore;
+    const { empty, deletedFrom } = await emptying(pglite, tables);
     await pglite.exec(empty);
-    await pglite.exec(restore.refill);
+    await pglite.exec(refill);
     // Without it, the template's tables grow by their dead rows at every restore, and every
     // request's permission reads slow down file after file.
     if (deletedFrom.length) await pglite.exec(`VACUUM ${deletedFrom.join(", ")}`);
@@ -65,7 +68,6 @@ export async function givePgliteBack(template: string, pglite: PGlite): Promise<
 }
 
 async function closeForGood(pglite: PGlite): Promise<void> {
-  restores.delete(pglite);
   if (!pglite.closed) await pglite.close();
 }
 
