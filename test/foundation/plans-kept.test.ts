@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createFlag } from "../helpers/builders.ts";
+
+/**
+ * D-137: statements run as named prepared statements, so each connection plans them once.
+ * PostgreSQL plans a prepared statement with its values for its first five runs, then keeps a
+ * generic plan only if that plan's estimate is no dearer: a statement whose generic estimate is
+ * off (an array parameter it assumes holds 100 values) is planned at every run, which cost more
+ * than running it. A toggle, the most frequent write, must run on kept plans only.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type PreparedStatement = { statement: string; generic_plans: number; custom_plans: number };
+
+/** The named statements every connection of the app's pool has prepared, with their plan counts. */
+async function preparedStatements(pool: NonNullable<TestApp["database"]["pool"]>) {
+  const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+  try {
+    const rows = await Promise.all(
+      clients.map((client) =>
+        client.query<PreparedStatement>(
+          "SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements",
+        ),
+      ),
+    );
+    return rows.flatMap((r) => r.rows);
+  } finally {
+    for (const client of clients) client.release();
+  }
+}
+
+describe("a toggle runs on kept plans (PostgreSQL)", () => {
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "after the first five runs of each statement, none is planned again: the record's facts included",
+    async () => {
+      await createFlag(t, "planned");
+      const path = "/api/admin/projects/default/features/planned/environments/development";
+      // One at a time, so the pool hands the same connection back and each statement runs there
+      // more than five times: changing toggles (lock, update, event, record) and repeated ones.
+      for (let i = 0; i < 10; i++) {
+        for (const state of ["on", "off", "off"]) {
+          const answer = await t.rest("POST", `${path}/${state}`);
+          expect(answer).toMatchObject({ status: 200, body: { name: "planned" } });
+        }
+      }
+      const statements = await preparedStatements(t.database.pool!);
+      const facts = statements.filter((s) => s.statement.includes('"FavoriteFeature"'));
+      expect(facts.reduce((sum, s) => sum + s.generic_plans + s.custom_plans, 0)).toBeGreaterThanOrEqual(30);
+      const replanned = statements
+        .filter((s) => s.custom_plans > 5)
+        .map((s) => `${s.custom_plans} custom plans: ${s.statement.replace(/\s+/g, " ").slice(0, 120)}`);
+      expect(replanned).toEqual([]);
+    },
+  );
+});
