@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { textArray } from "../../shared/text-array.ts";
 import { assertLegalValues } from "./constraints.logic.ts";
 import type { Constraint } from "./strategy.types.ts";
 
@@ -38,7 +39,7 @@ export function legalValuesSql(names: string[], project: string | null): Prisma.
   return Prisma.sql`(
     SELECT COALESCE(jsonb_agg(jsonb_build_object('name', c.name, 'legalValues', c."legalValues")), '[]'::jsonb)
       FROM "ContextField" c
-     WHERE c.name = ANY(${names}::text[]) AND (c."projectId" IS NULL OR c."projectId" = ${project}))`;
+     WHERE c.name = ANY(${textArray(names)}) AND (c."projectId" IS NULL OR c."projectId" = ${project}))`;
 }
 
 /** Field name to its legal values, for the fields that have some (`assertLegalValues`' map). */
