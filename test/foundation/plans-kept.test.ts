@@ -67,7 +67,9 @@ describe("a toggle runs on kept plans (PostgreSQL)", () => {
           parameters: { rollout: "50", stickiness: "default", groupId: name },
           constraints: [{ contextName: "userId", operator: "IN", values: ["1", "2"] }],
         };
-        expect((await t.rest("POST", `${base}/environments/development/strategies`, strategy)).status).toBe(200);
+        expect((await t.rest("POST", `${base}/environments/development/strategies`, strategy)).status).toBe(
+          200,
+        );
         const tag = { type: "simple", value: `team-${i}` };
         expect((await t.rest("POST", `/api/admin/features/${name}/tags`, tag)).status).toBe(201);
       }
