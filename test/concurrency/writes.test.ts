@@ -81,6 +81,60 @@ describe("a flag's state in an environment", () => {
     },
   );
 
+  // The unlocked check sees the flag as it was; the toggle then waits for the writer holding the
+  // flag, which switches it the same way and commits: the toggle must see that and record nothing.
+  for (const [state, before] of [
+    ["off", true],
+    ["on", false],
+  ] as const) {
+    it.runIf(process.env.TEST_DATABASE_URL)(
+      `"${state}" waiting for a writer that switched the flag ${state} meanwhile records nothing`,
+      async () => {
+        const flag = `overtaken-${state}`;
+        await createFlag(t, flag);
+        const strategy = { name: "default", parameters: {} };
+        expect((await t.rest("POST", `${flagPath(flag)}/strategies`, strategy)).status).toBe(200);
+        expect((await t.rest("POST", `${flagPath(flag)}/${before ? "on" : "off"}`)).status).toBe(200);
+        const eventsBefore = await t.database.prisma.event.count({ where: { featureName: flag } });
+        const pool = t.database.pool!;
+        const writer = await pool.connect();
+        try {
+          // Direct write: an API call's transaction cannot be held open while the toggle waits on it.
+          await writer.query("BEGIN");
+          await writer.query(`SELECT 1 FROM "Feature" WHERE name = $1 FOR NO KEY UPDATE`, [flag]);
+          await writer.query(
+            `UPDATE "FeatureEnvironment" SET enabled = $2 WHERE "featureName" = $1 AND "environmentName" = 'development'`,
+            [flag, !before],
+          );
+          const toggle = t.rest("POST", `${flagPath(flag)}/${state}`);
+          let settled = false;
+          void toggle.finally(() => {
+            settled = true;
+          });
+          // until the toggle's transaction waits on the flag's lock (or, were it not to wait, has answered)
+          while (!settled) {
+            const waiting = await pool.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR NO KEY UPDATE%'`,
+            );
+            if (waiting.rows[0].n > 0) break;
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          await writer.query("COMMIT");
+          const answer = await toggle;
+          expect(answer.status).toBe(200);
+          const development = answer.body.environments.find(
+            (e: { name: string }) => e.name === "development",
+          );
+          expect(development.enabled).toBe(!before);
+          expect(await t.database.prisma.event.count({ where: { featureName: flag } })).toBe(eventsBefore);
+        } finally {
+          writer.release();
+        }
+      },
+    );
+  }
+
   it("the strategy limit holds against 40 concurrent additions", async () => {
     await createFlag(t, "crowded");
     const strategy = { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default" } };

@@ -123,16 +123,28 @@ describe("a toggle answers the Feature record in a fixed number of SQL statement
   const path = (state: string) =>
     `/api/admin/projects/default/features/few-1/environments/development/${state}`;
 
-  it("the unlocked check, then lock, update, event; the record and one statement for favourite, collaborators and open change requests", async () => {
+  it("off: the unlocked check, the lock with the update, the event; the record and one statement for favourite, collaborators and open change requests", async () => {
     expect((await t.rest("POST", path("on"))).status).toBe(200);
     const { result, statements } = await counter.during(() => t.rest("POST", path("off")));
     expect(result.status).toBe(200);
     expect((result.body as { favorite: boolean; collaborators: unknown }).collaborators).toEqual({
       users: [],
     });
-    const sent = statements.filter((s) => !/^(BEGIN|COMMIT)\b/.test(s));
-    expect(sent).toHaveLength(6);
+    const sent = withoutTransaction(statements);
+    expect(sent).toHaveLength(5);
+    expect(sent.filter((s) => /FOR NO KEY UPDATE[\s\S]*fe\.enabled/.test(s))).toHaveLength(1);
     expect(sent.filter((s) => s.includes("FavoriteFeature") && s.includes("ChangeRequest"))).toHaveLength(1);
+  });
+
+  it("on (a strategy applies): the unlocked check, the lock, the strategy counts with the update, the event; the record and its facts", async () => {
+    expect((await t.rest("POST", path("off"))).status).toBe(200);
+    const { result, statements } = await counter.during(() => t.rest("POST", path("on")));
+    expect(result).toMatchObject({ status: 200, body: { name: "few-1" } });
+    const development = (
+      result.body as { environments: { name: string; enabled: boolean }[] }
+    ).environments.find((e) => e.name === "development");
+    expect(development?.enabled).toBe(true);
+    expect(withoutTransaction(statements)).toHaveLength(6);
   });
 
   it("a toggle that changes nothing: the check, the record and the facts, with no transaction and no lock", async () => {

@@ -1,6 +1,6 @@
 import type { ResourceLimits } from "../../config.ts";
 import type { Write } from "../../shared/write.ts";
-import { setEnabled } from "./enabled-state.write.ts";
+import { recordSwitch, setEnabled, switchOffUnderLock } from "./enabled-state.write.ts";
 import { insertStrategy, recordStrategyUpdate } from "./strategies.write.ts";
 import { type EnvironmentTarget, loadTarget, strategiesOf } from "./strategy-record.read.ts";
 
@@ -19,8 +19,10 @@ export async function enableFeatureEnvironment(
   limits: ResourceLimits,
 ) {
   const { environment } = await loadTarget(w, target);
-  const counts = await strategyCounts(w, target);
-  if (options.shouldActivateDisabledStrategies && counts.total > 0) {
+  const activate = options.shouldActivateDisabledStrategies ?? false;
+  const counts = await switchOnWhenAStrategyApplies(w, target, !environment.enabled, activate);
+  if (counts.switched) return recordSwitch(w, target, true);
+  if (activate && counts.total > 0) {
     const strategies = await strategiesOf(w.tx, target.feature, target.environment);
     for (const before of strategies.filter((s) => s.disabled)) {
       const after = await w.tx.featureStrategy.update({
@@ -36,17 +38,38 @@ export async function enableFeatureEnvironment(
   await setEnabled(w, target, environment.enabled, true);
 }
 
-/** How many strategies the flag has in the environment, and how many of them are enabled. */
-async function strategyCounts(w: Write, target: EnvironmentTarget) {
-  const [row] = await w.tx.$queryRaw<{ total: number; enabled: number }[]>`
-    SELECT count(*)::int AS total, (count(*) FILTER (WHERE NOT disabled))::int AS enabled
-      FROM "FeatureStrategy"
-     WHERE "featureName" = ${target.feature} AND "environmentName" = ${target.environment}`;
-  return row ?? { total: 0, enabled: 0 };
+/**
+ * How many strategies the flag has in the environment and how many of them are enabled, and,
+ * when it is off there and nothing else is to be done first (an enabled strategy applies, and
+ * none is disabled when `activate` asks to re-enable them), the flag switched on in the same
+ * statement: a round trip less for the most frequent write. Runs under the flag's lock, so the
+ * counts see what a writer it waited for committed.
+ */
+async function switchOnWhenAStrategyApplies(
+  w: Write,
+  target: EnvironmentTarget,
+  isOff: boolean,
+  activate: boolean,
+) {
+  const [row] = await w.tx.$queryRaw<{ total: number; enabled: number; switched: boolean }[]>`
+    WITH counts AS (
+      SELECT count(*)::int AS total, (count(*) FILTER (WHERE NOT disabled))::int AS enabled
+        FROM "FeatureStrategy"
+       WHERE "featureName" = ${target.feature} AND "environmentName" = ${target.environment}
+    ), switched AS (
+      UPDATE "FeatureEnvironment" fe SET enabled = true FROM counts
+       WHERE ${isOff} AND counts.enabled > 0 AND NOT (${activate} AND counts.total > counts.enabled)
+         AND fe."featureName" = ${target.feature} AND fe."environmentName" = ${target.environment}
+      RETURNING fe."featureName"
+    )
+    SELECT counts.*, EXISTS (SELECT FROM switched) AS switched FROM counts`;
+  return row ?? { total: 0, enabled: 0, switched: false };
 }
 
 /** Turns a flag off in one environment; feature-environment-disabled only if it was on. */
 export async function disableFeatureEnvironment(w: Write, target: EnvironmentTarget) {
+  if (await switchOffUnderLock(w, target)) return recordSwitch(w, target, false);
+  // Already off, or an answer to give (another project, archived, no such environment).
   const { environment } = await loadTarget(w, target);
   await setEnabled(w, target, environment.enabled, false);
 }
