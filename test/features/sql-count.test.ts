@@ -83,6 +83,25 @@ describe("reading flags costs a constant number of SQL statements", () => {
   });
 });
 
+describe("a flag's record reads each relation once", () => {
+  it("the strategies of every environment (deprecated `strategies`) come from the environments' read", async () => {
+    const { result, statements } = await counter.during(() =>
+      t.rest("GET", "/api/admin/projects/default/features/few-2"),
+    );
+    type Strategy = { id: string; sortOrder: number };
+    const body = result.body as {
+      strategies: Strategy[];
+      environments: { name: string; strategies: Strategy[] }[];
+    };
+    const byName = [...body.environments].sort((a, b) => a.name.localeCompare(b.name));
+    expect(body.strategies).toHaveLength(4);
+    expect(body.strategies).toEqual(byName.flatMap((e) => e.strategies));
+    const record = statements.filter((s) => s.includes('"Feature_environments"'));
+    expect(record).toHaveLength(1);
+    expect(record[0]!.match(/"public"\."FeatureStrategy"/g)).toHaveLength(1);
+  });
+});
+
 describe("a flag search page costs one SQL statement, whatever its size", () => {
   it("one statement for the total, the page and its items (the credential is remembered)", async () => {
     const path = (limit: number) => `/api/admin/search/features?limit=${limit}&favoritesFirst=true`;

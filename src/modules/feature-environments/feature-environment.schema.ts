@@ -44,7 +44,7 @@ export const EnvironmentVariantRef = builder.objectRef<EnvironmentVariant>("Envi
  * arguments, so Pothos folds them into the parent's one statement (different arguments would
  * make it read the relation again, one statement each).
  */
-const STRATEGY_ORDER = { orderBy: [{ sortOrder: "asc" as const }, { createdAt: "asc" as const }] };
+export const STRATEGY_ORDER = { orderBy: [{ sortOrder: "asc" as const }, { createdAt: "asc" as const }] };
 
 export const FeatureEnvironmentRef = builder.prismaNode("FeatureEnvironment", {
   description: "A flag's state in one environment (spec 2.7).",

@@ -4,7 +4,9 @@ import { NODE_ID } from "../../shared/node-ids.ts";
 import {
   EnvironmentVariantRef,
   FeatureEnvironmentRef,
+  STRATEGY_ORDER,
 } from "../feature-environments/feature-environment.schema.ts";
+import { FeatureStrategyRef } from "../feature-environments/strategy.schema.ts";
 import type { EnvironmentVariant } from "../feature-environments/strategy.types.ts";
 import { imageOf } from "../users/avatars.logic.ts";
 import { toUserSummary, type UserSummary } from "../users/user-summary.logic.ts";
@@ -124,10 +126,22 @@ export const FeatureRef = builder.prismaNode("Feature", {
       description: "Flag-level variants.",
       resolve: (f) => f.variants as EnvironmentVariant[],
     }),
-    strategies: t.relation("strategies", {
+    strategies: t.field({
+      type: [FeatureStrategyRef],
       deprecationReason: "Use environments.strategies.",
-      description: "Strategies of every environment.",
-      query: { orderBy: [{ environmentName: "asc" }, { sortOrder: "asc" }] },
+      description: "Strategies of every environment, by environment name then sortOrder.",
+      // Read through the environments, with the arguments of `environments` and their
+      // `strategies`: a record showing both (every REST answer) reads the strategies once.
+      select: (_args, _ctx, nested) => ({
+        environments: {
+          ...ENVIRONMENT_ORDER,
+          select: { environmentName: true, strategies: { ...nested(true), ...STRATEGY_ORDER } },
+        },
+      }),
+      resolve: (f) =>
+        f.environments
+          .toSorted((a, b) => (a.environmentName < b.environmentName ? -1 : 1))
+          .flatMap((e) => e.strategies),
     }),
     tags: t.field({
       type: [TagRef],
