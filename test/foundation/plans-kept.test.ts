@@ -80,6 +80,21 @@ describe("a toggle runs on kept plans (PostgreSQL)", () => {
       expect(rowLock.reduce((sum, s) => sum + s.generic_plans + s.custom_plans, 0)).toBeGreaterThanOrEqual(8);
     },
   );
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "a flag read at an instant (time travel) runs on kept plans",
+    async () => {
+      await createFlag(t, "travelled");
+      const at = new Date().toISOString();
+      const query = `query($at: DateTime!) { featureAt(name: "travelled", at: $at) { name } }`;
+      for (let i = 0; i < 8; i++) {
+        const { data, errors } = await t.gql(query, { at });
+        expect(errors).toBeUndefined();
+        expect(data).toEqual({ featureAt: { name: "travelled" } });
+      }
+      expect(replanned(await preparedStatements(t.database.pool!))).toEqual([]);
+    },
+  );
 });
 
 /** The statements PostgreSQL planned again after their first five runs (none should be). */

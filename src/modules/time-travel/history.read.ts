@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { textArray } from "../../shared/text-array.ts";
 import {
   type FlagState,
   type PastEnvironment,
@@ -59,7 +60,7 @@ export async function flagsAt(
     SELECT n.name, v."eventId", v."createdAt", v.state::text AS state,
            ${environmentsOf(Prisma.sql`v`, environment)}::text AS environments,
            first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
-      FROM unnest(${slice}::text[]) AS n(name)
+      FROM unnest(${textArray(slice)}) AS n(name)
       LEFT JOIN LATERAL (${versionAt(Prisma.sql`n.name`, at)}) v ON true
       LEFT JOIN LATERAL (${firstVersion(Prisma.sql`n.name`)}) first ON true
      WHERE first."createdAt" IS NOT NULL`,
@@ -220,15 +221,16 @@ function stateOf(
   return { ...(parse(flag) as Omit<FlagState, "environments">), environments: list };
 }
 
-/** Tag and tag-type deletions in (`after`, `through`]: they untag flags without a flag event. */
+/**
+ * Tag and tag-type deletions in (`after`, `through`]: they untag flags without a flag event.
+ * Raw, with the two types in the text: as parameters PostgreSQL could not see from its statistics
+ * that such events are rare, and planned the statement at every time-travel read (D-137).
+ */
 export async function tagDeletions(db: Db | Tx, after: Date, through: Date): Promise<TagDeletion[]> {
-  const rows = await db.event.findMany({
-    where: {
-      type: { in: ["tag-deleted", "tag-type-deleted"] },
-      createdAt: { gt: after, lte: through },
-    },
-    select: { type: true, createdAt: true, preData: true },
-  });
+  const rows = await db.$queryRaw<{ type: string; createdAt: Date; preData: unknown }[]>`
+    SELECT type, "createdAt", "preData" FROM "Event"
+     WHERE type IN ('tag-deleted', 'tag-type-deleted')
+       AND "createdAt" > ${after}::timestamp(3) AND "createdAt" <= ${through}::timestamp(3)`;
   return rows.map((r) => {
     const pre = (r.preData ?? {}) as { type?: string; value?: string; name?: string };
     return r.type === "tag-deleted"
