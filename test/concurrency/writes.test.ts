@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableChange, propose, setState } from "../change-requests/fixtures.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { configureChangeRequests, createFlag } from "../helpers/builders.ts";
-import { expectNoServerError, type Res, storedEvents, times } from "../helpers/concurrency.ts";
+import {
+  expectNoServerError,
+  type Res,
+  storedEvents,
+  times,
+  untilWaitingOnLock,
+} from "../helpers/concurrency.ts";
 
 /**
  * Every write family under concurrency. On PostgreSQL (TEST_DATABASE_URL, as CI's second pass)
@@ -107,19 +113,7 @@ describe("a flag's state in an environment", () => {
             [flag, !before],
           );
           const toggle = t.rest("POST", `${flagPath(flag)}/${state}`);
-          let settled = false;
-          void toggle.finally(() => {
-            settled = true;
-          });
-          // until the toggle's transaction waits on the flag's lock (or, were it not to wait, has answered)
-          while (!settled) {
-            const waiting = await pool.query(
-              `SELECT count(*)::int AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR NO KEY UPDATE%'`,
-            );
-            if (waiting.rows[0].n > 0) break;
-            await new Promise((resolve) => setImmediate(resolve));
-          }
+          await untilWaitingOnLock(pool, toggle, "%FOR NO KEY UPDATE%");
           await writer.query("COMMIT");
           const answer = await toggle;
           expect(answer.status).toBe(200);

@@ -1,3 +1,4 @@
+import type pg from "pg";
 import { expect } from "vitest";
 import type { Prisma } from "../../src/generated/prisma/client.ts";
 import type { TestApp } from "./app.ts";
@@ -23,3 +24,25 @@ export type EventWhere = Prisma.EventWhereInput;
  */
 export const storedEvents = (t: TestApp, type: string, where: EventWhere = {}) =>
   t.database.prisma.event.findMany({ where: { type, ...where }, orderBy: { id: "asc" } });
+
+/**
+ * Resolves once a statement like `statementLike` (a LIKE pattern) waits on a lock in this
+ * database, or once `pending` (the request that should come to wait) has settled anyway, were
+ * it not to wait. For a test that holds a lock in its own transaction and must release it only
+ * after the request under test waits on it; polls `pg_stat_activity`, no sleeps.
+ */
+export async function untilWaitingOnLock(pool: pg.Pool, pending: Promise<unknown>, statementLike: string) {
+  let settled = false;
+  void pending.finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    const waiting = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
+      [statementLike],
+    );
+    if ((waiting.rows[0]?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

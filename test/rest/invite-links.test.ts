@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { userWithPat } from "../helpers/builders.ts";
+import { untilWaitingOnLock } from "../helpers/concurrency.ts";
 import { login } from "../helpers/session.ts";
 
 /**
@@ -240,20 +241,7 @@ describe("signing up with a link", () => {
           { email: "late@example.com", name: "Late", password: STRONG },
           null,
         );
-        let settled = false;
-        void signup.finally(() => {
-          settled = true;
-        });
-        // until the sign-up's transaction waits on the row lock the disable holds (or, were it
-        // not to wait, has answered)
-        while (!settled) {
-          const waiting = await pool.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-             WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR SHARE%'`,
-          );
-          if (waiting.rows[0].n > 0) break;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+        await untilWaitingOnLock(pool, signup, "%FOR SHARE%");
         await admin.query("COMMIT");
         expect((await signup).status).toBe(400);
         expect(await t.database.prisma.user.count({ where: { email: "late@example.com" } })).toBe(0);
