@@ -68,24 +68,21 @@ async function toggle(url: string, connections: number, serverPid: number) {
         setupRequest: (request) => {
           const feature = `${PREFIX}${Math.floor(Math.random() * FLAGS)}`;
           const on = Math.random() < 0.5;
-          if (!VIA_GRAPHQL)
-            return {
-              ...request,
-              method: "POST",
-              path: `/api/admin/projects/default/features/${feature}/environments/development/${on ? "on" : "off"}`,
-              headers: { authorization: ADMIN },
-            };
           const field = on ? "enableFeatureEnvironment" : "disableFeatureEnvironment";
-          return {
-            ...request,
-            method: "POST",
-            path: "/graphql",
-            headers: { authorization: ADMIN, "content-type": "application/json" },
-            body: JSON.stringify({
-              query: `mutation($f: String!) { ${field}(project: "default", feature: $f, environment: "development") { name } }`,
-              variables: { f: feature },
-            }),
-          };
+          const call = VIA_GRAPHQL
+            ? {
+                path: "/graphql",
+                headers: { authorization: ADMIN, "content-type": "application/json" },
+                body: JSON.stringify({
+                  query: `mutation($f: String!) { ${field}(project: "default", feature: $f, environment: "development") { name } }`,
+                  variables: { f: feature },
+                }),
+              }
+            : {
+                path: `/api/admin/projects/default/features/${feature}/environments/development/${on ? "on" : "off"}`,
+                headers: { authorization: ADMIN },
+              };
+          return { ...request, method: "POST", ...call };
         },
       },
     ],
