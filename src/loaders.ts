@@ -4,6 +4,7 @@ import { Prisma } from "./generated/prisma/client.ts";
 import type { Principal } from "./modules/access/principal.types.ts";
 import { toUserSummary, type UserSummary } from "./modules/users/user-summary.logic.ts";
 import { actorOf } from "./shared/actor.ts";
+import { sqlOf } from "./shared/sql.ts";
 import { textArray } from "./shared/text-array.ts";
 
 /**
@@ -103,7 +104,7 @@ function flagFactsLoader(db: Db, caller: { actorId: number | null; hour: () => D
           Prisma.sql`${kind}::text, (SELECT COALESCE(json_agg(x), '[]'::json)
             FROM (${fragments[kind](textArray([...names]))}) x)`,
       );
-      const [row] = await db.$queryRaw<{ facts: FactRows }[]>`
+      const [row] = await sqlOf(db).query<{ facts: FactRows }>`
         SELECT json_build_object(${Prisma.join(parts)}) AS facts`;
       const values = new Map(
         [...namesOf].map(([kind, set]) => {

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { sqlOf } from "../shared/sql.ts";
 import type { Write } from "../shared/write.ts";
 import type { EventType } from "./catalogue.ts";
 import { eventLabel, eventSummary } from "./format.ts";
@@ -82,7 +83,7 @@ export function queuedDeliveries(event: StoredEvent): boolean {
 }
 
 async function insertWithDeliveries(w: Write, v: EventValues): Promise<StoredEvent> {
-  const [event] = await w.tx.$queryRaw<(StoredEvent & { queuedDeliveries: boolean })[]>`
+  const [event] = await sqlOf(w.tx).query<StoredEvent & { queuedDeliveries: boolean }>`
     WITH event AS (
       INSERT INTO "Event" ("type", "createdAt", "createdBy", "createdByUserId", "project", "environment",
                            "featureName", "data", "preData", "tags", "label", "summary", "groupType", "groupId")

@@ -9,6 +9,7 @@ import {
   recordChangeRequestEvent,
 } from "../modules/change-requests/store.write.ts";
 import { type Actor, SYSTEM_ACTOR } from "../shared/actor.ts";
+import { sqlOf } from "../shared/sql.ts";
 import { runWrite, type Write } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 
@@ -26,7 +27,7 @@ const MAX_PER_RUN = 100;
  * by exactly one, and after its commit it is no longer pending, so never applied twice).
  */
 async function claimDue(tx: Tx, now: Date): Promise<number | null> {
-  const rows = await tx.$queryRaw<{ id: number }[]>`
+  const rows = await sqlOf(tx).query<{ id: number }>`
     SELECT c.id FROM "ChangeRequest" c
     JOIN "ChangeRequestSchedule" s ON s."changeRequestId" = c.id
     WHERE c.state = 'Scheduled' AND s.status = 'pending' AND s."scheduledAt" <= ${now}

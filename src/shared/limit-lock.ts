@@ -1,4 +1,5 @@
 import type { Tx } from "../db/database.ts";
+import { sqlOf } from "./sql.ts";
 
 /**
  * Counting rows and then inserting is a race at READ COMMITTED: ten concurrent creations can
@@ -7,5 +8,6 @@ import type { Tx } from "../db/database.ts";
  * every node sharing the database; the lock ends with the transaction.
  */
 export async function lockLimitedResource(tx: Tx, resource: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext(${`vexil-limit:${resource}`}))`;
+  await sqlOf(tx)
+    .query`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext(${`vexil-limit:${resource}`}))`;
 }

@@ -1,5 +1,6 @@
 import type { Tx } from "../db/database.ts";
 import { Prisma } from "../generated/prisma/client.ts";
+import { sqlOf } from "./sql.ts";
 
 /** The tables whose rows a single-row change locks, with their key column. */
 const KEY_COLUMN = {
@@ -26,6 +27,6 @@ const KEY_COLUMN = {
  * (Flags have their own: `lockFeature`.)
  */
 export async function lockRow(tx: Tx, table: keyof typeof KEY_COLUMN, key: string | number): Promise<void> {
-  await tx.$queryRaw`SELECT 1 AS locked FROM ${Prisma.raw(`"${table}"`)}
+  await sqlOf(tx).query`SELECT 1 AS locked FROM ${Prisma.raw(`"${table}"`)}
     WHERE ${Prisma.raw(`"${KEY_COLUMN[table]}"`)} = ${key} FOR NO KEY UPDATE`;
 }

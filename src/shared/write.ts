@@ -4,6 +4,7 @@ import type { Tx } from "../db/database.ts";
 import type { StoredEvent } from "../events/types.ts";
 import { type Actor, actorOf } from "./actor.ts";
 import { NameExistsError, NotFoundError } from "./errors.ts";
+import { openTransaction } from "./sql.ts";
 
 /**
  * What a service needs to change state: the open transaction, who is acting, and the
@@ -43,19 +44,23 @@ export async function runWrite<T>(
     const recorded: StoredEvent[] = [];
     let result: T;
     try {
-      result = await ctx.db.$transaction(
-        (tx) =>
-          work({
-            tx,
-            actor: options.actor ?? actorOf(ctx.principal),
-            now: ctx.now(),
-            publicUrl: ctx.config.publicUrl,
-            passwordHashCost: ctx.config.auth.passwordHashCost,
-            groupType: options.groupType ?? "transaction",
-            groupId: options.groupId ?? randomUUID(),
-            recorded,
-          }),
-        { maxWait: 10_000, timeout: 30_000 },
+      result = await openTransaction((bind) =>
+        ctx.db.$transaction(
+          (tx) => {
+            bind(tx);
+            return work({
+              tx,
+              actor: options.actor ?? actorOf(ctx.principal),
+              now: ctx.now(),
+              publicUrl: ctx.config.publicUrl,
+              passwordHashCost: ctx.config.auth.passwordHashCost,
+              groupType: options.groupType ?? "transaction",
+              groupId: options.groupId ?? randomUUID(),
+              recorded,
+            });
+          },
+          { maxWait: 10_000, timeout: 30_000 },
+        ),
       );
     } catch (error) {
       const state = sqlStateOf(error);

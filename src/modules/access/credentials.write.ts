@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../../db/database.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { USER_WITH_GRANTS, type UserWithGrants, userPrincipal } from "./grants.logic.ts";
 import type { Principal } from "./principal.types.ts";
 
@@ -32,8 +33,8 @@ export function isStale(seenAt: Date | null, now: Date): boolean {
 export async function resolveToken(db: Db, secret: string, now = new Date()): Promise<Principal | null> {
   const secretHash = hashSecret(secret);
   if (secret.startsWith("user:")) {
-    const [pat] = await db.$queryRaw<
-      (UserWithGrants & { tokenId: number; tokenExpiresAt: Date; tokenSeenAt: Date | null })[]
+    const [pat] = await sqlOf(db).query<
+      UserWithGrants & { tokenId: number; tokenExpiresAt: Date; tokenSeenAt: Date | null }
     >`
       SELECT t.id AS "tokenId", t."expiresAt" AS "tokenExpiresAt", t."seenAt" AS "tokenSeenAt", ${USER_WITH_GRANTS}
       FROM "PersonalAccessToken" t JOIN "User" u ON u.id = t."userId" WHERE t."secretHash" = ${secretHash}`;

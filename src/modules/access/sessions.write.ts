@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/database.ts";
 import { ForbiddenOperation } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { hashSecret, isStale } from "./credentials.write.ts";
 import { USER_WITH_GRANTS, type UserWithGrants, userPrincipal } from "./grants.logic.ts";
 import type { Principal } from "./principal.types.ts";
@@ -81,7 +82,7 @@ export async function resolveSession(
   request: { method: string; csrfHeader: string | null; jsonFromAllowedOrigin?: boolean },
   now: Date,
 ): Promise<SessionAuth> {
-  const [session] = await db.$queryRaw<(UserWithGrants & { sessionExpiresAt: Date; csrfToken: string })[]>`
+  const [session] = await sqlOf(db).query<UserWithGrants & { sessionExpiresAt: Date; csrfToken: string }>`
     SELECT s."expiresAt" AS "sessionExpiresAt", s."csrfToken", ${USER_WITH_GRANTS}
     FROM "UserSession" s JOIN "User" u ON u.id = s."userId" WHERE s.id = ${hashSecret(secret)}`;
   if (!session || session.sessionExpiresAt <= now || session.deletedAt) return { principal: null };

@@ -3,6 +3,7 @@ import type { EventType } from "../../events/catalogue.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Actor } from "../../shared/actor.ts";
 import { NotFoundError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import type { ChangeRequestState } from "./change-request-states.types.ts";
 
@@ -14,7 +15,7 @@ const withChanges = { changes: { orderBy: { id: "asc" as const } }, schedule: tr
  * and a user) run one after the other and the second sees the first's outcome.
  */
 export async function lockChangeRequest(tx: Tx, project: string | null, id: number) {
-  await tx.$queryRaw`SELECT id FROM "ChangeRequest" WHERE id = ${id} FOR UPDATE`;
+  await sqlOf(tx).query`SELECT id FROM "ChangeRequest" WHERE id = ${id} FOR UPDATE`;
   const cr = await tx.changeRequest.findUnique({ where: { id }, include: withChanges });
   if (!cr || (project !== null && cr.projectId !== project)) {
     throw new NotFoundError(

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type {
   ClientDependency,
   ClientFeature,
@@ -48,7 +49,7 @@ export async function readClientState(db: Db, scope: ClientScope): Promise<Clien
     scope.projects === "*"
       ? Prisma.sql`TRUE`
       : Prisma.sql`f."projectId" = ANY(${[...scope.projects]}::text[])`;
-  const rows = await db.$queryRaw<FeatureRow[]>`
+  const rows = await sqlOf(db).query<FeatureRow>`
     SELECT f.name, f.type, f.description, f."projectId" AS project, f.stale, f."impressionData",
       COALESCE(fe.enabled, false) AS enabled,
       COALESCE(fe.variants, '[]'::jsonb) AS variants,
@@ -108,7 +109,7 @@ async function readSegments(db: Db, features: ClientFeature[]): Promise<ClientSe
   for (const f of features)
     for (const s of f.strategies ?? []) for (const id of s.segments ?? []) ids.add(id);
   if (ids.size === 0) return [];
-  return db.$queryRaw<ClientSegment[]>`
+  return sqlOf(db).query<ClientSegment>`
     SELECT id, name, constraints FROM "Segment" WHERE id = ANY(${[...ids]}::int[]) ORDER BY id`;
 }
 

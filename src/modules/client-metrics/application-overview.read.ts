@@ -1,5 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { isOutdatedSdk } from "./sdk-versions.logic.ts";
 import { UNKNOWN_FLAG_DAYS } from "./unknown-flags.logic.ts";
 
@@ -39,12 +40,12 @@ export async function applicationOverview(
   const app = await db.clientApplication.findUnique({ where: { appName }, include: { instances: true } });
   if (!app) return null;
   const [flags, definitions, unknown] = await Promise.all([
-    db.$queryRaw<{ featureName: string; project: string }[]>(Prisma.sql`
+    sqlOf(db).query<{ featureName: string; project: string }>(Prisma.sql`
       SELECT DISTINCT m."featureName", f."projectId" AS project
       FROM "ClientMetricsHourly" m JOIN "Feature" f ON f.name = m."featureName"
       WHERE m."appName" = ${appName}`),
     db.strategyDefinition.findMany({ select: { name: true } }),
-    db.$queryRaw<{ name: string; environment: string }[]>(Prisma.sql`
+    sqlOf(db).query<{ name: string; environment: string }>(Prisma.sql`
       SELECT u.name, u.environment FROM "UnknownFlag" u
       WHERE u."appName" = ${appName} AND u."seenAt" >= ${new Date(now.getTime() - UNKNOWN_FLAG_DAYS * DAY_MS)}
         AND NOT EXISTS (SELECT 1 FROM "Feature" f WHERE f.name = u.name)`),

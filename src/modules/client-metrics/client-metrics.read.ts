@@ -1,6 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { type PageRequest, prismaPage } from "../../shared/pagination.ts";
+import { sqlOf } from "../../shared/sql.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -148,7 +149,7 @@ type SeenRow = { appName: string; featureName: string; project: string; environm
 async function seenFlags(db: Db, appNames: string[]): Promise<Map<string, SeenFlag[]>> {
   const result = new Map<string, SeenFlag[]>();
   if (appNames.length === 0) return result;
-  const rows = await db.$queryRaw<SeenRow[]>(Prisma.sql`
+  const rows = await sqlOf(db).query<SeenRow>(Prisma.sql`
     SELECT m."appName", m."featureName", f."projectId" AS project,
       array_agg(DISTINCT m."environmentName" ORDER BY m."environmentName") AS environments
     FROM "ClientMetricsHourly" m JOIN "Feature" f ON f.name = m."featureName"

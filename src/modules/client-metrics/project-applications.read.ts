@@ -1,6 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { listWindow } from "../../shared/pagination.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { isOutdatedSdk, splitSdkVersion } from "./sdk-versions.logic.ts";
 
 export type ProjectApplication = {
@@ -15,7 +16,7 @@ type UsageRow = { appName: string; environments: string[] };
 
 /** Applications that reported metrics for the project's flags, with the environments they did so in. */
 async function projectUsage(db: Db, projectId: string): Promise<UsageRow[]> {
-  return db.$queryRaw<UsageRow[]>(Prisma.sql`
+  return sqlOf(db).query<UsageRow>(Prisma.sql`
     SELECT m."appName", array_agg(DISTINCT m."environmentName" ORDER BY m."environmentName") AS environments
     FROM "ClientMetricsHourly" m JOIN "Feature" f ON f.name = m."featureName"
     WHERE f."projectId" = ${projectId}

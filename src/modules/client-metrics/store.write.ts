@@ -1,6 +1,7 @@
 import type { AppDeps } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { SYSTEM_ACTOR } from "../../shared/actor.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
 import { MAX_COUNT } from "../features/evaluation-metrics.logic.ts";
 import { recordEvaluationMetricsBatch } from "../features/evaluation-metrics.write.ts";
@@ -62,7 +63,7 @@ function mergeRows(rows: AppFlagCounts[]): AppFlagCounts[] {
 
 async function addApplicationCounts(w: Write, rows: AppFlagCounts[]) {
   if (rows.length === 0) return;
-  await w.tx.$executeRaw(Prisma.sql`
+  await sqlOf(w.tx).execute(Prisma.sql`
     INSERT INTO "ClientMetricsHourly" AS m ("featureName", "environmentName", "appName", hour, yes, no)
     SELECT * FROM unnest(${rows.map((r) => r.featureName)}::text[], ${rows.map((r) => r.environment)}::text[],
       ${rows.map((r) => r.appName)}::text[], ${rows.map((r) => iso(r.at))}::timestamp(3)[],
@@ -79,7 +80,7 @@ async function addVariantCounts(w: Write, rows: AppFlagCounts[]) {
       .map(([variant, count]) => ({ r, variant, count })),
   );
   if (variants.length === 0) return;
-  await w.tx.$executeRaw(Prisma.sql`
+  await sqlOf(w.tx).execute(Prisma.sql`
     INSERT INTO "ClientVariantMetricsHourly" AS m ("featureName", "environmentName", "appName", hour, variant, count)
     SELECT * FROM unnest(${variants.map((v) => v.r.featureName)}::text[], ${variants.map((v) => v.r.environment)}::text[],
       ${variants.map((v) => v.r.appName)}::text[], ${variants.map((v) => iso(v.r.at))}::timestamp(3)[],
@@ -100,7 +101,7 @@ async function touchApplications(w: Write, instances: InstanceSeen[]) {
     if (!seen || seen < i.seenAt) apps.set(i.appName, i.seenAt);
   }
   const appRows = [...apps.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-  await w.tx.$executeRaw(Prisma.sql`
+  await sqlOf(w.tx).execute(Prisma.sql`
     INSERT INTO "ClientApplication" AS a ("appName", "lastSeenAt", "createdAt")
     SELECT t.name, t.seen, t.seen FROM unnest(${appRows.map(([a]) => a)}::text[],
       ${appRows.map(([, s]) => iso(s))}::timestamp(3)[]) AS t(name, seen)
@@ -120,7 +121,7 @@ async function upsertInstances(w: Write, rows: InstanceSeen[], withStrategies: b
   if (rows.length === 0) return;
   const col = <T>(pick: (i: InstanceSeen) => T) => rows.map(pick);
   const strategies = withStrategies ? Prisma.sql`EXCLUDED.strategies` : Prisma.sql`c.strategies`;
-  await w.tx.$executeRaw(Prisma.sql`
+  await sqlOf(w.tx).execute(Prisma.sql`
     INSERT INTO "ClientInstance" AS c ("appName", "instanceId", environment, "sdkType", "sdkVersion",
       "platformName", "platformVersion", strategies, "startedAt", interval, "lastSeenAt", "createdAt")
     SELECT t.app, t.instance, t.env, t.kind, t.version, t.platform, t.platform_version,

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { UNKNOWN_FLAG_DAYS } from "./unknown-flags.logic.ts";
 
 const DAY_MS = 86_400_000;
@@ -22,7 +23,7 @@ type Row = { name: string; appName: string; environment: string; seenAt: Date; l
  */
 export async function unknownFlags(db: Db, now: Date): Promise<UnknownFlag[]> {
   const since = new Date(now.getTime() - UNKNOWN_FLAG_DAYS * DAY_MS);
-  const rows = await db.$queryRaw<Row[]>(Prisma.sql`
+  const rows = await sqlOf(db).query<Row>(Prisma.sql`
     WITH listed AS (
       SELECT u.name, max(u."seenAt") AS "lastSeenAt" FROM "UnknownFlag" u
       WHERE u."seenAt" >= ${since} AND NOT EXISTS (SELECT 1 FROM "Feature" f WHERE f.name = u.name)

@@ -1,4 +1,5 @@
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import type { AppFlagCounts } from "./batch.logic.ts";
 
@@ -28,7 +29,7 @@ export async function recordUnknownFlags(w: Write, rejected: readonly AppFlagCou
   }
   const rows = [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
   if (rows.length === 0) return;
-  await w.tx.$executeRaw(Prisma.sql`
+  await sqlOf(w.tx).execute(Prisma.sql`
     INSERT INTO "UnknownFlag" AS u (name, "appName", environment, "seenAt")
     SELECT * FROM unnest(${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.appName)}::text[],
       ${rows.map((r) => r.environment)}::text[], ${rows.map((r) => r.seenAt)}::timestamp(3)[])

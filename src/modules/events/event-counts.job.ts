@@ -1,5 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { probeHorizon, waitForTransactionsToEnd } from "../../events/horizon.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { DIMENSIONS, PAIR_VALUES, ROLLED_UP_THROUGH } from "./event-counts.read.ts";
 
 // Rolls the event log up into `EventCount`; what it holds and how search reads it: event-counts.read.ts.
@@ -35,11 +36,13 @@ async function rollUpChunk(db: Db, cutoff: bigint, chunk: bigint): Promise<bigin
         `SELECT pg_try_advisory_xact_lock(${LOCK_KEY}) AS locked`,
       );
       if (!lock?.locked) return null;
-      const [row] = await tx.$queryRaw<{ through: bigint }[]>`SELECT ${ROLLED_UP_THROUGH}::bigint AS through`;
+      const [row] = await sqlOf(tx).query<{
+        through: bigint;
+      }>`SELECT ${ROLLED_UP_THROUGH}::bigint AS through`;
       const from = BigInt(row?.through ?? 0);
       if (from >= cutoff) return from;
       const to = from + chunk < cutoff ? from + chunk : cutoff;
-      await tx.$executeRaw`INSERT INTO "EventCount"(dimension, value, count)
+      await sqlOf(tx).execute`INSERT INTO "EventCount"(dimension, value, count)
         SELECT d.dimension, d.value, count(*) FROM "Event" e
           CROSS JOIN LATERAL (VALUES ('all', ''), ('feature', ${DIMENSIONS.feature}),
             ('project', ${DIMENSIONS.project}), ('type', ${DIMENSIONS.type}),
@@ -48,7 +51,7 @@ async function rollUpChunk(db: Db, cutoff: bigint, chunk: bigint): Promise<bigin
           WHERE e.id > ${from} AND e.id <= ${to} AND d.value IS NOT NULL
           GROUP BY d.dimension, d.value
         ON CONFLICT (dimension, value) DO UPDATE SET count = "EventCount".count + excluded.count`;
-      await tx.$executeRaw`INSERT INTO "EventCountCursor"(id, "throughId") VALUES (1, ${to})
+      await sqlOf(tx).execute`INSERT INTO "EventCountCursor"(id, "throughId") VALUES (1, ${to})
         ON CONFLICT (id) DO UPDATE SET "throughId" = excluded."throughId"`;
       return to;
     },

@@ -2,6 +2,7 @@ import type { Db } from "../../db/database.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { type Ordering, type PageRequest, rowsToRead, toConnection } from "../../shared/pagination.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { dayStart, invalid } from "../search/feature-search.read.ts";
 import {
   and,
@@ -58,7 +59,7 @@ function searchEvents(db: Db, filter: EventSearchFilter, request: PageRequest) {
 }
 
 async function runSearch(db: Db, filter: EventSearchFilter, request: PageRequest, known?: TextCount) {
-  const rows = await db.$queryRaw<SearchRow[]>(eventSearchQuery(filter, request, known));
+  const rows = await sqlOf(db).query<SearchRow>(eventSearchQuery(filter, request, known));
   const events: StoredEvent[] = [];
   for (const { total: _t, upto: _u, horizon: _h, ...event } of rows) {
     if (event.id !== null) events.push(event);

@@ -1,4 +1,5 @@
 import { recordEvent } from "../../events/record.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import type { EnvironmentTarget } from "./strategy-record.read.ts";
 
@@ -24,7 +25,7 @@ export async function setEnabled(w: Write, target: EnvironmentTarget, current: b
   if (current === enabled) return;
   // Raw: a toggle is the most frequent write, and a model update costs several times the
   // statement's CPU in Prisma's runtime.
-  await w.tx.$executeRaw`
+  await sqlOf(w.tx).execute`
     UPDATE "FeatureEnvironment" SET enabled = ${enabled}
      WHERE "featureName" = ${target.feature} AND "environmentName" = ${target.environment}`;
   await recordSwitch(w, target, enabled);
@@ -49,7 +50,7 @@ export async function recordSwitch(w: Write, target: EnvironmentTarget, enabled:
  * state (and the errors) under the lock it holds.
  */
 export async function switchOffUnderLock(w: Write, target: EnvironmentTarget): Promise<boolean> {
-  const switched = await w.tx.$executeRaw`
+  const switched = await sqlOf(w.tx).execute`
     UPDATE "FeatureEnvironment" fe SET enabled = false
       FROM (SELECT f.name, f."projectId", f."archivedAt" FROM "Feature" f
              WHERE f.name = ${target.feature} FOR NO KEY UPDATE) f

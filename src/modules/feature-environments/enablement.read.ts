@@ -1,4 +1,5 @@
 import type { Db } from "../../db/database.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { EnvironmentTarget } from "./strategy-record.read.ts";
 
 export type EnablementWanted = { enabled: boolean; shouldActivateDisabledStrategies?: boolean };
@@ -16,15 +17,13 @@ export async function enablementChangesNothing(
   target: EnvironmentTarget,
   wanted: EnablementWanted,
 ): Promise<boolean> {
-  const [row] = await db.$queryRaw<
-    {
-      enabled: boolean;
-      project: string;
-      archived: boolean;
-      enabledStrategies: number;
-      disabledStrategies: number;
-    }[]
-  >`
+  const [row] = await sqlOf(db).query<{
+    enabled: boolean;
+    project: string;
+    archived: boolean;
+    enabledStrategies: number;
+    disabledStrategies: number;
+  }>`
     SELECT fe.enabled, f."projectId" AS project, f."archivedAt" IS NOT NULL AS archived,
            (count(s.id) FILTER (WHERE NOT s.disabled))::int AS "enabledStrategies",
            (count(s.id) FILTER (WHERE s.disabled))::int AS "disabledStrategies"

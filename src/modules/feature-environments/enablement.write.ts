@@ -1,4 +1,5 @@
 import type { ResourceLimits } from "../../config.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import { recordSwitch, setEnabled, switchOffUnderLock } from "./enabled-state.write.ts";
 import { insertStrategy, recordStrategyUpdate } from "./strategies.write.ts";
@@ -51,7 +52,7 @@ async function switchOnWhenAStrategyApplies(
   isOff: boolean,
   activate: boolean,
 ) {
-  const [row] = await w.tx.$queryRaw<{ total: number; enabled: number; switched: boolean }[]>`
+  const [row] = await sqlOf(w.tx).query<{ total: number; enabled: number; switched: boolean }>`
     WITH counts AS (
       SELECT count(*)::int AS total, (count(*) FILTER (WHERE NOT disabled))::int AS enabled
         FROM "FeatureStrategy"

@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 
 // Writes of FeatureEnvironment (and of the project's FeatureStrategy rows) that other modules'
 // actions need: this module owns those tables (src/db/table-owners.ts). Each function is the
@@ -63,7 +64,7 @@ export async function moveEnvironmentsLastSeen(
   tx: Tx,
   pairs: readonly { featureName: string; environment: string; seenAt: string }[],
 ) {
-  await tx.$executeRaw(Prisma.sql`
+  await sqlOf(tx).execute(Prisma.sql`
     UPDATE "FeatureEnvironment" fe SET "lastSeenAt" = t.seen
     FROM unnest(${pairs.map((p) => p.featureName)}::text[], ${pairs.map((p) => p.environment)}::text[],
       ${pairs.map((p) => p.seenAt)}::timestamp(3)[]) AS t(f, e, seen)

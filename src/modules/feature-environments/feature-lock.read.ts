@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/database.ts";
 import { ArchivedFeatureError, NotFoundError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 
 // Every write to a flag, whichever module makes it (features, feature-environments,
 // dependencies, change-requests, time-travel), starts by locking the flag's row here. The lock
@@ -41,7 +42,7 @@ export async function lockFeature(
   featureName: string,
   allowArchived = false,
 ) {
-  const [feature] = await tx.$queryRaw<FeatureRow[]>`
+  const [feature] = await sqlOf(tx).query<FeatureRow>`
     SELECT * FROM "Feature" WHERE name = ${featureName} FOR NO KEY UPDATE`;
   return checkFeature(feature, featureName, projectId, allowArchived);
 }
@@ -56,8 +57,8 @@ type EnvironmentRow = NonNullable<Awaited<ReturnType<Tx["featureEnvironment"]["f
  * When no row comes back, the two-step reads give Unleash's answers (flag or environment 404).
  */
 export async function lockFeatureIn(tx: Tx, projectId: string, featureName: string, environment: string) {
-  const [row] = await tx.$queryRaw<
-    (FeatureRow & { envEnabled: boolean; envVariants: unknown; envLastSeenAt: Date | null })[]
+  const [row] = await sqlOf(tx).query<
+    FeatureRow & { envEnabled: boolean; envVariants: unknown; envLastSeenAt: Date | null }
   >`
     SELECT f.*, fe.enabled AS "envEnabled", fe.variants AS "envVariants", fe."lastSeenAt" AS "envLastSeenAt"
       FROM "Feature" f
@@ -85,7 +86,7 @@ export async function lockFeatureIn(tx: Tx, projectId: string, featureName: stri
  */
 export function lockFeatureRows(tx: Tx, names: string[]) {
   const sorted = [...new Set(names)].sort();
-  return tx.$queryRaw<FeatureRow[]>`
+  return sqlOf(tx).query<FeatureRow>`
     SELECT * FROM "Feature" WHERE name = ANY(${sorted}::text[]) ORDER BY name FOR NO KEY UPDATE`;
 }
 

@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { textArray } from "../../shared/text-array.ts";
 import { assertLegalValues } from "./constraints.logic.ts";
 import type { Constraint } from "./strategy.types.ts";
@@ -19,7 +20,7 @@ export async function checkLegalValues(
   const names = contextNamesOf(constraints);
   if (names.length === 0) return;
   // Raw: a model query costs several times this statement's CPU in Prisma's runtime.
-  const [row] = await tx.$queryRaw<{ fields: ContextFieldValues[] }[]>`
+  const [row] = await sqlOf(tx).query<{ fields: ContextFieldValues[] }>`
     SELECT ${legalValuesSql(names, project)} AS fields`;
   assertLegalValues(constraints, legalValuesOf(row?.fields ?? []), path);
 }

@@ -4,6 +4,7 @@ import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { LimitExceededError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { assertLegalValues, normalizeConstraints } from "./constraints.logic.ts";
@@ -72,7 +73,7 @@ export async function insertStrategy(
   );
   // Raw, one statement for the strategy and its segments: a model create with its include
   // is two statements and several times their CPU in Prisma's runtime.
-  const [row] = await w.tx.$queryRaw<Omit<StoredStrategy, "segments">[]>`
+  const [row] = await sqlOf(w.tx).query<Omit<StoredStrategy, "segments">>`
     WITH strategy AS (
       INSERT INTO "FeatureStrategy" ("id", "featureName", "projectId", "environmentName", "strategyName", "title",
                                      "disabled", "sortOrder", "parameters", "constraints", "variants",
@@ -107,7 +108,7 @@ export async function insertStrategy(
  * context fields its constraints name.
  */
 async function strategyInsertChecks(tx: Tx, target: EnvironmentTarget, contextNames: string[]) {
-  const [row] = await tx.$queryRaw<{ count: number; lastOrder: number; fields: ContextFieldValues[] }[]>`
+  const [row] = await sqlOf(tx).query<{ count: number; lastOrder: number; fields: ContextFieldValues[] }>`
     SELECT count(*)::int AS count, COALESCE(max(s."sortOrder"), -1) AS "lastOrder",
            ${contextNames.length > 0 ? legalValuesSql(contextNames, target.project) : Prisma.sql`'[]'::jsonb`} AS fields
       FROM "FeatureStrategy" s

@@ -1,4 +1,5 @@
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import { moveEnvironmentsLastSeen } from "../feature-environments/feature-environment.write.ts";
 import { hourOf, MAX_COUNT, saturated } from "./evaluation-metrics.logic.ts";
@@ -77,7 +78,7 @@ async function knownFlagEnvironments(w: Write, counts: readonly EvaluationCounts
   const pairs = new Map(counts.map((c) => [pairKey(c.featureName, c.environment), c]));
   const names = [...pairs.values()].map((c) => c.featureName);
   const environments = [...pairs.values()].map((c) => c.environment);
-  const rows = await w.tx.$queryRaw<FlagEnvironmentRow[]>(Prisma.sql`
+  const rows = await sqlOf(w.tx).query<FlagEnvironmentRow>(Prisma.sql`
     SELECT fe."featureName", fe."environmentName", f."projectId", e.type, fe.enabled
     FROM unnest(${names}::text[], ${environments}::text[]) AS p(f, e)
     JOIN "FeatureEnvironment" fe ON fe."featureName" = p.f AND fe."environmentName" = p.e
@@ -98,7 +99,7 @@ async function addHourlyCounts(w: Write, counts: readonly EvaluationCounts[]) {
     sums.set(key, sum);
   }
   const rows = [...sums.values()];
-  await w.tx.$executeRaw(Prisma.sql`
+  await sqlOf(w.tx).execute(Prisma.sql`
     INSERT INTO "FeatureMetricsHourly" AS m ("featureName", "environmentName", hour, yes, no)
     SELECT * FROM unnest(${rows.map((r) => r.f)}::text[], ${rows.map((r) => r.e)}::text[],
       ${rows.map((r) => r.hour)}::timestamp(3)[], ${rows.map((r) => r.yes)}::int[], ${rows.map((r) => r.no)}::int[])
@@ -124,7 +125,7 @@ async function moveLastSeen(w: Write, counts: readonly EvaluationCounts[]) {
     pairs.map((p) => ({ featureName: p.f, environment: p.e, seenAt: iso(new Date(p.seen)) })),
   );
   const flags = [...perFlag.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-  await w.tx.$executeRaw(Prisma.sql`
+  await sqlOf(w.tx).execute(Prisma.sql`
     UPDATE "Feature" f SET "lastSeenAt" = t.seen
     FROM unnest(${flags.map(([f]) => f)}::text[], ${flags.map(([, s]) => iso(new Date(s)))}::timestamp(3)[]) AS t(name, seen)
     WHERE f.name = t.name AND (f."lastSeenAt" IS NULL OR f."lastSeenAt" < t.seen)`);
@@ -150,7 +151,7 @@ async function enterStages(
   const rows = [...stages.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .flatMap(([f, list]) => list.map((stage, i) => ({ f, stage, at: iso(new Date(w.now.getTime() + i)) })));
-  return w.tx.$queryRaw<EnteredStage[]>(Prisma.sql`
+  return sqlOf(w.tx).query<EnteredStage>(Prisma.sql`
     INSERT INTO "FeatureLifecycle" ("featureName", stage, "createdAt")
     SELECT * FROM unnest(${rows.map((r) => r.f)}::text[], ${rows.map((r) => r.stage)}::text[],
       ${rows.map((r) => r.at)}::timestamp(3)[])

@@ -1,6 +1,7 @@
 import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import { removeParentLinks } from "../dependencies/dependency.write.ts";
 import { disableFlagEverywhere } from "../feature-environments/feature-environment.write.ts";
@@ -15,7 +16,7 @@ import { featureRecord } from "./feature-create.write.ts";
 export async function validateArchive(tx: Tx, names: string[]) {
   // Raw: this check runs before every archive dialog, and Prisma's runtime costs a model query
   // about 1 ms more CPU than the statement itself (docs/performance.md, the request path).
-  const links = await tx.$queryRaw<{ parentName: string; childName: string }[]>`
+  const links = await sqlOf(tx).query<{ parentName: string; childName: string }>`
     SELECT "parentName", "childName" FROM "FeatureDependency"
     WHERE "parentName" = ANY(${names}::text[]) OR "childName" = ANY(${names}::text[])`;
   const archiving = new Set(names);

@@ -2,6 +2,7 @@ import { recordEvent } from "../../events/record.ts";
 import type { Feature } from "../../generated/prisma/client.ts";
 import { LimitExceededError, NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { flagEnvironmentsInsert } from "../feature-environments/feature-environment.write.ts";
@@ -40,7 +41,7 @@ export async function createFeature(
   // One statement for the flag and its rows (states per environment, lifecycle stage, tags):
   // model inserts would be a round trip each and several times their CPU in Prisma's runtime.
   // The rows' foreign keys are checked at the statement's end, when the flag is there.
-  const [feature] = await w.tx.$queryRaw<Feature[]>`
+  const [feature] = await sqlOf(w.tx).query<Feature>`
     WITH feature AS (
       INSERT INTO "Feature" ("name", "projectId", "type", "description", "impressionData", "createdAt", "createdByUserId")
       VALUES (${data.name}, ${projectId}, ${data.type}, ${data.description ?? null}, ${data.impressionData},
@@ -74,15 +75,13 @@ export async function createFeature(
  * the name, the type, and how many flags are active (the instance limit).
  */
 async function creationChecks(w: Write, projectId: string, name: string, type: string) {
-  const [row] = await w.tx.$queryRaw<
-    {
-      projectActive: boolean;
-      environments: string[];
-      existingProject: string | null;
-      typeExists: boolean;
-      activeFlags: number;
-    }[]
-  >`
+  const [row] = await sqlOf(w.tx).query<{
+    projectActive: boolean;
+    environments: string[];
+    existingProject: string | null;
+    typeExists: boolean;
+    activeFlags: number;
+  }>`
     SELECT p.id IS NOT NULL AND p."archivedAt" IS NULL AS "projectActive",
            COALESCE((SELECT array_agg(e."environmentName" ORDER BY e."environmentName")
                        FROM "ProjectEnvironment" e WHERE e."projectId" = p.id), '{}') AS "environments",

@@ -1,5 +1,6 @@
 import { recordEvent } from "../../events/record.ts";
 import type { FeatureTag } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { lockFeature } from "../feature-environments/feature-lock.read.ts";
@@ -19,7 +20,7 @@ export async function addFeatureTag(w: Write, featureName: string, input: TagRef
   const feature = await lockFeature(w.tx, null, featureName);
   await ensureTag(w, tag);
   // Raw: a model insert costs several times the statement's CPU in Prisma's runtime.
-  const [tagged] = await w.tx.$queryRaw<FeatureTag[]>`
+  const [tagged] = await sqlOf(w.tx).query<FeatureTag>`
     INSERT INTO "FeatureTag" ("featureName", "tagType", "tagValue", "createdAt", "createdByUserId")
     VALUES (${featureName}, ${tag.type}, ${tag.value}, ${w.now}::timestamp(3), ${w.actor.userId})
     ON CONFLICT DO NOTHING RETURNING *`;

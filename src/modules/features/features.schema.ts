@@ -2,6 +2,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, countedConnection } from "../../builder.ts";
 import { NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { pageRequest, prismaPage, toConnection } from "../../shared/pagination.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { SDK_CONTEXT_FIELDS } from "../evaluation/context-value.logic.ts";
 import { normalizeConstraint } from "../feature-environments/constraints.logic.ts";
@@ -177,7 +178,7 @@ builder.queryFields((t) => ({
       "How many flags are in each lifecycle stage: archived flags as archived, the others in their current stage (the one shown on the flag: completed > live > pre-live > initial).",
     authScopes: { authenticated: true },
     resolve: async (_root, _args, ctx) => {
-      const rows = await ctx.db.$queryRaw<{ stage: string | null; count: number }[]>`
+      const rows = await sqlOf(ctx.db).query<{ stage: string | null; count: number }>`
         SELECT CASE WHEN f."archivedAt" IS NOT NULL THEN 'archived' ELSE (
                  SELECT l.stage FROM "FeatureLifecycle" l
                   WHERE l."featureName" = f.name AND l.stage <> 'archived'

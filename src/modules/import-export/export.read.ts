@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/database.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 
 /** Which flags an export takes (Unleash's exportQuerySchema): by name, by tag, or a project. */
 export type ExportQuery = {
@@ -45,7 +46,7 @@ function selectionOf(query: ExportQuery): Selection {
  */
 export async function exportDocument(tx: Tx, query: ExportQuery): Promise<Record<string, unknown>> {
   const s = selectionOf(query);
-  const [row] = await tx.$queryRaw<{ environment: boolean; doc: string }[]>`
+  const [row] = await sqlOf(tx).query<{ environment: boolean; doc: string }>`
     WITH sel AS (
       SELECT f.* FROM "Feature" f
        WHERE f."archivedAt" IS NULL

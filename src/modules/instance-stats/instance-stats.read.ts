@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Context } from "../../context.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { VERSION } from "../../version.ts";
 import { instanceIdOf } from "../ui-config/ui-config.read.ts";
 
@@ -30,9 +31,11 @@ export async function instanceStatistics(ctx: Pick<Context, "db" | "now">) {
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const yesterday = { gte: ago(today, 1), lt: today };
   const tokensOfType = (types: string[]) => db.apiToken.count({ where: { type: { in: types } } });
-  const [maxima] = await db.$queryRaw<
-    { strategies: number; constraints: number; constraintValues: number }[]
-  >`WITH active AS (
+  const [maxima] = await sqlOf(db).query<{
+    strategies: number;
+    constraints: number;
+    constraintValues: number;
+  }>`WITH active AS (
       SELECT s.* FROM "FeatureStrategy" s JOIN "Feature" f ON f.name = s."featureName" WHERE f."archivedAt" IS NULL
     )
     SELECT

@@ -4,6 +4,7 @@ import type { Db, Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { MaintenanceModeError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
 import { isMaintenanceMode } from "../maintenance/maintenance.read.ts";
@@ -104,7 +105,7 @@ export async function usableInvite(db: Pick<Tx, "publicSignupToken">, secret: st
 export async function signUpWithInvite(w: Write, secret: string, raw: unknown) {
   // FOR SHARE: a concurrent disable or expiry change waits for this sign-up (and one that
   // committed first is seen); concurrent sign-ups with the same link do not wait for each other.
-  await w.tx.$queryRaw`SELECT 1 AS locked FROM "PublicSignupToken" WHERE secret = ${secret} FOR SHARE`;
+  await sqlOf(w.tx).query`SELECT 1 AS locked FROM "PublicSignupToken" WHERE secret = ${secret} FOR SHARE`;
   const token = await usableInvite(w.tx, secret, w.now);
   const input = parseInput(signupInput, raw);
   const role = await w.tx.role.findUniqueOrThrow({ where: { id: token.roleId } });

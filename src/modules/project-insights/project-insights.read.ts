@@ -1,6 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { found } from "../../shared/found.ts";
+import { sqlOf } from "../../shared/sql.ts";
 
 const DAY_MS = 86_400_000;
 /** Unleash's insight windows: the last 30 days ("current") and the 30 before ("past"). */
@@ -35,7 +36,7 @@ export type LeadTime = { name: string; timeToProduction: number };
  * event there (Unleash counts whole days too). Flags never enabled in production are left out.
  */
 export async function leadTimes(db: Db, projectId: string, createdSince?: Date): Promise<LeadTime[]> {
-  const rows = await db.$queryRaw<{ name: string; createdAt: Date; enabledAt: Date }[]>(Prisma.sql`
+  const rows = await sqlOf(db).query<{ name: string; createdAt: Date; enabledAt: Date }>(Prisma.sql`
     SELECT f.name, f."createdAt", min(e."createdAt") AS "enabledAt"
     FROM "Feature" f
     JOIN "Event" e ON e."featureName" = f.name AND e.type = 'feature-environment-enabled'
@@ -97,7 +98,7 @@ export async function projectStatus(db: Db, projectId: string, now = new Date())
   const yearAgo = new Date(now.getTime() - 365 * DAY_MS);
   const [activity, apiTokens, members, segments, counts, stages, durations, archived, archivedRecently] =
     await Promise.all([
-      db.$queryRaw<{ date: string; count: bigint }[]>(Prisma.sql`
+      sqlOf(db).query<{ date: string; count: bigint }>(Prisma.sql`
         SELECT to_char(("createdAt" AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, count(*) AS count
         FROM "Event" WHERE project = ${projectId} AND "createdAt" >= ${yearAgo}
         GROUP BY 1 ORDER BY 1`),
@@ -110,7 +111,7 @@ export async function projectStatus(db: Db, projectId: string, now = new Date())
         where: { projectId, archivedAt: null },
         _count: { _all: true },
       }),
-      db.$queryRaw<{ stage: string; days: number }[]>(Prisma.sql`
+      sqlOf(db).query<{ stage: string; days: number }>(Prisma.sql`
         SELECT stage, avg(EXTRACT(EPOCH FROM (next - "createdAt")) / 86400)::float8 AS days FROM (
           SELECT l.stage, l."createdAt",
             lead(l."createdAt") OVER (PARTITION BY l."featureName" ORDER BY l."createdAt") AS next

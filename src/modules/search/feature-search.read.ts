@@ -2,6 +2,7 @@ import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { type Key, type Ordering, type PageRequest, rowsToRead } from "../../shared/pagination.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import {
   and,
   containsPattern,
@@ -51,7 +52,7 @@ export async function searchFeatures(
   request: PageRequest,
   detailsOf: PageDetailsOf,
 ): Promise<SearchPage> {
-  const [row] = await db.$queryRaw<{ keys: Key[]; total: bigint; details: unknown }[]>(
+  const [row] = await sqlOf(db).query<{ keys: Key[]; total: bigint; details: unknown }>(
     featureSearchStatement(args, request, detailsOf),
   );
   return { keys: row?.keys ?? [], total: Number(row?.total ?? 0), details: row?.details ?? null };

@@ -2,6 +2,7 @@ import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import {
@@ -117,7 +118,7 @@ export async function ensureTag(w: Write, tag: { type: string; value: string }) 
   // Raw, one statement: the type's check and the insert (tagging a flag is a frequent write,
   // and two model queries cost several times this statement's CPU in Prisma's runtime).
   // ON CONFLICT DO NOTHING: the same new tag may be added to other flags at this moment.
-  const [row] = await w.tx.$queryRaw<{ typeExists: boolean; created: boolean }[]>`
+  const [row] = await sqlOf(w.tx).query<{ typeExists: boolean; created: boolean }>`
     WITH type AS (SELECT name FROM "TagType" WHERE name = ${tag.type}),
          created AS (
            INSERT INTO "Tag" ("type", "value", "createdAt")

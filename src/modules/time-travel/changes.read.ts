@@ -1,5 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { ValidationError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.logic.ts";
 import { FLAGS_PER_STATEMENT, flagPairsAt, inSlices, tagDeletions } from "./history.read.ts";
 
@@ -90,7 +91,7 @@ async function eventsOfFields(
   if (wanted.length === 0) return new Map();
   // Each field's event types once (a few fields), each wanted field by its index among them.
   const fields = [...new Set(wanted.map((w) => w.field))];
-  const rows = await db.$queryRaw<{ i: number; events: string }[]>`
+  const rows = await sqlOf(db).query<{ i: number; events: string }>`
     SELECT (w.i - 1)::int AS i, e.events
       FROM unnest(${wanted.map((w) => w.name)}::text[], ${wanted.map((w) => w.environment)}::text[],
                   ${wanted.map((w) => fields.indexOf(w.field) + 1)}::int[])

@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { textArray } from "../../shared/text-array.ts";
 import {
   type FlagState,
@@ -56,7 +57,7 @@ export async function flagsAt(
   const rows = await inSlices(
     names,
     FLAGS_PER_STATEMENT,
-    (slice) => db.$queryRaw<VersionRow[]>`
+    (slice) => sqlOf(db).query<VersionRow>`
     SELECT n.name, v."eventId", v."createdAt", v.state::text AS state,
            ${environmentsOf(Prisma.sql`v`, environment)}::text AS environments,
            first."createdAt" AS "firstAt", first.baseline AS "firstBaseline"
@@ -153,7 +154,7 @@ export async function flagPairsAt(
   const rows = await inSlices(
     names,
     FLAGS_PER_STATEMENT,
-    (slice) => db.$queryRaw<PairRow[]>`
+    (slice) => sqlOf(db).query<PairRow>`
     SELECT n.name, a."eventId" AS "beforeEventId", a."createdAt" AS "beforeAt", a.state::text AS before,
            ${before}::text AS "beforeEnvironments",
            b."eventId", b."createdAt", b.state::text AS state, ${after}::text AS environments,
@@ -227,7 +228,7 @@ function stateOf(
  * that such events are rare, and planned the statement at every time-travel read (D-137).
  */
 export async function tagDeletions(db: Db | Tx, after: Date, through: Date): Promise<TagDeletion[]> {
-  const rows = await db.$queryRaw<{ type: string; createdAt: Date; preData: unknown }[]>`
+  const rows = await sqlOf(db).query<{ type: string; createdAt: Date; preData: unknown }>`
     SELECT type, "createdAt", "preData" FROM "Event"
      WHERE type IN ('tag-deleted', 'tag-type-deleted')
        AND "createdAt" > ${after}::timestamp(3) AND "createdAt" <= ${through}::timestamp(3)`;
@@ -250,7 +251,7 @@ export async function flagAt(db: Db | Tx, name: string, at: Date): Promise<FlagA
  * those deleted from it after `at` (flags never change project in Vexil).
  */
 export async function projectFlagNames(db: Db | Tx, project: string, since: Date): Promise<string[]> {
-  const rows = await db.$queryRaw<{ name: string }[]>`
+  const rows = await sqlOf(db).query<{ name: string }>`
     SELECT name FROM "Feature" WHERE "projectId" = ${project}
     UNION
     SELECT "featureName" FROM "Event"

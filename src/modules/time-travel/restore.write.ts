@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { ResourceLimits } from "../../config.ts";
 import type { Tx } from "../../db/database.ts";
 import { ConflictError, NoAccessError, NotFoundError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import { can } from "../access/check.logic.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
@@ -34,7 +35,7 @@ type Restorer = { w: Write; principal: Principal; limits: ResourceLimits };
 
 /** The flag as it is now, in the shape of its history (null when there is no such flag). */
 async function currentState(tx: Tx, name: string): Promise<FlagState | null> {
-  const [row] = await tx.$queryRaw<{ state: FlagState | null }[]>`SELECT vexil_flag_state(${name}) AS state`;
+  const [row] = await sqlOf(tx).query<{ state: FlagState | null }>`SELECT vexil_flag_state(${name}) AS state`;
   return row?.state ?? null;
 }
 
