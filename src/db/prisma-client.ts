@@ -1,6 +1,7 @@
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "../generated/prisma/client.ts";
-import { noteTransactions, registerClient } from "../shared/sql.ts";
+import { registerClient } from "../shared/sql.ts";
+import { noteTransactions } from "../shared/sql-transaction.ts";
 
 /**
  * The Prisma client over a driver adapter. errorFormat "minimal": otherwise Prisma captures a

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import {
   type ArgScalarType,
   type ArgType,
@@ -7,7 +6,6 @@ import {
   type SqlMigrationAwareDriverAdapterFactory,
   type SqlQuery,
   type SqlResultSet,
-  type Transaction,
 } from "@prisma/driver-adapter-utils";
 import type { Db, Tx } from "../db/database.ts";
 import { Prisma } from "../generated/prisma/client.ts";
@@ -21,20 +19,18 @@ import { Prisma } from "../generated/prisma/client.ts";
  *
  *   const rows = await sqlOf(w.tx).query<{ name: string }>`SELECT name FROM "Feature" WHERE ...`;
  *
- * Model queries stay with Prisma; both run in one transaction when `runWrite` opened it.
+ * Model queries stay with Prisma; both run in one transaction when `runWrite` opened it
+ * (src/shared/sql-transaction.ts).
  */
 export type SqlClient = {
   query<T = unknown>(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T[]>;
   execute(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number>;
 };
 
-type Queryable = Pick<SqlDriverAdapter, "queryRaw" | "executeRaw">;
-
-/** The open transaction Prisma started for a `runWrite`, until it commits or rolls back. */
-type TransactionSlot = { transaction?: Transaction; closed?: boolean };
+export type Queryable = Pick<SqlDriverAdapter, "queryRaw" | "executeRaw">;
 
 const clients = new WeakMap<object, SqlClient>();
-const startingTransaction = new AsyncLocalStorage<TransactionSlot>();
+const adapters = new WeakMap<object, () => Promise<SqlDriverAdapter>>();
 
 /** The statements of `db` (a client, or a transaction `runWrite` opened). */
 export function sqlOf(db: Db | Tx): SqlClient {
@@ -42,78 +38,25 @@ export function sqlOf(db: Db | Tx): SqlClient {
   return clients.get(db) ?? prismaRaw(db);
 }
 
-/**
- * The adapter factory a Prisma client is built on, noting each transaction it starts for the
- * `openTransaction` waiting for it (the same async context), so that transaction's statements
- * can be sent to it directly.
- */
-export function noteTransactions(
-  factory: SqlMigrationAwareDriverAdapterFactory,
-): SqlMigrationAwareDriverAdapterFactory {
-  const noting = (adapter: SqlDriverAdapter) => {
-    const start = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (...args) => {
-      const transaction = await start(...args);
-      const slot = startingTransaction.getStore();
-      if (slot && !slot.transaction) {
-        slot.transaction = transaction;
-        closeSlotWith(transaction, slot);
-      }
-      return transaction;
-    };
-    return adapter;
-  };
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async () => noting(await factory.connect()),
-    connectToShadowDb: async () => noting(await factory.connectToShadowDb()),
-  };
-}
-
 /** Gives `db` statements outside transactions, over an adapter of its own factory. */
 export function registerClient(db: Db, factory: SqlMigrationAwareDriverAdapterFactory): void {
   let adapter: Promise<SqlDriverAdapter> | undefined;
-  clients.set(
-    db,
-    clientOver(() => {
-      adapter ??= factory.connect();
-      return adapter;
-    }),
-  );
+  const connected = () => {
+    adapter ??= factory.connect();
+    return adapter;
+  };
+  adapters.set(db, connected);
+  clients.set(db, clientOver(connected));
 }
 
-/**
- * Runs `open` (which calls `db.$transaction`) so that the transaction client handed to the
- * callback sends its `sqlOf` statements into that same transaction.
- */
-export function openTransaction<T>(open: (bind: (tx: Tx) => void) => Promise<T>): Promise<T> {
-  const slot: TransactionSlot = {};
-  return startingTransaction.run(slot, () =>
-    open((tx) => {
-      clients.set(
-        tx,
-        clientOver(async () => {
-          // Prisma started it before calling back; once it ended, its connection is another's.
-          if (!slot.transaction || slot.closed) throw new Error("The transaction is no longer open.");
-          return slot.transaction;
-        }),
-      );
-    }),
-  );
+/** The driver adapter `db` was registered with (src/shared/sql-transaction.ts opens its transactions). */
+export function adapterOf(db: Db): (() => Promise<SqlDriverAdapter>) | undefined {
+  return adapters.get(db);
 }
 
-function closeSlotWith(transaction: Transaction, slot: TransactionSlot) {
-  const commit = transaction.commit.bind(transaction);
-  const rollback = transaction.rollback.bind(transaction);
-  transaction.commit = () => {
-    slot.closed = true;
-    return commit();
-  };
-  transaction.rollback = () => {
-    slot.closed = true;
-    return rollback();
-  };
+/** Makes `sqlOf(tx)` send its statements to `target` (a transaction of the adapter). */
+export function bindStatements(tx: Tx, target: () => Promise<Queryable>): void {
+  clients.set(tx, clientOver(target));
 }
 
 function clientOver(target: () => Promise<Queryable>): SqlClient {

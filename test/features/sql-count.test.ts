@@ -166,6 +166,22 @@ describe("a toggle answers the Feature record in a fixed number of SQL statement
     expect(withoutTransaction(statements)).toHaveLength(6);
   });
 
+  // PGlite ends its transactions itself, out of the statements' sight: PostgreSQL only.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "the flag's lock is held for the switch and the event only: the record and its facts are read after COMMIT (D-145)",
+    async () => {
+      expect((await t.rest("POST", path("on"))).status).toBe(200);
+      const { result, statements } = await counter.during(() => t.rest("POST", path("off")));
+      expect(result.status).toBe(200);
+      const commit = statements.findIndex((s) => /^\s*COMMIT\b/.test(s));
+      const record = statements.findIndex((s) => s.includes('"t0"."projectId"'));
+      // (BEGIN goes with taking the connection, inside the adapter, unobserved.)
+      expect(statements.filter((s) => /^\s*COMMIT\b/.test(s))).toEqual(["COMMIT"]);
+      expect(commit).toBeGreaterThan(0);
+      expect(record).toBeGreaterThan(commit);
+    },
+  );
+
   it("a toggle that changes nothing: the check, the record and the facts, with no transaction and no lock", async () => {
     expect((await t.rest("POST", path("off"))).status).toBe(200);
     const { result, statements } = await counter.during(() => t.rest("POST", path("off")));

@@ -104,3 +104,75 @@ describe("inside runWrite, the statements run in the write's own transaction", (
     await expect(kept.query`SELECT 1`).rejects.toThrow("no longer open");
   });
 });
+
+describe("a write of statements only runs in a transaction of the driver adapter (D-145)", () => {
+  const tagCount = (value: string) => t.deps.db.tag.count({ where: { value } });
+
+  it("commits its statements, and rolls all of them back on an error", async () => {
+    await runWrite(
+      systemWriteContext(t),
+      (w) => sqlOf(w.tx).execute`INSERT INTO "Tag" (type, value) VALUES ('simple', 'only-committed')`,
+      { statementsOnly: true },
+    );
+    expect(await tagCount("only-committed")).toBe(1);
+    const failure = new Error("roll back");
+    await expect(
+      runWrite(
+        systemWriteContext(t),
+        async (w) => {
+          await sqlOf(w.tx).execute`INSERT INTO "Tag" (type, value) VALUES ('simple', 'only-rolled-back')`;
+          throw failure;
+        },
+        { statementsOnly: true },
+      ),
+    ).rejects.toBe(failure);
+    expect(await tagCount("only-rolled-back")).toBe(0);
+  });
+
+  it("a model query on its transaction rolls it back and runs the whole work again in Prisma's, once", async () => {
+    const attempts: string[] = [];
+    const value = await runWrite(
+      systemWriteContext(t),
+      async (w) => {
+        attempts.push("attempt");
+        await sqlOf(w.tx).execute`INSERT INTO "Tag" (type, value) VALUES ('simple', 'only-then-model')`;
+        const tag = await w.tx.tag.findUniqueOrThrow({
+          where: { type_value: { type: "simple", value: "only-then-model" } },
+        });
+        return tag.value;
+      },
+      { statementsOnly: true },
+    );
+    expect(value).toBe("only-then-model");
+    expect(attempts).toHaveLength(2);
+    // The first attempt's insert was rolled back: a second one would have been a 409.
+    expect(await tagCount("only-then-model")).toBe(1);
+  });
+
+  it("gives every connection back: more writes at once than the pool holds all finish", async () => {
+    const values = Array.from({ length: 30 }, (_, i) => `only-pool-${i}`);
+    await Promise.all(
+      values.map((value) =>
+        runWrite(
+          systemWriteContext(t),
+          (w) => sqlOf(w.tx).execute`INSERT INTO "Tag" (type, value) VALUES ('simple', ${value})`,
+          { statementsOnly: true },
+        ),
+      ),
+    );
+    expect(await t.deps.db.tag.count({ where: { value: { startsWith: "only-pool-" } } })).toBe(30);
+    // A failing write gives its connection back too.
+    await Promise.all(
+      values.map((value) =>
+        expect(
+          runWrite(
+            systemWriteContext(t),
+            (w) => sqlOf(w.tx).execute`INSERT INTO "Tag" (type, value) VALUES ('simple', ${value})`,
+            { statementsOnly: true },
+          ),
+        ).rejects.toThrow(),
+      ),
+    );
+    expect(await tagCount("only-pool-0")).toBe(1);
+  });
+});

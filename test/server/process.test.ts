@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "graphql-ws";
@@ -60,6 +60,16 @@ describe("the server process (npm start)", () => {
     const ready = await fetch(`${server.url}/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ health: "GOOD" });
+  });
+
+  it("runs graphql's ES modules, one copy (D-144: its CommonJS files cost a getter per export use)", async () => {
+    const dist = join(import.meta.dirname, "../../dist");
+    const files = (await readdir(dist)).filter(
+      (name) => name.endsWith(".js") && !name.startsWith("graphiql"),
+    );
+    const code = (await Promise.all(files.map((name) => readFile(join(dist, name), "utf8")))).join("\n");
+    expect(code).toContain("// node_modules/graphql/index.mjs");
+    expect(code).not.toMatch(/^\/\/ node_modules\/graphql\/.*\.js$/m);
   });
 
   it("serves GraphiQL to browsers", async () => {

@@ -20,8 +20,12 @@ import {
 import { SEGMENT_IDS } from "./strategy-record.read.ts";
 import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
 
-/** The record a call that changed nothing answers; a flag deleted since the check is a 404. */
-async function unchangedRecord(ctx: Context, query: FeatureQuery, name: string) {
+/**
+ * The flag's record, read after the toggle committed (or found nothing to change): the toggle's
+ * transaction holds the flag's lock for its statements only, and runs without Prisma's (D-145).
+ * A flag deleted since is a 404.
+ */
+async function currentRecord(ctx: Context, query: FeatureQuery, name: string) {
   const feature = await ctx.db.feature.findUnique({ ...query, where: { name } });
   if (!feature) throw new NotFoundError(`Could not find feature flag "${name}"`);
   return feature;
@@ -46,13 +50,12 @@ builder.mutationFields((t) => {
         await requireDirectChange(ctx, args);
         await requireStrategyCreationWhenNone(ctx, args.project, args.feature, args.environment);
         const options = { shouldActivateDisabledStrategies: args.shouldActivateDisabledStrategies ?? false };
-        if (await enablementChangesNothing(ctx.db, target(args), { enabled: true, ...options })) {
-          return unchangedRecord(ctx, query, args.feature);
+        if (!(await enablementChangesNothing(ctx.db, target(args), { enabled: true, ...options }))) {
+          await runWrite(ctx, (w) => enableFeatureEnvironment(w, target(args), options, ctx.config.limits), {
+            statementsOnly: true,
+          });
         }
-        return runWrite(ctx, async (w) => {
-          await enableFeatureEnvironment(w, target(args), options, ctx.config.limits);
-          return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
-        });
+        return currentRecord(ctx, query, args.feature);
       },
     }),
     disableFeatureEnvironment: t.prismaField({
@@ -62,13 +65,10 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        if (await enablementChangesNothing(ctx.db, target(args), { enabled: false })) {
-          return unchangedRecord(ctx, query, args.feature);
+        if (!(await enablementChangesNothing(ctx.db, target(args), { enabled: false }))) {
+          await runWrite(ctx, (w) => disableFeatureEnvironment(w, target(args)), { statementsOnly: true });
         }
-        return runWrite(ctx, async (w) => {
-          await disableFeatureEnvironment(w, target(args));
-          return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
-        });
+        return currentRecord(ctx, query, args.feature);
       },
     }),
     addFeatureStrategy: t.prismaField({
