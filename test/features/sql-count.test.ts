@@ -138,6 +138,21 @@ describe("creating a flag costs a fixed number of SQL statements", () => {
   });
 });
 
+describe("a flag's create reads the record it answers after COMMIT (D-145, PostgreSQL)", () => {
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "the lock, checks, insert and event in the transaction; the record after it",
+    async () => {
+      const mutation = `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name type } }`;
+      const { result, statements } = await counter.during(() => t.gql(mutation, { n: "created-then-read" }));
+      expect(result.errors).toBeUndefined();
+      const commit = statements.findIndex((s) => /^\s*COMMIT\b/.test(s));
+      const record = statements.findIndex((s) => s.includes('"t0"."type"'));
+      expect(statements.filter((s) => /^\s*(COMMIT|ROLLBACK)\b/.test(s))).toEqual(["COMMIT"]);
+      expect(record).toBeGreaterThan(commit);
+    },
+  );
+});
+
 describe("a toggle answers the Feature record in a fixed number of SQL statements", () => {
   const path = (state: string) =>
     `/api/admin/projects/default/features/few-1/environments/development/${state}`;

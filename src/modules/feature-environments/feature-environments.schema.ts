@@ -81,17 +81,17 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.CREATE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        return runWrite(ctx, async (w) => {
-          const created = await addStrategy(
-            w,
-            target(args),
-            args.input as NewStrategyInput,
-            ctx.config.limits,
-          );
-          // The inserted row answers as its read-back would (segments included).
-          if (rowAnswersQuery(query, { segments: SEGMENT_IDS })) return created;
-          return w.tx.featureStrategy.findUniqueOrThrow({ ...query, where: { id: created.id } });
-        });
+        const created = await runWrite(
+          ctx,
+          (w) => addStrategy(w, target(args), args.input as NewStrategyInput, ctx.config.limits),
+          { statementsOnly: true },
+        );
+        // The inserted row answers as its read-back would (segments included); else it is read
+        // after the commit (D-145).
+        if (rowAnswersQuery(query, { segments: SEGMENT_IDS })) return created;
+        const strategy = await ctx.db.featureStrategy.findUnique({ ...query, where: { id: created.id } });
+        if (!strategy) throw new NotFoundError("The record was deleted by a concurrent change.");
+        return strategy;
       },
     }),
     updateFeatureStrategy: t.prismaField({

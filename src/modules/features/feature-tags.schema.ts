@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { NotFoundError } from "../../shared/errors.ts";
 import { rowAnswersQuery } from "../../shared/query-answer.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
@@ -38,21 +39,21 @@ builder.mutationField("addFeatureTag", (t) =>
     },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
     resolve: async (query, _root, args, ctx) => {
-      return runWrite(ctx, async (w) => {
-        const { tag, tagged } = await addFeatureTag(w, args.feature, { type: args.type, value: args.value });
-        // The new row answers as its read-back would; a tag the flag had is read.
-        if (tagged && rowAnswersQuery(query)) return tagged;
-        return w.tx.featureTag.findUniqueOrThrow({
-          ...query,
-          where: {
-            featureName_tagType_tagValue: {
-              featureName: args.feature,
-              tagType: tag.type,
-              tagValue: tag.value,
-            },
-          },
-        });
+      const { tag, tagged } = await runWrite(
+        ctx,
+        (w) => addFeatureTag(w, args.feature, { type: args.type, value: args.value }),
+        { statementsOnly: true },
+      );
+      // The new row answers as its read-back would; a tag the flag had is read (after the commit).
+      if (tagged && rowAnswersQuery(query)) return tagged;
+      const featureTag = await ctx.db.featureTag.findUnique({
+        ...query,
+        where: {
+          featureName_tagType_tagValue: { featureName: args.feature, tagType: tag.type, tagValue: tag.value },
+        },
       });
+      if (!featureTag) throw new NotFoundError("The record was deleted by a concurrent change.");
+      return featureTag;
     },
   }),
 );

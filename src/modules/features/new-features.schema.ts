@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { NotFoundError } from "../../shared/errors.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { assertDirectProjectChangeAllowed } from "../feature-environments/guards.read.ts";
@@ -38,21 +39,27 @@ builder.mutationField("createFeature", (t) =>
       permission: { permission: PERMISSIONS.CREATE_FEATURE, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      return runWrite(ctx, async (w) => {
-        const created = await createFeature(
-          w,
-          args.project,
-          {
-            name: args.input.name,
-            type: args.input.type ?? undefined,
-            description: args.input.description,
-            impressionData: args.input.impressionData ?? undefined,
-            tags: args.input.tags ?? undefined,
-          },
-          ctx.config.limits.featureFlags,
-        );
-        return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: created.name } });
-      });
+      const created = await runWrite(
+        ctx,
+        (w) =>
+          createFeature(
+            w,
+            args.project,
+            {
+              name: args.input.name,
+              type: args.input.type ?? undefined,
+              description: args.input.description,
+              impressionData: args.input.impressionData ?? undefined,
+              tags: args.input.tags ?? undefined,
+            },
+            ctx.config.limits.featureFlags,
+          ),
+        // The record is read after the commit, as a toggle's (D-145).
+        { statementsOnly: true },
+      );
+      const feature = await ctx.db.feature.findUnique({ ...query, where: { name: created.name } });
+      if (!feature) throw new NotFoundError("The record was deleted by a concurrent change.");
+      return feature;
     },
   }),
 );
