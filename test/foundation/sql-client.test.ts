@@ -82,8 +82,9 @@ describe("inside runWrite, the statements run in the write's own transaction", (
     expect(left).toBe(0);
   });
 
-  it("concurrent writes each keep to their own transaction", async () => {
-    const values = Array.from({ length: 6 }, (_, i) => `concurrent-${i}`);
+  it("concurrent writes each keep to their own transaction, also while they queue for a connection", async () => {
+    // 30 at once: three times the pool, so most wait for a connection before Prisma starts theirs.
+    const values = Array.from({ length: 30 }, (_, i) => `concurrent-${i}`);
     const seen = await Promise.all(
       values.map((value) =>
         runWrite(systemWriteContext(t), async (w) => {
@@ -96,7 +97,7 @@ describe("inside runWrite, the statements run in the write's own transaction", (
     // Each transaction sees its own insert (and perhaps those committed before it), never an
     // uncommitted insert of another.
     for (const [i, visible] of seen.entries()) expect(visible).toContain(values[i]);
-    expect(await t.deps.db.tag.count({ where: { value: { startsWith: "concurrent-" } } })).toBe(6);
+    expect(await t.deps.db.tag.count({ where: { value: { startsWith: "concurrent-" } } })).toBe(30);
   });
 
   it("a statement after the transaction ended is refused, not sent on a connection another holds", async () => {
