@@ -76,7 +76,7 @@ export async function runWrite<T>(
       if (state === "23505") throw uniqueViolation(error);
       // A row a concurrent transaction deleted between this one's read and its write.
       if ((error as DriverErrorShape | null)?.code === "P2025") {
-        throw new NotFoundError("The record was deleted by a concurrent change.");
+        throw deletedMeanwhile();
       }
       throw error;
     }
@@ -92,6 +92,11 @@ export async function runWrite<T>(
     }
     return result;
   }
+}
+
+/** A row the write made or changed, gone when read back (a concurrent change deleted it). */
+export function deletedMeanwhile(): NotFoundError {
+  return new NotFoundError("The record was deleted by a concurrent change.");
 }
 
 type DriverErrorShape = {

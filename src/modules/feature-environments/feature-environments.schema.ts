@@ -3,7 +3,7 @@ import type { Context } from "../../context.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import { rowAnswersQuery } from "../../shared/query-answer.ts";
-import { runWrite } from "../../shared/write.ts";
+import { deletedMeanwhile, runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { enablementChangesNothing } from "./enablement.read.ts";
 import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.write.ts";
@@ -90,7 +90,7 @@ builder.mutationFields((t) => {
         // after the commit (D-145).
         if (rowAnswersQuery(query, { segments: SEGMENT_IDS })) return created;
         const strategy = await ctx.db.featureStrategy.findUnique({ ...query, where: { id: created.id } });
-        if (!strategy) throw new NotFoundError("The record was deleted by a concurrent change.");
+        if (!strategy) throw deletedMeanwhile();
         return strategy;
       },
     }),

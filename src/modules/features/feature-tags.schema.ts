@@ -1,7 +1,6 @@
 import { builder } from "../../builder.ts";
-import { NotFoundError } from "../../shared/errors.ts";
 import { rowAnswersQuery } from "../../shared/query-answer.ts";
-import { runWrite } from "../../shared/write.ts";
+import { deletedMeanwhile, runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { lockFeatures } from "../feature-environments/feature-lock.read.ts";
 import { featureByName } from "./feature.read.ts";
@@ -52,7 +51,7 @@ builder.mutationField("addFeatureTag", (t) =>
           featureName_tagType_tagValue: { featureName: args.feature, tagType: tag.type, tagValue: tag.value },
         },
       });
-      if (!featureTag) throw new NotFoundError("The record was deleted by a concurrent change.");
+      if (!featureTag) throw deletedMeanwhile();
       return featureTag;
     },
   }),

@@ -1,6 +1,5 @@
 import { builder } from "../../builder.ts";
-import { NotFoundError } from "../../shared/errors.ts";
-import { runWrite } from "../../shared/write.ts";
+import { deletedMeanwhile, runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { assertDirectProjectChangeAllowed } from "../feature-environments/guards.read.ts";
 import { cloneFeature } from "./feature-clone.write.ts";
@@ -58,7 +57,7 @@ builder.mutationField("createFeature", (t) =>
         { statementsOnly: true },
       );
       const feature = await ctx.db.feature.findUnique({ ...query, where: { name: created.name } });
-      if (!feature) throw new NotFoundError("The record was deleted by a concurrent change.");
+      if (!feature) throw deletedMeanwhile();
       return feature;
     },
   }),
