@@ -7,6 +7,10 @@ import { cpuMsOf, postgresCpuMs } from "./process-cpu.ts";
 const env = process.env;
 const FLAGS = Number(env.BENCH_WRITE_FLAGS ?? 1000);
 const DURATION = Number(env.BENCH_DURATION ?? 10);
+// Each scenario first runs this long unmeasured, so that the figures are the server's steady
+// state: in its first seconds a server process spends a tenth of its CPU compiling (V8 optimizing
+// the functions the scenario makes hot), Unleash's as well as Vexil's. 0: measure from the start.
+const WARMUP = Number(env.BENCH_WARMUP_SECONDS ?? 15);
 // BENCH_CONNECTIONS="" runs the creates alone.
 const LEVELS = (env.BENCH_CONNECTIONS ?? "2,10,50").split(",").filter(Boolean).map(Number);
 const CREATE_CONNECTIONS = Number(env.BENCH_CREATE_CONNECTIONS ?? 8);
@@ -57,12 +61,13 @@ async function createFlags(url: string) {
   }
 }
 
-async function toggle(url: string, connections: number, serverPid: number) {
+async function toggle(url: string, connections: number, serverPid: number, warmUp = false) {
+  const duration = warmUp ? WARMUP : DURATION;
   const cpuBefore = { server: cpuMsOf(serverPid), database: postgresCpuMs() };
   const result = await autocannon({
     url,
     connections,
-    duration: DURATION,
+    duration,
     requests: [
       {
         setupRequest: (request) => {
@@ -100,7 +105,7 @@ async function toggle(url: string, connections: number, serverPid: number) {
     errors: result.errors + result.timeouts,
   };
   log(
-    `${connections} connections: ${row.requestsPerSecond} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU per toggle: server ${row.serverCpuMs ?? "?"} ms, PostgreSQL ${row.databaseCpuMs ?? "-"} ms; non-2xx ${row.non2xx}, errors ${row.errors}`,
+    `${warmUp ? "(warm-up) " : ""}${connections} connections: ${row.requestsPerSecond} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU per toggle: server ${row.serverCpuMs ?? "?"} ms, PostgreSQL ${row.databaseCpuMs ?? "-"} ms; non-2xx ${row.non2xx}, errors ${row.errors}`,
   );
   return row;
 }
@@ -110,7 +115,9 @@ async function toggle(url: string, connections: number, serverPid: number) {
  * strategies (two environments) and two tags over REST, again and again for DURATION seconds.
  * Answers calls/s; Unleash loaded 75,000 such calls in 490 s (153 calls/s) at 8 connections.
  */
-async function createWithStrategiesAndTags(url: string, workers: number) {
+async function createWithStrategiesAndTags(url: string, workers: number, warmUp = false) {
+  const duration = warmUp ? WARMUP : DURATION;
+  const prefix = warmUp ? "warm" : "c";
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${url}${path}`, {
       method: "POST",
@@ -128,10 +135,10 @@ async function createWithStrategiesAndTags(url: string, workers: number) {
   const latencies: number[] = [];
   let failed = 0;
   let created = 0;
-  const until = Date.now() + DURATION * 1000;
+  const until = Date.now() + duration * 1000;
   const run = async (worker: number) => {
     for (let i = 0; Date.now() < until; i++) {
-      const name = `c${PREFIX}${worker}-${i}`;
+      const name = `${prefix}${PREFIX}${worker}-${i}`;
       const base = `/api/admin/projects/default/features/${name}`;
       const calls: [string, unknown][] = [
         ["/api/admin/projects/default/features", { name, type: "release" }],
@@ -163,21 +170,38 @@ async function createWithStrategiesAndTags(url: string, workers: number) {
     failed,
   };
   log(
-    `creates at ${workers} connections: ${row.callsPerSecond} calls/s (${row.flagsPerSecond} flags/s), p50 ${row.p50} ms, p99 ${row.p99} ms, failed ${failed}`,
+    `${warmUp ? "(warm-up) " : ""}creates at ${workers} connections: ${row.callsPerSecond} calls/s (${row.flagsPerSecond} flags/s), p50 ${row.p50} ms, p99 ${row.p99} ms, failed ${failed}`,
   );
   return row;
 }
 
 async function measure(url: string, database: string, serverPid: number) {
   await createFlags(url);
-  log(`${FLAGS} flags, ${database}, ${DURATION} s per level`);
+  log(`${FLAGS} flags, ${database}, ${DURATION} s per level after ${WARMUP} s unmeasured`);
   const rows = [];
+  const warmUp = [];
+  if (LEVELS.length > 0 && WARMUP > 0) warmUp.push(await toggle(url, 10, serverPid, true));
   for (const level of LEVELS) rows.push(await toggle(url, level, serverPid));
   console.table(rows);
   // BENCH_CREATE_CONNECTIONS=0 runs the toggles alone.
+  const warmUpCreates =
+    CREATE_CONNECTIONS && WARMUP > 0
+      ? await createWithStrategiesAndTags(url, CREATE_CONNECTIONS, true)
+      : undefined;
   const creates = CREATE_CONNECTIONS ? await createWithStrategiesAndTags(url, CREATE_CONNECTIONS) : undefined;
-  console.log(JSON.stringify({ flags: FLAGS, duration: DURATION, target: TARGET ?? "vexil", rows, creates }));
-  if (rows.some((r) => r.non2xx || r.errors) || creates?.failed) process.exitCode = 1;
+  console.log(
+    JSON.stringify({
+      flags: FLAGS,
+      duration: DURATION,
+      warmUp: WARMUP,
+      target: TARGET ?? "vexil",
+      rows,
+      creates,
+    }),
+  );
+  const failed =
+    [...warmUp, ...rows].some((r) => r.non2xx || r.errors) || warmUpCreates?.failed || creates?.failed;
+  if (failed) process.exitCode = 1;
 }
 
 async function main() {
