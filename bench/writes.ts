@@ -64,11 +64,7 @@ async function createFlags(url: string) {
 
 async function toggle(url: string, connections: number, serverPid: number, warmUp = false) {
   const duration = warmUp ? WARMUP : DURATION;
-  const cpuBefore = {
-    server: cpuMsOf(serverPid),
-    database: postgresCpuMs(),
-    loadGenerator: process.cpuUsage(),
-  };
+  const cpu = startCpuMeter(serverPid);
   const result = await autocannon({
     url,
     connections,
@@ -97,14 +93,10 @@ async function toggle(url: string, connections: number, serverPid: number, warmU
       },
     ],
   });
-  const perRequest = (ms: number) => Number((ms / Math.max(1, result.requests.total)).toFixed(2));
   const row = {
     connections,
     requestsPerSecond: Math.round(result.requests.average),
-    serverCpuMs: serverPid ? perRequest(cpuMsOf(serverPid) - cpuBefore.server) : null,
-    // PGlite runs inside the server process: its CPU is the server's.
-    databaseCpuMs: ON_POSTGRES ? perRequest(postgresCpuMs() - cpuBefore.database) : null,
-    loadGeneratorCpuMs: perRequest(cpuMsOfUsage(process.cpuUsage(cpuBefore.loadGenerator))),
+    ...cpu.perCall(result.requests.total),
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
@@ -179,23 +171,16 @@ async function createWithStrategiesAndTags(url: string, workers: number, serverP
     }
   };
   const started = performance.now();
-  const cpuBefore = {
-    server: cpuMsOf(serverPid),
-    database: postgresCpuMs(),
-    loadGenerator: process.cpuUsage(),
-  };
+  const cpu = startCpuMeter(serverPid);
   await Promise.all(Array.from({ length: workers }, (_, w) => run(w)));
   agent.destroy();
   const seconds = (performance.now() - started) / 1000;
-  const perCall = (ms: number) => Number((ms / Math.max(1, latencies.length)).toFixed(2));
   latencies.sort((a, b) => a - b);
   const row = {
     connections: workers,
     callsPerSecond: Math.round(latencies.length / seconds),
     flagsPerSecond: Math.round(created / seconds),
-    serverCpuMs: serverPid ? perCall(cpuMsOf(serverPid) - cpuBefore.server) : null,
-    databaseCpuMs: ON_POSTGRES ? perCall(postgresCpuMs() - cpuBefore.database) : null,
-    loadGeneratorCpuMs: perCall(cpuMsOfUsage(process.cpuUsage(cpuBefore.loadGenerator))),
+    ...cpu.perCall(latencies.length),
     p50: Math.round(latencies[Math.floor(latencies.length * 0.5)] ?? 0),
     p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
     failed,
@@ -206,9 +191,23 @@ async function createWithStrategiesAndTags(url: string, workers: number, serverP
   return row;
 }
 
-/** This process's CPU (the load generator's) in ms, from a `process.cpuUsage` difference. */
-function cpuMsOfUsage(usage: NodeJS.CpuUsage): number {
-  return (usage.user + usage.system) / 1000;
+/**
+ * CPU from now on of the server, of PostgreSQL (every `postgres` process; PGlite runs inside the
+ * server, its CPU is the server's) and of this process (the load generator), per call in ms.
+ */
+function startCpuMeter(serverPid: number) {
+  const before = { server: cpuMsOf(serverPid), database: postgresCpuMs(), loadGenerator: process.cpuUsage() };
+  return {
+    perCall(calls: number) {
+      const per = (ms: number) => Number((ms / Math.max(1, calls)).toFixed(2));
+      const own = process.cpuUsage(before.loadGenerator);
+      return {
+        serverCpuMs: serverPid ? per(cpuMsOf(serverPid) - before.server) : null,
+        databaseCpuMs: ON_POSTGRES ? per(postgresCpuMs() - before.database) : null,
+        loadGeneratorCpuMs: per((own.user + own.system) / 1000),
+      };
+    },
+  };
 }
 
 async function measure(url: string, database: string, serverPid: number) {
