@@ -6,6 +6,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { applyMigrations } from "./migrate.ts";
 import { MigrationError } from "./migration-error.ts";
 import { AwaitingPGliteFactory, createPglite, prepareDataDir } from "./pglite.ts";
+import { servedSession } from "./pglite-session.ts";
 import type { PgliteThreadMessage, PgliteThreadStart } from "./pglite-thread.ts";
 
 const start = workerData as PgliteThreadStart;
@@ -20,7 +21,11 @@ try {
     throw error;
   });
   // One connection: PGlite is one PostgreSQL session, so the main thread's pool has one too.
-  const server = new PGLiteSocketServer({ db: pglite, path: start.socketPath, maxConnections: 1 });
+  const server = new PGLiteSocketServer({
+    db: servedSession(pglite),
+    path: start.socketPath,
+    maxConnections: 1,
+  });
   await server.start();
   main.once("message", async () => {
     await server.stop();
