@@ -2,7 +2,7 @@ import { GraphQLError, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Principal } from "../modules/access/principal.types.ts";
 import { AuthenticationRequired, type DomainError } from "../shared/errors.ts";
-import { nulError, nulPath } from "../shared/text-input.ts";
+import { unstorableText, unstorableTextError } from "../shared/text-input.ts";
 import { limitError, paramsProblem } from "./graphql-limits.ts";
 
 export type CallerOf = (request: Request) => Promise<{ principal: Principal | null; problem?: DomainError }>;
@@ -36,30 +36,31 @@ export function useGraphQLGate(callerOf: CallerOf): Plugin {
   };
 }
 
-/** Refuses string literals holding NUL (`"\u0000"` is a valid GraphQL escape). */
-const noNulInLiterals: ValidationRule = (context) => ({
+/** Refuses string literals PostgreSQL cannot store (`"\u0000"`, `"\ud800"` are valid GraphQL escapes). */
+const storableLiterals: ValidationRule = (context) => ({
   StringValue(node) {
-    if (node.value.includes("\u0000")) {
-      const error = asGraphQLError(nulError(""));
+    const problem = unstorableText(node.value);
+    if (problem) {
+      const error = asGraphQLError(unstorableTextError(problem));
       context.reportError(new GraphQLError(error.message, { nodes: [node], extensions: error.extensions }));
     }
   },
 });
 
 /**
- * PostgreSQL cannot store NUL in text: an operation whose literals or variables hold one is
+ * PostgreSQL cannot store NUL or lone surrogates: an operation whose literals or variables hold one is
  * refused as VALIDATION before it runs, on every transport. REST runs its routes through
  * `execute` with the request's values as variables, so its paths, query strings and bodies
  * are checked here too.
  */
 export function useTextInputCheck(): Plugin {
   const refuse = (variables: unknown) => {
-    const path = nulPath(variables);
-    return path === null ? null : { errors: [asGraphQLError(nulError(path))] };
+    const problem = unstorableText(variables);
+    return problem === null ? null : { errors: [asGraphQLError(unstorableTextError(problem))] };
   };
   return {
     onValidate({ addValidationRule }) {
-      addValidationRule(noNulInLiterals);
+      addValidationRule(storableLiterals);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const refusal = refuse(args.variableValues);

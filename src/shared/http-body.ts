@@ -1,5 +1,5 @@
 import { type ErrorDetail, PayloadTooLargeError, ValidationError } from "./errors.ts";
-import { assertNoNul } from "./text-input.ts";
+import { assertStorableText } from "./text-input.ts";
 
 /**
  * Reads a request body as text, refusing it as soon as it is larger than `limit` bytes: a
@@ -27,8 +27,15 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  try {
+    return STRICT_UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    throw new ValidationError("The request body is not valid UTF-8.");
+  }
 }
+
+/** Refuses bytes that are not UTF-8 instead of reading them as U+FFFD (a different text). */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Nesting of a parsed JSON value, counted without recursion (depth of `{}` or `[]` is 1). */
 export function jsonDepth(value: unknown): number {
@@ -47,7 +54,12 @@ export function jsonDepth(value: unknown): number {
 /** Deepest JSON nesting a request body or GraphQL variables may have. */
 export const MAX_JSON_DEPTH = 32;
 
-/** Parses a JSON body, refusing one nested deeper than MAX_JSON_DEPTH (400, not a stack overflow later). */
+/**
+ * Parses a JSON body, refusing one nested deeper than MAX_JSON_DEPTH (400, not a stack overflow
+ * later) or holding text PostgreSQL cannot store (NUL, a lone surrogate: 400, not a failed
+ * statement later). Every HTTP surface (REST, SDK, frontend, OFREP, Edge, auth) reads its JSON
+ * bodies here, so a public token's input is checked as an admin's is.
+ */
 export function parseJsonBody(text: string): unknown {
   let value: unknown;
   try {
@@ -55,10 +67,28 @@ export function parseJsonBody(text: string): unknown {
   } catch {
     throw new ValidationError("The request body is not valid JSON.");
   }
+  return checkedJson(value);
+}
+
+function checkedJson<T>(value: T): T {
   if (jsonDepth(value) > MAX_JSON_DEPTH) {
     throw new ValidationError(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   }
+  assertStorableText(value);
   return value;
+}
+
+function parseJsonObjectText(text: string): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ValidationError("The request body must be a JSON object.");
+  }
+  return checkedJson(body as Record<string, unknown>);
 }
 
 /**
@@ -77,8 +107,8 @@ export function unknownFieldProblem(
 
 /**
  * The body of a public endpoint (outside /api/admin) as a JSON object, within the size limit
- * and without NUL in any text. Fields other than `fields` are a 400, as Unleash's schemas of
- * these bodies refuse them.
+ * and with storable text only (see parseJsonBody). Fields other than `fields` are a 400, as
+ * Unleash's schemas of these bodies refuse them.
  */
 export async function readJsonObject(
   request: Request,
@@ -86,19 +116,10 @@ export async function readJsonObject(
   fields: readonly string[],
 ): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, limit);
-  let body: unknown;
-  try {
-    body = parseJsonBody(text);
-  } catch {
-    body = undefined;
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new ValidationError("The request body must be a JSON object.");
-  }
-  assertNoNul(body);
+  const body = parseJsonObjectText(text);
   const unknown = Object.keys(body)
     .filter((key) => !fields.includes(key))
     .map((key) => unknownFieldProblem("", key, fields));
   if (unknown.length > 0) throw new ValidationError(unknown.map((u) => u.message).join(" "), unknown);
-  return body as Record<string, unknown>;
+  return body;
 }

@@ -58,3 +58,40 @@ describe("buffered SDK metrics", () => {
     expect(await stored()).toBe(17);
   });
 });
+
+describe("a batch holding a row the database refuses", () => {
+  it("writes every other report and drops only that row (one bad report never costs another)", async () => {
+    await createFlags(t, ["separated"]);
+    const ingestor = metricsIngestor(t.deps);
+    const report = (instanceId: string) => ({
+      instance: {
+        appName: "separating-app",
+        instanceId,
+        environment: "development",
+        sdkType: "backend" as const,
+        seenAt: T0,
+      },
+      projects: ["*"],
+      bucket: { at: T0, toggles: { separated: { yes: 1, no: 0 } } },
+    });
+    // Past the HTTP layer, which refuses NUL (test/fuzz/sdk.test.ts): the store's own defence.
+    const added = [report("bad\u0000instance"), ...Array.from({ length: 10 }, (_, i) => report(`good-${i}`))];
+    await Promise.all(added.map((r) => ingestor.add(r)));
+    await ingestor.flush();
+    const instances = await t.database.prisma.clientInstance.findMany({
+      where: { appName: "separating-app" },
+    });
+    expect(instances.map((i) => i.instanceId).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `good-${i}`).sort(),
+    );
+    const counted = await t.database.prisma.featureMetricsHourly.aggregate({
+      where: { featureName: "separated" },
+      _sum: { yes: true },
+    });
+    expect(counted._sum.yes).toBe(11);
+    // Nothing of the refused row is left to fail the next batch.
+    await ingestor.add(report("after"));
+    await ingestor.flush();
+    expect(await t.database.prisma.clientInstance.count({ where: { appName: "separating-app" } })).toBe(11);
+  });
+});

@@ -109,6 +109,25 @@ export class MetricsBatch {
     if (known.seenAt < seen.seenAt) known.seenAt = seen.seenAt;
   }
 
+  /**
+   * Two batches holding this one's rows between them, about half each (a batch that cannot be
+   * written is split until the rows at fault are alone: see storeBatchSeparating).
+   */
+  split(): [MetricsBatch, MetricsBatch] {
+    const halves: [MetricsBatch, MetricsBatch] = [new MetricsBatch(), new MetricsBatch()];
+    const rows = [...this.counts.entries()];
+    const instances = [...this.instances.entries()];
+    const half = Math.ceil((rows.length + instances.length) / 2);
+    rows.forEach(([key, row], i) => {
+      halves[i < half ? 0 : 1].counts.set(key, row);
+    });
+    instances.forEach(([key, seen], i) => {
+      halves[rows.length + i < half ? 0 : 1].instances.set(key, seen);
+    });
+    for (const batch of halves) batch.reports = batch.size > 0 ? 1 : 0;
+    return halves;
+  }
+
   /** Takes another batch's rows in (a write that failed is retried with the next one). */
   merge(other: MetricsBatch): void {
     for (const [key, row] of other.counts) {

@@ -1,6 +1,6 @@
 import type { AppDeps } from "../../context.ts";
 import { MetricsBatch, type Report } from "./batch.logic.ts";
-import { storeBatch } from "./store.write.ts";
+import { storeBatchSeparating, UnwrittenRows } from "./store.write.ts";
 
 /**
  * The app's SDK metrics buffer. Reports are summed in memory and written in one transaction
@@ -11,8 +11,9 @@ import { storeBatch } from "./store.write.ts";
  *   crash of the process (not a shutdown) loses at most the last `flushMs` of reports.
  * - `flushMs` = 0: each report waits for the write of the batch that holds it (group commit:
  *   reports arriving during a write share the next one), so a 202 means stored.
- * A failed write keeps its rows for the next batch (buffered mode) or fails the waiting
- * requests (the SDKs keep their bucket and send it again).
+ * A failed write keeps its unwritten rows for the next batch (buffered mode) or fails the
+ * waiting requests (the SDKs keep their bucket and send it again). Rows the database refuses
+ * for their own data are set apart and dropped alone (storeBatchSeparating).
  */
 export type MetricsIngestor = {
   /** Takes a validated report; resolves when it is safe to answer 202 (see above). */
@@ -61,10 +62,12 @@ function createIngestor(deps: AppDeps): MetricsIngestor {
       return;
     }
     try {
-      await storeBatch(deps, batch);
+      await storeBatchSeparating(deps, batch);
       failures = 0;
       for (const w of batchWaiters) w.resolve();
-    } catch (error) {
+    } catch (stopped) {
+      const error = stopped instanceof UnwrittenRows ? stopped.cause : stopped;
+      const unwritten = stopped instanceof UnwrittenRows ? stopped.rows : batch;
       for (const w of batchWaiters) w.reject(error);
       if (batchWaiters.length > 0) return; // the senders were told; they send again
       failures++;
@@ -77,8 +80,8 @@ function createIngestor(deps: AppDeps): MetricsIngestor {
         return;
       }
       deps.logger.warn("SDK metrics write failed; kept for the next batch", { error: String(error) });
-      batch.merge(pending); // older rows first, so newer instance details win
-      pending = batch;
+      unwritten.merge(pending); // older rows first, so newer instance details win
+      pending = unwritten;
       arm();
     }
   }

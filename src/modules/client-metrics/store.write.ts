@@ -2,7 +2,7 @@ import type { AppDeps } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { sqlOf } from "../../shared/sql.ts";
-import { runWrite, type Write } from "../../shared/write.ts";
+import { runWrite, sqlStateOf, type Write } from "../../shared/write.ts";
 import { MAX_COUNT } from "../features/evaluation-metrics.logic.ts";
 import { recordEvaluationMetricsBatch } from "../features/evaluation-metrics.write.ts";
 import type { AppFlagCounts, InstanceSeen, MetricsBatch } from "./batch.logic.ts";
@@ -42,6 +42,64 @@ export async function storeBatch(deps: AppDeps, batch: MetricsBatch): Promise<vo
     },
     { actor: SYSTEM_ACTOR },
   );
+}
+
+/** Rows of a batch that a failure other than their own data left unwritten, for a later try. */
+export class UnwrittenRows extends Error {
+  constructor(
+    readonly rows: MetricsBatch,
+    override readonly cause: unknown,
+  ) {
+    super(`SDK metrics not written: ${String(cause)}`);
+  }
+}
+
+/**
+ * Failures of the data itself (SQLSTATE classes 22 data exception, 23 integrity, 54 program
+ * limit): writing the same rows again fails again, so they are set apart instead of retried.
+ */
+const DATA_ERROR_CLASSES = ["22", "23", "54"];
+const isDataError = (error: unknown) => DATA_ERROR_CLASSES.includes(sqlStateOf(error)?.slice(0, 2) ?? "");
+
+/**
+ * Writes a batch so that one bad report never costs another: a batch that fails on its data is
+ * split in halves, written apart, until the rows at fault are alone; those are dropped and
+ * logged. Any other failure (the database unreachable, a deadlock past runWrite's retries)
+ * rejects with UnwrittenRows holding exactly the rows not written yet.
+ */
+export async function storeBatchSeparating(deps: AppDeps, batch: MetricsBatch): Promise<void> {
+  try {
+    await storeBatch(deps, batch);
+  } catch (error) {
+    if (!isDataError(error)) throw new UnwrittenRows(batch, error);
+    if (batch.size <= 1) {
+      deps.logger.error("SDK metrics row dropped: the database refuses its data", {
+        row: describeRows(batch),
+        error: String(error),
+      });
+      return;
+    }
+    let unwritten: UnwrittenRows | null = null;
+    for (const half of batch.split()) {
+      if (unwritten) {
+        unwritten.rows.merge(half);
+        continue;
+      }
+      try {
+        await storeBatchSeparating(deps, half);
+      } catch (stopped) {
+        unwritten = stopped instanceof UnwrittenRows ? stopped : new UnwrittenRows(half, stopped);
+      }
+    }
+    if (unwritten) throw unwritten;
+  }
+}
+
+function describeRows(batch: MetricsBatch): string {
+  const row = [...batch.counts.values()][0];
+  if (row) return `flag ${JSON.stringify(row.featureName)} of ${JSON.stringify(row.appName)}`;
+  const seen = [...batch.instances.values()][0];
+  return seen ? `instance ${JSON.stringify(seen.instanceId)} of ${JSON.stringify(seen.appName)}` : "none";
 }
 
 function mergeRows(rows: AppFlagCounts[]): AppFlagCounts[] {

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../../context.ts";
 import type { PublicEndpoint } from "../../http/public-endpoints.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
-import { assertNoNul } from "../../shared/text-input.ts";
+import { assertStorableText } from "../../shared/text-input.ts";
 import { signUpWithInviteLink, usableInvite } from "./invites.write.ts";
 
 const INVITE_PATH = /^\/invite\/([^/]+)\/(validate|signup)$/;
@@ -22,14 +22,14 @@ export function inviteEndpoints(deps: AppDeps): PublicEndpoint {
     const secret = decodedOrEmpty(rawSecret ?? "");
     if (action === "validate" && request.method === "GET") {
       return (async () => {
-        assertNoNul(secret, "token");
+        assertStorableText(secret, "token");
         await usableInvite(deps.db, secret, deps.now());
         return new Response(null, { status: 200 });
       })();
     }
     if (action === "signup" && request.method === "POST") {
       return (async () => {
-        assertNoNul(secret, "token");
+        assertStorableText(secret, "token");
         const body = await readJsonObject(request, deps.config.http.maxBodyBytes, [
           "email",
           "name",

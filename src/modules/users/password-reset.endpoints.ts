@@ -2,7 +2,7 @@ import type { AppDeps } from "../../context.ts";
 import { endpoint, type PublicEndpoint } from "../../http/public-endpoints.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
-import { assertNoNul } from "../../shared/text-input.ts";
+import { assertStorableText } from "../../shared/text-input.ts";
 import { assertStrongPassword } from "./password-policy.logic.ts";
 import { requestResetLink, resetPasswordWithToken, validateResetToken } from "./password-reset.write.ts";
 
@@ -21,7 +21,7 @@ export function passwordResetEndpoints(deps: AppDeps): PublicEndpoint[] {
   return [
     endpoint("GET", "/auth/reset/validate", async (_request, url) => {
       const token = url.searchParams.get("token") ?? "";
-      assertNoNul(token, "token");
+      assertStorableText(token, "token");
       return Response.json(await validateResetToken(deps.db, token, deps.now()));
     }),
     endpoint("POST", "/auth/reset/password", async (request) => {
