@@ -141,6 +141,41 @@ describe("the server process (npm start)", () => {
     controller.abort();
   });
 
+  it("a public token's report holding NUL is refused, and the database keeps reading and writing", async () => {
+    const api = apiClient(fetch, server.url, TOKEN);
+    const token = async (type: string) =>
+      (
+        await api.rest("POST", "/api/admin/api-tokens", {
+          tokenName: `nul-${type}`,
+          type,
+          environment: "development",
+          projects: ["*"],
+        })
+      ).body.secret as string;
+    const [frontend, client] = [await token("frontend"), await token("client")];
+    const bucket = {
+      start: new Date().toISOString(),
+      stop: new Date().toISOString(),
+      toggles: { "a\u0000b": { yes: 1, no: 0 } },
+    };
+    const hostile: [string, string, unknown][] = [
+      [frontend, "/api/frontend/client/metrics", { appName: "we\u0000b", instanceId: "i", bucket }],
+      [frontend, "/api/frontend/client/register", { appName: "we\u0000b", instanceId: "i" }],
+      [client, "/api/client/register", { appName: "we\u0000b", instanceId: "i", strategies: [] }],
+      [client, "/api/client/metrics", { appName: "app", instanceId: "i", bucket }],
+      [
+        client,
+        "/api/client/metrics/bulk",
+        { applications: [], metrics: [{ featureName: "a\u0000", appName: "x", environment: "development" }] },
+      ],
+    ];
+    for (const [secret, path, body] of hostile) {
+      expect((await api.rest("POST", path, body, secret)).status, path).toBe(400);
+    }
+    expect((await fetch(`${server.url}/ready`)).status).toBe(200);
+    expect((await gql(CREATE, { n: "after-nul" })).errors).toBeUndefined();
+  });
+
   it("stops cleanly on SIGTERM and keeps its data across a restart", async () => {
     expect((await gql(CREATE, { n: "survives-restart" })).errors).toBeUndefined();
     const code = await server.stop("SIGTERM");
