@@ -1,5 +1,6 @@
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { DataDirInUseError } from "./db/data-dir-lock.ts";
 import { MigrationError } from "./db/migration-error.ts";
 import { PGLITE_TEMPLATE_DIR, type PgliteThread, startPgliteThread } from "./db/pglite-thread.ts";
 import { bindPort } from "./http/bind-port.ts";
@@ -54,7 +55,7 @@ async function main() {
       process.exit(0);
     };
   } catch (error) {
-    if (!(error instanceof MigrationError)) throw error;
+    if (!(error instanceof MigrationError || error instanceof DataDirInUseError)) throw error;
     logger.error(error.message);
     await opened?.close().catch(() => {});
     process.exit(1);

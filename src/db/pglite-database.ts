@@ -1,4 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
+import { lockDataDir } from "./data-dir-lock.ts";
 import type { AdapterWrapper, Database } from "./database.ts";
 import { AwaitingPGliteFactory, createPglite, prepareDataDir } from "./pglite.ts";
 import { createPrismaClient } from "./prisma-client.ts";
@@ -12,7 +13,21 @@ export async function openPgliteFolder(
   options: { pgliteTemplate?: string; wrap?: AdapterWrapper } = {},
 ): Promise<Database> {
   await prepareDataDir(dataDir, options.pgliteTemplate);
-  return openPglite(await createPglite(dataDir), options.wrap);
+  const unlock = await lockDataDir(dataDir);
+  const database = openPglite(
+    await createPglite(dataDir).catch(async (error) => {
+      await unlock();
+      throw error;
+    }),
+    options.wrap,
+  );
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await unlock();
+    },
+  };
 }
 
 /** Wraps an already opened PGlite (tests pass clones of a migrated template). */

@@ -3,6 +3,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { projectRoot } from "../shared/project-root.ts";
+import { DataDirInUseError } from "./data-dir-lock.ts";
 import { MigrationError } from "./migration-error.ts";
 
 /**
@@ -15,7 +16,7 @@ export const PGLITE_TEMPLATE_DIR = join(projectRoot(), "dist", "pglite-template"
 export type PgliteThreadStart = { dataDir: string; template?: string; socketPath: string };
 export type PgliteThreadMessage =
   | { kind: "ready"; applied: string[] }
-  | { kind: "failed"; migration: boolean; message: string }
+  | { kind: "failed"; migration: boolean; locked: boolean; message: string }
   | { kind: "closed" };
 
 /** The embedded database, served by its own thread (see pglite-thread.worker.ts). */
@@ -24,7 +25,8 @@ export type PgliteThread = {
   socketDir: string;
   /**
    * Resolves, with the migrations it applied, once the thread serves the socket; rejects (with
-   * a MigrationError when the folder can't be brought to this build's schema) if it can't.
+   * a MigrationError when the folder can't be brought to this build's schema, a DataDirInUseError
+   * when another process has it open) if it can't.
    */
   serving: Promise<string[]>;
   /** Closes the socket and the data folder (PGlite flushes it), then ends the thread. */
@@ -50,6 +52,7 @@ export async function startPgliteThread(dataDir: string, template?: string): Pro
   const serving = nextMessage(worker).then((first) => {
     if (first.kind === "ready") return first.applied;
     const message = first.kind === "failed" ? first.message : "the database thread ended";
+    if (first.kind === "failed" && first.locked) throw new DataDirInUseError(message);
     throw first.kind === "failed" && first.migration ? new MigrationError(message) : new Error(message);
   });
   // Whoever awaits `serving` sees its failure; until then it must not count as unhandled.

@@ -3,6 +3,7 @@
 // PostgreSQL's protocol until the main thread asks it to close.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { DataDirInUseError, lockDataDir } from "./data-dir-lock.ts";
 import { applyMigrations } from "./migrate.ts";
 import { MigrationError } from "./migration-error.ts";
 import { AwaitingPGliteFactory, createPglite, prepareDataDir } from "./pglite.ts";
@@ -13,8 +14,10 @@ const start = workerData as PgliteThreadStart;
 const main = parentPort!;
 const post = (message: PgliteThreadMessage) => main.postMessage(message);
 
+let unlock: (() => Promise<void>) | undefined;
 try {
   await prepareDataDir(start.dataDir, start.template);
+  unlock = await lockDataDir(start.dataDir);
   const pglite = await createPglite(start.dataDir);
   const applied = await applyMigrations(new AwaitingPGliteFactory(pglite)).catch(async (error) => {
     await pglite.close();
@@ -30,13 +33,17 @@ try {
   main.once("message", async () => {
     await server.stop();
     await pglite.close();
+    await unlock?.();
     post({ kind: "closed" });
   });
   post({ kind: "ready", applied });
 } catch (error) {
+  await unlock?.();
+  const told = error instanceof MigrationError || error instanceof DataDirInUseError;
   post({
     kind: "failed",
     migration: error instanceof MigrationError,
-    message: error instanceof MigrationError ? error.message : String((error as Error)?.stack ?? error),
+    locked: error instanceof DataDirInUseError,
+    message: told ? error.message : String((error as Error)?.stack ?? error),
   });
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { apiClient } from "../helpers/app.ts";
 import { emptyPostgresDatabase } from "../helpers/postgres-url.ts";
-import { type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
+import { runServerToExit, type ServerProcess, startServerProcess } from "../helpers/server-process.ts";
 
 const TOKEN = "*:*.process-test-secret";
 let dataDir: string;
@@ -175,6 +175,20 @@ describe("the server process (npm start)", () => {
     expect((await fetch(`${server.url}/ready`)).status).toBe(200);
     expect((await gql(CREATE, { n: "after-nul" })).errors).toBeUndefined();
   });
+
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "a second server on the same data folder stops at start with one line naming the folder and the holder",
+    async () => {
+      const second = await runServerToExit({ ...env, DATABASE_URL: "" });
+      expect(second.code).toBe(1);
+      const refusal = second.lines.map((l) => JSON.parse(l)).find((l) => l.level === "error");
+      expect(refusal.msg).toContain(join(dataDir, "data"));
+      expect(refusal.msg).toContain(`in use by process ${server.child.pid}`);
+      // The first one is untouched and still writes.
+      expect((await gql(CREATE, { n: "after-second-start" })).errors).toBeUndefined();
+    },
+    60_000,
+  );
 
   it("stops cleanly on SIGTERM and keeps its data across a restart", async () => {
     expect((await gql(CREATE, { n: "survives-restart" })).errors).toBeUndefined();
