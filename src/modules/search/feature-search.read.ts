@@ -117,14 +117,23 @@ function pageOf(args: FeatureSearchArgs, where: Sql, request: PageRequest, flags
     return sql`SELECT ${positionOf(keys)} FROM ${flags} f WHERE ${candidates}
       ORDER BY ${orderOf(keys, request)} ${page}`;
   }
-  const columns = Prisma.join(keys.map((k, i) => sql`${k.expression} AS ${Prisma.raw(`k${i}`)}`));
+  // Within each branch the rank (the first key) is a constant: spelled as one, the planner drops
+  // it from the order and the seek, so the other flags are read in an index's order and the
+  // read stops after the page, instead of ranking and sorting every flag (40 ms on 10,000).
+  const ranked = (rank: boolean) =>
+    keys.map((k, i) =>
+      i === 0 ? { ...k, expression: Prisma.raw(rank ? "TRUE::boolean" : "FALSE::boolean") } : k,
+    );
+  const [favorites, others] = [ranked(false), ranked(true)];
+  const columns = (of: SqlSortKey[]) =>
+    Prisma.join(of.map((k, i) => sql`${k.expression} AS ${Prisma.raw(`k${i}`)}`));
   const outer = keys.map((k, i) => ({ ...k, expression: Prisma.raw(`k.k${i}`) }));
   const favorite = favoriteOf(args.userId);
   return sql`SELECT ${positionOf(outer)} FROM (
-      (SELECT ${columns} FROM ${flags} f WHERE ${candidates} AND ${favorite})
+      (SELECT ${columns(favorites)} FROM ${flags} f WHERE ${where} AND ${seekSql(favorites, request)} AND ${favorite})
       UNION ALL
-      (SELECT ${columns} FROM ${flags} f WHERE ${candidates} AND NOT ${favorite}
-        ORDER BY ${orderOf(keys, request)} LIMIT ${request.offset + rowsToRead(request)})
+      (SELECT ${columns(others)} FROM ${flags} f WHERE ${where} AND ${seekSql(others, request)} AND NOT ${favorite}
+        ORDER BY ${orderOf(others, request)} LIMIT ${request.offset + rowsToRead(request)})
     ) k ORDER BY ${orderOf(outer, request)} ${page}`;
 }
 
