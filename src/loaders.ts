@@ -15,7 +15,7 @@ import { textArray } from "./shared/text-array.ts";
 export function createLoaders(db: Db, principal: Principal | null, now: () => Date) {
   // Favourites of the acting user: an admin API token acts as the shared admin-token user (-42).
   const actorId = actorOf(principal).userId;
-  const facts = flagFactsLoader(db, { actorId, hour: () => lastCompleteHour(now()) });
+  const facts = flagFactsLoader(db, { actorId, since: () => lastHourStart(now()) });
   const fact =
     <F extends FlagFact>(kind: F) =>
     (name: string) =>
@@ -25,7 +25,7 @@ export function createLoaders(db: Db, principal: Principal | null, now: () => Da
     featureCollaborators: fact("collaborators"),
     /** Ids of change requests still in progress (Draft included) touching a flag, per environment. */
     openChangeRequestIds: fact("openChangeRequests"),
-    /** yes/no evaluation counts of the last complete hour bucket, per environment of a flag. */
+    /** yes/no evaluation counts of the hour buckets that started within the last hour, per environment of a flag. */
     lastHourCounts: fact("lastHourCounts"),
     isFavoriteProjectOfActor: new DataLoader<string, boolean>(async (ids) => {
       if (actorId === null) return ids.map(() => false);
@@ -72,12 +72,12 @@ type FactRows = { favorite: { featureName: string }[] } & {
  * kinds some field asked for are computed (a list of every flag that shows only `favorite`
  * does not aggregate their events).
  */
-function flagFactsLoader(db: Db, caller: { actorId: number | null; hour: () => Date }) {
+function flagFactsLoader(db: Db, caller: { actorId: number | null; since: () => Date }) {
   const fragments: { [F in FlagFact]: (names: Prisma.Sql) => Prisma.Sql } = {
     favorite: (names) => favoriteFeaturesSql(caller.actorId, names),
     collaborators: collaboratorsSql,
     openChangeRequests: openChangeRequestsSql,
-    lastHourCounts: (names) => countsSql(caller.hour(), names),
+    lastHourCounts: (names) => countsSql(caller.since(), names),
   };
   // Each kind's values for the names asked, in their order, from the rows of its part.
   const valuesOf: { [F in FlagFact]: (names: string[], rows: FactRows[F]) => FlagFacts[F][] } = {
@@ -182,10 +182,15 @@ export const openChangeRequestsSql = (names: Prisma.Sql) => Prisma.sql`
 
 const HOUR_MS = 3_600_000;
 
-/** The last complete hour bucket (the hour before the current one). */
-export const lastCompleteHour = (now: Date) =>
-  new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS);
+/**
+ * Where "the last hour" of flag search starts: an hour ago, as Unleash's `timestamp >= now() -
+ * interval '1 hour'`. Buckets start on the hour, so this takes the current hour's bucket (what an
+ * SDK just reported), and the previous one only when `now` is exactly on the hour.
+ */
+export const lastHourStart = (now: Date) => new Date(now.getTime() - HOUR_MS);
 
-export const countsSql = (hour: Date, names: Prisma.Sql) => Prisma.sql`
-  SELECT "featureName", "environmentName", yes, no FROM "FeatureMetricsHourly"
-  WHERE hour = ${hour} AND "featureName" = ANY(${names})`;
+export const countsSql = (since: Date, names: Prisma.Sql) => Prisma.sql`
+  SELECT "featureName", "environmentName", SUM(yes)::int AS yes, SUM(no)::int AS no
+  FROM "FeatureMetricsHourly"
+  WHERE hour >= ${since} AND "featureName" = ANY(${names})
+  GROUP BY "featureName", "environmentName"`;

@@ -78,7 +78,8 @@ export const addonRoutes = defineRoutes([
     description: "Event: addon-config-created. Sensitive parameters are masked (`*****`) in the answer.",
     document: `mutation CreateAddon($input: AddonInput!) { createAddon(input: $input) { ${ADDON_FIELDS} } }`,
     variables: ({ body }) => ({ input: addonInput(body) }),
-    // 200, not 201: what Unleash answers, and what its users' scripts check.
+    // 201 as the running Unleash 8.2 answers (its OpenAPI document says 200; the server wins).
+    status: 201,
     schemas: { body: addonBodySchema, response: addonSchema },
     errors: [400, 403],
   },

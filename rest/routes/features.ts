@@ -41,7 +41,8 @@ export const featureRoutes = defineRoutes([
     path: "/api/admin/projects/:projectId/features",
     tag: "Features",
     summary: "Create a flag",
-    description: "200 with the Feature record (as Unleash); 409 when the name is taken anywhere.",
+    description:
+      "201 with the Feature record (as the running Unleash 8.2); 409 when the name is taken anywhere.",
     document: `mutation CreateFeature($project: String!, $input: CreateFeatureInput!) {
       createFeature(project: $project, input: $input) { ${FEATURE_FIELDS} } }`,
     variables: (req) => ({
@@ -49,6 +50,7 @@ export const featureRoutes = defineRoutes([
       input: bodyFields(req.body, ["name", "type", "description", "impressionData", "tags"]),
     }),
     respond: feature,
+    status: 201,
     schemas: {
       body: z.object({
         name: z.string(),

@@ -139,7 +139,7 @@ export const userRoutes = defineRoutes([
     tag: "Users",
     summary: "Make a password reset link for a user (spec 4.3, admins only)",
     description:
-      "Body `{id: <email>}`. 200 `{resetPasswordUrl}`: single use, valid 24 hours. Unknown email: 404; not an email: 400; again within a minute: 429.",
+      "Body `{id: <email>}`. 200 `{resetPasswordUrl}`: single use, valid 24 hours. The user is looked up by email only (as Unleash): an unknown email or a username is 404; a non-string `id`: 400; again within a minute: 429.",
     bodyPaths: { email: "id" },
     document: `mutation ResetLink($email: String!) { createResetPasswordLink(email: $email) { resetPasswordUrl } }`,
     variables: (req) => {
@@ -148,7 +148,9 @@ export const userRoutes = defineRoutes([
       return { email: id };
     },
     schemas: {
-      body: z.strictObject({ id: z.string().describe("The user's email or username.") }),
+      body: z.strictObject({
+        id: z.string().describe("The user's email (a username finds nobody, as in Unleash)."),
+      }),
       response: z.object({ resetPasswordUrl: z.string().url() }),
     },
     errors: [400, 403, 404, 429],

@@ -96,4 +96,17 @@ describe("reset password (spec 4.3 and the flow behind the link)", () => {
     expect((await reset(token, "Later-Pa55word!x")).status).toBe(401);
     t.setNow(null);
   });
+
+  it("looks the user up by email only, as Unleash: a username is 404 with Unleash's body", async () => {
+    await userWithPat(t, "ursula", "Viewer");
+    const byUsername = await requestReset({ id: "ursula" });
+    expect(byUsername.status).toBe(404);
+    expect(byUsername.body).toEqual({
+      id: expect.any(String),
+      name: "NotFoundError",
+      message: "No user found",
+      details: [{ message: "No user found" }],
+    });
+    expect((await requestReset({ id: "URSULA@example.com" })).status).toBe(200);
+  });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Exactly one request created it; the others were told it exists (409), nothing else. */
-function expectOneCreated(results: Res[], created = 200) {
+function expectOneCreated(results: Res[], created = 201) {
   expectNoServerError(results);
   const statuses = results.map((r) => r.status).sort();
   expect(statuses.filter((s) => s === created)).toHaveLength(1);
@@ -314,7 +314,7 @@ describe("a 500 means not applied", () => {
     });
     try {
       const res = await t.rest("POST", "/api/admin/projects/default/features", { name: "committed-anyway" });
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(201);
     } finally {
       stop();
     }

@@ -216,7 +216,7 @@ describe("a dataset loader's calls cost a fixed number of SQL statements (issue 
 
   it("a strategy: the flag's lock, one read of what it checks, one insert, the event (the answer is the inserted row)", async () => {
     expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "loaded" })).status).toBe(
-      200,
+      201,
     );
     expect((await t.rest("POST", strategies, strategy)).status).toBe(200);
     const { result, statements } = await counter.during(() => t.rest("POST", strategies, strategy));
@@ -227,7 +227,7 @@ describe("a dataset loader's calls cost a fixed number of SQL statements (issue 
 
   it("a tag: the flag's lock, the tag, the flag's tag, the event (and tag-created for a new value)", async () => {
     expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "loaded-2" })).status).toBe(
-      200,
+      201,
     );
     const tag = (flag: string) =>
       counter.during(() =>

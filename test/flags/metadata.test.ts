@@ -125,13 +125,13 @@ describe("flag metadata over GraphQL", () => {
 });
 
 describe("flag metadata over REST", () => {
-  it("creates with 200 (as Unleash) and the Feature record, 409 on a taken name, 400 naming a missing field", async () => {
+  it("creates with 201 (as the running Unleash) and the Feature record, 409 on a taken name, 400 naming a missing field", async () => {
     const created = await t.rest("POST", "/api/admin/projects/default/features", {
       name: "rest-flag",
       description: "via rest",
       type: "operational",
     });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       name: "rest-flag",
       project: "default",

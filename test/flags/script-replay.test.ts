@@ -13,8 +13,8 @@ it("replays a management script over REST and leaves exactly the expected events
   const start = await lastEventId(t);
   const P = "/api/admin/projects/default";
   const steps: [string, string, unknown, number][] = [
-    ["POST", `${P}/features`, { name: "checkout", type: "release", description: "New checkout" }, 200],
-    ["POST", `${P}/features`, { name: "checkout-banner", impressionData: true }, 200],
+    ["POST", `${P}/features`, { name: "checkout", type: "release", description: "New checkout" }, 201],
+    ["POST", `${P}/features`, { name: "checkout-banner", impressionData: true }, 201],
     ["POST", "/api/admin/features/checkout/tags", { type: "team", value: "payments" }, 201],
     ["POST", "/api/admin/features/checkout-banner/tags", { type: "team", value: "payments" }, 201],
     ["POST", `${P}/features/checkout-banner/dependencies`, { feature: "checkout" }, 200],

@@ -80,7 +80,7 @@ describe("tags", () => {
     const { result, events } = await recorded(t, () =>
       t.rest("POST", `${P}/features`, { name: "born-tagged", tags: [{ type: "simple", value: "beta" }] }),
     );
-    expect((result as { status: number }).status).toBe(200);
+    expect((result as { status: number }).status).toBe(201);
     expect(events.map((e) => [e.type, e.data])).toEqual([
       ["tag-created", { type: "simple", value: "beta" }],
       ["feature-created", expect.objectContaining({ name: "born-tagged" })],

@@ -61,7 +61,7 @@ describe("a toggle runs on kept plans (PostgreSQL)", () => {
       for (let i = 0; i < 8; i++) {
         const name = `loaded-${i}`;
         const base = `/api/admin/projects/default/features/${name}`;
-        expect((await t.rest("POST", "/api/admin/projects/default/features", { name })).status).toBe(200);
+        expect((await t.rest("POST", "/api/admin/projects/default/features", { name })).status).toBe(201);
         const strategy = {
           name: "flexibleRollout",
           parameters: { rollout: "50", stickiness: "default", groupId: name },

@@ -123,6 +123,34 @@ describe("global ids", () => {
   });
 });
 
+describe("each entity's own key (README: `databaseId`, or `name` where the name is the key)", () => {
+  // The types keyed by something else, and the fields holding it; every other Node has databaseId.
+  const NAMED_KEYS: Record<string, string[]> = {
+    Feature: ["name"],
+    Environment: ["name"],
+    FeatureEnvironment: ["featureName", "name"],
+    PublicSignupToken: ["secret"],
+  };
+
+  it("every Node type exposes databaseId, or is keyed by the name fields listed here", async () => {
+    const data = await gqlOk<{
+      __schema: {
+        types: { name: string; interfaces: { name: string }[] | null; fields: { name: string }[] | null }[];
+      };
+    }>(t, "{ __schema { types { name interfaces { name } fields { name } } } }");
+    const nodes = data.__schema.types.filter((type) => type.interfaces?.some((i) => i.name === "Node"));
+    expect(nodes.length).toBeGreaterThan(10);
+    const problems = nodes.flatMap((type) => {
+      const fields = new Set(type.fields?.map((f) => f.name));
+      const keys = NAMED_KEYS[type.name] ?? ["databaseId"];
+      if (NAMED_KEYS[type.name] && fields.has("databaseId"))
+        return [`${type.name}: databaseId and a named key`];
+      return keys.filter((key) => !fields.has(key)).map((key) => `${type.name}: no ${key}`);
+    });
+    expect(problems).toEqual([]);
+  });
+});
+
 describe("node respects each entity's read rule", () => {
   it("refuses a Viewer the users and tokens that user(id:) and apiTokens refuse them", async () => {
     const { users, apiTokens } = await gqlOk(t, `{ users { id } apiTokens { id } }`);

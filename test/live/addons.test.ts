@@ -21,9 +21,9 @@ const webhook = {
 describe("addons over REST", () => {
   let id: number;
 
-  it("creates an addon (200, as Unleash), masks sensitive parameters and records addon-config-created without parameters", async () => {
+  it("creates an addon (201, as the running Unleash), masks sensitive parameters and records addon-config-created without parameters", async () => {
     const res = await t.rest("POST", "/api/admin/addons", webhook);
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       provider: "webhook",
       description: "ops hook",

@@ -42,7 +42,7 @@ describe("webhook delivery across a crash", () => {
       parameters: { url: `${receiver.url}/crash` },
       events: ["feature-created"],
     });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const addonId = created.body.id as number;
 
     receiver.state.holding = true;

@@ -39,7 +39,7 @@ async function addon(
     events: ["feature-created"],
     ...extra,
   });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   // Later tests must not be fed by earlier addons: each test removes its addon at the end.
   return res.body.id as number;
 }

@@ -31,7 +31,7 @@ beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
   viewer = (await userWithPat(t, "apps-viewer", "Viewer")).token;
   expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "app-flag" })).status).toBe(
-    200,
+    201,
   );
   devToken = await apiToken(t, "client", "development", ["*"]);
   frontendToken = await apiToken(t, "frontend", "development", ["*"]);
@@ -187,7 +187,7 @@ describe("GET /api/admin/metrics/unknown-flags", () => {
     });
     // Creating a flag of that name makes it known.
     expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "ghost" })).status).toBe(
-      200,
+      201,
     );
     expect((await t.rest("GET", "/api/admin/metrics/unknown-flags")).body).toEqual({ unknownFlags: [] });
     expect((await t.rest("GET", "/api/admin/metrics/unknown-flags", undefined, null)).status).toBe(401);
@@ -201,7 +201,7 @@ describe("GET /api/admin/metrics/unknown-flags", () => {
     expect(then.body.unknownFlags.map((f: { name: string }) => f.name)).toEqual(["old-ghost"]);
     expect((await t.rest("GET", "/api/admin/metrics/unknown-flags")).body).toEqual({ unknownFlags: [] });
 
-    expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "gone" })).status).toBe(200);
+    expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "gone" })).status).toBe(201);
     expect((await t.rest("DELETE", "/api/admin/projects/default/features/gone")).status).toBe(202);
     expect((await t.rest("DELETE", "/api/admin/archive/gone")).status).toBe(200);
     expect(await report({ gone: { yes: 1, no: 0 } })).toBe(202);

@@ -13,7 +13,7 @@ beforeAll(async () => {
   t = await createTestApp();
   viewer = (await userWithPat(t, "links-viewer", "Viewer")).token;
   for (const name of ["linked", "other-linked"]) {
-    expect((await t.rest("POST", "/api/admin/projects/default/features", { name })).status).toBe(200);
+    expect((await t.rest("POST", "/api/admin/projects/default/features", { name })).status).toBe(201);
   }
 });
 afterAll(() => t.close());

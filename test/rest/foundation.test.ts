@@ -93,7 +93,7 @@ describe("REST layer", () => {
     expect(doc.paths["/ready"].get.responses).toHaveProperty("503");
     // Only /health itself: a path that ends with it is an ordinary route.
     expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "health" })).status).toBe(
-      200,
+      201,
     );
     const flag = await t.rest("GET", "/api/admin/projects/default/features/health");
     expect(flag).toMatchObject({ status: 200, body: { name: "health" } });

@@ -14,10 +14,10 @@ beforeAll(async () => {
   t = await createTestApp();
   editor = await userWithPat(t, "stats-editor", "Editor");
   expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "stats-a" })).status).toBe(
-    200,
+    201,
   );
   expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "stats-b" })).status).toBe(
-    200,
+    201,
   );
   const base = "/api/admin/projects/default/features/stats-a/environments/production";
   const strategy = {

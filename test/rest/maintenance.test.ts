@@ -59,7 +59,7 @@ describe("maintenance mode", () => {
     expect(
       (await t.rest("POST", "/api/admin/projects/default/features", { name: "after-maintenance" }, editor))
         .status,
-    ).toBe(200);
+    ).toBe(201);
     const recorded = await t.database.prisma.event.findMany({
       where: { type: { in: ["setting-created", "setting-updated"] } },
       orderBy: { id: "asc" },

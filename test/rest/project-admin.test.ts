@@ -129,7 +129,7 @@ describe("environment default strategy", () => {
 
     expect(
       (await t.rest("POST", "/api/admin/projects/default/features", { name: "uses-default" })).status,
-    ).toBe(200);
+    ).toBe(201);
     const on = await t.rest(
       "POST",
       "/api/admin/projects/default/features/uses-default/environments/development/on",

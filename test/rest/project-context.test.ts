@@ -111,7 +111,7 @@ describe("project context fields over REST", () => {
       ["other", "ctx-other-flag"],
     ] as const) {
       expect((await t.rest("POST", `/api/admin/projects/${project}/features`, { name: flag })).status).toBe(
-        200,
+        201,
       );
     }
     const strategy = (value: string) => ({

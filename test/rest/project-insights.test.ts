@@ -25,9 +25,9 @@ beforeAll(async () => {
   const insA = await withClock(t, new Date(Date.now() - 3 * DAY - 60_000), () =>
     t.rest("POST", `${P}/features`, { name: "ins-a" }, editor),
   );
-  expect(insA.status).toBe(200);
-  expect((await t.rest("POST", `${P}/features`, { name: "ins-b", type: "experiment" })).status).toBe(200);
-  expect((await t.rest("POST", `${P}/features`, { name: "ins-c" }, editor)).status).toBe(200);
+  expect(insA.status).toBe(201);
+  expect((await t.rest("POST", `${P}/features`, { name: "ins-b", type: "experiment" })).status).toBe(201);
+  expect((await t.rest("POST", `${P}/features`, { name: "ins-c" }, editor)).status).toBe(201);
   expect((await t.rest("POST", `${P}/features/ins-a/environments/production/on`)).status).toBe(200);
   expect((await t.rest("POST", `${P}/features/ins-b/environments/development/on`)).status).toBe(200);
   expect(

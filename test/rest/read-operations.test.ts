@@ -9,7 +9,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "reads-a" })).status).toBe(
-    200,
+    201,
   );
 });
 afterAll(() => t.close());

@@ -17,7 +17,7 @@ beforeAll(async () => {
   t = await createTestApp();
   viewer = (await userWithPat(t, "ctx-viewer", "Viewer")).token;
   expect((await t.rest("POST", "/api/admin/projects/default/features", { name: "ctx-flag" })).status).toBe(
-    200,
+    201,
   );
   const strategy = await t.rest("POST", `${FLAG}/environments/development/strategies`, {
     name: "flexibleRollout",

@@ -152,7 +152,7 @@ describe("strategy types", () => {
     );
     expect(
       (await t.rest("POST", "/api/admin/projects/default/features", { name: "region-flag" })).status,
-    ).toBe(200);
+    ).toBe(201);
     const strategy = await t.rest(
       "POST",
       "/api/admin/projects/default/features/region-flag/environments/development/strategies",

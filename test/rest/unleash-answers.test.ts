@@ -6,7 +6,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   for (const name of ["compat-a", "compat-b"]) {
-    expect((await t.rest("POST", "/api/admin/projects/default/features", { name })).status).toBe(200);
+    expect((await t.rest("POST", "/api/admin/projects/default/features", { name })).status).toBe(201);
   }
 });
 afterAll(() => t.close());

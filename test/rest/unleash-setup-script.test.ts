@@ -64,7 +64,7 @@ it("an admin-token setup script: integrations, catalogue, users, flags with tags
           projects: [],
           environments: [],
         },
-        status: 200,
+        status: 201,
       },
       {
         method: "POST",
@@ -93,13 +93,13 @@ it("an admin-token setup script: integrations, catalogue, users, flags with tags
         method: "POST",
         path: `${P}/features`,
         body: { name: "checkout", type: "release", description: "New checkout" },
-        status: 200,
+        status: 201,
       },
       {
         method: "POST",
         path: `${P}/features`,
         body: { name: "checkout-banner", type: "experiment" },
-        status: 200,
+        status: 201,
       },
       {
         method: "POST",
@@ -209,7 +209,7 @@ it("a person's script: password login, a personal access token made with the ses
   await run(
     [
       { method: "GET", path: "/api/admin/projects", status: 200 },
-      { method: "POST", path: `${P}/features`, body: { name: "pat-made" }, status: 200 },
+      { method: "POST", path: `${P}/features`, body: { name: "pat-made" }, status: 201 },
       { method: "GET", path: "/api/admin/user", status: 200 },
     ],
     { authorization: pat.secret },

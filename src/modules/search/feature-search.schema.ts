@@ -38,11 +38,11 @@ const lastHourCounts = async (fe: { featureName: string; environmentName: string
 
 builder.prismaObjectFields(FeatureEnvironmentRef, (t) => ({
   yes: t.int({
-    description: "Evaluations to true in the last complete hour.",
+    description: "Evaluations to true in the hour buckets started within the last hour (the current one).",
     resolve: async (fe, _args, ctx) => (await lastHourCounts(fe, ctx)).yes,
   }),
   no: t.int({
-    description: "Evaluations to false in the last complete hour.",
+    description: "Evaluations to false in the hour buckets started within the last hour (the current one).",
     resolve: async (fe, _args, ctx) => (await lastHourCounts(fe, ctx)).no,
   }),
   changeRequestIds: t.intList({
@@ -70,8 +70,12 @@ const SearchEnvironmentRef = builder.objectRef<SearchEnvironment>("FeatureSearch
     hasEnabledStrategies: t.exposeBoolean("hasEnabledStrategies", {
       description: "At least one strategy is not disabled.",
     }),
-    yes: t.exposeInt("yes", { description: "Evaluations to true in the last complete hour." }),
-    no: t.exposeInt("no", { description: "Evaluations to false in the last complete hour." }),
+    yes: t.exposeInt("yes", {
+      description: "Evaluations to true in the hour buckets started within the last hour (the current one).",
+    }),
+    no: t.exposeInt("no", {
+      description: "Evaluations to false in the hour buckets started within the last hour (the current one).",
+    }),
     changeRequestIds: t.exposeIntList("changeRequestIds", {
       description: "Change requests not yet applied, cancelled or rejected that touch the flag here.",
     }),

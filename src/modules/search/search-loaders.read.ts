@@ -6,7 +6,7 @@ import {
   countsSql,
   type EvaluationCounts,
   favoriteFeaturesSql,
-  lastCompleteHour,
+  lastHourStart,
   openChangeRequestsSql,
 } from "../../loaders.ts";
 import { actorOf } from "../../shared/actor.ts";
@@ -17,7 +17,7 @@ export const idsOf = (r: ChangeRequestsRow) => r.ids;
 export type PageExtras = { favorites: string[]; counts: CountsRow[]; changeRequests: ChangeRequestsRow[] };
 
 /**
- * What a page of flags shows besides its rows (the caller's favourites, last hour's counts,
+ * What a page of flags shows besides its rows (the caller's favourites, the last hour's counts,
  * open change requests), as one JSON value over `names`: the search statement selects it for
  * its own page, saving three round trips (see feature-search-items.read.ts).
  */
@@ -27,6 +27,6 @@ export function pageExtrasSql(ctx: Context, names: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`json_build_object(
     'favorites', (SELECT COALESCE(json_agg(x."featureName"), '[]'::json)
                   FROM (${favoriteFeaturesSql(actorOf(ctx.principal).userId, names)}) x),
-    'counts', ${rows(countsSql(lastCompleteHour(ctx.now()), names))},
+    'counts', ${rows(countsSql(lastHourStart(ctx.now()), names))},
     'changeRequests', ${rows(openChangeRequestsSql(names))})`;
 }

@@ -46,7 +46,8 @@ export class PasswordPreviouslyUsedError extends ValidationError {
 export async function createResetLink(w: Write, raw: unknown): Promise<{ resetPasswordUrl: string }> {
   const { id } = parseInput(resetLinkInput, raw);
   const user = await w.tx.user.findFirst({
-    where: { OR: [{ email: id.toLowerCase() }, { username: id }], deletedAt: null, isService: false },
+    // By email only, as Unleash (its getByEmail): a username finds nobody.
+    where: { email: id.toLowerCase(), deletedAt: null, isService: false },
   });
   if (!user) throw new NotFoundError("No user found");
   const recent = await w.tx.resetToken.findFirst({
