@@ -158,15 +158,14 @@ describe("caps under concurrent floods (issue 36.2)", () => {
     const before = await db.clientApplication.count();
     const node = cappedNode({ maxApplications: before + 5 });
     const statuses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        node.app
-          .fetch("http://vexil.test/api/client/register", {
-            method: "POST",
-            headers: { "content-type": "application/json", authorization: secret },
-            body: JSON.stringify({ appName: `burst-${i}`, instanceId: "burst", strategies: [] }),
-          })
-          .then((r) => r.status),
-      ),
+      Array.from({ length: 30 }, async (_, i) => {
+        const res = await node.app.fetch("http://vexil.test/api/client/register", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: secret },
+          body: JSON.stringify({ appName: `burst-${i}`, instanceId: "burst", strategies: [] }),
+        });
+        return res.status;
+      }),
     );
     expect(statuses.every((s) => s === 202)).toBe(true);
     expect(await db.clientApplication.count()).toBe(before + 5);
