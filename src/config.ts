@@ -56,6 +56,18 @@ const envSchema = z.object({
   VEXIL_METRICS_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Flags one SDK metrics report may carry; more is refused whole with 400. */
   VEXIL_METRICS_MAX_FLAGS: z.coerce.number().int().min(1).default(10_000),
+  /** SDK writes (register, metrics, bulk) one API token may make per minute on this node (then 429). */
+  VEXIL_SDK_WRITES_PER_MINUTE_PER_TOKEN: z.coerce.number().int().min(1).default(60_000),
+  /** SDK writes one client address may make per minute on this node, whatever the token (then 429). */
+  VEXIL_SDK_WRITES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(1).default(6_000),
+  /** Applications kept; reports naming a new one beyond it are dropped (D-171). */
+  VEXIL_METRICS_MAX_APPLICATIONS: z.coerce.number().int().min(1).default(5_000),
+  /** SDK instances kept; a new one beyond it is not recorded, its counts are (D-171). */
+  VEXIL_METRICS_MAX_INSTANCES: z.coerce.number().int().min(1).default(20_000),
+  /** Unknown-flag rows (name x application x environment) kept; the oldest go first (D-171). */
+  VEXIL_METRICS_MAX_UNKNOWN_FLAGS: z.coerce.number().int().min(1).default(10_000),
+  /** Hours per-application metrics and silent SDK instances are kept (D-172). */
+  VEXIL_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   /** OFREP evaluations one API token may ask for per second on this node (then 429 with Retry-After). */
   VEXIL_OFREP_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),
   /** Lifetime of a login session. */
@@ -200,6 +212,15 @@ export type MetricsConfig = {
   flushMs: number;
   /** Most flags in one SDK metrics report. */
   maxFlags: number;
+  /** SDK writes per minute and node, per API token and per client address. */
+  writesPerMinutePerToken: number;
+  writesPerMinutePerAddress: number;
+  /** Most applications, SDK instances and unknown-flag rows kept. */
+  maxApplications: number;
+  maxInstances: number;
+  maxUnknownFlags: number;
+  /** Hours per-application metrics and silent instances are kept. */
+  retentionHours: number;
 };
 
 export type HttpConfig = {
@@ -267,7 +288,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxConcurrentRequests: e.VEXIL_MAX_CONCURRENT_REQUESTS,
       ofrepRatePerSecond: e.VEXIL_OFREP_RATE_LIMIT_PER_SECOND,
     },
-    metrics: { flushMs: e.VEXIL_METRICS_FLUSH_MS, maxFlags: e.VEXIL_METRICS_MAX_FLAGS },
+    metrics: {
+      flushMs: e.VEXIL_METRICS_FLUSH_MS,
+      maxFlags: e.VEXIL_METRICS_MAX_FLAGS,
+      writesPerMinutePerToken: e.VEXIL_SDK_WRITES_PER_MINUTE_PER_TOKEN,
+      writesPerMinutePerAddress: e.VEXIL_SDK_WRITES_PER_MINUTE_PER_ADDRESS,
+      maxApplications: e.VEXIL_METRICS_MAX_APPLICATIONS,
+      maxInstances: e.VEXIL_METRICS_MAX_INSTANCES,
+      maxUnknownFlags: e.VEXIL_METRICS_MAX_UNKNOWN_FLAGS,
+      retentionHours: e.VEXIL_METRICS_RETENTION_HOURS,
+    },
     integrations: {
       allowLinkLocal: e.VEXIL_WEBHOOK_ALLOW_LINK_LOCAL === "true",
       timeoutMs: e.VEXIL_WEBHOOK_TIMEOUT_MS,

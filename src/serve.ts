@@ -10,6 +10,7 @@ import { createEventBus } from "./events/bus.ts";
 import { countForRequest } from "./http/request-log.ts";
 import type { Tracing } from "./http/tracing-sdk.ts";
 import { listen } from "./http-server.ts";
+import { startClientMetricsRetention } from "./jobs/client-metrics-retention.ts";
 import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startEventCountRollup } from "./jobs/event-counts.ts";
 import { startIdleMemoryReclaim } from "./jobs/idle-memory.ts";
@@ -78,6 +79,7 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
   const stopChangeRequestScheduler = startChangeRequestScheduler(deps);
   const stopStaleMarker = startPotentiallyStaleMarker(deps);
   const stopEventCountRollup = startEventCountRollup(deps);
+  const stopMetricsRetention = startClientMetricsRetention(deps);
   const worker = startDeliveryWorker(deps);
   const stopIdleMemoryReclaim = startIdleMemoryReclaim(logger);
   logger.info("Vexil listening", {
@@ -93,6 +95,7 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
     stopChangeRequestScheduler();
     stopStaleMarker();
     stopEventCountRollup();
+    stopMetricsRetention();
     stopIdleMemoryReclaim();
     // Live subscriptions never finish by themselves: end them now, so that SSE responses
     // complete and only ordinary in-flight requests use the grace period.

@@ -61,7 +61,7 @@ export const applicationMetricsRoutes = defineRoutes([
     tag: "Metrics",
     summary: "Get application overview",
     description:
-      "Projects and number of the flags the application reported metrics for; per environment its instances, SDKs (outdated ones as issues) and last sighting; strategies its SDKs know that no strategy definition has. `missingFeatures`: flag names it reported there in the last 7 days that no flag has.",
+      "Projects and number of the flags the application reported metrics for; per environment its instances, SDKs (outdated ones as issues) and last sighting; strategies its SDKs know that no strategy definition has. `missingFeatures`: flag names it reported there in the last 24 hours that no flag has.",
     document: `query ApplicationOverview($appName: String!) { applicationOverview(appName: $appName) {
       projects featureCount missingStrategies
       environments { name instanceCount sdks frontendSdks backendSdks lastSeen outdatedSdks missingFeatures }
@@ -156,7 +156,7 @@ export const applicationMetricsRoutes = defineRoutes([
     tag: "Unknown Flags",
     summary: "Get unknown flags",
     description:
-      "Flag names SDKs reported metrics for in the last 7 days that match no flag, most recently seen first (at most 1000), with who reported them where and when.",
+      "Flag names SDKs reported metrics for in the last 24 hours that match no flag, most recently seen first (at most 1000), with who reported them where and when.",
     document: `query UnknownFlags { unknownFlags {
       name lastSeenAt lastEventAt reports { appName environments { environment seenAt } } } }`,
     respond: (data) => ({ unknownFlags: data.unknownFlags }),

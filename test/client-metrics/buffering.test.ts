@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createInProcessBus } from "../../src/events/bus.ts";
+import type { Report } from "../../src/modules/client-metrics/batch.logic.ts";
 import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
+import { SdkWritesRateLimited } from "../../src/modules/client-metrics/sdk-write-limits.cache.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { apiToken, createFlags, sdkBucket } from "../helpers/builders.ts";
 
@@ -57,6 +60,40 @@ describe("buffered SDK metrics", () => {
     await metricsIngestor(t.deps).close();
     expect(await stored()).toBe(17);
   });
+
+  it("the buffer is bounded: while its write waits, reports past 100,000 rows are refused (429) until it is written", async () => {
+    // This node's own buffer. The reports all arrive in one turn of the event loop, so the
+    // write the first 50,000 rows start cannot have got anywhere meanwhile.
+    const deps = { ...t.deps, bus: createInProcessBus() };
+    const ingestor = metricsIngestor(deps);
+    const report = (n: number): Report => ({
+      projects: ["*"],
+      instance: {
+        appName: "flood",
+        instanceId: "i",
+        environment: "development",
+        sdkType: "backend",
+        seenAt: T0,
+      },
+      bucket: {
+        at: T0,
+        toggles: Object.fromEntries(
+          Array.from({ length: 10_000 }, (_, j) => [`flood-${n}-${j}`, { yes: 1, no: 0 }]),
+        ),
+      },
+    });
+    const added = Array.from({ length: 20 }, (_, n) => ingestor.add(report(n)));
+    const outcomes = await Promise.allSettled(added);
+    const refused = outcomes.map((o) => o.status === "rejected" && o.reason instanceof SdkWritesRateLimited);
+    // 50,000 rows start a write; 100,000 more wait for it; the rest are refused.
+    expect(refused.indexOf(true)).toBe(15);
+    expect(refused.slice(15).every(Boolean)).toBe(true);
+    expect(outcomes.slice(0, 15).every((o) => o.status === "fulfilled")).toBe(true);
+    await ingestor.flush();
+    await expect(ingestor.add(report(99))).resolves.toBeUndefined();
+    await ingestor.close();
+    await deps.bus.close();
+  }, 120_000);
 });
 
 describe("a batch holding a row the database refuses", () => {

@@ -116,3 +116,59 @@ describe("concurrent SDK reports", () => {
     for (const deps of bufferedDeps) await deps.bus.close();
   });
 });
+
+describe("caps under concurrent floods (issue 36.2)", () => {
+  const cappedNode = (metrics: Partial<TestApp["config"]["metrics"]>) => {
+    const deps = {
+      ...t.deps,
+      config: { ...t.config, metrics: { ...t.config.metrics, ...metrics } },
+      bus: createInProcessBus(),
+    };
+    return { deps, app: createApp(deps) };
+  };
+
+  it("unknown flags over two nodes: every report answered, and the newest rows kept to the cap", async () => {
+    const nodes = [cappedNode({ maxUnknownFlags: 20 }), cappedNode({ maxUnknownFlags: 20 })];
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const names = Array.from({ length: 10 }, (_, j) => [`flood-${i}-${j}`, { yes: 1, no: 0 }]);
+        const node = nodes[i % 2] as (typeof nodes)[number];
+        return post(node.app, sdkBucket("shop", "instance-0", Object.fromEntries(names), T0)).then(
+          (r) => r.status,
+        );
+      }),
+    );
+    expect(statuses.every((s) => s === 202)).toBe(true);
+    // Rows other batches were writing are skipped by a prune, so one more batch settles the cap.
+    t.setNow(new Date(T0.getTime() + 60_000));
+    try {
+      const last = sdkBucket("shop", "instance-0", { "flood-last": { yes: 1, no: 0 } }, T0);
+      expect((await post((nodes[0] as (typeof nodes)[number]).app, last)).status).toBe(202);
+    } finally {
+      t.setNow(T0);
+    }
+    const db = t.database.prisma;
+    expect(await db.unknownFlag.count()).toBe(20);
+    expect(await db.unknownFlag.count({ where: { name: "flood-last" } })).toBe(1);
+    for (const node of nodes) await node.deps.bus.close();
+  });
+
+  it("applications on one node: a burst of new names stops exactly at the cap", async () => {
+    const db = t.database.prisma;
+    const before = await db.clientApplication.count();
+    const node = cappedNode({ maxApplications: before + 5 });
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const res = await node.app.fetch("http://vexil.test/api/client/register", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: secret },
+          body: JSON.stringify({ appName: `burst-${i}`, instanceId: "burst", strategies: [] }),
+        });
+        return res.status;
+      }),
+    );
+    expect(statuses.every((s) => s === 202)).toBe(true);
+    expect(await db.clientApplication.count()).toBe(before + 5);
+    await node.deps.bus.close();
+  });
+});

@@ -18,6 +18,7 @@ import {
   registerClient,
   sdkReportBody,
 } from "../client-metrics/ingest.write.ts";
+import { SdkWritesRateLimited, sdkWriteLimiter } from "../client-metrics/sdk-write-limits.cache.ts";
 import { featuresBody } from "./features-body.cache.ts";
 import { featuresQuery, type PreparedBody, preferredEncoding, sdkFeature } from "./features-body.logic.ts";
 import { frontendContext, frontendToggle } from "./frontend.logic.ts";
@@ -245,6 +246,9 @@ export function sdkOpenApiPaths(routes: SdkRoute[] = sdkRoutes): Record<string, 
         ...(route.method === "POST"
           ? { "413": errorResponseDoc("The body is larger than VEXIL_MAX_BODY_BYTES.") }
           : {}),
+        ...(route.method === "POST" && route.path.includes("/client/")
+          ? { "429": errorResponseDoc("Too many SDK writes for this token or address; see Retry-After.") }
+          : {}),
       },
     };
   }
@@ -311,19 +315,41 @@ async function jsonBody(request: Request, limit: number): Promise<unknown> {
  * (see its ingestor): 202 on /api/client, 200 on /api/frontend (Unleash's statuses).
  */
 function report(receive: typeof registerClient, sdkType: SdkType, status = 202) {
-  return async (req: SdkRequest): Promise<Response> => {
-    const { environment, projects } = req.caller.scope;
-    const scope = { environment, projects: projects === "*" ? ["*"] : projects };
-    await receive(req.deps, scope, await sdkReportBody(req), sdkType);
-    return new Response(null, { status });
-  };
+  return (req: SdkRequest): Promise<Response> =>
+    limitedWrite(req, async () => {
+      const { environment, projects } = req.caller.scope;
+      const scope = { environment, projects: projects === "*" ? ["*"] : projects };
+      await receive(req.deps, scope, await sdkReportBody(req), sdkType);
+      return new Response(null, { status });
+    });
 }
 
-async function bulkReport(req: SdkRequest): Promise<Response> {
-  const { environment, projects } = req.caller.scope;
-  const scope = { environment, projects: projects === "*" ? ["*"] : projects };
-  await receiveBulkMetrics(req.deps, scope, await sdkReportBody(req));
-  return new Response(null, { status: 202 });
+function bulkReport(req: SdkRequest): Promise<Response> {
+  return limitedWrite(req, async () => {
+    const { environment, projects } = req.caller.scope;
+    const scope = { environment, projects: projects === "*" ? ["*"] : projects };
+    await receiveBulkMetrics(req.deps, scope, await sdkReportBody(req));
+    return new Response(null, { status: 202 });
+  });
+}
+
+/**
+ * An SDK write counts against the per-token and per-address limits before its body is read;
+ * over a limit it is answered 429 with Retry-After (unleash-client keeps its bucket and backs
+ * off; unleash-proxy-client drops that bucket; D-170).
+ */
+async function limitedWrite(req: SdkRequest, write: () => Promise<Response>): Promise<Response> {
+  const { principal } = req.caller;
+  const address = clientAddress(req.request, req.serverContext, req.deps.config.auth.trustProxy);
+  try {
+    await sdkWriteLimiter(req.deps).take(String(principal.tokenId ?? principal.name), address);
+    return await write();
+  } catch (error) {
+    if (!(error instanceof SdkWritesRateLimited)) throw error;
+    const refused = errorResponse(429, error.name, error.message, {}, requestIdOf(req.request));
+    refused.headers.set("retry-after", String(error.retryAfterSeconds));
+    return refused;
+  }
 }
 
 async function clientFeatures(req: SdkRequest): Promise<Response> {

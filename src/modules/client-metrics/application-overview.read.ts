@@ -2,9 +2,10 @@ import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import { isOutdatedSdk } from "./sdk-versions.logic.ts";
-import { UNKNOWN_FLAG_DAYS } from "./unknown-flags.logic.ts";
+import { UNKNOWN_FLAG_HOURS } from "./unknown-flags.logic.ts";
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 export type OverviewEnvironment = {
   name: string;
@@ -14,7 +15,7 @@ export type OverviewEnvironment = {
   backendSdks: string[];
   lastSeen: Date | null;
   outdatedSdks: string[];
-  /** Unknown flags it reported there in the last 7 days. */
+  /** Unknown flags it reported there in the last 24 hours. */
   missingFeatures: string[];
 };
 export type ApplicationOverview = {
@@ -47,7 +48,7 @@ export async function applicationOverview(
     db.strategyDefinition.findMany({ select: { name: true } }),
     sqlOf(db).query<{ name: string; environment: string }>(Prisma.sql`
       SELECT u.name, u.environment FROM "UnknownFlag" u
-      WHERE u."appName" = ${appName} AND u."seenAt" >= ${new Date(now.getTime() - UNKNOWN_FLAG_DAYS * DAY_MS)}
+      WHERE u."appName" = ${appName} AND u."seenAt" >= ${new Date(now.getTime() - UNKNOWN_FLAG_HOURS * HOUR_MS)}
         AND NOT EXISTS (SELECT 1 FROM "Feature" f WHERE f.name = u.name)`),
   ]);
   const environments = new Map<string, typeof app.instances>();

@@ -32,7 +32,7 @@ const OverviewEnvironmentRef = builder
         description: "SDK versions there older than Unleash's recommended minimum.",
       }),
       missingFeatures: t.exposeStringList("missingFeatures", {
-        description: "Flag names it reported there in the last 7 days that no flag has, sorted.",
+        description: "Flag names it reported there in the last 24 hours that no flag has, sorted.",
       }),
     }),
   });
@@ -148,7 +148,7 @@ builder.queryField("unknownFlags", (t) =>
   t.field({
     type: [UnknownFlagRef],
     description:
-      "Flag names SDKs reported metrics for in the last 7 days that match no flag, most recently seen first (at most 1000).",
+      "Flag names SDKs reported metrics for in the last 24 hours that match no flag, most recently seen first (at most 1000).",
     authScopes: { authenticated: true },
     resolve: (_root, _args, ctx) => unknownFlags(ctx.db, ctx.now()),
   }),

@@ -4,6 +4,7 @@ import { parseInput } from "../../shared/validation.ts";
 import { hourOf } from "../features/evaluation-metrics.logic.ts";
 import type { Report, SdkType } from "./batch.logic.ts";
 import { metricsIngestor } from "./ingestor.cache.ts";
+import { metricsRoom } from "./metrics-room.cache.ts";
 import { bulkMetricsBody, type InstanceFields, metricsBody, registerBody } from "./payloads.inputs.ts";
 
 /**
@@ -37,7 +38,7 @@ export async function receiveClientMetrics(
   const report = parseInput(metricsBody(deps.config.metrics.maxFlags), body);
   const now = deps.now();
   const bucket = report.bucket;
-  await metricsIngestor(deps).add({
+  await buffer(deps, {
     projects: scope.projects,
     instance: instanceOf(scope, report, sdkType, now),
     // The hour is the bucket's start as the SDK saw it, unless its clock runs ahead of ours.
@@ -55,7 +56,7 @@ export async function registerClient(
   sdkType: SdkType,
 ): Promise<void> {
   const app = parseInput(registerBody, body);
-  await metricsIngestor(deps).add({
+  await buffer(deps, {
     projects: scope.projects,
     instance: {
       ...instanceOf(scope, app, sdkType, deps.now()),
@@ -115,8 +116,13 @@ export async function receiveBulkMetrics(deps: AppDeps, scope: ReportScope, body
       toggle.variants = { ...toggle.variants, [variant]: (toggle.variants?.[variant] ?? 0) + n };
     }
   }
-  const ingestor = metricsIngestor(deps);
-  await Promise.all([...reports, ...buckets.values()].map((report) => ingestor.add(report)));
+  await Promise.all([...reports, ...buckets.values()].map((report) => buffer(deps, report)));
+}
+
+/** Buffers a report as far as the caps on applications and instances leave room for it. */
+async function buffer(deps: AppDeps, report: Report): Promise<void> {
+  const admitted = await metricsRoom(deps).admit(report);
+  if (admitted) await metricsIngestor(deps).add(admitted);
 }
 
 /** The sending instance as a register or metrics call describes it. */

@@ -1,5 +1,6 @@
 import type { AppDeps } from "../../context.ts";
 import { MetricsBatch, type Report } from "./batch.logic.ts";
+import { SdkWritesRateLimited } from "./sdk-write-limits.cache.ts";
 import { storeBatchSeparating, UnwrittenRows } from "./store.write.ts";
 
 /**
@@ -26,6 +27,8 @@ export type MetricsIngestor = {
 
 /** Buffered rows (flag x app x hour, plus instances) that trigger an immediate write. */
 const MAX_BUFFERED_ROWS = 50_000;
+/** Buffered rows beyond which reports are refused (429) while the write catches up. */
+const REFUSE_AT_ROWS = 2 * MAX_BUFFERED_ROWS;
 /** Failed writes of one batch before its rows are given up (logged). */
 const MAX_FAILED_WRITES = 5;
 
@@ -116,6 +119,10 @@ function createIngestor(deps: AppDeps): MetricsIngestor {
 
   return {
     add(report) {
+      if (pending.size >= REFUSE_AT_ROWS) {
+        const busy = "SDK metrics are being written; try again in 1 second.";
+        return Promise.reject(new SdkWritesRateLimited(1, busy));
+      }
       pending.add(report);
       if (flushMs === 0) {
         const stored = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));

@@ -34,6 +34,7 @@ export async function storeBatch(deps: AppDeps, batch: MetricsBatch): Promise<vo
       await recordUnknownFlags(
         w,
         counts.filter((c) => !kept.has(c)),
+        deps.config.metrics.maxUnknownFlags,
       );
       // Two tokens with different scopes may report the same row: sum them before the upsert.
       const rows = mergeRows(accepted).sort(byKey(countsKey));

@@ -1,2 +1,2 @@
-/** Unknown flags are listed for 7 days after an SDK last reported them. */
-export const UNKNOWN_FLAG_DAYS = 7;
+/** Unknown flags are listed, and kept, for 24 hours after an SDK last reported them (as Unleash). */
+export const UNKNOWN_FLAG_HOURS = 24;

@@ -1,9 +1,9 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sqlOf } from "../../shared/sql.ts";
-import { UNKNOWN_FLAG_DAYS } from "./unknown-flags.logic.ts";
+import { UNKNOWN_FLAG_HOURS } from "./unknown-flags.logic.ts";
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 /** Unleash lists at most 1000 unknown flags. */
 const MAX_UNKNOWN_FLAGS = 1000;
 
@@ -17,12 +17,12 @@ export type UnknownFlag = {
 type Row = { name: string; appName: string; environment: string; seenAt: Date; lastEventAt: Date | null };
 
 /**
- * Flag names SDKs reported in the last 7 days that still match no flag, most recently seen
+ * Flag names SDKs reported in the last 24 hours that still match no flag, most recently seen
  * first (at most 1000), each with its reports per application and environment and the time of
  * the newest event about a flag of that name (a deleted one), if any.
  */
 export async function unknownFlags(db: Db, now: Date): Promise<UnknownFlag[]> {
-  const since = new Date(now.getTime() - UNKNOWN_FLAG_DAYS * DAY_MS);
+  const since = new Date(now.getTime() - UNKNOWN_FLAG_HOURS * HOUR_MS);
   const rows = await sqlOf(db).query<Row>(Prisma.sql`
     WITH listed AS (
       SELECT u.name, max(u."seenAt") AS "lastSeenAt" FROM "UnknownFlag" u

@@ -1,0 +1,21 @@
+import type { AppDeps } from "../context.ts";
+import { metricsRoom } from "../modules/client-metrics/metrics-room.cache.ts";
+import { type Pruned, pruneClientMetrics } from "../modules/client-metrics/retention.job.ts";
+import { startPeriodic } from "./periodic.ts";
+
+/**
+ * One retention pass over SDK telemetry (client-metrics/retention.job.ts) at the app's clock;
+ * this node's view of the kept applications and instances is read again afterwards.
+ */
+export async function pruneClientMetricsOnce(
+  deps: Pick<AppDeps, "db" | "bus" | "config" | "logger" | "now">,
+): Promise<Pruned | null> {
+  const pruned = await pruneClientMetrics(deps.db, deps.now(), deps.config.metrics);
+  metricsRoom(deps).forget();
+  return pruned;
+}
+
+/** Starts the pruning (hourly; Unleash clears every few hours). */
+export function startClientMetricsRetention(deps: AppDeps, intervalMs = 3_600_000): () => void {
+  return startPeriodic("SDK metrics retention", intervalMs, deps.logger, () => pruneClientMetricsOnce(deps));
+}

@@ -1,0 +1,74 @@
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type { AppDeps } from "../../context.ts";
+import { RateLimitError } from "../../shared/errors.ts";
+
+/**
+ * Rate limits of SDK writes (register, metrics, Edge's bulk metrics), per minute: one count per
+ * API token and one per client address, so that neither one public frontend token nor one
+ * machine can flood the metrics tables. Counted in this node's memory (rate-limiter-flexible):
+ * each node limits what reaches it, so N nodes accept up to N times the limit (D-170). Keys
+ * expire with their minute, so memory stays bounded by the callers of the last minute.
+ */
+export type SdkWriteLimiter = {
+  /** Counts one write; throws SdkWritesRateLimited (429, Retry-After) when a limit is used up. */
+  take(tokenKey: string, address: string): Promise<void>;
+};
+
+/** A RateLimitError (429) that says when to try again (the Retry-After header). */
+export class SdkWritesRateLimited extends RateLimitError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RateLimitError";
+  }
+}
+
+const WINDOW_SECONDS = 60;
+const limiters = new WeakMap<object, SdkWriteLimiter>();
+
+/** The one limiter of an app (keyed on its event bus, as each node has its own). */
+export function sdkWriteLimiter(deps: Pick<AppDeps, "bus" | "config">): SdkWriteLimiter {
+  let limiter = limiters.get(deps.bus);
+  if (!limiter) {
+    limiter = createSdkWriteLimiter(deps.config.metrics);
+    limiters.set(deps.bus, limiter);
+  }
+  return limiter;
+}
+
+function createSdkWriteLimiter(limits: {
+  writesPerMinutePerToken: number;
+  writesPerMinutePerAddress: number;
+}): SdkWriteLimiter {
+  const byToken = new RateLimiterMemory({
+    keyPrefix: "sdk-writes-token",
+    points: limits.writesPerMinutePerToken,
+    duration: WINDOW_SECONDS,
+  });
+  const byAddress = new RateLimiterMemory({
+    keyPrefix: "sdk-writes-address",
+    points: limits.writesPerMinutePerAddress,
+    duration: WINDOW_SECONDS,
+  });
+  return {
+    async take(tokenKey, address) {
+      await consume(byAddress, address, "address");
+      await consume(byToken, tokenKey, "token");
+    },
+  };
+}
+
+async function consume(limiter: RateLimiterMemory, key: string, what: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (refusal) {
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+    throw new SdkWritesRateLimited(
+      seconds,
+      `Too many SDK writes from this ${what}; try again in ${seconds} seconds.`,
+    );
+  }
+}
