@@ -177,6 +177,30 @@ describe("dependencies in a project with an environment under review", () => {
     expect(await parentsOf("child-d")).toEqual(["parent-d"]);
   });
 
+  it("an import changes parents only with the same permission; an unchanged one passes", async () => {
+    await createFlag(t, "child-f");
+    await createFlag(t, "parent-f");
+    await addDependency(t, "child-f", "parent-f");
+    const exported = await t.rest("POST", "/api/admin/features-batch/export", {
+      environment: "development",
+      features: ["child-f", "parent-f"],
+    });
+    expect(exported.status).toBe(200);
+    const importAs = (data: unknown) =>
+      t.rest(
+        "POST",
+        "/api/admin/features-batch/import",
+        { project: "default", environment: "development", data },
+        editor.token,
+      );
+    const same = await importAs(exported.body);
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    const unlinked = await importAs({ ...exported.body, dependencies: [] });
+    expect(unlinked.status).toBe(403);
+    expect(unlinked.body.message).toMatch(/deleteDependency/);
+    expect(await parentsOf("child-f")).toEqual(["parent-f"]);
+  });
+
   it("in a project without change requests an Editor still changes them directly", async () => {
     await createFlag(t, "child-e", { project: "open" });
     await createFlag(t, "parent-e", { project: "open" });
