@@ -67,7 +67,8 @@ export function assertMayGrant(
   if (!principal) throw new AuthenticationRequired();
   const missing = permissions.filter(
     (p) =>
-      !isPermission(p.permissionName) ||
+      // a name Vexil does not know grants nothing (userPrincipal drops it): nothing to hold
+      isPermission(p.permissionName) &&
       !can(principal, {
         permission: p.permissionName,
         project,
