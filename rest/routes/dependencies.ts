@@ -11,7 +11,8 @@ export const dependencyRoutes = defineRoutes([
     path: PATH,
     tag: "Dependencies",
     summary: "Add a parent dependency",
-    description: "200, no body. 403 for itself, another project, an archived parent or a cycle.",
+    description:
+      "200, no body. 403 for itself, another project, an archived parent or a cycle; 403 (`SKIP_CHANGE_REQUEST`) where an environment of the project requires change requests: propose an `addDependency` change instead.",
     document: `mutation AddDependency($project: String!, $feature: String!, $input: AddDependencyInput!) {
       addFeatureDependency(project: $project, feature: $feature, input: $input) { name } }`,
     variables: (req) => {
@@ -35,6 +36,8 @@ export const dependencyRoutes = defineRoutes([
     path: `${PATH}/:parent`,
     tag: "Dependencies",
     summary: "Remove the dependency on one parent",
+    description:
+      "403 (`SKIP_CHANGE_REQUEST`) where an environment of the project requires change requests: propose a `deleteDependency` change instead.",
     document: DOCUMENT_REMOVE,
     variables: (req) => ({
       project: req.params.projectId,
@@ -48,6 +51,8 @@ export const dependencyRoutes = defineRoutes([
     path: PATH,
     tag: "Dependencies",
     summary: "Remove every dependency of a flag",
+    description:
+      "403 (`SKIP_CHANGE_REQUEST`) where an environment of the project requires change requests: propose a `deleteDependency` change instead.",
     document: DOCUMENT_REMOVE,
     variables: (req) => ({ project: req.params.projectId, feature: req.params.featureName, parent: null }),
     emptyBody: true,

@@ -95,6 +95,8 @@ export const segmentRoutes = defineRoutes([
     path: "/api/admin/segments/:id",
     tag: "Segments",
     summary: "Update a segment",
+    description:
+      "403 (`SKIP_CHANGE_REQUEST`) when a strategy using the segment is in an environment requiring change requests: propose an `updateSegment` change there instead.",
     document: `mutation UpdateSegment($id: Int!, $input: SegmentInput!) { updateSegment(id: $id, input: $input) { id } }`,
     variables: (req) => ({ id: intParam(req, "id"), input: segmentInput(req.body) }),
     status: 204,

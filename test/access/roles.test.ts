@@ -183,7 +183,13 @@ describe("project roles cannot escalate to root", () => {
       { u: mallory.id, r: role.id },
       mallory.token,
     );
-    expect(given.errors).toBeUndefined();
+    // She cannot give it herself (she does not hold ADMIN, D-155); an admin still may, and then
+    // it must grant nothing beyond the project.
+    expect(given.errors?.[0]?.extensions).toMatchObject({
+      code: "FORBIDDEN",
+      permissions: ["ADMIN", "CREATE_PROJECT"],
+    });
+    await addProjectMember(t, "default", mallory.id, role.id);
     const rootActions: [string, string, unknown][] = [
       ["POST", "/api/admin/api-tokens", { tokenName: "mine", type: "admin" }],
       ["PUT", `/api/admin/user-admin/${mallory.id}`, { rootRole: "Admin" }],

@@ -1,6 +1,11 @@
 import type { Context } from "../../context.ts";
-import { AuthenticationRequired, ForbiddenOperation, NoAccessError } from "../../shared/errors.ts";
-import { type PermissionCheck, permissionType } from "./permissions.logic.ts";
+import {
+  AuthenticationRequired,
+  DomainError,
+  ForbiddenOperation,
+  NoAccessError,
+} from "../../shared/errors.ts";
+import { isPermission, type PermissionCheck, permissionType } from "./permissions.logic.ts";
 import type { Grant, Principal } from "./principal.types.ts";
 
 const matches = (scope: string | null, wanted: string | null | undefined) =>
@@ -44,4 +49,40 @@ export function requirePermission(ctx: Context, check: PermissionCheck): true {
   assertAdminApiCredential(principal);
   if (!can(principal, check)) throw new NoAccessError(check.permission, check.environment ?? undefined);
   return true;
+}
+
+/** One permission of a role: `environment` empty or null means every environment. */
+export type RolePermissionRow = { permissionName: string; environmentName: string | null };
+
+/**
+ * Granting a role never gives more than the granter holds: whoever gives `permissions` in
+ * `project` (null: a root role) must hold each of them there, in the same environment or in
+ * every one (admins hold everything). Otherwise FORBIDDEN, naming what they lack.
+ */
+export function assertMayGrant(
+  principal: Principal | null,
+  permissions: readonly RolePermissionRow[],
+  project: string | null,
+): void {
+  if (!principal) throw new AuthenticationRequired();
+  const missing = permissions.filter(
+    (p) =>
+      // a name Vexil does not know grants nothing (userPrincipal drops it): nothing to hold
+      isPermission(p.permissionName) &&
+      !can(principal, {
+        permission: p.permissionName,
+        project,
+        environment: p.environmentName || undefined,
+      }),
+  );
+  if (missing.length === 0) return;
+  const names = missing.map((p) =>
+    p.environmentName ? `${p.permissionName} (${p.environmentName})` : p.permissionName,
+  );
+  throw new DomainError(
+    "FORBIDDEN",
+    `You cannot give a role with permissions you do not hold yourself: you lack ${names.map((n) => `"${n}"`).join(", ")}${project ? ` in project "${project}"` : ""}.`,
+    undefined,
+    { permissions: [...new Set(missing.map((p) => p.permissionName))] },
+  );
 }

@@ -85,6 +85,7 @@ async function applyUpdateSegment(
       ...(fields as Partial<SegmentInput>),
     },
     limits,
+    null,
   );
 }
 

@@ -1,6 +1,7 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { assertDependencyChangeAllowed } from "../feature-environments/guards.read.ts";
 import { addDependency, removeAllDependencies, removeDependency } from "./dependencies.write.ts";
 
 const AddDependencyInput = builder.inputType("AddDependencyInput", {
@@ -22,7 +23,7 @@ builder.mutationField("addFeatureDependency", (t) =>
   t.prismaField({
     type: "Feature",
     description:
-      "Makes `feature` depend on a parent (feature-dependency-added). Refused (INVALID_OPERATION): itself, other project, archived parent, cycle.",
+      "Makes `feature` depend on a parent (feature-dependency-added). Refused (INVALID_OPERATION): itself, other project, archived parent, cycle. FORBIDDEN without SKIP_CHANGE_REQUEST where an environment of the project requires change requests: propose an `addDependency` change there instead.",
     args: {
       project: t.arg.string({ required: true, description: "Project id." }),
       feature: t.arg.string({ required: true, description: "The child flag." }),
@@ -31,6 +32,7 @@ builder.mutationField("addFeatureDependency", (t) =>
     authScopes: (_root, args) => scope(args),
     resolve: async (query, _root, args, ctx) => {
       return runWrite(ctx, async (w) => {
+        await assertDependencyChangeAllowed(w, ctx.principal, args.project);
         await addDependency(w, args.project, args.feature, {
           feature: args.input.feature,
           enabled: args.input.enabled ?? undefined,
@@ -46,7 +48,7 @@ builder.mutationField("removeFeatureDependency", (t) =>
   t.prismaField({
     type: "Feature",
     description:
-      "Removes the link to one parent (feature-dependency-removed), or every link when `parent` is omitted (feature-dependencies-removed).",
+      "Removes the link to one parent (feature-dependency-removed), or every link when `parent` is omitted (feature-dependencies-removed). FORBIDDEN without SKIP_CHANGE_REQUEST where an environment of the project requires change requests: propose a `deleteDependency` change there instead.",
     args: {
       project: t.arg.string({ required: true, description: "Project id." }),
       feature: t.arg.string({ required: true, description: "The child flag." }),
@@ -56,6 +58,7 @@ builder.mutationField("removeFeatureDependency", (t) =>
     resolve: async (query, _root, args, ctx) => {
       const parent = args.parent;
       return runWrite(ctx, async (w) => {
+        await assertDependencyChangeAllowed(w, ctx.principal, args.project);
         await (parent
           ? removeDependency(w, args.project, args.feature, parent)
           : removeAllDependencies(w, args.project, args.feature));

@@ -1,6 +1,7 @@
 import type { Context } from "../../context.ts";
 import type { Tx } from "../../db/database.ts";
 import { AuthenticationRequired, DomainError, NoAccessError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import { can } from "../access/check.logic.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
@@ -57,6 +58,69 @@ export async function assertDirectProjectChangeAllowed(
   const tx = isWrite ? wOrTx.tx : (wOrTx as Tx);
   const settings = await tx.changeRequestSetting.findMany({ where: { projectId: project } });
   for (const s of settings) await assertDirectChangeAllowed(tx, principal, project, s.environmentName);
+}
+
+/**
+ * A segment change alters every strategy that uses it at once (D-156): where one of those
+ * strategies is in an environment requiring change requests, the change needs
+ * SKIP_CHANGE_REQUEST there, or goes through a change request (`updateSegment`). The segment
+ * row is locked FOR UPDATE first, which a strategy taking the segment (its foreign key's KEY
+ * SHARE) waits for: such a strategy is either seen here or comes after this change.
+ */
+export async function assertSegmentChangeAllowed(
+  w: Write,
+  principal: Principal | null,
+  segmentId: number,
+): Promise<void> {
+  if (w.groupType === "change-request") return;
+  await sqlOf(w.tx).query`SELECT 1 AS locked FROM "Segment" WHERE id = ${segmentId} FOR UPDATE`;
+  const uses = await w.tx.featureStrategy.findMany({
+    where: { segments: { some: { segmentId } } },
+    select: { projectId: true, environmentName: true },
+    distinct: ["projectId", "environmentName"],
+  });
+  if (uses.length === 0) return;
+  const protectedUses = await w.tx.changeRequestSetting.findMany({
+    where: { OR: uses.map((u) => ({ projectId: u.projectId, environmentName: u.environmentName })) },
+    orderBy: [{ projectId: "asc" }, { environmentName: "asc" }],
+  });
+  for (const { projectId: project, environmentName: environment } of protectedUses) {
+    const check = { permission: PERMISSIONS.SKIP_CHANGE_REQUEST, project, environment };
+    if (principal && can(principal, check)) continue;
+    throw new DomainError(
+      "FORBIDDEN",
+      `Segment ${segmentId} is used by flags in the "${environment}" environment of project "${project}", which requires change requests: propose this change with a change request there (action "updateSegment"), or ask for the "SKIP_CHANGE_REQUEST" permission.`,
+      undefined,
+      { permissions: [PERMISSIONS.SKIP_CHANGE_REQUEST] },
+    );
+  }
+}
+
+/**
+ * A parent link is one for every environment of the flag (D-157): where any environment of
+ * the project requires change requests, adding or removing one needs SKIP_CHANGE_REQUEST
+ * there, or goes through a change request (`addDependency`, `deleteDependency`), as Unleash.
+ */
+export async function assertDependencyChangeAllowed(
+  w: Write,
+  principal: Principal | null,
+  project: string,
+): Promise<void> {
+  if (w.groupType === "change-request") return;
+  const settings = await w.tx.changeRequestSetting.findMany({
+    where: { projectId: project },
+    orderBy: { environmentName: "asc" },
+  });
+  for (const { environmentName: environment } of settings) {
+    const check = { permission: PERMISSIONS.SKIP_CHANGE_REQUEST, project, environment };
+    if (principal && can(principal, check)) continue;
+    throw new DomainError(
+      "FORBIDDEN",
+      `Dependencies of a flag apply in every environment, and the "${environment}" environment of project "${project}" requires change requests: propose this change with a change request there (action "addDependency" or "deleteDependency"), or ask for the "SKIP_CHANGE_REQUEST" permission.`,
+      undefined,
+      { permissions: [PERMISSIONS.SKIP_CHANGE_REQUEST] },
+    );
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   enableFeatureEnvironment,
 } from "../feature-environments/enablement.write.ts";
 import { setEnvironmentVariants } from "../feature-environments/environment-variants.write.ts";
+import { assertDependencyChangeAllowed } from "../feature-environments/guards.read.ts";
 import type { NewStrategyInput, VariantInput } from "../feature-environments/strategy.inputs.ts";
 import { replaceStrategies } from "../feature-environments/strategy-replace.write.ts";
 import { createFeature } from "../features/feature-create.write.ts";
@@ -64,14 +65,14 @@ export async function importFeatures(
       { permissions: missing },
     );
   }
-  return applyImport(w, plan.doc, plan, target, limits);
+  return applyImport(w, plan.doc, plan, { ...target, principal }, limits);
 }
 
 async function applyImport(
   w: Write,
   doc: ExportDocument,
   plan: ImportPlan,
-  { project, environment }: ImportTarget,
+  { project, environment, principal }: ImportTarget & { principal: Principal },
   limits: ResourceLimits,
 ): Promise<ImportResult> {
   for (const t of doc.tagTypes) await ensureTagType(w, t);
@@ -102,7 +103,7 @@ async function applyImport(
     }
   }
   await importTags(w, doc);
-  await importDependencies(w, doc, project);
+  await importDependencies(w, doc, project, principal);
   await importLinks(w, doc, project);
   await importEnvironment(w, doc, plan, { project, environment }, limits);
   return { created, updated, events: w.recorded.length };
@@ -156,11 +157,15 @@ async function importLinks(w: Write, doc: ExportDocument, project: string) {
   }
 }
 
-/** Each imported flag ends with exactly its imported parents (added or changed, others removed). */
-async function importDependencies(w: Write, doc: ExportDocument, project: string) {
+/**
+ * Each imported flag ends with exactly its imported parents (added or changed, others removed).
+ * Parent links apply in every environment: a change to them passes the dependency guard (D-157).
+ */
+async function importDependencies(w: Write, doc: ExportDocument, project: string, principal: Principal) {
   const names = doc.features.map((f) => f.name);
   const wanted = new Map((doc.dependencies ?? []).map((d) => [d.feature, d.dependencies]));
   const current = await w.tx.featureDependency.findMany({ where: { childName: { in: names } } });
+  if (dependenciesChange(current, wanted)) await assertDependencyChangeAllowed(w, principal, project);
   for (const d of current) {
     if (!(wanted.get(d.childName) ?? []).some((p) => p.feature === d.parentName)) {
       await removeDependency(w, project, d.childName, d.parentName);
@@ -175,6 +180,28 @@ async function importDependencies(w: Write, doc: ExportDocument, project: string
       });
     }
   }
+}
+
+type ImportedParent = { feature: string; enabled?: boolean | null; variants?: string[] | null };
+
+/** Whether importing `wanted` would add, change or remove a parent link (as addDependency stores one). */
+function dependenciesChange(
+  current: { childName: string; parentName: string; enabled: boolean; variants: string[] }[],
+  wanted: Map<string, ImportedParent[]>,
+): boolean {
+  const stored = new Map(current.map((d) => [`${d.childName}\u0000${d.parentName}`, d]));
+  let kept = 0;
+  for (const [child, parents] of wanted) {
+    for (const p of parents) {
+      const link = stored.get(`${child}\u0000${p.feature}`);
+      const enabled = p.enabled ?? true;
+      const variants = enabled ? [...new Set(p.variants ?? [])] : [];
+      if (!link || link.enabled !== enabled || link.variants.join("\u0000") !== variants.join("\u0000"))
+        return true;
+      kept++;
+    }
+  }
+  return kept !== current.length;
 }
 
 /** Strategies, variants and on/off of each imported flag in the target environment. */

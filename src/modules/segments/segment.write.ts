@@ -12,7 +12,9 @@ import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
+import type { Principal } from "../access/principal.types.ts";
 import { normalizeConstraint } from "../feature-environments/constraints.logic.ts";
+import { assertSegmentChangeAllowed } from "../feature-environments/guards.read.ts";
 import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
 import type { ConstraintInput } from "../feature-environments/strategy.inputs.ts";
 import type { Constraint } from "../feature-environments/strategy.types.ts";
@@ -62,12 +64,20 @@ export async function createSegment(w: Write, input: SegmentInput, limits: Resou
 /**
  * Replaces a segment's name, description, project and constraints. Event: segment-updated
  * (none when nothing changes). A segment used by strategies of other projects cannot be
- * moved into one project.
+ * moved into one project. `by` (the caller; null when a change request applies it) must be
+ * allowed to skip change requests where strategies using the segment require them (D-156).
  */
-export async function updateSegment(w: Write, id: number, input: SegmentInput, limits: ResourceLimits) {
+export async function updateSegment(
+  w: Write,
+  id: number,
+  input: SegmentInput,
+  limits: ResourceLimits,
+  by: Principal | null,
+) {
   await lockRow(w.tx, "Segment", id);
   const data = parseInput(segmentSchema, input);
   const before = await segmentById(w.tx, id);
+  await assertSegmentChangeAllowed(w, by, id);
   if (data.name !== before.name) await checkName(w, data.name);
   if (data.project) {
     await checkProject(w, data.project);

@@ -90,7 +90,8 @@ builder.mutationFields((t) => ({
   }),
   updateSegment: t.prismaField({
     type: "Segment",
-    description: "Replaces a segment's content. Event: segment-updated (none when unchanged).",
+    description:
+      "Replaces a segment's content. Event: segment-updated (none when unchanged). FORBIDDEN without SKIP_CHANGE_REQUEST where a strategy using it is in an environment requiring change requests: propose an `updateSegment` change there instead.",
     args: {
       id: t.arg.int({ required: true, description: "Segment id." }),
       input: t.arg({ type: SegmentInputType, required: true, description: "The new content." }),
@@ -100,7 +101,7 @@ builder.mutationFields((t) => ({
     }),
     resolve: async (query, _root, args, ctx) => {
       return runWrite(ctx, async (w) => {
-        await updateSegment(w, args.id, args.input as SegmentInput, ctx.config.limits);
+        await updateSegment(w, args.id, args.input as SegmentInput, ctx.config.limits, ctx.principal);
         return w.tx.segment.findUniqueOrThrow({ ...query, where: { id: args.id } });
       });
     },

@@ -12,6 +12,7 @@ import { proposeChanges } from "../change-requests/propose.write.ts";
 import { addDependency, removeDependency } from "../dependencies/dependencies.write.ts";
 import { lockFeatureRows } from "../feature-environments/feature-lock.read.ts";
 import {
+  assertDependencyChangeAllowed,
   assertDirectProjectChangeAllowed,
   changeRequestSetting,
 } from "../feature-environments/guards.read.ts";
@@ -151,6 +152,7 @@ async function restoreFlagLevel(r: Restorer, past: FlagState, current: FlagState
   );
   if (linksToRemove.length + linksToSet.length > 0) {
     requireCan(principal, PERMISSIONS.UPDATE_FEATURE_DEPENDENCY, past.project);
+    await assertDependencyChangeAllowed(w, principal, past.project);
   }
   for (const link of linksToRemove) await removeDependency(w, past.project, past.name, link.feature);
   for (const link of linksToSet) await addDependency(w, past.project, past.name, link);

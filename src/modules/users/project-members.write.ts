@@ -1,13 +1,15 @@
 import { recordEvent } from "../../events/record.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
+import { assertMayGrant } from "../access/check.logic.ts";
+import type { Principal } from "../access/principal.types.ts";
 import { activeUser } from "./users.write.ts";
 
 async function projectRole(w: Write, project: string, roleId: number) {
   if (!(await w.tx.project.findUnique({ where: { id: project } }))) {
     throw new NotFoundError(`Could not find project ${project}`);
   }
-  const role = await w.tx.role.findUnique({ where: { id: roleId } });
+  const role = await w.tx.role.findUnique({ where: { id: roleId }, include: { permissions: true } });
   if (!role) throw new NotFoundError(`Could not find role with id ${roleId}`);
   if (role.type !== "project" && role.type !== "custom") {
     throw new ValidationError(`roleId: ${role.name} is a root role, not a project role`);
@@ -15,9 +17,18 @@ async function projectRole(w: Write, project: string, roleId: number) {
   return role;
 }
 
-/** Gives a user a project role (records `project-user-added`; nothing when already held). */
-export async function addProjectMember(w: Write, project: string, userId: number, roleId: number) {
+/**
+ * Gives a user a project role (records `project-user-added`; nothing when already held). The
+ * granter must hold every permission of the role in the project (D-155), else FORBIDDEN.
+ */
+export async function addProjectMember(
+  w: Write,
+  granter: Principal | null,
+  member: { project: string; userId: number; roleId: number },
+) {
+  const { project, userId, roleId } = member;
   const role = await projectRole(w, project, roleId);
+  assertMayGrant(granter, role.permissions, project);
   const user = await activeUser(w.tx, userId);
   const added = await w.tx.projectMember.createMany({
     data: [{ userId, projectId: project, roleId, createdAt: w.now }],

@@ -131,13 +131,14 @@ const membershipArgs = (t: Parameters<Parameters<typeof builder.mutationField>[1
 
 builder.mutationField("addProjectMember", (t) =>
   t.boolean({
-    description: "Gives a user a role in a project (needs UPDATE_PROJECT there); records project-user-added.",
+    description:
+      "Gives a user a role in a project (needs UPDATE_PROJECT there, and every permission of the role there: FORBIDDEN otherwise); records project-user-added.",
     args: membershipArgs(t),
     authScopes: (_root, args) => ({
       permission: { permission: PERMISSIONS.UPDATE_PROJECT, project: args.project },
     }),
     resolve: async (_root, args, ctx) => {
-      await runWrite(ctx, (w) => addProjectMember(w, args.project, args.userId, args.roleId));
+      await runWrite(ctx, (w) => addProjectMember(w, ctx.principal, args));
       return true;
     },
   }),
