@@ -17,7 +17,7 @@ import {
  */
 let t: TestApp;
 const T0 = new Date("2026-03-01T10:15:00.000Z");
-/** A bucket of the previous hour: what flag search shows as `yes`/`no` (spec 4.2). */
+/** A bucket of the previous hour (see searchItem for what flag search shows of it). */
 const LAST_HOUR = { start: "2026-03-01T09:10:00.000Z", stop: "2026-03-01T09:11:00.000Z" };
 const THIS_HOUR = { start: "2026-03-01T10:10:00.000Z", stop: "2026-03-01T10:11:00.000Z" };
 
@@ -36,10 +36,20 @@ const metrics = (
     secret,
   );
 
+/**
+ * Flag search's `yes`/`no` count the buckets of the last 60 minutes (Unleash's
+ * `hour >= now() - 1 hour`): read at 10:00, they still hold the 09:00 bucket the reports here use.
+ */
+const SEARCHED_AT = new Date("2026-03-01T10:00:00.000Z");
 const searchItem = async (name: string) => {
-  const res = await t.rest("GET", `/api/admin/search/features?query=${name}`);
-  expect(res.status).toBe(200);
-  return res.body.features.find((f: { name: string }) => f.name === name);
+  t.setNow(SEARCHED_AT);
+  try {
+    const res = await t.rest("GET", `/api/admin/search/features?query=${name}`);
+    expect(res.status).toBe(200);
+    return res.body.features.find((f: { name: string }) => f.name === name);
+  } finally {
+    t.setNow(T0);
+  }
 };
 
 beforeAll(async () => {

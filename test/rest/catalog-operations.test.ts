@@ -19,7 +19,7 @@ const events = (type: string, where: Record<string, unknown> = {}) =>
   t.database.prisma.event.findMany({ where: { type, ...where }, orderBy: { id: "asc" } });
 
 async function archivedFlag(name: string) {
-  expect((await t.rest("POST", `${PROJECT}/features`, { name })).status).toBe(200);
+  expect((await t.rest("POST", `${PROJECT}/features`, { name })).status).toBe(201);
   expect((await t.rest("DELETE", `${PROJECT}/features/${name}`)).status).toBe(202);
 }
 
@@ -44,7 +44,7 @@ describe("archive by flag name", () => {
     expect(res).toMatchObject({ status: 200, body: undefined });
     expect(await events("feature-deleted", { featureName: "delete-me" })).toHaveLength(1);
     expect(await t.database.prisma.feature.findUnique({ where: { name: "delete-me" } })).toBeNull();
-    expect((await t.rest("POST", `${PROJECT}/features`, { name: "active-one" })).status).toBe(200);
+    expect((await t.rest("POST", `${PROJECT}/features`, { name: "active-one" })).status).toBe(201);
     expect((await t.rest("DELETE", "/api/admin/archive/active-one")).status).toBe(200);
     expect((await t.rest("GET", `${PROJECT}/features/active-one`)).status).toBe(200);
     expect((await t.rest("DELETE", "/api/admin/archive/no-such-flag")).status).toBe(404);
