@@ -57,6 +57,7 @@ export async function listen(
   // A message larger than a request body may be is refused from its frame header, before it is
   // buffered (close 1009); ws's own default would hold 100 MiB per socket before any credential.
   const wss = new WebSocketServer({ server, path: app.graphqlEndpoint, maxPayload: maxBodyBytes });
+  wss.on("connection", quietOversizedMessages);
   const ws = useServer<Record<string, unknown>>(
     {
       // A socket that sends no connection_init in time is closed (4408): the phase before its
@@ -119,6 +120,19 @@ export async function listen(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * graphql-ws prints every error of a socket, with its stack, on stderr. A message over
+ * `maxPayload` is an expected refusal (ws has already closed the socket with 1009), and an
+ * attacker must not turn each of its messages into a log line: that error is not passed on.
+ */
+function quietOversizedMessages(socket: WebSocket): void {
+  const emit = socket.emit.bind(socket);
+  socket.emit = ((event: string, ...args: unknown[]) =>
+    event === "error" && (args[0] as { code?: string })?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
+      ? false
+      : emit(event, ...args)) as WebSocket["emit"];
 }
 
 /**
