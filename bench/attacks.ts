@@ -1,138 +1,356 @@
 /**
- * The denial-of-service attacks of issue 12 (item 4) against a real server process, with the
- * server's RSS and the latency of /health while they run. Run: `npm run bench:attacks`
- * (optionally `VEXIL_ROOT=<another checkout>` to measure a different version the same way).
- * Figures go to docs/performance.md; nothing here is a pass/fail test.
+ * Floods of issue 36 against a real server process (`dist/server.js` as `npm start` runs it, on
+ * an embedded database in a temporary folder), loopback only: an admin's GraphQL and REST
+ * latency with no attack, then under each flood, side by side, with the server's RSS before,
+ * at the peak and after, and the server's CPU time. The attackers run in a child process, so
+ * that the admin's timings do not wait for them. Run: `npm run bench:attacks` (`BENCH_SECONDS`,
+ * default 10 per scenario; `VEXIL_ROOT=<another checkout>` serves that checkout's `dist/server.js`).
+ * Figures go to docs/performance.md and bench/results/attacks.json; nothing here is a pass/fail
+ * test (targets: admin p99 <= 100 ms, RSS after a flood within 50 MB of its start).
+ *
+ * A scenario is an `Attack` in ATTACKS: it starts its attackers and returns their stop.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
+import { connect } from "node:net";
+import os, { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { startServerProcess } from "../test/helpers/server-process.ts";
 
-const ROOT = process.env.VEXIL_ROOT ?? new URL("../", import.meta.url).pathname;
-const TOKEN = "*:*.bench-attack-secret-0123456789";
+const ADMIN = "*:*.bench-attack-admin-secret-0123456789";
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ATTACKERS = 16;
+const SETTLE_SECONDS = 15;
+const MiB = 1024 * 1024;
 
-async function startServer() {
-  const dataDir = await mkdtemp(join(tmpdir(), "vexil-attack-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      VEXIL_DATA_DIR: dataDir,
-      INIT_ADMIN_API_TOKENS: TOKEN,
-      INIT_ADMIN_PASSWORD: "Bench-Password-1",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on("line", (line) => {
-        const m = /"url":"([^"]+)".*"msg":"Vexil listening"/.exec(line);
-        if (m?.[1]) resolve(m[1]);
+type Attack = {
+  name: string;
+  /** Starts the attackers against `url`; resolves with their stop, which resolves with what they sent. */
+  start(url: string, admin: string): Promise<() => Promise<Record<string, number>>>;
+};
+
+/** (a) 16 connections posting ~0.5 MB JSON bodies without a credential, to GraphQL and REST in turn. */
+const unauthenticatedBodies: Attack = {
+  name: "16 unauthenticated connections posting 0.5 MB bodies",
+  async start(url) {
+    const body = Buffer.from(JSON.stringify({ query: `{ a(x: "${"x".repeat(512 * 1024)}") }` }));
+    const counts: Record<string, number> = { requests: 0 };
+    return loops(
+      ATTACKERS,
+      async (i) => {
+        const path = i % 2 === 0 ? "/graphql" : "/api/admin/projects";
+        const status = await postOnce(`${url}${path}`, body);
+        counts.requests = (counts.requests ?? 0) + 1;
+        counts[`status ${status}`] = (counts[`status ${status}`] ?? 0) + 1;
+      },
+      counts,
+    );
+  },
+};
+
+/** (b) 16 WebSockets each sending a 95 MB frame before connection_init, again and again. */
+const hugeFramesBeforeInit: Attack = {
+  name: "16 WebSockets sending 95 MB frames before connection_init",
+  async start(url) {
+    const counts: Record<string, number> = { sockets: 0, sentMb: 0 };
+    return loops(
+      ATTACKERS,
+      async () => {
+        counts.sockets = (counts.sockets ?? 0) + 1;
+        counts.sentMb = (counts.sentMb ?? 0) + (await hugeFrame(url, 95));
+      },
+      counts,
+    );
+  },
+};
+
+/**
+ * (c) The hook of issue 36 point 2: 8 connections posting frontend SDK metrics through one
+ * frontend token, each report naming 800 random flags under a random application.
+ */
+const metricsThroughFrontendToken: Attack = {
+  name: "8 connections posting metrics of 800 random flags through a frontend token",
+  async start(url, admin) {
+    const created = await fetch(`${url}/api/admin/api-tokens`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: admin },
+      body: JSON.stringify({
+        tokenName: "bench-frontend",
+        type: "frontend",
+        environment: "development",
+        projects: ["*"],
+      }),
+    });
+    const { secret } = (await created.json()) as { secret: string };
+    const counts: Record<string, number> = { requests: 0 };
+    return loops(
+      8,
+      async () => {
+        const toggles = Object.fromEntries(
+          Array.from({ length: 800 }, () => [
+            `flood-${randomBytes(6).toString("hex")}`,
+            { yes: 1, no: 0, variants: {} },
+          ]),
+        );
+        const now = new Date().toISOString();
+        const res = await fetch(`${url}/api/frontend/client/metrics`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: secret },
+          body: JSON.stringify({
+            appName: `flood-app-${randomBytes(4).toString("hex")}`,
+            instanceId: randomBytes(4).toString("hex"),
+            bucket: { start: now, stop: now, toggles },
+          }),
+        });
+        await res.arrayBuffer();
+        counts.requests = (counts.requests ?? 0) + 1;
+        counts[`status ${res.status}`] = (counts[`status ${res.status}`] ?? 0) + 1;
+      },
+      counts,
+    );
+  },
+};
+
+const ATTACKS: Attack[] = [unauthenticatedBodies, hugeFramesBeforeInit, metricsThroughFrontendToken];
+
+/** Runs `count` loops of `once` until stopped; the stop waits for the loops and returns `counts`. */
+async function loops(count: number, once: (i: number) => Promise<void>, counts: Record<string, number>) {
+  let running = true;
+  const all = Array.from({ length: count }, async (_, i) => {
+    while (running) {
+      await once(i).catch(() => {
+        counts.errors = (counts.errors ?? 0) + 1;
       });
     }
-    child.once("exit", (code) => reject(new Error(`server exited ${code}`)));
   });
-  return {
-    url,
-    async rssMb() {
-      const status = await readFile(`/proc/${child.pid}/status`, "utf8");
-      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    },
-    async stop() {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-      await rm(dataDir, { recursive: true, force: true });
-    },
+  return async () => {
+    running = false;
+    await Promise.all(all);
+    return counts;
   };
 }
 
-/** 500 aliases of `__schema`, padded to 32 KB: `small` selects one name (~4,500 tokens), else every type's fields. */
-function aliasAttack(selection: string): string {
-  const fields = Array.from({ length: 500 }, (_, i) => `a${i}: __schema { ${selection} }`);
-  const query = `{ ${fields.join(" ")} }`;
-  return JSON.stringify({ query: `${query}${" ".repeat(Math.max(0, 32 * 1024 - query.length))}` });
-}
-
-async function timed(run: () => Promise<Response>) {
-  const start = performance.now();
-  const res = await run();
-  const bytes = (await res.arrayBuffer()).byteLength;
-  return {
-    status: res.status,
-    ms: Math.round(performance.now() - start),
-    responseKb: Math.round(bytes / 1024),
-  };
+/** One POST of `body` without a credential on a new connection; its status (0: the connection broke first). */
+function postOnce(url: string, body: Buffer): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(url, {
+      method: "POST",
+      agent: false,
+      headers: { "content-type": "application/json", "content-length": body.length },
+    });
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+      res.on("error", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", () => resolve(0));
+    req.end(body);
+  });
 }
 
 /**
- * A 100 MB chunked body, sent as fast as the server reads it; resolves with the status (0 when
- * the server closed the connection first) and the megabytes the client got to send.
+ * Opens a WebSocket by hand and sends one text frame announcing `mb` MB, streamed from one
+ * shared chunk (mask key 0, so the bytes need no copy); resolves with the megabytes that left
+ * before the server closed the socket (or all of them).
  */
-function hugeBody(url: string): Promise<{ status: number; sentMb: number }> {
+function hugeFrame(url: string, mb: number): Promise<number> {
+  const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
-    const req = request(`${url}/api/admin/projects`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
-    });
-    let done = false;
-    req.on("response", (res) => {
-      done = true;
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, sentMb: sent }));
-    });
-    req.on("error", () => {
-      if (!done) resolve({ status: 0, sentMb: sent });
-    });
-    const chunk = Buffer.alloc(1024 * 1024, "a");
+    const socket = connect(Number(port), hostname);
     let sent = 0;
-    const pump = () => {
-      while (!done && sent < 100) {
-        sent += 1;
-        if (!req.write(chunk)) return void req.once("drain", pump);
-      }
-      if (!done) req.end();
+    let upgraded = false;
+    const finish = () => {
+      socket.destroy();
+      resolve(sent);
     };
-    req.write('{"id":"');
-    pump();
+    socket.on("error", finish);
+    socket.on("close", finish);
+    socket.once("connect", () =>
+      socket.write(
+        `GET /graphql HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n` +
+          "Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n",
+      ),
+    );
+    socket.on("data", (data) => {
+      if (upgraded || !data.toString("latin1").startsWith("HTTP/1.1 101")) return;
+      upgraded = true;
+      const header = Buffer.alloc(14);
+      header[0] = 0x81; // FIN, text
+      header[1] = 0x80 | 127; // masked, 64-bit length
+      header.writeBigUInt64BE(BigInt(mb * MiB), 2); // the mask key (bytes 10-13) stays 0
+      socket.write(header);
+      const pump = () => {
+        while (sent < mb && !socket.destroyed) {
+          sent += 1;
+          if (!socket.write(SPACES)) return void socket.once("drain", pump);
+        }
+      };
+      pump();
+    });
   });
+}
+const SPACES = Buffer.alloc(MiB, " ");
+
+/** An admin reading, one request at a time for `seconds`: GraphQL and REST in turn; their latencies. */
+async function adminLatencies(url: string, seconds: number) {
+  const graphql: number[] = [];
+  const rest: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  const headers = { "content-type": "application/json", authorization: ADMIN };
+  const query = JSON.stringify({
+    query: "{ projects { databaseId name } features(first: 10) { totalCount } }",
+  });
+  while (performance.now() < until) {
+    let start = performance.now();
+    await (await fetch(`${url}/graphql`, { method: "POST", headers, body: query })).arrayBuffer();
+    graphql.push(performance.now() - start);
+    start = performance.now();
+    await (await fetch(`${url}/api/admin/projects`, { headers })).arrayBuffer();
+    rest.push(performance.now() - start);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { graphql: summary(graphql), rest: summary(rest) };
+}
+
+function summary(ms: number[]) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+  return { requests: ms.length, p50: at(0.5), p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0) };
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** The median RSS of the last five of `seconds` one-second samples (the server idle). */
+async function settledRss(pid: number, seconds: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < seconds; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    samples.push(await rssMb(pid));
+  }
+  return samples.slice(-5).sort((a, b) => a - b)[2] ?? 0;
+}
+
+/** Samples RSS every 250 ms until stopped; the peak. */
+function peakRss(pid: number) {
+  let peak = 0;
+  const timer = setInterval(
+    () =>
+      void rssMb(pid).then(
+        (mb) => (peak = Math.max(peak, mb)),
+        () => {},
+      ),
+    250,
+  );
+  return () => {
+    clearInterval(timer);
+    return peak;
+  };
+}
+
+/** Server CPU time (user + system) so far, in ms (clock ticks of 10 ms). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Runs attack `index` in a child process for `seconds`; resolves with what its attackers counted. */
+function attackInChild(index: number, url: string): Promise<Record<string, number>> {
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, new URL(import.meta.url).pathname, "attack", String(index), url],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  let out = "";
+  child.stdout.on("data", (chunk) => {
+    out += chunk;
+  });
+  return new Promise((resolve, reject) =>
+    child.once("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`attacker exited ${code}`)),
+    ),
+  );
+}
+
+/** The attacker process: runs one attack for SECONDS against `url` and prints its counts. */
+async function attacker(index: number, url: string) {
+  const stop = await (ATTACKS[index] as Attack).start(url, ADMIN);
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  process.stdout.write(JSON.stringify(await stop()));
+  process.exit(0);
 }
 
 async function main() {
-  const server = await startServer();
-  const post = (body: string, token?: string) =>
-    fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(token ? { authorization: token } : {}) },
-      body,
-    });
-  const attack = aliasAttack("types { name fields { name } }");
-  const small = aliasAttack("queryType { name }");
-  const report: Record<string, unknown> = { root: ROOT, rssAtStartMb: Math.round(await server.rssMb()) };
-  report.smallUnauthenticated = await timed(() => post(small));
-  report.smallWithToken = await timed(() => post(small, TOKEN));
-  report.oneUnauthenticated = await timed(() => post(attack));
-  report.oneWithToken = await timed(() => post(attack, TOKEN));
-  const before = await server.rssMb();
-  const parallel = Promise.all([1, 2, 3].map(() => timed(() => post(attack))));
-  const health = await timed(() => fetch(`${server.url}/health`));
-  report.threeInParallel = await parallel;
-  report.healthDuringThree = health;
-  report.rssGrowthAfterThreeMb = Math.round((await server.rssMb()) - before);
-  const beforeBody = await server.rssMb();
-  const bodyStart = performance.now();
-  report.body100MbUnauthenticated = {
-    ...(await hugeBody(server.url)),
-    ms: Math.round(performance.now() - bodyStart),
-  };
-  report.rssGrowthAfterBodyMb = Math.round((await server.rssMb()) - beforeBody);
-  report.rssAtEndMb = Math.round(await server.rssMb());
-  console.log(JSON.stringify(report, null, 2));
-  await server.stop();
+  const dataDir = await mkdtemp(join(tmpdir(), "vexil-attacks-"));
+  const server = await startServerProcess(
+    {
+      VEXIL_DATA_DIR: dataDir,
+      INIT_ADMIN_API_TOKENS: ADMIN,
+      INIT_ADMIN_PASSWORD: "Bench-Password-1",
+    },
+    { root: process.env.VEXIL_ROOT },
+  );
+  const pid = server.child.pid as number;
+  const log = (m: string) => console.log(`[bench:attacks ${new Date().toISOString().slice(11, 19)}] ${m}`);
+  log(`${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}; server ${server.url}, pid ${pid}`);
+  try {
+    await adminLatencies(server.url, 2); // warm-up
+    const rows: Record<string, unknown>[] = [];
+    const quiet = await settledRss(pid, 6);
+    let cpu = await cpuMs(pid);
+    const admin = await adminLatencies(server.url, SECONDS);
+    rows.push({ scenario: "no attack", admin, serverCpuMs: (await cpuMs(pid)) - cpu, rssBeforeMb: quiet });
+    log(JSON.stringify(rows.at(-1)));
+    for (const [index, attack] of ATTACKS.entries()) {
+      const before = await settledRss(pid, 6);
+      const peak = peakRss(pid);
+      cpu = await cpuMs(pid);
+      const attackers = attackInChild(index, server.url);
+      const admin = await adminLatencies(server.url, SECONDS);
+      const counts = await attackers;
+      const serverCpuMs = (await cpuMs(pid)) - cpu;
+      const peakMb = peak();
+      const afterMb = await settledRss(pid, SETTLE_SECONDS);
+      rows.push({
+        scenario: attack.name,
+        admin,
+        attackers: counts,
+        serverCpuMs,
+        rssBeforeMb: before,
+        rssPeakMb: peakMb,
+        rssAfterMb: afterMb,
+      });
+      log(JSON.stringify(rows.at(-1)));
+    }
+    const report = {
+      date: new Date().toISOString(),
+      root: process.env.VEXIL_ROOT ?? "this checkout",
+      cores: os.cpus().length,
+      loadAverage: os.loadavg()[0],
+      seconds: SECONDS,
+      rows,
+    };
+    const results = new URL("results/", import.meta.url).pathname;
+    await mkdir(results, { recursive: true });
+    const file = process.env.VEXIL_ROOT ? "attacks-other-root.json" : "attacks.json";
+    await writeFile(join(results, file), `${JSON.stringify(report, null, 2)}\n`);
+    console.log(JSON.stringify(report, null, 2));
+  } catch (error) {
+    console.error(server.output.slice(-30).join("\n"));
+    throw error;
+  } finally {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 
-await main();
+if (process.argv[2] === "attack") await attacker(Number(process.argv[3]), process.argv[4] as string);
+else await main();

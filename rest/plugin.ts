@@ -76,9 +76,12 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
           ),
         );
       }
+      // The credential and the route's static permissions are checked before the body is read.
+      const authorized = await authorize(hit.route, request, serverContext);
+      if (authorized instanceof Response) return endResponse(authorized);
       const body = await readJsonBody(request, deps.config.http.maxBodyBytes);
       const req: RestRequest = { params: flatParams(hit.m.params), query: url.searchParams, body };
-      endResponse(await runRoute(hit.route, req, request, serverContext));
+      endResponse(await runRoute(hit.route, authorized, req, request));
     },
   };
 
@@ -93,7 +96,8 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     return compiled;
   }
 
-  async function runRoute(route: Route, req: RestRequest, request: Request, serverContext: object) {
+  /** The route's operation with the caller's context, or the answer when the caller may not run it (401, 403). */
+  async function authorize(route: Route, request: Request, serverContext: object) {
     const enveloped = yoga.getEnveloped({ ...serverContext, request, params: { query: route.document } });
     const { document, bodyPath } = parsed.get(route) ?? parseOnce(route, enveloped);
     const contextValue = await enveloped.contextFactory();
@@ -106,6 +110,15 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         requestIdOf(request),
       );
     }
+    return { enveloped, document, bodyPath, contextValue };
+  }
+
+  async function runRoute(
+    route: Route,
+    { enveloped, document, bodyPath, contextValue }: Exclude<Awaited<ReturnType<typeof authorize>>, Response>,
+    req: RestRequest,
+    request: Request,
+  ) {
     // Fields Unleash refuses (a strict body schema) are 400s; unknown fields elsewhere are dropped.
     const unknown = unknownBodyFields(route.schemas?.body, req.body);
     if (unknown.length > 0) {

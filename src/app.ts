@@ -6,6 +6,7 @@ import type { Route } from "../rest/route.ts";
 import type { AppDeps, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
 import { corsPolicy } from "./http/cors.ts";
+import { useHeaderCaller } from "./http/credential-first.ts";
 import { GRAPHIQL_OPTIONS, graphiqlAssetsPlugin, renderOfflineGraphiQL } from "./http/graphiql.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
@@ -63,6 +64,7 @@ export function createApp(
     // Every plugin's onRequest is guarded: what it throws is answered in the error body, never
     // by the HTTP adapter's plain-text stack trace.
     plugins: [
+      useHeaderCaller(),
       useRequestLog(deps.logger, deps.config.logLevel === "debug"),
       useMetrics(deps, deps.pool),
       ...(deps.config.tracing ? [useTracing()] : []),

@@ -47,8 +47,10 @@ const envSchema = z.object({
    * GraphQL and /auth with credentials (CORS). Empty: none but the server's own origin.
    */
   VEXIL_CORS_ORIGINS: z.string().default(""),
-  /** Largest request body accepted on /graphql, /api/admin and /auth (bytes); larger is 413. */
+  /** Largest request body accepted on /graphql, /api/admin and /auth (bytes); larger is 413. Also the largest WebSocket message. */
   VEXIL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** Milliseconds a WebSocket may stay open before its graphql-ws `connection_init` (then closed, 4408). */
+  VEXIL_WS_INIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(3_000),
   /**
    * How long SDK metrics wait in memory before they are written in one batch (ms); 0 writes
    * each request's batch before it is answered (see docs/decisions.md D-097).
@@ -231,6 +233,8 @@ export type HttpConfig = {
   maxConcurrentRequests: number;
   /** OFREP requests per API token per second, per node. */
   ofrepRatePerSecond: number;
+  /** Time a WebSocket has to send graphql-ws `connection_init`. */
+  wsInitTimeoutMs: number;
 };
 
 export type IntegrationConfig = {
@@ -287,6 +291,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: e.VEXIL_MAX_BODY_BYTES,
       maxConcurrentRequests: e.VEXIL_MAX_CONCURRENT_REQUESTS,
       ofrepRatePerSecond: e.VEXIL_OFREP_RATE_LIMIT_PER_SECOND,
+      wsInitTimeoutMs: e.VEXIL_WS_INIT_TIMEOUT_MS,
     },
     metrics: {
       flushMs: e.VEXIL_METRICS_FLUSH_MS,

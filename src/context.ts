@@ -61,7 +61,12 @@ export type Credentials = {
   jsonFromAllowedOrigin?: boolean;
 };
 
-type Caller = { principal: Principal | null; problem?: DomainError };
+export type Caller = {
+  principal: Principal | null;
+  problem?: DomainError;
+  /** Without another credential: whether an X-API-Key header holds an API token in force (SDK APIs). */
+  apiKeyWorks?: boolean;
+};
 const callerByRequest = new WeakMap<Request, Promise<Caller>>();
 
 /**
@@ -75,6 +80,23 @@ export function callerOfRequest(deps: AppDeps, request: Request): Promise<Caller
     callerByRequest.set(request, caller);
   }
   return caller;
+}
+
+/**
+ * The caller of a request known by its headers alone, before its body is read
+ * (src/http/credential-first.ts): as callerOfRequest, and whether an X-API-Key works.
+ */
+export function headerCaller(deps: AppDeps, request: Request): Promise<Caller> {
+  return callerOfRequest(deps, request).then(async (caller) => {
+    const apiKey = tokenFromHeader(request.headers.get("x-api-key"));
+    if (caller.principal || !apiKey || request.headers.has("authorization")) return caller;
+    return { ...caller, apiKeyWorks: (await rememberedToken(deps, apiKey)) !== null };
+  });
+}
+
+/** Makes `request` reuse a caller already resolved from the same headers (headerCaller). */
+export function adoptCaller(request: Request, caller: Promise<Caller>): void {
+  if (!callerByRequest.has(request)) callerByRequest.set(request, caller);
 }
 
 /** The Authorization header, or the session cookie plus the CSRF header (or a same-site JSON body). */

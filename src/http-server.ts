@@ -7,6 +7,7 @@ import { type WebSocket, WebSocketServer } from "ws";
 import type { App } from "./app.ts";
 import { type AppDeps, principalOf, socketCredentials } from "./context.ts";
 import { admitRequests } from "./http/admission.ts";
+import { bodyMayBeRead } from "./http/credential-first.ts";
 import { tracedHandler } from "./http/tracing.ts";
 import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
 
@@ -45,13 +46,23 @@ export async function listen(
 ): Promise<RunningServer> {
   const server = bound ?? createServer();
   server.removeAllListeners("request");
-  const { maxConcurrentRequests: limit, maxBodyBytes } = deps.config.http;
-  const admitted = limit > 0 ? admitRequests(app, { limit, maxBodyBytes }) : app;
+  const { maxConcurrentRequests: limit, maxBodyBytes, wsInitTimeoutMs } = deps.config.http;
+  const admitted = admitRequests(app, {
+    limit,
+    maxBodyBytes,
+    bodyMayBeRead: (request) => bodyMayBeRead(deps, request),
+  });
   // A trace's request span includes the time the request waited for admission.
   server.on("request", deps.config.tracing ? tracedHandler(admitted) : admitted);
-  const wss = new WebSocketServer({ server, path: app.graphqlEndpoint });
+  // A message larger than a request body may be is refused from its frame header, before it is
+  // buffered (close 1009); ws's own default would hold 100 MiB per socket before any credential.
+  const wss = new WebSocketServer({ server, path: app.graphqlEndpoint, maxPayload: maxBodyBytes });
+  wss.on("connection", quietOversizedMessages);
   const ws = useServer<Record<string, unknown>>(
     {
+      // A socket that sends no connection_init in time is closed (4408): the phase before its
+      // credential is checked is short.
+      connectionInitWaitTimeout: wsInitTimeoutMs,
       onConnect: async (ctx) =>
         (await principalOf(
           deps,
@@ -109,6 +120,19 @@ export async function listen(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * graphql-ws prints every error of a socket, with its stack, on stderr. A message over
+ * `maxPayload` is an expected refusal (ws has already closed the socket with 1009), and an
+ * attacker must not turn each of its messages into a log line: that error is not passed on.
+ */
+function quietOversizedMessages(socket: WebSocket): void {
+  const emit = socket.emit.bind(socket);
+  socket.emit = ((event: string, ...args: unknown[]) =>
+    event === "error" && (args[0] as { code?: string })?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
+      ? false
+      : emit(event, ...args)) as WebSocket["emit"];
 }
 
 /**

@@ -19,9 +19,22 @@ const EXEMPT_PATHS = new Set(["/health", "/ready"]);
  * it and the connection is closed. A request leaves its slot when its response starts (a
  * stream such as SSE then no longer counts) or its connection closes; one whose client went
  * away while it waited is not handled.
+ *
+ * A body is read only when `bodyMayBeRead` says so (src/http/credential-first.ts: a public
+ * endpoint, or a credential that works). Otherwise the request is handed on at once, without a
+ * slot and with its body unread: the surface answers it from its headers (401, 403), and the
+ * connection is closed after that answer instead of draining a body nobody wants.
  */
-export function admitRequests(handler: Handler, options: { limit: number; maxBodyBytes: number }): Handler {
-  const admit = pLimit(options.limit);
+export function admitRequests(
+  handler: Handler,
+  options: {
+    /** At most this many at once (0: no limit). */
+    limit: number;
+    maxBodyBytes: number;
+    bodyMayBeRead?: (request: IncomingMessage) => Promise<boolean>;
+  },
+): Handler {
+  const admit = pLimit(options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY);
   const handle = (request: IncomingMessage, response: ServerResponse) =>
     new Promise<void>((leave) => {
       if (response.closed || !response.socket || response.socket.destroyed) return leave();
@@ -33,8 +46,7 @@ export function admitRequests(handler: Handler, options: { limit: number; maxBod
       } as ServerResponse["writeHead"];
       handler(request, response);
     });
-  return (request, response) => {
-    if (EXEMPT_PATHS.has((request.url ?? "/").split("?")[0] as string)) return handler(request, response);
+  const receive = (request: IncomingMessage, response: ServerResponse) =>
     receiveBody(request, options.maxBodyBytes).then(
       (body) => {
         if (body) {
@@ -45,14 +57,24 @@ export function admitRequests(handler: Handler, options: { limit: number; maxBod
       },
       () => request.destroy(),
     );
+  return (request, response) => {
+    if (EXEMPT_PATHS.has((request.url ?? "/").split("?")[0] as string)) return handler(request, response);
+    if (!options.bodyMayBeRead || !hasBody(request)) return void receive(request, response);
+    options.bodyMayBeRead(request).then(
+      (mayRead) => {
+        if (mayRead) return void receive(request, response);
+        response.setHeader("connection", "close");
+        response.once("finish", () => request.destroy());
+        handler(request, response);
+      },
+      () => request.destroy(),
+    );
   };
 }
 
 /** The request's body (undefined when it has none), or its first `max + 1` bytes when longer. */
 function receiveBody(request: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  const hasBody =
-    request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? 0) > 0;
-  if (!hasBody) return Promise.resolve(undefined);
+  if (!hasBody(request)) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -73,4 +95,10 @@ function receiveBody(request: IncomingMessage, max: number): Promise<Buffer | un
     };
     request.on("data", onData).once("end", done).once("error", reject).once("close", onClose);
   });
+}
+
+export function hasBody(request: IncomingMessage): boolean {
+  return (
+    request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? 0) > 0
+  );
 }

@@ -17,15 +17,21 @@ function asGraphQLError(error: DomainError, status = STATUS_BY_CODE[error.code] 
 }
 
 /**
- * The door of `/graphql` over HTTP, before anything is parsed: an operation over the lexical
- * limits is refused (400 QUERY_TOO_COMPLEX) without touching the database, then one without a
- * valid credential is refused (401 UNAUTHENTICATED, or 403 for a cookie without its CSRF
- * token). No root field is public, so an anonymous caller can make Vexil parse, validate or
+ * The door of `/graphql` over HTTP, before anything is parsed: a request without a valid
+ * credential is refused before its body is read (401 UNAUTHENTICATED, or 403 for a cookie
+ * without its CSRF token), then an operation over the lexical limits (400 QUERY_TOO_COMPLEX)
+ * without touching the database. No root field is public, so an anonymous caller can make Vexil parse, validate or
  * execute nothing, introspection included. `callerOf` resolves the credential once per
  * request; the context reuses it.
  */
 export function useGraphQLGate(callerOf: CallerOf): Plugin {
   return {
+    // The body of a caller without a credential that works is never read: its operation is
+    // empty (yoga's own checks pass it), and onParams answers it 401 (or 403) from its headers.
+    async onRequestParse({ request, setRequestParser }) {
+      if (request.method === "GET") return;
+      if (!(await callerOf(request)).principal) setRequestParser(() => ({ query: "" }));
+    },
     async onParams({ params, request, setResult }) {
       const problem = paramsProblem(params);
       if (problem) return setResult({ errors: [limitError(problem)] });

@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { MAX_TOKENS } from "../../src/modules/client-api/edge.inputs.ts";
+import { EDGE_VALIDATE_PER_MINUTE } from "../../src/modules/client-api/edge.plugin.ts";
+import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
 import { apiToken, createFlags } from "../helpers/builders.ts";
 
 /**
- * Unleash Edge's calls (issue 14): `POST /edge/validate` (no credential, as Unleash) and
+ * Unleash Edge's calls (issue 14): `POST /edge/validate` (no credential, as Unleash; bounded so
+ * that it is no oracle, issue 36) and
  * `POST /api/client/metrics/bulk` fed into the SDK metrics ingestion (stored before the 202
  * with VEXIL_METRICS_FLUSH_MS=0).
  */
 let t: TestApp;
 const T0 = new Date("2026-03-01T10:15:00.000Z");
-const tokens = { dev: "", prodDefault: "", frontend: "", expired: "" };
+const tokens = { dev: "", prodDefault: "", frontend: "", expired: "", admin: "" };
 
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
@@ -18,6 +21,7 @@ beforeAll(async () => {
   tokens.prodDefault = await apiToken(t, "client", "production", ["default"]);
   tokens.frontend = await apiToken(t, "frontend", "development", ["*"]);
   tokens.expired = await apiToken(t, "client", "production", ["*"]);
+  tokens.admin = await apiToken(t, "admin", "*", ["*"]);
   const put = await t.rest("PUT", `/api/admin/api-tokens/${tokens.expired}`, {
     expiresAt: "2026-01-01T00:00:00Z",
   });
@@ -65,10 +69,52 @@ describe("POST /edge/validate", () => {
     expect((await t.rest("POST", "/edge/issue-token", { tokens: [] }, null)).status).toBe(404);
   });
 
+  it("never describes an admin token, whoever asks", async () => {
+    for (const caller of [null, tokens.dev]) {
+      const res = await t.rest(
+        "POST",
+        "/edge/validate",
+        { tokens: [tokens.admin, ADMIN_TOKEN, tokens.dev] },
+        caller,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.tokens.map((v: { token: string }) => v.token)).toEqual([tokens.dev]);
+    }
+  });
+
+  it(`asks about at most ${MAX_TOKENS} secrets per call (400 beyond)`, async () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `*:development.guess-${i}`);
+    expect((await t.rest("POST", "/edge/validate", { tokens: many(MAX_TOKENS) }, null)).status).toBe(200);
+    const refused = await t.rest("POST", "/edge/validate", { tokens: many(MAX_TOKENS + 1) }, null);
+    expect(refused.status).toBe(400);
+    expect(refused.body.name).toBe("ValidationError");
+  });
+
   it("is in the OpenAPI document under Unleash Edge", async () => {
     const doc = (await t.rest("GET", "/docs/openapi.json")).body;
     expect(doc.paths["/edge/validate"].post).toMatchObject({ tags: ["Unleash Edge"], security: [] });
     expect(doc.paths["/api/client/metrics/bulk"].post.responses).toHaveProperty("202");
+  });
+});
+
+describe("POST /edge/validate, rate-limited per client address", () => {
+  let own: TestApp;
+  beforeAll(async () => {
+    own = await createTestApp();
+  });
+  afterAll(() => own.close());
+
+  it(`answers 429 with Retry-After after ${EDGE_VALIDATE_PER_MINUTE} calls in a minute, before reading the body`, async () => {
+    const call = (body: unknown) => own.rest("POST", "/edge/validate", body, null);
+    for (let i = 0; i < EDGE_VALIDATE_PER_MINUTE; i++) {
+      expect((await call({ tokens: [`*:development.guess-${i}`] })).status).toBe(200);
+    }
+    const refused = await call({ tokens: ["*:development.one-more"] });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ name: "RateLimitError" });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Counted before the body: even a malformed one is refused 429, not 400.
+    expect((await call({ tokens: "not a list" })).status).toBe(429);
   });
 });
 

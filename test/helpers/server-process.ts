@@ -72,13 +72,14 @@ function serverEnv(env: Record<string, string>) {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { npm?: boolean } = {},
+  options: { npm?: boolean; root?: string } = {},
 ): Promise<ServerProcess> {
   const [command, args] = options.npm
     ? ["npm", ["start", "--silent"]]
     : [process.execPath, npmStartCommand().args];
   const child = spawn(command, args, {
-    cwd: ROOT,
+    // `root`: another checkout's build (benches compare versions), as it stands.
+    cwd: options.root ?? ROOT,
     env: serverEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
   });
