@@ -2,6 +2,7 @@ import type { AppDeps } from "../../context.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
 import type { SdkCaller } from "../client-features/sdk-credential.write.ts";
 import type { ClientFeature, DeltaEvent } from "../evaluation/client-features.types.ts";
+import { onExpiry } from "../live/expiry.live.ts";
 import { feedFor } from "../live/feed.live.ts";
 import { followEvents } from "../live/follow.live.ts";
 
@@ -30,7 +31,7 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
       };
       const keepAlive = setInterval(() => send(": keep-alive\n\n"), KEEP_ALIVE_MS);
       keepAlive.unref();
-      const stopExpiry = endAtExpiry(deps, caller, () => void changes.return());
+      const stopExpiry = onExpiry(deps.now, caller.principal.expiresAt, () => void changes.return());
       try {
         let sent = await cache.snapshot(caller.scope);
         send(message("unleash-connected", sent.generation, [hydration(sent)]));
@@ -134,26 +135,6 @@ function computeDelta(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent
     if (!kept.has(id)) events.push({ eventId, type: "segment-removed", segmentId: id });
   }
   return events;
-}
-
-/** The longest delay setTimeout keeps (about 24.8 days); a later expiry is checked again then. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-/** Ends a stream when its token expires (a timer, so an idle stream does not outlive it); returns the canceller. */
-function endAtExpiry(deps: AppDeps, caller: SdkCaller, end: () => void): () => void {
-  const expiresAt = caller.principal.expiresAt;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    if (!expiresAt) return;
-    const left = expiresAt.getTime() - deps.now().getTime();
-    timer = setTimeout(
-      () => (deps.now() >= expiresAt ? end() : arm()),
-      Math.min(Math.max(left, 0), MAX_TIMER_MS),
-    );
-    timer.unref();
-  };
-  arm();
-  return () => clearTimeout(timer);
 }
 
 async function tokenStillValid(deps: AppDeps, caller: SdkCaller): Promise<boolean> {
