@@ -8,6 +8,7 @@ import type { App } from "./app.ts";
 import { type AppDeps, principalOf, socketCredentials } from "./context.ts";
 import { admitRequests } from "./http/admission.ts";
 import { tracedHandler } from "./http/tracing.ts";
+import { isSdkCredential } from "./modules/access/check.logic.ts";
 import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
 
 /**
@@ -34,7 +35,8 @@ type Enveloped = ReturnType<App["getEnveloped"]>;
 /**
  * Serves `app` over HTTP and graphql-ws (WebSocket) on the same port and path: on `bound`
  * (from bindPort) or on a new server listening on `host:port`. A WebSocket whose
- * credentials (socketCredentials) are missing or invalid is refused at connect (4403).
+ * credentials (socketCredentials) are missing or invalid, or a client or frontend token, is
+ * refused at connect (4403).
  */
 export async function listen(
   app: App,
@@ -52,11 +54,14 @@ export async function listen(
   const wss = new WebSocketServer({ server, path: app.graphqlEndpoint });
   const ws = useServer<Record<string, unknown>>(
     {
-      onConnect: async (ctx) =>
-        (await principalOf(
+      onConnect: async (ctx) => {
+        const principal = await principalOf(
           deps,
           socketCredentials(ctx.connectionParams, ctx.extra.request.headers.cookie),
-        )) !== null,
+        );
+        // SDK tokens may run nothing here (graphql-gate.ts): refused like no credential.
+        return principal !== null && !isSdkCredential(principal);
+      },
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onSubscribe: async (ctx, id, params) => {
