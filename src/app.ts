@@ -14,6 +14,7 @@ import { healthPlugin } from "./http/health.ts";
 import { useMetrics } from "./http/metrics.ts";
 import { publicEndpointsPlugin } from "./http/public-endpoints.ts";
 import { useRequestLog } from "./http/request-log.ts";
+import { useSecurityHeaders } from "./http/security-headers.ts";
 import { useTracing } from "./http/tracing.ts";
 import { uiPlugin } from "./http/ui.ts";
 import { loginEndpoints, loginErrorHeaders } from "./modules/access/login.endpoints.ts";
@@ -63,6 +64,7 @@ export function createApp(
     // Every plugin's onRequest is guarded: what it throws is answered in the error body, never
     // by the HTTP adapter's plain-text stack trace.
     plugins: [
+      useSecurityHeaders(),
       useRequestLog(deps.logger, deps.config.logLevel === "debug"),
       useMetrics(deps, deps.pool),
       ...(deps.config.tracing ? [useTracing()] : []),
