@@ -50,7 +50,8 @@ export function unknownBodyFields(schema: z.ZodType | undefined, body: unknown, 
   const strict = def.catchall !== undefined && defOf(def.catchall).type === "never";
   const known = Object.keys(shape);
   return entries.flatMap(([key, value]): UnknownField[] => {
-    const field = shape[key];
+    // Own fields only: `constructor` or `__proto__` must not find Object's members (a 500).
+    const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
     if (field) return unknownBodyFields(field, value, at(key));
     return strict ? [unknownFieldProblem(path, key, known)] : [];
   });
@@ -70,7 +71,7 @@ export function bodyRecord(body: unknown): Record<string, unknown> {
  */
 export function bodyFields(body: unknown, keys: readonly string[]): Record<string, unknown> {
   const record = bodyRecord(body);
-  return Object.fromEntries(keys.filter((k) => k in record).map((k) => [k, record[k]]));
+  return Object.fromEntries(keys.filter((k) => Object.hasOwn(record, k)).map((k) => [k, record[k]]));
 }
 
 /** The JSON body as an object; a missing body or another JSON type is a malformed request (400). */

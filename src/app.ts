@@ -15,6 +15,7 @@ import { healthPlugin } from "./http/health.ts";
 import { useMetrics } from "./http/metrics.ts";
 import { publicEndpointsPlugin } from "./http/public-endpoints.ts";
 import { useRequestLog } from "./http/request-log.ts";
+import { useSecurityHeaders } from "./http/security-headers.ts";
 import { useTracing } from "./http/tracing.ts";
 import { uiPlugin } from "./http/ui.ts";
 import { loginEndpoints, loginErrorHeaders } from "./modules/access/login.endpoints.ts";
@@ -65,6 +66,7 @@ export function createApp(
     // by the HTTP adapter's plain-text stack trace.
     plugins: [
       useHeaderCaller(),
+      useSecurityHeaders(),
       useRequestLog(deps.logger, deps.config.logLevel === "debug"),
       useMetrics(deps, deps.pool),
       ...(deps.config.tracing ? [useTracing()] : []),

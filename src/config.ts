@@ -72,6 +72,10 @@ const envSchema = z.object({
   VEXIL_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   /** OFREP evaluations one API token may ask for per second on this node (then 429 with Retry-After). */
   VEXIL_OFREP_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),
+  /** Open `/api/client/streaming` connections per API token on one node (then 429). */
+  VEXIL_STREAMS_PER_TOKEN: z.coerce.number().int().min(1).default(100),
+  /** Open `/api/client/streaming` connections on one node, all tokens together (then 429). */
+  VEXIL_STREAMS_PER_NODE: z.coerce.number().int().min(1).default(1000),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
   /**
@@ -235,6 +239,8 @@ export type HttpConfig = {
   ofrepRatePerSecond: number;
   /** Time a WebSocket has to send graphql-ws `connection_init`. */
   wsInitTimeoutMs: number;
+  /** Open SDK streams (`/api/client/streaming`) per API token and per node, on one node. */
+  maxStreams: { perToken: number; perNode: number };
 };
 
 export type IntegrationConfig = {
@@ -292,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxConcurrentRequests: e.VEXIL_MAX_CONCURRENT_REQUESTS,
       ofrepRatePerSecond: e.VEXIL_OFREP_RATE_LIMIT_PER_SECOND,
       wsInitTimeoutMs: e.VEXIL_WS_INIT_TIMEOUT_MS,
+      maxStreams: { perToken: e.VEXIL_STREAMS_PER_TOKEN, perNode: e.VEXIL_STREAMS_PER_NODE },
     },
     metrics: {
       flushMs: e.VEXIL_METRICS_FLUSH_MS,

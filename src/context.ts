@@ -9,7 +9,13 @@ import { resolveToken } from "./modules/access/credentials.write.ts";
 import type { LoginLimiter } from "./modules/access/login-limits.cache.ts";
 import type { Principal } from "./modules/access/principal.types.ts";
 import { rememberedToken } from "./modules/access/remembered-tokens.cache.ts";
-import { CSRF_HEADER, cookieValue, resolveSession, SESSION_COOKIE } from "./modules/access/sessions.write.ts";
+import {
+  CSRF_HEADER,
+  cookieValue,
+  isJsonFromAllowedOrigin,
+  resolveSession,
+  SESSION_COOKIE,
+} from "./modules/access/sessions.write.ts";
 import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
 import type { DomainError } from "./shared/errors.ts";
 import type { Logger } from "./shared/logger.ts";
@@ -41,8 +47,9 @@ export type Context = AppDeps & {
   /** Set for graphql-ws operations: sends a prebuilt `next` payload (see shared-results.plugin.ts). */
   directNext?: DirectNext;
   /**
-   * Whether the credential this context was made from still stands for the same caller
-   * (not deleted, revoked or expired since): asked again by long-lived operations.
+   * Whether the credential this context was made from still stands for the same caller with
+   * the same permissions (not deleted, revoked, expired, logged out, demoted or promoted since):
+   * asked again by long-lived operations.
    */
   credentialStillValid: () => Promise<boolean>;
 };
@@ -111,15 +118,6 @@ export function credentialsOfRequest(request: Request, config: Config): Credenti
   };
 }
 
-function isJsonFromAllowedOrigin(request: Request, config: Config): boolean {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^\s*application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) return false;
-  const origin = request.headers.get("origin");
-  if (origin === null) return true;
-  const own = [new URL(config.publicUrl).origin, new URL(request.url).origin];
-  return own.includes(origin) || config.http.corsOrigins.includes(origin);
-}
-
 /**
  * Builds the context. The `Authorization` header (API token or PAT) wins; without it, a
  * session cookie from `POST /auth/simple/login` is used. Invalid credentials yield no principal.
@@ -157,8 +155,26 @@ export async function createContext(
   };
 }
 
+/** The same caller with the same permissions: a stream opened before a demotion must not go on. */
 function sameCaller(a: Principal, b: Principal): boolean {
-  return a.kind === b.kind && a.userId === b.userId && a.tokenId === b.tokenId;
+  return (
+    a.kind === b.kind &&
+    a.userId === b.userId &&
+    a.tokenId === b.tokenId &&
+    a.rootRole === b.rootRole &&
+    a.environment === b.environment &&
+    sameItems(a.projects, b.projects) &&
+    sameItems(
+      a.grants.map((g) => `${g.permission}|${g.project}|${g.environment}`),
+      b.grants.map((g) => `${g.permission}|${g.project}|${g.environment}`),
+    )
+  );
+}
+
+function sameItems(a: string[], b: string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((item) => right.has(item));
 }
 
 /**

@@ -9,6 +9,7 @@ import { type AppDeps, principalOf, socketCredentials } from "./context.ts";
 import { admitRequests } from "./http/admission.ts";
 import { bodyMayBeRead } from "./http/credential-first.ts";
 import { tracedHandler } from "./http/tracing.ts";
+import { isSdkCredential } from "./modules/access/check.logic.ts";
 import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
 
 /**
@@ -35,7 +36,8 @@ type Enveloped = ReturnType<App["getEnveloped"]>;
 /**
  * Serves `app` over HTTP and graphql-ws (WebSocket) on the same port and path: on `bound`
  * (from bindPort) or on a new server listening on `host:port`. A WebSocket whose
- * credentials (socketCredentials) are missing or invalid is refused at connect (4403).
+ * credentials (socketCredentials) are missing or invalid, or a client or frontend token, is
+ * refused at connect (4403).
  */
 export async function listen(
   app: App,
@@ -63,11 +65,14 @@ export async function listen(
       // A socket that sends no connection_init in time is closed (4408): the phase before its
       // credential is checked is short.
       connectionInitWaitTimeout: wsInitTimeoutMs,
-      onConnect: async (ctx) =>
-        (await principalOf(
+      onConnect: async (ctx) => {
+        const principal = await principalOf(
           deps,
           socketCredentials(ctx.connectionParams, ctx.extra.request.headers.cookie),
-        )) !== null,
+        );
+        // SDK tokens may run nothing here (graphql-gate.ts): refused like no credential.
+        return principal !== null && !isSdkCredential(principal);
+      },
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onSubscribe: async (ctx, id, params) => {

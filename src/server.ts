@@ -1,6 +1,6 @@
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import type { Database } from "./db/database.ts";
 import { DataDirInUseError } from "./db/data-dir-lock.ts";
+import type { Database } from "./db/database.ts";
 import { MigrationError } from "./db/migration-error.ts";
 import { PGLITE_TEMPLATE_DIR, type PgliteThread, startPgliteThread } from "./db/pglite-thread.ts";
 import { bindPort } from "./http/bind-port.ts";

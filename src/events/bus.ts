@@ -21,6 +21,14 @@ export type EventBus = {
    * settings), and for a resync: anything may have.
    */
   listen(listener: Listener): () => void;
+  /**
+   * Tells every node, this one included, that credentials ended or changed without an event
+   * saying so (a logout, a password change ending sessions): open streams check theirs again.
+   * Call it after the change is committed.
+   */
+  publishAccessChange(): void;
+  /** Calls `listener` on every access notice from any node; returns the unsubscribe function. */
+  listenAccessChange(listener: () => void): () => void;
   close(): Promise<void>;
 };
 
@@ -43,6 +51,9 @@ const REMEMBERED_MARK = ";remembered";
 const payloadOf = (id: bigint, remembered: boolean, node: string) =>
   `${id}${remembered ? REMEMBERED_MARK : ""}@${node}`;
 
+/** The payload of an access notice (before `@node`). */
+const ACCESS_NOTICE = "access";
+
 /** A notice with this id means "something may have been missed": re-read the log. */
 export const RESYNC = -1n;
 
@@ -52,16 +63,41 @@ export const CHANNEL = "vexil_events";
 /** One process: PGlite, or a single server. */
 export function createInProcessBus(): EventBus {
   const listeners = new Set<Listener>();
+  const access = new AccessListeners();
   return {
     publish: (event) => notify(listeners, event.id, event, changesRemembered(event.type)),
     listen(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    publishAccessChange: () => access.notify(),
+    listenAccessChange: (listener) => access.add(listener),
     async close() {
       listeners.clear();
+      access.clear();
     },
   };
+}
+
+/** Listeners of access notices; one that throws does not keep the others from hearing. */
+class AccessListeners {
+  private readonly listeners = new Set<() => void>();
+  add(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  notify(): void {
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch {
+        // An access listener only schedules a recheck; its failure is its own.
+      }
+    }
+  }
+  clear(): void {
+    this.listeners.clear();
+  }
 }
 
 /**
@@ -71,6 +107,7 @@ export function createInProcessBus(): EventBus {
  */
 export async function createPostgresBus(url: string, logger: Logger): Promise<EventBus> {
   const listeners = new Set<Listener>();
+  const access = new AccessListeners();
   const node = randomUUID();
   let client: pg.Client | null = null;
   let closed = false;
@@ -79,7 +116,7 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
-    next.on("notification", (message) => notifyPayload(listeners, message.payload, node));
+    next.on("notification", (message) => notifyPayload(listeners, access, message.payload, node));
     next.on("error", (error) => {
       logger.warn("event bus connection lost", { error: String(error) });
       if (client === next) client = null;
@@ -131,9 +168,17 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    publishAccessChange() {
+      access.notify();
+      client
+        ?.query("SELECT pg_notify($1, $2)", [CHANNEL, `${ACCESS_NOTICE}@${node}`])
+        .catch((error) => logger.warn("event bus notify failed", { error: String(error) }));
+    },
+    listenAccessChange: (listener) => access.add(listener),
     async close() {
       closed = true;
       listeners.clear();
+      access.clear();
       await client?.end().catch(() => undefined);
     },
   };
@@ -142,13 +187,14 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
 /** Several nodes sharing a Redis: notices travel on a pub/sub channel. */
 export async function createRedisBus(url: string, logger: Logger): Promise<EventBus> {
   const listeners = new Set<Listener>();
+  const access = new AccessListeners();
   const node = randomUUID();
   const subscriber = createRedisClient(url, { lazyConnect: true });
   const publisher = createRedisClient(url, { lazyConnect: true });
   for (const connection of [subscriber, publisher]) {
     connection.on("error", (error) => logger.warn("event bus (redis) error", { error: String(error) }));
   }
-  subscriber.on("message", (_channel, message) => notifyPayload(listeners, message, node));
+  subscriber.on("message", (_channel, message) => notifyPayload(listeners, access, message, node));
   // ioredis resubscribes after a reconnect; notices published meanwhile are lost.
   subscriber.on("ready", () => notify(listeners, RESYNC, undefined, true));
   await Promise.all([subscriber.connect(), publisher.connect()]);
@@ -165,8 +211,16 @@ export async function createRedisBus(url: string, logger: Logger): Promise<Event
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    publishAccessChange() {
+      access.notify();
+      publisher.publish(CHANNEL, `${ACCESS_NOTICE}@${node}`).catch((error) => {
+        logger.warn("event bus (redis) publish failed", { error: String(error) });
+      });
+    },
+    listenAccessChange: (listener) => access.add(listener),
     async close() {
       listeners.clear();
+      access.clear();
       subscriber.disconnect();
       publisher.disconnect();
     },
@@ -205,7 +259,17 @@ function notify(
  * A notice from the channel: this node's own is ignored; another's that cannot be read is a
  * resync (anything may have changed).
  */
-function notifyPayload(listeners: Set<Listener>, payload: string | undefined, node: string) {
+function notifyPayload(
+  listeners: Set<Listener>,
+  access: AccessListeners,
+  payload: string | undefined,
+  node: string,
+) {
+  const accessFrom = /^access@([\w-]+)$/.exec(payload ?? "");
+  if (accessFrom) {
+    if (accessFrom[1] !== node) access.notify();
+    return;
+  }
   const match = /^(\d+)(;remembered)?(?:@([\w-]+))?$/.exec(payload ?? "");
   if (match?.[3] === node) return;
   if (!match) notify(listeners, RESYNC, undefined, true);

@@ -1,7 +1,8 @@
 import { GraphQLError, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { isSdkCredential, SDK_TOKEN_REFUSED } from "../modules/access/check.logic.ts";
 import type { Principal } from "../modules/access/principal.types.ts";
-import { AuthenticationRequired, type DomainError } from "../shared/errors.ts";
+import { AuthenticationRequired, type DomainError, ForbiddenOperation } from "../shared/errors.ts";
 import { unstorableText, unstorableTextError } from "../shared/text-input.ts";
 import { limitError, paramsProblem } from "./graphql-limits.ts";
 
@@ -20,9 +21,11 @@ function asGraphQLError(error: DomainError, status = STATUS_BY_CODE[error.code] 
  * The door of `/graphql` over HTTP, before anything is parsed: a request without a valid
  * credential is refused before its body is read (401 UNAUTHENTICATED, or 403 for a cookie
  * without its CSRF token), then an operation over the lexical limits (400 QUERY_TOO_COMPLEX)
- * without touching the database. No root field is public, so an anonymous caller can make Vexil parse, validate or
- * execute nothing, introspection included. `callerOf` resolves the credential once per
- * request; the context reuses it.
+ * without touching the database. No root field is public, so an anonymous caller can make Vexil
+ * parse, validate or execute nothing, introspection included. A client or frontend token, which
+ * may run no root field either (they serve the SDK APIs only) and ships in browser apps, is
+ * refused the same way (403 FORBIDDEN): no introspection of the admin schema. `callerOf`
+ * resolves the credential once per request; the context reuses it.
  */
 export function useGraphQLGate(callerOf: CallerOf): Plugin {
   return {
@@ -38,6 +41,8 @@ export function useGraphQLGate(callerOf: CallerOf): Plugin {
       const caller = await callerOf(request);
       if (!caller.principal)
         setResult({ errors: [asGraphQLError(caller.problem ?? new AuthenticationRequired())] });
+      else if (isSdkCredential(caller.principal))
+        setResult({ errors: [asGraphQLError(new ForbiddenOperation(SDK_TOKEN_REFUSED))] });
     },
   };
 }

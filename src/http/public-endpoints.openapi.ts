@@ -66,15 +66,20 @@ export function authOpenApiPaths(): Record<string, Record<string, unknown>> {
       ),
     },
     "/auth/logout": {
-      post: operation("Log out", "Ends the session and clears both cookies.", {
-        operationId: "authLogout",
-        responses: {
-          "200": {
-            description: "Logged out.",
-            content: jsonContent({ type: "object", example: {} }),
+      post: operation(
+        "Log out",
+        "Ends the session and clears both cookies. Like every cookie-authenticated change, it needs the session's CSRF token in `x-csrf-token` (or a JSON body from Vexil's origin).",
+        {
+          operationId: "authLogout",
+          responses: {
+            "200": {
+              description: "Logged out (also when there was no session).",
+              content: jsonContent({ type: "object", example: {} }),
+            },
+            "403": errorResponseDoc("Missing or invalid CSRF token."),
           },
         },
-      }),
+      ),
     },
     "/auth/reset/validate": {
       get: operation("Check a password-reset token", "The user a reset link is for.", {

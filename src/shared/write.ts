@@ -20,6 +20,11 @@ export type Write = {
   groupType: string;
   groupId: string;
   recorded: StoredEvent[];
+  /**
+   * Set when the write ends credentials without an event saying so (sessions ended by a new
+   * password): after commit every node is told, so open streams check their credential again.
+   */
+  accessChanged?: boolean;
 };
 
 export type WriteOptions = {
@@ -53,10 +58,11 @@ export async function runWrite<T>(
   const open = options.statementsOnly ? inAdapterTransaction : inPrismaTransaction;
   for (let attempt = 1; ; attempt++) {
     const recorded: StoredEvent[] = [];
+    let write: Write | undefined;
     let result: T;
     try {
-      result = await open(ctx.db, (tx) =>
-        work({
+      result = await open(ctx.db, (tx) => {
+        write = {
           tx,
           actor: options.actor ?? actorOf(ctx.principal),
           now: ctx.now(),
@@ -65,8 +71,9 @@ export async function runWrite<T>(
           groupType: options.groupType ?? "transaction",
           groupId: options.groupId ?? randomUUID(),
           recorded,
-        }),
-      );
+        };
+        return work(write);
+      });
     } catch (error) {
       // A rare branch of the work reads or writes through a model: all of it again, in Prisma's.
       if (error instanceof ModelQueryNeeded)
@@ -90,6 +97,7 @@ export async function runWrite<T>(
         });
       }
     }
+    if ((write as Write | undefined)?.accessChanged) ctx.bus.publishAccessChange();
     return result;
   }
 }

@@ -121,6 +121,16 @@ describe("password login throttling (over HTTP)", () => {
     expect((await loginFrom(server.url, "127.0.0.4", "nobody-0", "guess")).status).toBe(401);
   });
 
+  it("a username and its email share one count: alternating them is throttled like one name", async () => {
+    const answers: Answer[] = [];
+    for (let i = 0; i < 12; i++) {
+      const login = i % 2 === 0 ? "shared" : "SHARED@example.com";
+      answers.push(await loginFrom(server.url, "127.0.0.7", login, "wrong-password"));
+    }
+    expect(count(answers, 401)).toBe(PER_ACCOUNT);
+    expect(count(answers, 429)).toBe(12 - PER_ACCOUNT);
+  });
+
   it("an unknown username costs a password hash like a known one (no timing difference)", async () => {
     const before = hashes.verified;
     const unknown = await loginFrom(server.url, "127.0.0.5", "no-such-user", "guess");

@@ -78,7 +78,8 @@ describe("VEXIL_PASSWORD_HASH_COST", () => {
         },
       },
     } as unknown as Db;
-    await checkPassword(db, "changing", PASSWORD, new Date(), 11);
+    const user = await users.findFirstOrThrow({ where: { id } });
+    await checkPassword({ db, logger: t.deps.logger }, user, PASSWORD, new Date(), 11);
     expect(await storedHash("changing")).toBe("changed-meanwhile");
   });
 });

@@ -100,6 +100,30 @@ describe("password login sessions", () => {
     expect((await withSession(t, session, "GET", "/api/admin/user")).status).toBe(401);
   });
 
+  it("logout needs the CSRF token, as every cookie-authenticated change: a cross-site page cannot log out", async () => {
+    const { session } = await login(t, "sally");
+    const form = { csrf: false, contentType: "text/plain", origin: "https://evil.example" } as const;
+    const crossSite = await withSession(t, session, "POST", "/auth/logout", undefined, form);
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body).toMatchObject({
+      name: "ForbiddenOperation",
+      message: expect.stringMatching(/CSRF/),
+    });
+    const foreignJson = await withSession(t, session, "POST", "/auth/logout", undefined, {
+      csrf: false,
+      origin: "https://evil.example",
+    });
+    expect(foreignJson.status).toBe(403);
+    expect((await withSession(t, session, "GET", "/api/admin/user")).status).toBe(200);
+    // The web UI's own call: a JSON request from Vexil's origin.
+    const ui = await withSession(t, session, "POST", "/auth/logout", undefined, {
+      csrf: false,
+      origin: "http://vexil.test",
+    });
+    expect(ui.status).toBe(200);
+    expect((await withSession(t, session, "GET", "/api/admin/user")).status).toBe(401);
+  });
+
   it("a wrong password is 401 without saying which part was wrong", async () => {
     const res = await login(t, "sally", "Wrong-Passw0rd!");
     expect(res.status).toBe(401);

@@ -1,5 +1,7 @@
+import { createClient } from "graphql-ws";
 import { Unleash, UnleashEvents } from "unleash-client";
 import { afterAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { createApp } from "../../src/app.ts";
 import { bootstrap } from "../../src/bootstrap.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -9,6 +11,7 @@ import { createEventBus } from "../../src/events/bus.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { ADMIN_TOKEN, apiClient } from "../helpers/app.ts";
+import { lastEventId } from "../helpers/builders.ts";
 import { type Result, take, wsClient } from "./live-helpers.ts";
 import { serverStorage } from "./processes.ts";
 
@@ -261,4 +264,76 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several nodes on one PostgreSQL
     expect((await gql(first, "mutation { setMaintenanceMode(enabled: false) }")).errors).toBeUndefined();
     await expect.poll(async () => (await gql(second, create("after-maintenance"))).errors).toBeUndefined();
   });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("access changes reach the streams of every node", () => {
+  for (const transport of ["postgres", "redis"] as const) {
+    it(`a demotion and a logout on one node end the other node's streams within a second (${transport})`, async () => {
+      const [writer, reader] = await twoNodes(transport === "redis" ? REDIS_URL : undefined);
+      const password = "Str0ng-Passw0rd!";
+      const { createUser } = await gqlOn(
+        writer,
+        `mutation { createUser(input: { username: "roaming", rootRole: "Admin", password: "${password}" }) { id: databaseId } }`,
+      );
+      const login = await fetch(`${writer.server.url}/auth/simple/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "roaming", password }),
+      });
+      const pairs = login.headers.getSetCookie().map((c) => c.split(";")[0] as string);
+      const cookie = pairs.join("; ");
+      const csrf = pairs.find((p) => p.startsWith("vexil-csrf="))?.slice("vexil-csrf=".length) ?? "";
+      const client = createClient({
+        url: `${reader.server.url.replace(/^http/, "ws")}/graphql`,
+        webSocketImpl: class extends WebSocket {
+          constructor(address: string, protocols?: string | string[]) {
+            super(address, protocols, { headers: { cookie } });
+          }
+        },
+        connectionParams: { csrfToken: csrf },
+        retryAttempts: 0,
+        lazy: true,
+      });
+      const EVENTS = `subscription($afterId: Long) { events(afterId: $afterId) { type } }`;
+      const ended = async (stream: AsyncIterator<unknown>, since: () => number) => {
+        while (!(await stream.next()).done);
+        return performance.now() - since();
+      };
+      const subscribed = async () => {
+        const variables = { afterId: await lastEventId(api(writer)) };
+        const stream = client.iterate({ query: EVENTS, variables }) as AsyncIterableIterator<Result<unknown>>;
+        const first = stream.next();
+        await gqlOn(
+          writer,
+          `mutation { createFeature(project: "default", input: { name: "w-${Date.now()}" }) { name } }`,
+        );
+        expect((await first).done).toBe(false);
+        return stream;
+      };
+
+      // Demoted on the writer: the reader's stream ends.
+      let at = 0;
+      const demotedEnd = ended(await subscribed(), () => at);
+      await gqlOn(
+        writer,
+        `mutation($id: Int!) { updateUser(id: $id, input: { rootRole: "Editor" }) { id } }`,
+        {
+          id: createUser.id,
+        },
+      );
+      at = performance.now();
+      expect(await demotedEnd).toBeLessThan(1000);
+
+      // Logged out on the writer (no event: an access notice): the reader's stream ends.
+      const loggedOutEnd = ended(await subscribed(), () => at);
+      const out = await fetch(`${writer.server.url}/auth/logout`, {
+        method: "POST",
+        headers: { cookie, "x-csrf-token": csrf },
+      });
+      expect(out.status).toBe(200);
+      at = performance.now();
+      expect(await loggedOutEnd).toBeLessThan(1000);
+      await client.dispose();
+    });
+  }
 });

@@ -77,7 +77,7 @@ describe("graphql-ws with a session cookie", () => {
     const noCookie = sessionSocket("", { csrfToken: csrf });
     await expect(noCookie.client.iterate({ query: EVENTS }).next()).rejects.toBeDefined();
     expect(noCookie.closeCode()).toBe(4403);
-    await fetch(`${t.url}/auth/logout`, { method: "POST", headers: { cookie } });
+    await fetch(`${t.url}/auth/logout`, { method: "POST", headers: { cookie, "x-csrf-token": csrf } });
     const loggedOut = sessionSocket(cookie, { csrfToken: csrf });
     await expect(loggedOut.client.iterate({ query: EVENTS }).next()).rejects.toBeDefined();
     expect(loggedOut.closeCode()).toBe(4403);

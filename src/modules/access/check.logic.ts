@@ -31,10 +31,15 @@ function grantCovers(grant: Grant, check: PermissionCheck): boolean {
 }
 
 /** Client and frontend tokens serve the SDK APIs only (reference-behaviours §9.1). */
+export function isSdkCredential(principal: Principal): boolean {
+  return principal.kind === "client-token" || principal.kind === "frontend-token";
+}
+
+/** What a client or frontend token is told outside the SDK APIs (Unleash's words). */
+export const SDK_TOKEN_REFUSED = "invalid token: expected a different token type for this endpoint";
+
 function assertAdminApiCredential(principal: Principal): void {
-  if (principal.kind === "client-token" || principal.kind === "frontend-token") {
-    throw new ForbiddenOperation("invalid token: expected a different token type for this endpoint");
-  }
+  if (isSdkCredential(principal)) throw new ForbiddenOperation(SDK_TOKEN_REFUSED);
 }
 
 export function requireAuthenticated(ctx: Context): true {

@@ -42,7 +42,7 @@ export async function resolveToken(db: Db, secret: string, now = new Date()): Pr
     if (isStale(pat.tokenSeenAt, now)) {
       await db.personalAccessToken.update({ where: { id: pat.tokenId }, data: { seenAt: now } });
     }
-    return userPrincipal(pat, "pat");
+    return { ...userPrincipal(pat, "pat"), expiresAt: pat.tokenExpiresAt };
   }
   // findFirst on the unique hash: findUnique goes through Prisma's batching, which costs a
   // millisecond of CPU on a path every request takes.

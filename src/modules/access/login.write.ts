@@ -29,24 +29,38 @@ function unmatchableHash(cost: number): Promise<string> {
   return hash;
 }
 
-/**
- * Checks a username (or email) and password; returns the user or throws PasswordMismatch.
- * Failed attempts are counted on the user (`loginAttempts`), reset on success. The password
- * is hashed whether or not the user exists (constant time). A hash made with another cost than
- * `cost` is replaced by one made with it.
- */
-export async function checkPassword(db: Db, login: string, password: string, now: Date, cost: number) {
+/** The active, non-service user a login names (username, or email in any case), or null. */
+async function loginUser(db: Db, login: string) {
   const name = login.trim();
-  const user = await db.user.findFirst({
-    where: {
-      deletedAt: null,
-      isService: false,
-      OR: [{ username: name }, { email: name.toLowerCase() }],
-    },
+  return db.user.findFirst({
+    where: { deletedAt: null, isService: false, OR: [{ username: name }, { email: name.toLowerCase() }] },
   });
+}
+
+type LoginUser = Awaited<ReturnType<typeof loginUser>>;
+
+/**
+ * Checks a password against the user a login named (null: nobody); returns the user or throws
+ * PasswordMismatch. The password is hashed whether or not the user exists, and a wrong one
+ * costs the same time either way: the failure is counted on a known user (`loginAttempts`)
+ * without the answer waiting for that write, so timing does not tell which users exist. A
+ * hash made with another cost than `cost` is replaced by one made with it.
+ */
+export async function checkPassword(
+  deps: Pick<AppDeps, "db" | "logger">,
+  user: LoginUser,
+  password: string,
+  now: Date,
+  cost: number,
+) {
+  const db = deps.db;
   const matches = await verifyPassword(password, user?.passwordHash ?? (await unmatchableHash(cost)));
   if (!user?.passwordHash || !matches) {
-    if (user) await db.user.update({ where: { id: user.id }, data: { loginAttempts: { increment: 1 } } });
+    if (user) {
+      db.user
+        .update({ where: { id: user.id }, data: { loginAttempts: { increment: 1 } } })
+        .catch((error) => deps.logger.warn("login attempt not counted", { error: String(error) }));
+    }
     throw new PasswordMismatch();
   }
   await db.user.update({ where: { id: user.id }, data: { loginAttempts: 0, seenAt: now } });
@@ -60,6 +74,14 @@ export async function checkPassword(db: Db, login: string, password: string, now
   return user;
 }
 
+/**
+ * The account a login attempt counts against: the user it names, however named (username or
+ * email, any case), so alternating the two shares one count; an unknown login by its text.
+ */
+function accountKey(user: LoginUser, login: string): string {
+  return user ? `user:${user.id}` : `login:${login.trim().toLowerCase()}`;
+}
+
 /** What a password login answers (Unleash's user), next to the session it opened. */
 export type PasswordLogin = {
   user: UserRow;
@@ -70,11 +92,12 @@ export type PasswordLogin = {
  * Logs a user in with `{username, password}` (`readBody` reads it once password login is
  * known to be on): INVALID_OPERATION when password login is disabled, VALIDATION without both
  * strings. The attempt is counted before the password is checked, per client `address` and
- * per account from that address (login-limits.cache.ts); past a limit, LoginRateLimited. On
+ * per account (the user named, `accountKey`) from that address (login-limits.cache.ts); past a
+ * limit, LoginRateLimited. On
  * success the account's count is cleared and a session is opened.
  */
 export async function logInWithPassword(
-  deps: Pick<AppDeps, "db" | "now" | "config">,
+  deps: Pick<AppDeps, "db" | "now" | "config" | "logger">,
   limiter: LoginLimiter,
   address: string,
   readBody: () => Promise<Record<string, unknown>>,
@@ -84,11 +107,13 @@ export async function logInWithPassword(
   if (typeof username !== "string" || typeof password !== "string" || !username) {
     throw new ValidationError('"username" and "password" are required strings.');
   }
+  const named = await loginUser(deps.db, username);
+  const account = accountKey(named, username);
   // Counted before the (deliberately slow) hash: concurrent guesses cannot all get through.
-  await limiter.take(address, username);
+  await limiter.take(address, account);
   const now = deps.now();
-  const user = await checkPassword(deps.db, username, password, now, deps.config.auth.passwordHashCost);
-  await limiter.succeeded(address, username);
+  const user = await checkPassword(deps, named, password, now, deps.config.auth.passwordHashCost);
+  await limiter.succeeded(address, account);
   const session = await createSession(deps.db, user.id, now, deps.config.auth.sessionTtlMs);
   const { id, name, email, imageUrl, rootRole } = user;
   return { user: { id, name, email, username: user.username, imageUrl, rootRole }, session };

@@ -28,6 +28,6 @@ export type Principal = {
   environment: string;
   /** Every permission held: from the root role and from each project membership. */
   grants: Grant[];
-  /** When an API token stops working (null: never; absent for other credentials). */
+  /** When the credential (API token, personal access token, session) stops working; null: never. */
   expiresAt?: Date | null;
 };

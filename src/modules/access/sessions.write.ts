@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Config } from "../../config.ts";
-import type { Db, Tx } from "../../db/database.ts";
+import type { Db } from "../../db/database.ts";
 import { ForbiddenOperation } from "../../shared/errors.ts";
 import { sqlOf } from "../../shared/sql.ts";
+import type { Write } from "../../shared/write.ts";
 import { hashSecret, isStale } from "./credentials.write.ts";
 import { USER_WITH_GRANTS, type UserWithGrants, userPrincipal } from "./grants.logic.ts";
 import type { Principal } from "./principal.types.ts";
@@ -24,14 +25,10 @@ export async function createSession(db: Db, userId: number, now: Date, ttlMs: nu
   return { secret, csrfToken, expiresAt };
 }
 
-export async function deleteSession(db: Db, secret: string): Promise<void> {
-  await db.userSession.deleteMany({ where: { id: hashSecret(secret) } });
-}
-
-/** Ends the session a `Cookie` header holds, if any (an unknown or expired one is no error). */
-export async function endSessionOfCookie(db: Db, cookieHeader: string | null): Promise<void> {
-  const secret = cookieValue(cookieHeader, SESSION_COOKIE);
-  if (secret) await deleteSession(db, secret);
+/** Ends a session; returns whether there was one. */
+export async function deleteSession(db: Db, secret: string): Promise<boolean> {
+  const { count } = await db.userSession.deleteMany({ where: { id: hashSecret(secret) } });
+  return count > 0;
 }
 
 type CookieConfig = Pick<Config, "baseUriPath" | "publicUrl" | "auth">;
@@ -59,11 +56,57 @@ export function clearedSessionCookies(config: CookieConfig): string[] {
 }
 
 /**
- * Logs a user out everywhere, in the caller's transaction: a new password or a deleted user
- * must not leave a session open. Sessions are this module's table (src/db/table-owners.ts).
+ * Logs a user out everywhere, in the caller's write: a new password or a deleted user must not
+ * leave a session open, nor a stream opened with one (every node is told after commit).
+ * Sessions are this module's table (src/db/table-owners.ts).
  */
-export async function endSessionsOf(tx: Tx, userId: number): Promise<void> {
-  await tx.userSession.deleteMany({ where: { userId } });
+export async function endSessionsOf(w: Write, userId: number): Promise<void> {
+  const { count } = await w.tx.userSession.deleteMany({ where: { userId } });
+  if (count > 0) w.accessChanged = true;
+}
+
+/**
+ * A JSON body whose Origin, if sent, is Vexil's own or a configured one: no cross-site page can
+ * send that (a form cannot send JSON; a script of another origin needs a CORS preflight only
+ * those origins pass), so a script's session needs no CSRF header for it.
+ */
+export function isJsonFromAllowedOrigin(
+  request: Request,
+  config: Pick<Config, "publicUrl" | "http">,
+): boolean {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^\s*application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) return false;
+  const origin = request.headers.get("origin");
+  if (origin === null) return true;
+  const own = [new URL(config.publicUrl).origin, new URL(request.url).origin];
+  return own.includes(origin) || config.http.corsOrigins.includes(origin);
+}
+
+/**
+ * `POST /auth/logout`: ends the request's session under the CSRF rule of every other
+ * cookie-authenticated change (`resolveSession`: a cross-site page must not log a user out);
+ * a missing, unknown or expired session is nothing to end. Returns whether a session ended.
+ */
+export async function logOut(
+  db: Db,
+  config: Pick<Config, "publicUrl" | "http">,
+  request: Request,
+  now: Date,
+) {
+  const secret = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
+  if (!secret) return false;
+  const { principal, problem } = await resolveSession(
+    db,
+    secret,
+    {
+      method: request.method,
+      csrfHeader: request.headers.get(CSRF_HEADER),
+      jsonFromAllowedOrigin: isJsonFromAllowedOrigin(request, config),
+    },
+    now,
+  );
+  if (problem) throw problem;
+  return principal !== null && (await deleteSession(db, secret));
 }
 
 export type SessionAuth = { principal: Principal | null; problem?: ForbiddenOperation };
@@ -98,7 +141,7 @@ export async function resolveSession(
   if (isStale(session.seenAt, now)) {
     await db.user.update({ where: { id: session.id }, data: { seenAt: now } });
   }
-  return { principal: userPrincipal(session, "session") };
+  return { principal: { ...userPrincipal(session, "session"), expiresAt: session.sessionExpiresAt } };
 }
 
 /**

@@ -110,7 +110,8 @@ export const sdkRoutes: SdkRoute[] = [
       summary: "Server-sent events for unleash-client's streaming mode.",
       description:
         "`unleash-connected` with a `hydration` event, then `unleash-updated` with feature-updated, " +
-        "feature-removed, segment-updated and segment-removed events; a comment every 25 s.",
+        "feature-removed, segment-updated and segment-removed events; a comment every 25 s. Open streams are " +
+        "capped per token and per node (`VEXIL_STREAMS_PER_TOKEN`, `VEXIL_STREAMS_PER_NODE`): 429 with Retry-After.",
       mediaType: "text/event-stream",
     },
   },
@@ -249,6 +250,9 @@ export function sdkOpenApiPaths(routes: SdkRoute[] = sdkRoutes): Record<string, 
         ...(route.method === "POST" && route.path.includes("/client/")
           ? { "429": errorResponseDoc("Too many SDK writes for this token or address; see Retry-After.") }
           : {}),
+        ...(route.handle === clientStreaming
+          ? { "429": errorResponseDoc("Too many open streams for the token or the node; see Retry-After.") }
+          : {}),
       },
     };
   }
@@ -364,7 +368,7 @@ async function clientFeature(req: SdkRequest): Promise<Response> {
 }
 
 async function clientStreaming(req: SdkRequest): Promise<Response> {
-  return streamingResponse(req.deps, req.caller);
+  return streamingResponse(req.deps, req.caller, req.request);
 }
 
 async function frontendFeatures(req: SdkRequest): Promise<Response> {

@@ -1,7 +1,10 @@
 import type { AppDeps } from "../../context.ts";
+import { requestIdOf } from "../../http/request-log.ts";
+import { errorResponse } from "../../shared/error-response.ts";
 import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
 import type { SdkCaller } from "../client-features/sdk-credential.write.ts";
 import type { ClientFeature, DeltaEvent } from "../evaluation/client-features.types.ts";
+import { onExpiry } from "../live/expiry.live.ts";
 import { feedFor } from "../live/feed.live.ts";
 import { followEvents } from "../live/follow.live.ts";
 
@@ -16,9 +19,12 @@ const TOKEN_EVENTS = new Set(["api-token-deleted", "api-token-updated"]);
  * on any node (the live feed wakes it). Each message's `id` is the configuration's generation.
  * The stream ends at shutdown (the feed ends), when its token is deleted (or found expired
  * when a token changes) and when its token expires; the SDK then reconnects, and a deleted or
- * expired token gets its 401.
+ * expired token gets its 401. Open streams are capped per token and per node
+ * (VEXIL_STREAMS_PER_TOKEN, VEXIL_STREAMS_PER_NODE): one more is a 429 with Retry-After.
  */
-export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
+export function streamingResponse(deps: AppDeps, caller: SdkCaller, request: Request): Response {
+  const release = admitStream(deps, caller);
+  if (typeof release !== "function") return refusedStream(release, request);
   const cache = clientFeaturesCache(deps);
   const changes = followEvents(deps.db, feedFor(deps), { where: {}, accept: () => true });
   const encoder = new TextEncoder();
@@ -30,7 +36,7 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
       };
       const keepAlive = setInterval(() => send(": keep-alive\n\n"), KEEP_ALIVE_MS);
       keepAlive.unref();
-      const stopExpiry = endAtExpiry(deps, caller, () => void changes.return());
+      const stopExpiry = onExpiry(deps.now, caller.principal.expiresAt, () => void changes.return());
       try {
         let sent = await cache.snapshot(caller.scope);
         send(message("unleash-connected", sent.generation, [hydration(sent)]));
@@ -49,6 +55,7 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
       } finally {
         clearInterval(keepAlive);
         stopExpiry();
+        release();
         if (open) {
           open = false;
           controller.close();
@@ -57,6 +64,7 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
     },
     cancel() {
       open = false;
+      release();
       void changes.return();
     },
   });
@@ -67,6 +75,52 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller): Response {
       "x-accel-buffering": "no",
     },
   });
+}
+
+/** Open streams of one app (node): in all, and per API token. */
+type OpenStreams = { total: number; byToken: Map<string, number> };
+const openStreamsByApp = new WeakMap<object, OpenStreams>();
+/** When a refused SDK may try again: streams last long, a slot frees slowly. */
+const RETRY_AFTER_SECONDS = 60;
+
+/**
+ * Takes a stream slot for the caller's token: returns the function that gives it back (once,
+ * however the stream ends), or the limit that is used up (config.http.maxStreams).
+ */
+function admitStream(deps: AppDeps, caller: SdkCaller): (() => void) | "token" | "node" {
+  let open = openStreamsByApp.get(deps.bus);
+  if (!open) {
+    open = { total: 0, byToken: new Map() };
+    openStreamsByApp.set(deps.bus, open);
+  }
+  const streams = open;
+  const { perToken, perNode } = deps.config.http.maxStreams;
+  const token = String(caller.principal.tokenId ?? caller.principal.name);
+  const ofToken = streams.byToken.get(token) ?? 0;
+  if (ofToken >= perToken) return "token";
+  if (streams.total >= perNode) return "node";
+  streams.total += 1;
+  streams.byToken.set(token, ofToken + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    streams.total -= 1;
+    const left = (streams.byToken.get(token) ?? 1) - 1;
+    if (left > 0) streams.byToken.set(token, left);
+    else streams.byToken.delete(token);
+  };
+}
+
+/** 429 in the REST error shape, with Retry-After, naming the limit. */
+function refusedStream(limit: "token" | "node", request: Request): Response {
+  const message =
+    limit === "token"
+      ? "Too many open streams for this API token on this node; close one or retry later."
+      : "Too many open streams on this node; retry later.";
+  const response = errorResponse(429, "RateLimitError", message, {}, requestIdOf(request));
+  response.headers.set("retry-after", String(RETRY_AFTER_SECONDS));
+  return response;
 }
 
 function message(event: string, id: number, events: DeltaEvent[]): string {
@@ -134,26 +188,6 @@ function computeDelta(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent
     if (!kept.has(id)) events.push({ eventId, type: "segment-removed", segmentId: id });
   }
   return events;
-}
-
-/** The longest delay setTimeout keeps (about 24.8 days); a later expiry is checked again then. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-/** Ends a stream when its token expires (a timer, so an idle stream does not outlive it); returns the canceller. */
-function endAtExpiry(deps: AppDeps, caller: SdkCaller, end: () => void): () => void {
-  const expiresAt = caller.principal.expiresAt;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    if (!expiresAt) return;
-    const left = expiresAt.getTime() - deps.now().getTime();
-    timer = setTimeout(
-      () => (deps.now() >= expiresAt ? end() : arm()),
-      Math.min(Math.max(left, 0), MAX_TIMER_MS),
-    );
-    timer.unref();
-  };
-  arm();
-  return () => clearTimeout(timer);
 }
 
 async function tokenStillValid(deps: AppDeps, caller: SdkCaller): Promise<boolean> {

@@ -1,29 +1,33 @@
 import type { Plugin } from "graphql-yoga";
 import type { AppDeps, Context } from "../../context.ts";
+import { RESYNC } from "../../events/bus.ts";
+import { onExpiry } from "./expiry.live.ts";
 import { feedFor } from "./feed.live.ts";
 import { followEvents } from "./follow.live.ts";
 
-/** Events after which an open subscription's credential may no longer stand. */
-const REVOKING = new Set([
-  "user-deleted",
-  "user-updated",
-  "api-token-deleted",
-  "api-token-updated",
-  "pat-deleted",
-]);
-/** Expiry and logout record no event: every subscription's credential is asked again this often. */
-const RECHECK_MS = 30_000;
+/**
+ * Events after which an open stream's credential may no longer stand, or no longer stand for
+ * the same permissions: users, their roles and project memberships, roles, tokens.
+ */
+const ACCESS_EVENT =
+  /^(user|api-token|pat|role|project-access|project-user|project-group|group|service-account)-/;
+const changesAccess = (type: string) => ACCESS_EVENT.test(type) || type === "project-deleted";
+/** A backstop for a change no node could announce (a notice lost with its node). */
+const BACKSTOP_MS = 30_000;
 
 type Watched = { stillValid: () => Promise<boolean>; end: () => void };
 
 const registries = new WeakMap<object, Set<Watched>>();
 
 /**
- * Subscriptions (graphql-ws and SSE) end when their credential stops standing for the caller:
- * a deleted user, a deleted token or personal access token, a changed token. The audit log
- * says when (any node's events, through the live feed), within moments; expiry and logout are
- * caught by a check every 30 s. The subscriber gets a normal end (graphql-ws `complete`, the
- * SSE stream closes) and a new subscription with the same credential is refused.
+ * Subscriptions (graphql-ws and SSE) end when their credential stops standing for the caller
+ * with the permissions it had: a deleted or demoted user, a changed role or membership, a
+ * deleted or changed token, a logout or a new password, an expiry. Each open subscription's
+ * principal is resolved again after every access event (any node's, through the live feed),
+ * every access notice (logout, sessions ended: `bus.publishAccessChange`, any node) and at its
+ * credential's expiry, so within moments. The subscriber gets a normal end (graphql-ws
+ * `complete`, the SSE stream closes); subscribing again gets the credential's new permissions,
+ * or is refused.
  */
 export function useCredentialRevocation(deps: AppDeps): Plugin<Record<string, unknown>, Context> {
   return {
@@ -32,7 +36,8 @@ export function useCredentialRevocation(deps: AppDeps): Plugin<Record<string, un
       return {
         onSubscribeResult({ result, setResult }) {
           if (!isAsyncIterable(result) || !context.principal) return;
-          setResult(endedOnRevocation(watchersOf(deps), result, context.credentialStillValid));
+          const expiry = { now: deps.now, at: context.principal.expiresAt };
+          setResult(endedOnRevocation(watchersOf(deps), result, context.credentialStillValid, expiry));
         },
       };
     },
@@ -43,23 +48,44 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 }
 
-/** The app's watched subscriptions, and the one loop that asks them again when it matters. */
+/** The app's watched subscriptions, and what makes it ask them all again. */
 function watchersOf(deps: AppDeps): Set<Watched> {
   let watched = registries.get(deps.bus);
   if (watched) return watched;
   const created = new Set<Watched>();
   registries.set(deps.bus, created);
-  const recheck = () => Promise.all([...created].map(endIfRevoked));
+  const recheck = coalesced(() => Promise.all([...created].map(endIfRevoked)).then(() => undefined));
   void (async () => {
-    const revocations = followEvents(deps.db, feedFor(deps), {
-      where: {},
-      accept: (e) => REVOKING.has(e.type),
-    });
-    for await (const _event of revocations) await recheck();
+    const changes = followEvents(deps.db, feedFor(deps), { where: {}, accept: (e) => changesAccess(e.type) });
+    for await (const _event of changes) recheck();
   })().catch((error) => deps.logger.warn("revocation watch ended", { error: String(error) }));
-  setInterval(() => void recheck(), RECHECK_MS).unref();
+  deps.bus.listenAccessChange(recheck);
+  deps.bus.listen((id) => {
+    if (id === RESYNC) recheck();
+  });
+  setInterval(recheck, BACKSTOP_MS).unref();
   watched = created;
   return watched;
+}
+
+/** Runs `check` now, or once more after the run in progress: a burst of changes costs two runs. */
+function coalesced(check: () => Promise<void>): () => void {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = check().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        run();
+      }
+    });
+  };
+  return run;
 }
 
 async function endIfRevoked(watched: Watched): Promise<void> {
@@ -67,11 +93,12 @@ async function endIfRevoked(watched: Watched): Promise<void> {
   if (!valid) watched.end();
 }
 
-/** The same stream, ended (as if completed) once its credential is found revoked. */
+/** The same stream, ended (as if completed) once its credential is found revoked or expired. */
 function endedOnRevocation<T>(
   watched: Set<Watched>,
   source: AsyncIterable<T>,
   stillValid: () => Promise<boolean>,
+  expiry: { now: () => Date; at: Date | null | undefined },
 ): AsyncIterableIterator<T> {
   const inner = source[Symbol.asyncIterator]();
   let revoked = false;
@@ -80,12 +107,15 @@ function endedOnRevocation<T>(
     end: () => {
       revoked = true;
       watched.delete(entry);
+      stopExpiry();
       void inner.return?.();
     },
   };
   watched.add(entry);
+  const stopExpiry = onExpiry(expiry.now, expiry.at, entry.end);
   const finished = (): IteratorResult<T> => {
     watched.delete(entry);
+    stopExpiry();
     return { value: undefined, done: true };
   };
   return {

@@ -171,5 +171,5 @@ export async function replacePassword(
     where: { userId, usedAt: null, expiresAt: { gt: w.now } },
     data: { expiresAt: w.now },
   });
-  await endSessionsOf(w.tx, userId);
+  await endSessionsOf(w, userId);
 }

@@ -122,7 +122,7 @@ export async function updateUser(w: Write, id: number, raw: UpdateUserInput) {
 export async function deleteUser(w: Write, id: number) {
   await lockRow(w.tx, "User", id);
   const before = await activeUser(w.tx, id);
-  await endSessionsOf(w.tx, id);
+  await endSessionsOf(w, id);
   await deletePersonalTokensOf(w.tx, id);
   await w.tx.projectMember.deleteMany({ where: { userId: id } });
   await w.tx.resetToken.deleteMany({ where: { userId: id } });
