@@ -50,7 +50,7 @@ describe("prototype keys in REST bodies", () => {
       "/api/admin/projects/default/features",
       `{"name": "proto-flag", "__proto__": {"type": "kill-switch"}, "constructor": 1}`,
     );
-    expect(tolerant.status).toBe(200);
+    expect(tolerant.status).toBe(201);
     expect(tolerant.body).toMatchObject({ name: "proto-flag", type: "release" });
   });
 });
