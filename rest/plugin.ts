@@ -97,8 +97,16 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     const enveloped = yoga.getEnveloped({ ...serverContext, request, params: { query: route.document } });
     const { document, bodyPath } = parsed.get(route) ?? parseOnce(route, enveloped);
     const contextValue = await enveloped.contextFactory();
+    // The route's variables, not yet validated: a refusal of them waits until the permission is known.
+    let raw: Record<string, unknown> = {};
+    let mappingError: unknown;
     try {
-      preAuthorize(document, enveloped.schema, contextValue as unknown as Context);
+      raw = route.variables?.(req) ?? {};
+    } catch (error) {
+      mappingError = error;
+    }
+    try {
+      preAuthorize(document, enveloped.schema, contextValue as unknown as Context, raw);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return responseForGraphQLError(
@@ -119,7 +127,8 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     }
     let variableValues: Record<string, unknown>;
     try {
-      variableValues = restVariables(enveloped.schema, document, route.variables?.(req) ?? {}, bodyPath);
+      if (mappingError) throw mappingError;
+      variableValues = restVariables(enveloped.schema, document, raw, bodyPath);
     } catch (error) {
       // Builders refuse bad input with a DomainError; anything else is a bug: a logged 500.
       if (!(error instanceof DomainError)) throw error;
