@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const MALFORMED = [
+  { method: "POST", path: "/api/admin/api-tokens", body: {}, permission: "CREATE_CLIENT_API_TOKEN" },
   { method: "POST", path: "/api/admin/projects/default/features", body: {}, permission: "CREATE_FEATURE" },
   { method: "POST", path: "/api/admin/segments", body: { constraints: "x" }, permission: "CREATE_SEGMENT" },
   {
