@@ -1,4 +1,4 @@
-import type { DocumentNode, ExecutionResult } from "graphql";
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from "graphql";
 import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { match } from "path-to-regexp";
 import type { AppDeps, Context } from "../src/context.ts";
@@ -77,10 +77,15 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         );
       }
       // The credential and the route's static permissions are checked before the body is read.
-      const authorized = await authorize(hit.route, request, serverContext);
+      const params = flatParams(hit.m.params);
+      // Before the body is read (D-160): the credential, and what the path and query decide.
+      const authorized = await authorize(hit.route, request, serverContext, {
+        params,
+        query: url.searchParams,
+      });
       if (authorized instanceof Response) return endResponse(authorized);
       const body = await readJsonBody(request, deps.config.http.maxBodyBytes);
-      const req: RestRequest = { params: flatParams(hit.m.params), query: url.searchParams, body };
+      const req: RestRequest = { params, query: url.searchParams, body };
       endResponse(await runRoute(hit.route, authorized, req, request));
     },
   };
@@ -97,12 +102,48 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
   }
 
   /** The route's operation with the caller's context, or the answer when the caller may not run it (401, 403). */
-  async function authorize(route: Route, request: Request, serverContext: object) {
+  async function authorize(
+    route: Route,
+    request: Request,
+    serverContext: object,
+    beforeBody: Omit<RestRequest, "body">,
+  ) {
     const enveloped = yoga.getEnveloped({ ...serverContext, request, params: { query: route.document } });
     const { document, bodyPath } = parsed.get(route) ?? parseOnce(route, enveloped);
     const contextValue = await enveloped.contextFactory();
+    const refusal = refusalOf(
+      document,
+      enveloped.schema,
+      contextValue,
+      rawVariables(route, { ...beforeBody, body: undefined }).raw,
+      request,
+    );
+    return refusal ?? { enveloped, document, bodyPath, contextValue };
+  }
+
+  /** The route's variables, not yet validated: a refusal of them waits until the permission is known (D-153). */
+  function rawVariables(
+    route: Route,
+    req: RestRequest,
+  ): { raw: Record<string, unknown>; mappingError?: unknown } {
     try {
-      preAuthorize(document, enveloped.schema, contextValue as unknown as Context);
+      return { raw: route.variables?.(req) ?? {} };
+    } catch (error) {
+      return { raw: {}, mappingError: error };
+    }
+  }
+
+  /** 401 or 403 when the caller may not run the document with these (raw) arguments anywhere. */
+  function refusalOf(
+    document: DocumentNode,
+    schema: GraphQLSchema,
+    contextValue: unknown,
+    raw: Record<string, unknown>,
+    request: Request,
+  ): Response | null {
+    try {
+      preAuthorize(document, schema, contextValue as Context, raw);
+      return null;
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return responseForGraphQLError(
@@ -110,7 +151,6 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         requestIdOf(request),
       );
     }
-    return { enveloped, document, bodyPath, contextValue };
   }
 
   async function runRoute(
@@ -119,6 +159,10 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     req: RestRequest,
     request: Request,
   ) {
+    // With the body's arguments too: a caller who may do this nowhere learns nothing from validation.
+    const { raw, mappingError } = rawVariables(route, req);
+    const refusal = refusalOf(document, enveloped.schema, contextValue, raw, request);
+    if (refusal) return refusal;
     // Fields Unleash refuses (a strict body schema) are 400s; unknown fields elsewhere are dropped.
     const unknown = unknownBodyFields(route.schemas?.body, req.body);
     if (unknown.length > 0) {
@@ -132,7 +176,8 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     }
     let variableValues: Record<string, unknown>;
     try {
-      variableValues = restVariables(enveloped.schema, document, route.variables?.(req) ?? {}, bodyPath);
+      if (mappingError) throw mappingError;
+      variableValues = restVariables(enveloped.schema, document, raw, bodyPath);
     } catch (error) {
       // Builders refuse bad input with a DomainError; anything else is a bug: a logged 500.
       if (!(error instanceof DomainError)) throw error;

@@ -1,13 +1,19 @@
 import {
   type DocumentNode,
+  type FieldNode,
   type GraphQLField,
   type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
   parse,
+  valueFromASTUntyped,
 } from "graphql";
 import type { Context } from "../src/context.ts";
-import { requireAuthenticated, requirePermission } from "../src/modules/access/check.logic.ts";
+import {
+  requireAuthenticated,
+  requirePermission,
+  requirePermissionSomewhere,
+} from "../src/modules/access/check.logic.ts";
 import type { PermissionCheck } from "../src/modules/access/permissions.logic.ts";
 import { AuthenticationRequired } from "../src/shared/errors.ts";
 import type { Route } from "./route.ts";
@@ -25,6 +31,7 @@ export type RootFieldUse = {
   operation: OperationDefinitionNode["operation"];
   name: string;
   field: GraphQLField<unknown, unknown> | undefined;
+  node: FieldNode;
 };
 
 /** The root fields a document selects (on its one operation). */
@@ -36,7 +43,12 @@ export function rootFieldsOf(document: DocumentNode | string, schema: GraphQLSch
     const root = schema.getRootType(def.operation);
     for (const sel of def.selectionSet.selections) {
       if (sel.kind !== Kind.FIELD || sel.name.value.startsWith("__")) continue;
-      uses.push({ operation: def.operation, name: sel.name.value, field: root?.getFields()[sel.name.value] });
+      uses.push({
+        operation: def.operation,
+        name: sel.name.value,
+        field: root?.getFields()[sel.name.value],
+        node: sel,
+      });
     }
   }
   return uses;
@@ -76,15 +88,49 @@ function checkScopeMap(ctx: Context, scopes: AuthScopeMap): void {
 }
 
 /**
- * Checks, before the request body is mapped, what can be checked without the operation's
- * arguments: a credential at all (401), and every root field's static scopes (403). So an
- * unauthorised caller learns nothing from validation errors. Scopes computed from arguments
- * are checked by GraphQL during execution.
+ * Checks, before the request body is validated, what can be checked without valid arguments:
+ * a credential at all (401), every root field's static scopes (403), and for scopes computed
+ * from arguments, that the caller holds the permission they name somewhere (403): so a caller
+ * who may not do this anywhere learns nothing from validation errors (D-153). `variables` are
+ * the route's, not yet validated; the full check, with the validated arguments, is GraphQL's.
  */
-export function preAuthorize(document: DocumentNode, schema: GraphQLSchema, ctx: Context): void {
+export function preAuthorize(
+  document: DocumentNode,
+  schema: GraphQLSchema,
+  ctx: Context,
+  variables: Record<string, unknown> = {},
+): void {
   if (!ctx.principal) throw ctx.authProblem ?? new AuthenticationRequired();
   for (const use of rootFieldsOf(document, schema)) {
     const scopes = declaredScopes(use.field);
     if (scopes && typeof scopes === "object") checkScopeMap(ctx, scopes);
+    if (typeof scopes === "function") {
+      const permission = permissionNamedBy(scopes, use.node, variables, ctx);
+      if (permission) requirePermissionSomewhere(ctx, permission);
+    }
   }
+}
+
+/**
+ * The permission a computed scope asks for, given the raw arguments; undefined when it cannot
+ * say (arguments it needs are missing or malformed, or it passes on `authenticated` alone).
+ */
+function permissionNamedBy(
+  scopes: (...args: never[]) => unknown,
+  node: FieldNode,
+  variables: Record<string, unknown>,
+  ctx: Context,
+): PermissionCheck["permission"] | undefined {
+  const args = Object.fromEntries(
+    (node.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value, variables)]),
+  );
+  let map: unknown;
+  try {
+    map = (scopes as (root: unknown, args: unknown, ctx: Context) => unknown)(undefined, args, ctx);
+  } catch {
+    return undefined;
+  }
+  if (!map || typeof map !== "object" || map instanceof Promise) return undefined;
+  const { authenticated, permission } = map as AuthScopeMap;
+  return authenticated ? undefined : permission?.permission;
 }

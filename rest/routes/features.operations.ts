@@ -69,7 +69,7 @@ export const featureOperationRoutes = defineRoutes([
     tag: "Features",
     summary: "Copy a flag under a new name",
     description:
-      "Copies type, description, impression data and, per environment, variants, strategies (groupId becomes the new name unless `replaceGroupId` is false) and parent links. The copy is off everywhere. Answers the new Feature record (spec 2.8).",
+      "Copies type, description, impression data and, per environment, variants, strategies (groupId becomes the new name unless `replaceGroupId` is false) and parent links. The copy is off everywhere. 201 with the new Feature record (spec 2.8), as the running Unleash 8.2 answers.",
     document: `mutation CloneFeature($project: String!, $name: String!, $newName: String!, $replaceGroupId: Boolean) {
       cloneFeature(project: $project, name: $name, newName: $newName, replaceGroupId: $replaceGroupId) { ${FEATURE_FIELDS} } }`,
     bodyPaths: { newName: "name" },
@@ -79,6 +79,7 @@ export const featureOperationRoutes = defineRoutes([
       newName: bodyRecord(req.body).name,
       replaceGroupId: bodyRecord(req.body).replaceGroupId ?? true,
     }),
+    status: 201,
     schemas: {
       body: z.object({ name: z.string(), replaceGroupId: z.boolean().optional() }),
       response: featureSchema,

@@ -4,18 +4,10 @@
  */
 import type { Outcome } from "./compare.ts";
 import type { Caller, Operation, Variant } from "./corpus.ts";
+import { type Rule, SHAPE_BY_OPERATION, STATUS_BY_OPERATION } from "./reasons-by-operation.ts";
 
 export type ReasonKind = "spec" | "security" | "deliberate" | "left" | "fixture" | "unexplained";
 type Request = { operation: Operation; caller: Caller; variant: Variant };
-type Rule = {
-  method?: string;
-  path?: RegExp;
-  caller?: Caller[];
-  variant?: Variant[];
-  when?: (o: Outcome) => boolean;
-  kind: ReasonKind;
-  text: string;
-};
 
 /** Operations Vexil does not serve, with D-074's reasons. */
 export const NOT_SERVED: Record<string, string> = {
@@ -60,6 +52,16 @@ const SPEC_ERRORS: Rule[] = [
     text: "spec 7's error body on every surface; Unleash's SDK endpoints answer errors without a body",
   },
   {
+    when: (o) => same(o) && o.vexil.status >= 400 && !o.unleash.name,
+    kind: "spec",
+    text: "spec 7: every error has the body `{id, name, message}`; Unleash answers this one without a body or a `name`",
+  },
+  {
+    when: names("NoAccessError", ["ForbiddenError"]),
+    kind: "spec",
+    text: "spec 5 and 7: a refusal is 403 `NoAccessError` (Unleash: `ForbiddenError`)",
+  },
+  {
     when: (o) => same(o) && o.vexil.status >= 400 && only("onlyVexil", /^details(\[\]\.path)?$/)(o),
     kind: "deliberate",
     text: "D-069: Vexil's `details` name the field at fault (`path`)",
@@ -82,10 +84,10 @@ const STATUS_RULES: Rule[] = [
     text: "D-080: a cookie-authenticated write without a JSON body needs the CSRF token (x-csrf-token); Unleash takes the cookie alone",
   },
   {
-    caller: ["viewer", "editor"],
+    caller: ["editor"],
     when: (o) => o.vexil.status === 400 && o.unleash.status === 403,
-    kind: "left",
-    text: "Vexil checks a malformed body before the permission (the route maps the body to variables first); Unleash answers 403 first. Nothing is written either way",
+    kind: "deliberate",
+    text: "D-077: Vexil's Editor holds this permission (every one but ADMIN), so it is told what its body lacks; Unleash 8.2's Editor lacks it",
   },
   {
     path: /^\/api\/(client|frontend)/,
@@ -116,7 +118,7 @@ const STATUS_RULES: Rule[] = [
   },
 ];
 
-/** Response shapes: extra fields are harmless to readers; fields Unleash has that Vexil does not. */
+/** Response shapes: extra fields are harmless to readers. */
 const SHAPE_RULES: Rule[] = [
   {
     path: /api-tokens/,
@@ -129,36 +131,18 @@ const SHAPE_RULES: Rule[] = [
   {
     when: (o) => same(o) && o.vexil.status < 400 && o.onlyUnleash.length === 0,
     kind: "deliberate",
-    text: "Vexil answers more fields than Unleash (listed); every field Unleash answers is there",
-  },
-  {
-    when: (o) =>
-      same(o) && o.vexil.status < 400 && o.onlyUnleash.every((k) => /(^|\.)(color|tags\[\]\.color)$/.test(k)),
-    kind: "left",
-    text: "a flag's tags carry no `color` (Unleash 8.2 copies the tag type's colour into each tag)",
-  },
-  {
-    when: (o) => same(o) && o.vexil.status < 400,
-    kind: "left",
-    text: "fields Unleash answers that Vexil does not (listed): UI-only, Enterprise or statistics Vexil does not keep; scripts reading them get undefined",
+    text: "D-154: Vexil answers more fields than Unleash (listed); every field Unleash answers is there",
   },
 ];
 
-/** Found by the first run and not yet looked into one by one: listed so the next round starts here. */
-const NOT_REVIEWED: Rule[] = [
-  {
-    when: (o) => o.statusEqual && o.nameEqual === false,
-    kind: "left",
-    text: "same status, another error name or error keys (e.g. no `permissions` list in this 403): not yet reviewed",
-  },
-  {
-    when: (o) => !o.statusEqual,
-    kind: "left",
-    text: "another status for the same request: not yet reviewed (see the list of the guide's next steps)",
-  },
+const RULES: Rule[] = [
+  ...SPEC_ERRORS,
+  ...STATUS_RULES,
+  ...STATUS_BY_OPERATION,
+  ...SHAPE_RULES,
+  // shape rules speak of answers with the same status
+  ...SHAPE_BY_OPERATION.map((r) => ({ ...r, when: (o: Outcome) => o.statusEqual && (r.when?.(o) ?? true) })),
 ];
-
-const RULES: Rule[] = [...SPEC_ERRORS, ...STATUS_RULES, ...SHAPE_RULES, ...NOT_REVIEWED];
 
 export function reasonFor(result: { request: Request; outcome: Outcome }): {
   kind: ReasonKind;

@@ -5,7 +5,7 @@ import {
   ForbiddenOperation,
   NoAccessError,
 } from "../../shared/errors.ts";
-import { isPermission, type PermissionCheck, permissionType } from "./permissions.logic.ts";
+import { isPermission, type Permission, type PermissionCheck, permissionType } from "./permissions.logic.ts";
 import type { Grant, Principal } from "./principal.types.ts";
 
 const matches = (scope: string | null, wanted: string | null | undefined) =>
@@ -53,6 +53,20 @@ export function requirePermission(ctx: Context, check: PermissionCheck): true {
   if (!principal) throw ctx.authProblem ?? new AuthenticationRequired();
   assertAdminApiCredential(principal);
   if (!can(principal, check)) throw new NoAccessError(check.permission, check.environment ?? undefined);
+  return true;
+}
+
+/**
+ * Before an operation's arguments are valid (REST checks this ahead of the body, D-153): does
+ * the caller hold `permission` in at least one project or environment? Weaker than `can`.
+ */
+export function requirePermissionSomewhere(ctx: Context, permission: Permission): true {
+  requireAuthenticated(ctx);
+  const principal = ctx.principal as Principal;
+  const somewhere = principal.grants.some((grant) =>
+    grantCovers(grant, { permission, project: grant.project, environment: grant.environment }),
+  );
+  if (!somewhere) throw new NoAccessError(permission);
   return true;
 }
 

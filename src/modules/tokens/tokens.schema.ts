@@ -179,9 +179,12 @@ builder.mutationField("createApiToken", (t) =>
     type: CreatedApiTokenRef,
     description: "Creates an API token and returns its secret once; records api-token-created.",
     args: { input: t.arg({ type: CreateApiTokenInput, required: true, description: "The token." }) },
+    // REST also evaluates this on a body not yet validated (D-153): no type asks for the client permission.
     authScopes: (_root, args) => ({
       permission: {
-        permission: CREATE_BY_TYPE[args.input.type.toLowerCase()] ?? PERMISSIONS.CREATE_CLIENT_API_TOKEN,
+        permission:
+          CREATE_BY_TYPE[String((args.input as { type?: unknown } | undefined)?.type ?? "").toLowerCase()] ??
+          PERMISSIONS.CREATE_CLIENT_API_TOKEN,
       },
     }),
     resolve: (_root, args, ctx) =>
