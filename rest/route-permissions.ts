@@ -105,8 +105,8 @@ export function preAuthorize(
     const scopes = declaredScopes(use.field);
     if (scopes && typeof scopes === "object") checkScopeMap(ctx, scopes);
     if (typeof scopes === "function") {
-      const permission = permissionNamedBy(scopes, use.node, variables, ctx);
-      if (permission) requirePermissionSomewhere(ctx, permission);
+      const check = permissionNamedBy(scopes, use.node, variables, ctx);
+      if (check) requirePermissionSomewhere(ctx, check);
     }
   }
 }
@@ -120,7 +120,7 @@ function permissionNamedBy(
   node: FieldNode,
   variables: Record<string, unknown>,
   ctx: Context,
-): PermissionCheck["permission"] | undefined {
+): PermissionCheck | undefined {
   const args = Object.fromEntries(
     (node.arguments ?? []).map((a) => [a.name.value, valueFromASTUntyped(a.value, variables)]),
   );
@@ -132,5 +132,5 @@ function permissionNamedBy(
   }
   if (!map || typeof map !== "object" || map instanceof Promise) return undefined;
   const { authenticated, permission } = map as AuthScopeMap;
-  return authenticated ? undefined : permission?.permission;
+  return authenticated ? undefined : permission;
 }

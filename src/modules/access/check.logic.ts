@@ -60,13 +60,15 @@ export function requirePermission(ctx: Context, check: PermissionCheck): true {
  * Before an operation's arguments are valid (REST checks this ahead of the body, D-153): does
  * the caller hold `permission` in at least one project or environment? Weaker than `can`.
  */
-export function requirePermissionSomewhere(ctx: Context, permission: Permission): true {
+export function requirePermissionSomewhere(ctx: Context, check: PermissionCheck): true {
   requireAuthenticated(ctx);
   const principal = ctx.principal as Principal;
+  const { permission } = check;
   const somewhere = principal.grants.some((grant) =>
     grantCovers(grant, { permission, project: grant.project, environment: grant.environment }),
   );
-  if (!somewhere) throw new NoAccessError(permission);
+  // The refusal the full check would give (it fails too: the permission is held nowhere).
+  if (!somewhere) throw new NoAccessError(permission, check.environment ?? undefined);
   return true;
 }
 
