@@ -129,13 +129,19 @@ const ROUTES: Route[] = [
     slots: METRICS_SLOTS,
   },
   { method: "POST", path: "/api/frontend", who: "frontend", body: context, slots: CONTEXT_SLOTS },
-  { method: "POST", path: "/ofrep/v1/evaluate/flags", who: "frontend", body: context, slots: CONTEXT_SLOTS },
+  {
+    method: "POST",
+    path: "/ofrep/v1/evaluate/flags",
+    who: "frontend",
+    body: ofrepContext,
+    slots: OFREP_SLOTS,
+  },
   {
     method: "POST",
     path: "/ofrep/v1/evaluate/flags/sdk-fuzz-flag",
     who: "client",
-    body: context,
-    slots: CONTEXT_SLOTS,
+    body: ofrepContext,
+    slots: OFREP_SLOTS,
   },
   {
     method: "POST",
@@ -165,23 +171,19 @@ const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype", "hasOwnProperty
 
 /** `body` with the text at `slot` replaced by `value` (a key is renamed, keeping its value). */
 function withText(body: Body, slot: TextSlot, value: string): Body {
+  if (!slot.key) return setAt(body, slot.path, value);
   const copy = structuredClone(body);
   let parent: any = copy;
-  const path = slot.key ? slot.path : slot.path.slice(0, -1);
-  for (const step of path) parent = parent[step];
-  if (slot.key) {
-    const [first] = Object.keys(parent);
-    // defineProperty: `__proto__` as an own key, as JSON.parse makes it.
-    Object.defineProperty(parent, value, {
-      value: first === undefined ? "x" : parent[first],
-      enumerable: true,
-      configurable: true,
-      writable: true,
-    });
-    if (first !== undefined) delete parent[first];
-  } else {
-    parent[slot.path[slot.path.length - 1] as string | number] = value;
-  }
+  for (const step of slot.path) parent = parent[step];
+  const [first] = Object.keys(parent);
+  // defineProperty: `__proto__` as an own key, as JSON.parse makes it.
+  Object.defineProperty(parent, value, {
+    value: first === undefined ? "x" : parent[first],
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
+  if (first !== undefined) delete parent[first];
   return copy;
 }
 
