@@ -76,7 +76,6 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
           ),
         );
       }
-      // The credential and the route's static permissions are checked before the body is read.
       const params = flatParams(hit.m.params);
       // Before the body is read (D-160): the credential, and what the path and query decide.
       const authorized = await authorize(hit.route, request, serverContext, {
