@@ -1,4 +1,4 @@
-import type { PGlite } from "@electric-sql/pglite";
+import { type PGlite, protocol } from "@electric-sql/pglite";
 
 // PGlite serves one PostgreSQL session; @electric-sql/pglite-socket hands it the frontend's
 // messages one at a time. Two things then differ from a PostgreSQL server, and each one left the
@@ -97,17 +97,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 async function resetSession(pglite: PGlite): Promise<void> {
   const ignore = () => undefined;
   for (const sql of ["ROLLBACK", "DISCARD ALL"]) {
-    await pglite.execProtocolRawStream(simpleQuery(sql), { onRawData: ignore });
+    await pglite.execProtocolRawStream(protocol.serialize.query(sql), { onRawData: ignore });
   }
-}
-
-/** A simple-protocol Query message: 'Q', its length, the text and a NUL. */
-function simpleQuery(sql: string): Uint8Array {
-  const text = new TextEncoder().encode(sql);
-  const message = new Uint8Array(1 + 4 + text.length + 1);
-  const view = new DataView(message.buffer);
-  message[0] = 0x51;
-  view.setInt32(1, 4 + text.length + 1);
-  message.set(text, 5);
-  return message;
 }
