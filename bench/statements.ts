@@ -3,6 +3,7 @@
 // directly, inside the same Prisma transaction). One connection, statements one after another,
 // so the figure is this process's CPU (process.cpuUsage), not the database's.
 //   npx tsx bench/statements.ts   (BENCH_DATABASE_URL for PostgreSQL; BENCH_STATEMENT_RUNS 3000)
+import { EVENT_HOOKS } from "../src/event-hooks.ts";
 import { Prisma } from "../src/generated/prisma/client.ts";
 import { sqlOf } from "../src/shared/sql.ts";
 import { runWrite } from "../src/shared/write.ts";
@@ -19,6 +20,7 @@ const db = database.prisma;
 const ctx = {
   db,
   bus: { publish: () => undefined } as never,
+  eventHooks: EVENT_HOOKS,
   principal: null,
   config,
   now: () => new Date(),

@@ -16,6 +16,7 @@ import { loadConfig } from "../src/config.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
 import { createPglite } from "../src/db/pglite.ts";
 import { openPglite } from "../src/db/pglite-database.ts";
+import { EVENT_HOOKS } from "../src/event-hooks.ts";
 import { createInProcessBus } from "../src/events/bus.ts";
 import { listen } from "../src/http-server.ts";
 import { createLogger } from "../src/shared/logger.ts";
@@ -164,6 +165,7 @@ async function main() {
     config,
     db: database.prisma,
     bus: createInProcessBus(),
+    eventHooks: EVENT_HOOKS,
     logger,
     now: () => fixedNow ?? new Date(),
   };

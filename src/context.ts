@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/database.ts";
 import type { EventBus } from "./events/bus.ts";
+import type { EventHooks } from "./events/hooks.ts";
 import { requestIdOf } from "./http/request-log.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import { tokenFromHeader } from "./modules/access/credentials.logic.ts";
@@ -25,6 +26,8 @@ export type AppDeps = {
   config: Config;
   db: Db;
   bus: EventBus;
+  /** What modules do in the transaction of every event (src/event-hooks.ts: EVENT_HOOKS). */
+  eventHooks: EventHooks;
   logger: Logger;
   /** Injectable clock, so tests can control time (schedules, expiry). */
   now: () => Date;

@@ -6,6 +6,7 @@ import { type Database, openDatabase, openPgliteThread } from "./db/database.ts"
 import { applyMigrations, assertMigrated } from "./db/migrate.ts";
 import type { PgliteThread } from "./db/pglite-thread.ts";
 import { observeStatements } from "./db/sql-observer.ts";
+import { EVENT_HOOKS } from "./event-hooks.ts";
 import { createEventBus } from "./events/bus.ts";
 import { countForRequest } from "./http/request-log.ts";
 import type { Tracing } from "./http/tracing-sdk.ts";
@@ -69,7 +70,15 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
     logger,
   );
   const loginLimiter = createLoginLimiter(loginLimitStore(config, database), loginLimitsOf(config));
-  const deps = { config, db: database.prisma, bus, logger, now: () => new Date(), loginLimiter };
+  const deps = {
+    config,
+    db: database.prisma,
+    bus,
+    eventHooks: EVENT_HOOKS,
+    logger,
+    now: () => new Date(),
+    loginLimiter,
+  };
   const app = createApp({
     ...deps,
     ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),

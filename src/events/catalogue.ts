@@ -1,158 +1,397 @@
-/** Every event type of spec section 6, in its order. */
-export const EVENT_TYPES = [
-  "application-created",
-  "feature-created",
-  "feature-deleted",
-  "feature-updated",
-  "feature-metadata-updated",
-  "feature-variants-updated",
-  "feature-environment-variants-updated",
-  "feature-project-change",
-  "feature-archived",
-  "feature-revived",
-  "feature-import",
-  "feature-tagged",
-  "feature-tag-import",
-  "feature-strategy-update",
-  "feature-strategy-add",
-  "feature-strategy-remove",
-  "feature-type-updated",
-  "feature-completed",
-  "feature-uncompleted",
-  "strategy-order-changed",
-  "drop-feature-tags",
-  "feature-untagged",
-  "feature-stale-on",
-  "feature-stale-off",
-  "drop-features",
-  "feature-environment-enabled",
-  "feature-environment-disabled",
-  "strategy-created",
-  "strategy-deleted",
-  "strategy-deprecated",
-  "strategy-reactivated",
-  "strategy-updated",
-  "strategy-import",
-  "drop-strategies",
-  "context-field-created",
-  "context-field-updated",
-  "context-field-deleted",
-  "project-access-added",
-  "project-access-user-roles-updated",
-  "project-access-group-roles-updated",
-  "project-access-user-roles-deleted",
-  "project-access-group-roles-deleted",
-  "project-access-updated",
-  "project-created",
-  "project-updated",
-  "project-deleted",
-  "project-archived",
-  "project-revived",
-  "project-import",
-  "project-user-added",
-  "project-user-removed",
-  "project-user-role-changed",
-  "project-group-role-changed",
-  "project-group-added",
-  "project-group-removed",
-  "role-created",
-  "role-updated",
-  "role-deleted",
-  "drop-projects",
-  "tag-created",
-  "tag-deleted",
-  "tag-import",
-  "drop-tags",
-  "tag-type-created",
-  "tag-type-deleted",
-  "tag-type-updated",
-  "tag-type-import",
-  "drop-tag-types",
-  "addon-config-created",
-  "addon-config-updated",
-  "addon-config-deleted",
-  "db-pool-update",
-  "user-created",
-  "user-updated",
-  "user-deleted",
-  "drop-environments",
-  "environment-import",
-  "environment-created",
-  "environment-updated",
-  "environment-deleted",
-  "segment-created",
-  "segment-updated",
-  "segment-deleted",
-  "group-created",
-  "group-updated",
-  "group-deleted",
-  "group-user-added",
-  "group-user-removed",
-  "setting-created",
-  "setting-updated",
-  "setting-deleted",
-  "client-metrics",
-  "client-register",
-  "pat-created",
-  "pat-deleted",
-  "public-signup-token-created",
-  "public-signup-token-user-added",
-  "public-signup-token-updated",
-  "change-request-created",
-  "change-request-discarded",
-  "change-added",
-  "change-discarded",
-  "change-edited",
-  "change-request-rejected",
-  "change-request-approved",
-  "change-request-approval-added",
-  "change-request-cancelled",
-  "change-request-sent-to-review",
-  "change-request-schedule-suspended",
-  "change-request-applied",
-  "change-request-scheduled",
-  "change-request-scheduled-application-success",
-  "change-request-scheduled-application-failure",
-  "change-request-configuration-updated",
-  "api-token-created",
-  "api-token-updated",
-  "api-token-deleted",
-  "feature-favorited",
-  "feature-unfavorited",
-  "project-favorited",
-  "project-unfavorited",
-  "features-exported",
-  "features-imported",
-  "service-account-created",
-  "service-account-deleted",
-  "service-account-updated",
-  "feature-potentially-stale-on",
-  "feature-dependency-added",
-  "feature-dependency-removed",
-  "feature-dependencies-removed",
-  "feature-link-added",
-  "feature-link-updated",
-  "feature-link-removed",
-  "banner-created",
-  "banner-updated",
-  "banner-deleted",
-  "project-environment-added",
-  "project-environment-removed",
-  "default-strategy-updated",
-  "segment-import",
-  "signal-endpoint-created",
-  "signal-endpoint-updated",
-  "signal-endpoint-deleted",
-  "signal-endpoint-token-created",
-  "signal-endpoint-token-updated",
-  "signal-endpoint-token-deleted",
-  "actions-created",
-  "actions-updated",
-  "actions-deleted",
-] as const;
+import { z } from "zod";
+import * as p from "./payloads.ts";
 
-export type EventType = (typeof EVENT_TYPES)[number];
+/**
+ * The event catalogue: every event type of spec section 6, in its order, with how the audit log
+ * names it (`label`), tells it (`summary`, format.ts) and what its `data` and `preData` hold.
+ * `recordEvent` (record.ts) takes a payload of the type's schemas only, and readers of stored
+ * events (REST's response schema, time travel) read them through the same schemas. Unleash's
+ * types Vexil never records keep their place, without label or payload.
+ */
+
+type Schema = z.ZodType;
+/** No payload. */
+const none = z.undefined();
+type None = typeof none;
+
+export type EventEntry<D extends Schema = Schema, P extends Schema = Schema> = {
+  /** Short human name of the type; null: the type itself. */
+  label: string | null;
+  /**
+   * The summary's verb phrase and place, with `{{feature}}`, `{{project}}` and `{{environment}}`
+   * (format.ts); null: "triggered **type**".
+   */
+  summary: string | null;
+  data: D;
+  preData: P;
+};
+
+function entry<D extends Schema = None, P extends Schema = None>(
+  label: string | null,
+  summary: string | null,
+  payload: { data?: D; preData?: P } = {},
+): EventEntry<D, P> {
+  // Without a schema the field holds nothing: `none` is what D and P default to.
+  return { label, summary, data: (payload.data ?? none) as D, preData: (payload.preData ?? none) as P };
+}
+
+/** An entry whose summary says where it happened, after its verb phrase. */
+const placed =
+  (place: string) =>
+  <D extends Schema = None, P extends Schema = None>(
+    label: string,
+    action: string,
+    payload: { data?: D; preData?: P } = {},
+  ) =>
+    entry(label, action + place, payload);
+
+/** Events about a flag in one environment of a project. */
+const inEnvironment = placed(" for the **{{environment}}** environment in project {{project}}");
+/** Events that happen in a project. */
+const inProject = placed(" in project {{project}}");
+const elsewhere = placed("");
+/** Recorded with a payload, told by its type alone. */
+const untold = <D extends Schema = None, P extends Schema = None>(payload: { data?: D; preData?: P }) =>
+  entry(null, null, payload);
+/** An Unleash event type Vexil never records. */
+const UNRECORDED = entry(null, null);
+
+const changeRequest = { data: p.changeRequestPayload };
+const withReason = { data: p.changeRequestPayload.extend({ reason: z.string() }) };
+const setting = { data: p.settingPayload, preData: p.settingPayload.optional() };
+
+export const EVENT_CATALOGUE = {
+  "application-created": untold({ data: p.applicationPayload, preData: p.applicationPayload.optional() }),
+  "feature-created": inProject("Flag created", "created {{feature}}", { data: p.flagPayload }),
+  "feature-deleted": inProject("Flag deleted", "deleted {{feature}}", { preData: p.flagPayload }),
+  "feature-updated": UNRECORDED,
+  "feature-metadata-updated": inProject("Flag metadata updated", "updated {{feature}} metadata", {
+    data: p.flagPayload,
+    preData: p.flagPayload,
+  }),
+  "feature-variants-updated": inProject("Flag variants updated", "updated the variants of {{feature}}"),
+  "feature-environment-variants-updated": inEnvironment(
+    "Flag variants updated",
+    "updated the variants of {{feature}}",
+    { data: p.environmentVariantsPayload, preData: p.environmentVariantsPayload },
+  ),
+  "feature-project-change": elsewhere("Flag moved", "moved {{feature}} to project {{project}}"),
+  "feature-archived": inProject("Flag archived", "archived {{feature}}"),
+  "feature-revived": inProject("Flag revived", "revived {{feature}}"),
+  "feature-import": UNRECORDED,
+  "feature-tagged": inProject("Flag tagged", "tagged {{feature}}", { data: p.tagPayload }),
+  "feature-tag-import": UNRECORDED,
+  "feature-strategy-update": inEnvironment("Flag strategy updated", "updated a strategy of {{feature}}", {
+    data: p.strategyPayload,
+    preData: p.strategyPayload,
+  }),
+  "feature-strategy-add": inEnvironment("Flag strategy added", "added a strategy to {{feature}}", {
+    data: p.strategyPayload,
+  }),
+  "feature-strategy-remove": inEnvironment("Flag strategy removed", "removed a strategy from {{feature}}", {
+    preData: p.strategyPayload,
+  }),
+  "feature-type-updated": inProject("Flag type updated", "changed the type of {{feature}}", {
+    data: p.featureTypePayload,
+    preData: p.featureTypePayload,
+  }),
+  "feature-completed": inProject("Flag completed", "marked {{feature}} as completed", {
+    data: z.object({
+      status: z.enum(["kept", "discarded"]),
+      statusValue: z.string().optional(),
+      kept: z.boolean(),
+    }),
+  }),
+  "feature-uncompleted": inProject("Flag uncompleted", "marked {{feature}} as not completed"),
+  "strategy-order-changed": inEnvironment(
+    "Strategy order changed",
+    "reordered the strategies of {{feature}}",
+    {
+      data: z.object({ strategyIds: z.array(z.string()) }),
+      preData: z.object({ strategyIds: z.array(z.string()) }),
+    },
+  ),
+  "drop-feature-tags": UNRECORDED,
+  "feature-untagged": inProject("Flag untagged", "untagged {{feature}}", { preData: p.tagPayload }),
+  "feature-stale-on": inProject("Flag marked stale", "marked {{feature}} as stale"),
+  "feature-stale-off": inProject("Flag unmarked stale", "marked {{feature}} as not stale"),
+  "drop-features": UNRECORDED,
+  "feature-environment-enabled": inEnvironment("Flag enabled", "enabled {{feature}}"),
+  "feature-environment-disabled": inEnvironment("Flag disabled", "disabled {{feature}}"),
+  "strategy-created": untold({ data: p.strategyDefinitionPayload }),
+  "strategy-deleted": untold({
+    data: z.object({ name: z.string() }),
+    preData: p.strategyDefinitionPayload,
+  }),
+  "strategy-deprecated": untold({ data: z.object({ name: z.string() }) }),
+  "strategy-reactivated": untold({ data: z.object({ name: z.string() }) }),
+  "strategy-updated": untold({ data: p.strategyDefinitionPayload, preData: p.strategyDefinitionPayload }),
+  "strategy-import": UNRECORDED,
+  "drop-strategies": UNRECORDED,
+  "context-field-created": elsewhere("Context field created", "created a context field", {
+    data: p.contextFieldPayload,
+  }),
+  "context-field-updated": elsewhere("Context field updated", "updated a context field", {
+    data: p.contextFieldPayload,
+    preData: p.contextFieldPayload,
+  }),
+  "context-field-deleted": elsewhere("Context field deleted", "deleted a context field", {
+    preData: p.contextFieldPayload,
+  }),
+  "project-access-added": UNRECORDED,
+  "project-access-user-roles-updated": UNRECORDED,
+  "project-access-group-roles-updated": UNRECORDED,
+  "project-access-user-roles-deleted": UNRECORDED,
+  "project-access-group-roles-deleted": UNRECORDED,
+  "project-access-updated": UNRECORDED,
+  "project-created": elsewhere("Project created", "created project {{project}}", {
+    data: p.projectPayload.extend({ environments: z.array(z.string()) }),
+  }),
+  "project-updated": elsewhere("Project updated", "updated project {{project}}", {
+    data: p.projectPayload,
+    preData: p.projectPayload,
+  }),
+  "project-deleted": elsewhere("Project deleted", "deleted project {{project}}"),
+  "project-archived": elsewhere("Project archived", "archived project {{project}}"),
+  "project-revived": elsewhere("Project revived", "revived project {{project}}"),
+  "project-import": UNRECORDED,
+  "project-user-added": inProject("Project member added", "gave a user a role", {
+    data: p.projectMemberPayload,
+  }),
+  "project-user-removed": inProject("Project member removed", "took a role from a user", {
+    preData: p.projectMemberPayload,
+  }),
+  "project-user-role-changed": UNRECORDED,
+  "project-group-role-changed": UNRECORDED,
+  "project-group-added": UNRECORDED,
+  "project-group-removed": UNRECORDED,
+  "role-created": elsewhere("Role created", "created a role", { data: p.rolePayload }),
+  "role-updated": elsewhere("Role updated", "updated a role", {
+    data: p.rolePayload,
+    preData: p.rolePayload,
+  }),
+  "role-deleted": elsewhere("Role deleted", "deleted a role", { preData: p.rolePayload }),
+  "drop-projects": UNRECORDED,
+  "tag-created": elsewhere("Tag created", "created a tag", { data: p.tagPayload }),
+  "tag-deleted": elsewhere("Tag deleted", "deleted a tag", { preData: p.tagPayload }),
+  "tag-import": UNRECORDED,
+  "drop-tags": UNRECORDED,
+  "tag-type-created": elsewhere("Tag type created", "created a tag type", { data: p.tagTypePayload }),
+  "tag-type-deleted": elsewhere("Tag type deleted", "deleted a tag type", { preData: p.tagTypePayload }),
+  "tag-type-updated": elsewhere("Tag type updated", "updated a tag type", {
+    data: p.tagTypePayload,
+    preData: p.tagTypePayload,
+  }),
+  "tag-type-import": UNRECORDED,
+  "drop-tag-types": UNRECORDED,
+  "addon-config-created": untold({ data: p.addonPayload }),
+  "addon-config-updated": untold({ data: p.addonPayload, preData: p.addonPayload }),
+  "addon-config-deleted": untold({ preData: p.addonPayload }),
+  "db-pool-update": UNRECORDED,
+  "user-created": elsewhere("User created", "created a user", { data: p.userPayload }),
+  "user-updated": elsewhere("User updated", "updated a user", {
+    data: p.userPayload,
+    preData: p.userPayload,
+  }),
+  "user-deleted": elsewhere("User deleted", "deleted a user", { preData: p.userPayload }),
+  "drop-environments": UNRECORDED,
+  "environment-import": UNRECORDED,
+  "environment-created": elsewhere("Environment created", "created the **{{environment}}** environment", {
+    data: p.environmentPayload,
+  }),
+  "environment-updated": elsewhere("Environment updated", "updated the **{{environment}}** environment", {
+    data: p.environmentPayload,
+    preData: p.environmentPayload,
+  }),
+  "environment-deleted": UNRECORDED,
+  "segment-created": inProject("Segment created", "created a segment", { data: p.segmentPayload }),
+  "segment-updated": inProject("Segment updated", "updated a segment", {
+    data: p.segmentPayload,
+    preData: p.segmentPayload,
+  }),
+  "segment-deleted": inProject("Segment deleted", "deleted a segment", { preData: p.segmentPayload }),
+  "group-created": UNRECORDED,
+  "group-updated": UNRECORDED,
+  "group-deleted": UNRECORDED,
+  "group-user-added": UNRECORDED,
+  "group-user-removed": UNRECORDED,
+  "setting-created": untold(setting),
+  "setting-updated": untold(setting),
+  "setting-deleted": UNRECORDED,
+  "client-metrics": UNRECORDED,
+  "client-register": UNRECORDED,
+  "pat-created": elsewhere("Personal access token created", "created a personal access token", {
+    data: p.personalTokenPayload,
+  }),
+  "pat-deleted": elsewhere("Personal access token deleted", "deleted a personal access token", {
+    preData: p.personalTokenPayload,
+  }),
+  "public-signup-token-created": elsewhere("Invite link created", "created an invite link", {
+    data: p.invitePayload,
+  }),
+  "public-signup-token-user-added": elsewhere(
+    "User signed up with an invite link",
+    "added a user from an invite link",
+    {
+      data: z.object({
+        userId: z.number(),
+        name: z.string().nullable(),
+        email: z.string().nullable(),
+        token: z.string(),
+      }),
+    },
+  ),
+  "public-signup-token-updated": elsewhere("Invite link updated", "updated an invite link", {
+    data: p.invitePayload,
+    preData: p.invitePayload,
+  }),
+  "change-request-created": inProject("Change request created", "created a change request", changeRequest),
+  "change-request-discarded": inProject(
+    "Change request discarded",
+    "discarded a draft change request",
+    changeRequest,
+  ),
+  "change-added": elsewhere(
+    "Change added",
+    "proposed a change in the **{{environment}}** environment of project {{project}}",
+    { data: p.proposedChangePayload },
+  ),
+  "change-discarded": elsewhere(
+    "Change discarded",
+    "discarded a proposed change in the **{{environment}}** environment of project {{project}}",
+    { data: p.changeRequestPayload.extend({ changeId: z.number(), action: z.string() }) },
+  ),
+  "change-edited": elsewhere(
+    "Change edited",
+    "edited a proposed change in the **{{environment}}** environment of project {{project}}",
+    { data: p.proposedChangePayload },
+  ),
+  "change-request-rejected": inProject("Change request rejected", "rejected a change request", changeRequest),
+  "change-request-approved": inProject(
+    "Change request approved",
+    "completed the approvals of a change request",
+    changeRequest,
+  ),
+  "change-request-approval-added": inProject(
+    "Change request approval added",
+    "approved a change request",
+    changeRequest,
+  ),
+  "change-request-cancelled": inProject(
+    "Change request cancelled",
+    "cancelled a change request",
+    changeRequest,
+  ),
+  "change-request-sent-to-review": inProject(
+    "Change request sent to review",
+    "sent a change request to review",
+    changeRequest,
+  ),
+  "change-request-schedule-suspended": inProject(
+    "Change request schedule suspended",
+    "suspended the schedule of a change request",
+    withReason,
+  ),
+  "change-request-applied": inProject("Change request applied", "applied a change request", changeRequest),
+  "change-request-scheduled": inProject("Change request scheduled", "scheduled a change request", {
+    data: p.changeRequestPayload.extend({ scheduledDate: z.string() }),
+  }),
+  "change-request-scheduled-application-success": inProject(
+    "Scheduled change request applied",
+    "applied a scheduled change request",
+    changeRequest,
+  ),
+  "change-request-scheduled-application-failure": inProject(
+    "Scheduled change request failed",
+    "could not apply a scheduled change request",
+    withReason,
+  ),
+  "change-request-configuration-updated": inProject(
+    "Change request configuration updated",
+    "updated the change request configuration of the **{{environment}}** environment",
+    { data: p.changeRequestConfigPayload, preData: p.changeRequestConfigPayload },
+  ),
+  "api-token-created": elsewhere("API token created", "created an API token", { data: p.apiTokenPayload }),
+  "api-token-updated": untold({ data: p.apiTokenPayload, preData: p.apiTokenPayload }),
+  "api-token-deleted": elsewhere("API token deleted", "deleted an API token", { preData: p.apiTokenPayload }),
+  "feature-favorited": elsewhere("Flag favorited", "favorited {{feature}}", {
+    data: z.object({ feature: z.string() }),
+  }),
+  "feature-unfavorited": elsewhere("Flag unfavorited", "unfavorited {{feature}}", {
+    data: z.object({ feature: z.string() }),
+  }),
+  "project-favorited": elsewhere("Project favorited", "favorited project {{project}}", {
+    data: z.object({ project: z.string() }),
+  }),
+  "project-unfavorited": elsewhere("Project unfavorited", "unfavorited project {{project}}", {
+    data: z.object({ project: z.string() }),
+  }),
+  "features-exported": UNRECORDED,
+  "features-imported": UNRECORDED,
+  "service-account-created": UNRECORDED,
+  "service-account-deleted": UNRECORDED,
+  "service-account-updated": UNRECORDED,
+  "feature-potentially-stale-on": inProject(
+    "Flag potentially stale",
+    "flagged {{feature}} as potentially stale",
+  ),
+  "feature-dependency-added": inProject("Dependency added", "added a dependency to {{feature}}", {
+    data: z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()).optional() }),
+  }),
+  "feature-dependency-removed": inProject("Dependency removed", "removed a dependency from {{feature}}", {
+    data: z.object({ feature: z.string() }),
+  }),
+  "feature-dependencies-removed": inProject(
+    "Dependencies removed",
+    "removed all dependencies from {{feature}}",
+  ),
+  "feature-link-added": inProject("Flag link added", "added a link to {{feature}}", {
+    data: p.linkPayload,
+  }),
+  "feature-link-updated": inProject("Flag link updated", "updated a link of {{feature}}", {
+    data: p.linkPayload,
+    preData: p.linkPayload,
+  }),
+  "feature-link-removed": inProject("Flag link removed", "removed a link from {{feature}}", {
+    preData: p.linkPayload,
+  }),
+  "banner-created": UNRECORDED,
+  "banner-updated": UNRECORDED,
+  "banner-deleted": UNRECORDED,
+  "project-environment-added": inProject(
+    "Project environment added",
+    "enabled the **{{environment}}** environment",
+  ),
+  "project-environment-removed": inProject(
+    "Project environment removed",
+    "disabled the **{{environment}}** environment",
+  ),
+  "default-strategy-updated": untold({
+    data: p.strategyContentPayload,
+    preData: p.strategyContentPayload.nullable(),
+  }),
+  "segment-import": UNRECORDED,
+  "signal-endpoint-created": UNRECORDED,
+  "signal-endpoint-updated": UNRECORDED,
+  "signal-endpoint-deleted": UNRECORDED,
+  "signal-endpoint-token-created": UNRECORDED,
+  "signal-endpoint-token-updated": UNRECORDED,
+  "signal-endpoint-token-deleted": UNRECORDED,
+  "actions-created": UNRECORDED,
+  "actions-updated": UNRECORDED,
+  "actions-deleted": UNRECORDED,
+} satisfies Record<string, EventEntry>;
+
+type Catalogue = typeof EVENT_CATALOGUE;
+export type EventType = keyof Catalogue;
+
+export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 
 export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
+  return Object.hasOwn(EVENT_CATALOGUE, value);
 }
+
+/** What an event of type `T` holds in `data`; `undefined`: nothing (stored as null). */
+export type EventData<T extends EventType> = z.infer<Catalogue[T]["data"]>;
+/** What an event of type `T` holds in `preData`; `undefined`: nothing (stored as null). */
+export type EventPreData<T extends EventType> = z.infer<Catalogue[T]["preData"]>;

@@ -1,8 +1,13 @@
 import type { AppDeps } from "../context.ts";
-import { type ClaimedDelivery, claimDueDeliveries, settleDelivery } from "../events/addon-delivery.write.ts";
-import { queuedDeliveries } from "../events/record.ts";
+import { effectWrote } from "../events/record.ts";
 import type { StoredEvent } from "../events/types.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  queueAddonDeliveries,
+  settleDelivery,
+} from "../modules/addons/addon-deliveries.write.ts";
 import { logDeliveryAttempt } from "../modules/addons/integration-event.write.ts";
 import { type DeliveryOutcome, eventView, sendWebhook } from "./webhook.ts";
 
@@ -18,8 +23,8 @@ export type DeliveryWorker = {
 };
 
 /**
- * Delivers the outbox (AddonDelivery rows, written by recordEvent in the event's own
- * transaction) to the addons, at least once, from any number of processes:
+ * Delivers the outbox (AddonDelivery rows, queued in the event's own statement by
+ * queueAddonDeliveries) to the addons, at least once, from any number of processes:
  * - a claim is one statement: due rows are picked with FOR UPDATE SKIP LOCKED (two workers
  *   never pick the same row), their attempt count goes up and they get a lease (`lockedUntil`)
  *   longer than a request may take; the lease, not a held lock, keeps other workers away while
@@ -72,7 +77,7 @@ export function startDeliveryWorker(
   };
   // A notice of this node's own commit says whether it queued deliveries; others might have.
   const unlisten = deps.bus.listen((_id, committedHere) => {
-    if (!committedHere || queuedDeliveries(committedHere)) wake();
+    if (!committedHere || effectWrote(committedHere, queueAddonDeliveries)) wake();
   });
   const timer = setInterval(wake, settings.pollMs);
   timer.unref();

@@ -13,7 +13,7 @@ import { sqlOf } from "../shared/sql.ts";
 import { runWrite, type Write } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 
-export type SchedulerDeps = Pick<AppDeps, "db" | "bus" | "config" | "logger">;
+export type SchedulerDeps = Pick<AppDeps, "db" | "bus" | "config" | "logger" | "eventHooks">;
 export type RunOutcome = { applied: number[]; failed: number[]; suspended: number[] };
 
 /** How often a server process looks for due change requests. */

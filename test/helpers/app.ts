@@ -5,7 +5,9 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import type { AppDeps } from "../../src/context.ts";
 import type { AdapterWrapper, Database } from "../../src/db/database.ts";
 import { assertMigrated } from "../../src/db/migrate.ts";
+import { EVENT_HOOKS } from "../../src/event-hooks.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
+import type { EventInput } from "../../src/events/record.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLoginLimiter } from "../../src/modules/access/login-limits.cache.ts";
 import { createLogger } from "../../src/shared/logger.ts";
@@ -57,6 +59,7 @@ export async function createTestApp(
     config,
     db: database.prisma,
     bus: createInProcessBus(),
+    eventHooks: EVENT_HOOKS,
     logger,
     now: () => fixedNow ?? new Date(),
     checkRestResponses: true,
@@ -131,7 +134,32 @@ export async function withClock<T>(t: TestApp, date: Date, action: () => Promise
  * (a transaction rolled back or held open on purpose); each such test says why.
  */
 export function systemWriteContext(t: TestApp) {
-  return { db: t.deps.db, bus: t.deps.bus, principal: null, config: t.config, now: () => new Date() };
+  return {
+    db: t.deps.db,
+    bus: t.deps.bus,
+    eventHooks: t.deps.eventHooks,
+    principal: null,
+    config: t.config,
+    now: () => new Date(),
+  };
+}
+
+/**
+ * A `feature-created` event for a direct write to record (see systemWriteContext), with the
+ * payload the catalogue gives the type.
+ */
+export function flagCreatedEvent(
+  name: string,
+  project = "default",
+  description: string | null = null,
+): EventInput<"feature-created"> {
+  const data = { name, project, type: "release", description, stale: false, impressionData: false };
+  return {
+    type: "feature-created",
+    project,
+    featureName: name,
+    data: { ...data, createdAt: new Date().toISOString(), archived: false },
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AppDeps } from "../../context.ts";
 import type { Db, Tx } from "../../db/database.ts";
+import type { InvitePayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { MaintenanceModeError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
@@ -28,7 +29,7 @@ export class InvalidInviteError extends ValidationError {
 type TokenRow = { secret: string; name: string; expiresAt: Date; enabled: boolean; roleId: number };
 
 /** What events say about an invite link: never its secret (events reach integrations). */
-function inviteEventData(t: TokenRow, roleName: string) {
+function inviteEventData(t: TokenRow, roleName: string): InvitePayload {
   return { name: t.name, expiresAt: t.expiresAt.toISOString(), enabled: t.enabled, role: roleName };
 }
 
