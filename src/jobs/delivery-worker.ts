@@ -111,7 +111,7 @@ async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, r
       createdAt: deps.now(),
       state: "failed",
       stateDetails: `Attempt ${row.attempts - 1} was interrupted (the server stopped before it finished); sending again.`,
-      event: toJson(eventView(event as StoredEvent)),
+      event: toJson(eventView(event)),
       details: toJson({
         url: String(parameters.url ?? ""),
         contentType: String(parameters.contentType || "application/json"),
@@ -119,11 +119,11 @@ async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, r
       }),
     });
   }
-  const outcome = await sendWebhook(parameters, event as StoredEvent, {
+  const outcome = await sendWebhook(parameters, event, {
     allowLinkLocal: settings.allowLinkLocal,
     timeoutMs: settings.timeoutMs,
   });
-  await record(deps, row, addon.id, event as StoredEvent, outcome);
+  await record(deps, row, addon.id, event, outcome);
 }
 
 /** Writes the attempt's log entry and the row's next state together. */
