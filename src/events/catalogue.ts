@@ -26,23 +26,24 @@ export type EventEntry<D extends Schema = Schema, P extends Schema = Schema> = {
   preData: P;
 };
 
-function entry<D extends Schema = None, P extends Schema = None>(
+/** The schemas of an entry's payloads; a field left out holds nothing. */
+type Payloads = { data?: Schema; preData?: Schema };
+type SchemaOf<T, K extends keyof Payloads> = T extends { [F in K]: infer S extends Schema } ? S : None;
+type EntryOf<T extends Payloads> = EventEntry<SchemaOf<T, "data">, SchemaOf<T, "preData">>;
+
+function entry<T extends Payloads = Record<never, never>>(
   label: string | null,
   summary: string | null,
-  payload: { data?: D; preData?: P } = {},
-): EventEntry<D, P> {
-  // Without a schema the field holds nothing: `none` is what D and P default to.
-  return { label, summary, data: (payload.data ?? none) as D, preData: (payload.preData ?? none) as P };
+  payload?: T,
+): EntryOf<T> {
+  // What SchemaOf says: the schema given, else `none`.
+  return { label, summary, data: payload?.data ?? none, preData: payload?.preData ?? none } as EntryOf<T>;
 }
 
 /** An entry whose summary says where it happened, after its verb phrase. */
 const placed =
   (place: string) =>
-  <D extends Schema = None, P extends Schema = None>(
-    label: string,
-    action: string,
-    payload: { data?: D; preData?: P } = {},
-  ) =>
+  <T extends Payloads = Record<never, never>>(label: string, action: string, payload?: T) =>
     entry(label, action + place, payload);
 
 /** Events about a flag in one environment of a project. */
@@ -51,8 +52,7 @@ const inEnvironment = placed(" for the **{{environment}}** environment in projec
 const inProject = placed(" in project {{project}}");
 const elsewhere = placed("");
 /** Recorded with a payload, told by its type alone. */
-const untold = <D extends Schema = None, P extends Schema = None>(payload: { data?: D; preData?: P }) =>
-  entry(null, null, payload);
+const untold = <T extends Payloads>(payload: T) => entry(null, null, payload);
 /** An Unleash event type Vexil never records. */
 const UNRECORDED = entry(null, null);
 

@@ -8,6 +8,7 @@ import { assertMigrated } from "../../src/db/migrate.ts";
 import { EVENT_HOOKS } from "../../src/event-hooks.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
 import type { EventInput } from "../../src/events/record.ts";
+import { payloadProblems } from "../../src/events/stored-payloads.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLoginLimiter } from "../../src/modules/access/login-limits.cache.ts";
 import { createLogger } from "../../src/shared/logger.ts";
@@ -87,10 +88,31 @@ export async function createTestApp(
     },
     ...apiClient((url, init) => app.fetch(url, init), "http://vexil.test"),
     async close() {
-      await deps.bus.close();
-      await database.close();
+      try {
+        const problems = await eventPayloadProblems(database);
+        if (problems.length > 0) {
+          throw new Error(`Events outside the event catalogue:\n${problems.slice(0, 10).join("\n")}`);
+        }
+      } finally {
+        await deps.bus.close();
+        await database.close();
+      }
     },
   };
+}
+
+/**
+ * Where the events a test app recorded differ from their type's entry in the event catalogue
+ * (src/events/catalogue.ts); `close` fails on any, so every write a test makes checks its
+ * events' payloads, as `checkRestResponses` checks its answers.
+ */
+export async function eventPayloadProblems(database: Database): Promise<string[]> {
+  const events = await database.prisma.event.findMany({
+    select: { id: true, type: true, data: true, preData: true },
+  });
+  return events.flatMap((event) =>
+    payloadProblems(event).map((p) => `event ${event.id} (${event.type}): ${p.path} ${p.message}`),
+  );
 }
 
 export type ListeningTestApp = TestApp & { url: string; server: RunningServer };
