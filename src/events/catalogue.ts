@@ -1,4 +1,12 @@
-import { z } from "zod";
+import type { z } from "zod";
+import {
+  type EventEntry,
+  elsewhere,
+  inEnvironment,
+  inProject,
+  UNRECORDED,
+  untold,
+} from "./catalogue-entry.ts";
 import * as p from "./payloads.ts";
 
 /**
@@ -9,55 +17,8 @@ import * as p from "./payloads.ts";
  * types Vexil never records keep their place, without label or payload.
  */
 
-type Schema = z.ZodType;
-/** No payload. */
-const none = z.undefined();
-type None = typeof none;
-
-export type EventEntry<D extends Schema = Schema, P extends Schema = Schema> = {
-  /** Short human name of the type; null: the type itself. */
-  label: string | null;
-  /**
-   * The summary's verb phrase and place, with `{{feature}}`, `{{project}}` and `{{environment}}`
-   * (format.ts); null: "triggered **type**".
-   */
-  summary: string | null;
-  data: D;
-  preData: P;
-};
-
-/** The schemas of an entry's payloads; a field left out holds nothing. */
-type Payloads = { data?: Schema; preData?: Schema };
-type SchemaOf<T, K extends keyof Payloads> = T extends { [F in K]: infer S extends Schema } ? S : None;
-type EntryOf<T extends Payloads> = EventEntry<SchemaOf<T, "data">, SchemaOf<T, "preData">>;
-
-function entry<T extends Payloads = Record<never, never>>(
-  label: string | null,
-  summary: string | null,
-  payload?: T,
-): EntryOf<T> {
-  // What SchemaOf says: the schema given, else `none`.
-  return { label, summary, data: payload?.data ?? none, preData: payload?.preData ?? none } as EntryOf<T>;
-}
-
-/** An entry whose summary says where it happened, after its verb phrase. */
-const placed =
-  (place: string) =>
-  <T extends Payloads = Record<never, never>>(label: string, action: string, payload?: T) =>
-    entry(label, action + place, payload);
-
-/** Events about a flag in one environment of a project. */
-const inEnvironment = placed(" for the **{{environment}}** environment in project {{project}}");
-/** Events that happen in a project. */
-const inProject = placed(" in project {{project}}");
-const elsewhere = placed("");
-/** Recorded with a payload, told by its type alone. */
-const untold = <T extends Payloads>(payload: T) => entry(null, null, payload);
-/** An Unleash event type Vexil never records. */
-const UNRECORDED = entry(null, null);
-
 const changeRequest = { data: p.changeRequestPayload };
-const withReason = { data: p.changeRequestPayload.extend({ reason: z.string() }) };
+const withReason = { data: p.changeRequestReasonPayload };
 const setting = { data: p.settingPayload, preData: p.settingPayload.optional() };
 
 export const EVENT_CATALOGUE = {
@@ -96,19 +57,15 @@ export const EVENT_CATALOGUE = {
     preData: p.featureTypePayload,
   }),
   "feature-completed": inProject("Flag completed", "marked {{feature}} as completed", {
-    data: z.object({
-      status: z.enum(["kept", "discarded"]),
-      statusValue: z.string().optional(),
-      kept: z.boolean(),
-    }),
+    data: p.completionPayload,
   }),
   "feature-uncompleted": inProject("Flag uncompleted", "marked {{feature}} as not completed"),
   "strategy-order-changed": inEnvironment(
     "Strategy order changed",
     "reordered the strategies of {{feature}}",
     {
-      data: z.object({ strategyIds: z.array(z.string()) }),
-      preData: z.object({ strategyIds: z.array(z.string()) }),
+      data: p.strategyOrderPayload,
+      preData: p.strategyOrderPayload,
     },
   ),
   "drop-feature-tags": UNRECORDED,
@@ -120,11 +77,11 @@ export const EVENT_CATALOGUE = {
   "feature-environment-disabled": inEnvironment("Flag disabled", "disabled {{feature}}"),
   "strategy-created": untold({ data: p.strategyDefinitionPayload }),
   "strategy-deleted": untold({
-    data: z.object({ name: z.string() }),
+    data: p.namePayload,
     preData: p.strategyDefinitionPayload,
   }),
-  "strategy-deprecated": untold({ data: z.object({ name: z.string() }) }),
-  "strategy-reactivated": untold({ data: z.object({ name: z.string() }) }),
+  "strategy-deprecated": untold({ data: p.namePayload }),
+  "strategy-reactivated": untold({ data: p.namePayload }),
   "strategy-updated": untold({ data: p.strategyDefinitionPayload, preData: p.strategyDefinitionPayload }),
   "strategy-import": UNRECORDED,
   "drop-strategies": UNRECORDED,
@@ -145,7 +102,7 @@ export const EVENT_CATALOGUE = {
   "project-access-group-roles-deleted": UNRECORDED,
   "project-access-updated": UNRECORDED,
   "project-created": elsewhere("Project created", "created project {{project}}", {
-    data: p.projectPayload.extend({ environments: z.array(z.string()) }),
+    data: p.createdProjectPayload,
   }),
   "project-updated": elsewhere("Project updated", "updated project {{project}}", {
     data: p.projectPayload,
@@ -233,12 +190,7 @@ export const EVENT_CATALOGUE = {
     "User signed up with an invite link",
     "added a user from an invite link",
     {
-      data: z.object({
-        userId: z.number(),
-        name: z.string().nullable(),
-        email: z.string().nullable(),
-        token: z.string(),
-      }),
+      data: p.signedUpPayload,
     },
   ),
   "public-signup-token-updated": elsewhere("Invite link updated", "updated an invite link", {
@@ -259,7 +211,7 @@ export const EVENT_CATALOGUE = {
   "change-discarded": elsewhere(
     "Change discarded",
     "discarded a proposed change in the **{{environment}}** environment of project {{project}}",
-    { data: p.changeRequestPayload.extend({ changeId: z.number(), action: z.string() }) },
+    { data: p.discardedChangePayload },
   ),
   "change-edited": elsewhere(
     "Change edited",
@@ -294,7 +246,7 @@ export const EVENT_CATALOGUE = {
   ),
   "change-request-applied": inProject("Change request applied", "applied a change request", changeRequest),
   "change-request-scheduled": inProject("Change request scheduled", "scheduled a change request", {
-    data: p.changeRequestPayload.extend({ scheduledDate: z.string() }),
+    data: p.scheduledChangeRequestPayload,
   }),
   "change-request-scheduled-application-success": inProject(
     "Scheduled change request applied",
@@ -315,16 +267,16 @@ export const EVENT_CATALOGUE = {
   "api-token-updated": untold({ data: p.apiTokenPayload, preData: p.apiTokenPayload }),
   "api-token-deleted": elsewhere("API token deleted", "deleted an API token", { preData: p.apiTokenPayload }),
   "feature-favorited": elsewhere("Flag favorited", "favorited {{feature}}", {
-    data: z.object({ feature: z.string() }),
+    data: p.featureRefPayload,
   }),
   "feature-unfavorited": elsewhere("Flag unfavorited", "unfavorited {{feature}}", {
-    data: z.object({ feature: z.string() }),
+    data: p.featureRefPayload,
   }),
   "project-favorited": elsewhere("Project favorited", "favorited project {{project}}", {
-    data: z.object({ project: z.string() }),
+    data: p.projectRefPayload,
   }),
   "project-unfavorited": elsewhere("Project unfavorited", "unfavorited project {{project}}", {
-    data: z.object({ project: z.string() }),
+    data: p.projectRefPayload,
   }),
   "features-exported": UNRECORDED,
   "features-imported": UNRECORDED,
@@ -336,10 +288,10 @@ export const EVENT_CATALOGUE = {
     "flagged {{feature}} as potentially stale",
   ),
   "feature-dependency-added": inProject("Dependency added", "added a dependency to {{feature}}", {
-    data: z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()).optional() }),
+    data: p.dependencyPayload,
   }),
   "feature-dependency-removed": inProject("Dependency removed", "removed a dependency from {{feature}}", {
-    data: z.object({ feature: z.string() }),
+    data: p.featureRefPayload,
   }),
   "feature-dependencies-removed": inProject(
     "Dependencies removed",

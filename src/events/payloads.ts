@@ -43,6 +43,30 @@ const strategyVariantPayload = z.object({
   payload: variantValue.optional(),
 });
 
+/** A flag named by another event: favorited, or the parent of a removed dependency. */
+export const featureRefPayload = z.object({ feature: z.string() });
+/** A project named by a favourite. */
+export const projectRefPayload = z.object({ project: z.string() });
+/** A strategy type named by its change (strategy-deleted, -deprecated, -reactivated). */
+export const namePayload = z.object({ name: z.string() });
+
+/** How a completed flag ended (feature-completed). */
+export const completionPayload = z.object({
+  status: z.enum(["kept", "discarded"]),
+  statusValue: z.string().optional(),
+  kept: z.boolean(),
+});
+
+/** A flag's strategies in one environment by id, in order (strategy-order-changed). */
+export const strategyOrderPayload = z.object({ strategyIds: z.array(z.string()) });
+
+/** A parent flag a flag depends on (feature-dependency-added). */
+export const dependencyPayload = z.object({
+  feature: z.string(),
+  enabled: z.boolean(),
+  variants: z.array(z.string()).optional(),
+});
+
 /** A strategy without its id: a project's default strategy (default-strategy-updated). */
 export const strategyContentPayload = z.object({
   name: z.string(),
@@ -84,6 +108,9 @@ export const projectPayload = z.object({
   featureLimit: z.number().nullable(),
   archived: z.boolean(),
 });
+
+/** A project created, with the environments it was given (project-created). */
+export const createdProjectPayload = projectPayload.extend({ environments: z.array(z.string()) });
 
 export const segmentPayload = z.object({
   id: z.number(),
@@ -187,6 +214,14 @@ export const invitePayload = z.object({
   role: z.string(),
 });
 
+/** A user who signed up with an invite link (public-signup-token-user-added). */
+export const signedUpPayload = z.object({
+  userId: z.number(),
+  name: nullableString,
+  email: nullableString,
+  token: z.string(),
+});
+
 /** An addon: never its parameters (they may hold secrets). */
 export const addonPayload = z.object({
   id: z.number(),
@@ -222,6 +257,16 @@ export const changeRequestConfigPayload = z.object({
 
 /** What every change-request-* event carries. */
 export const changeRequestPayload = z.object({ changeRequestId: z.number() });
+
+/** A change request scheduled to apply at `scheduledDate`. */
+export const scheduledChangeRequestPayload = changeRequestPayload.extend({ scheduledDate: z.string() });
+/** Why a scheduled change request was suspended or could not be applied. */
+export const changeRequestReasonPayload = changeRequestPayload.extend({ reason: z.string() });
+/** A change taken out of a change request (change-discarded). */
+export const discardedChangePayload = changeRequestPayload.extend({
+  changeId: z.number(),
+  action: z.string(),
+});
 
 /** A change proposed in a change request, with its payload as proposed (change-added, -edited). */
 export const proposedChangePayload = changeRequestPayload.extend({

@@ -111,12 +111,13 @@ describe("the event catalogue (src/events/catalogue.ts)", () => {
 });
 
 describe("the test harness checks the events every test records against the catalogue", () => {
-  it("finds a stored event whose payload its type does not describe", async () => {
+  it("finds an event of the recorder's whose payload its type does not describe (a row stored otherwise is not)", async () => {
     await createFlag(t, "bent");
     expect(await eventPayloadProblems(t.database)).toEqual([]);
     await t.database.prisma.$executeRaw`
-      INSERT INTO "Event" ("type", "createdBy", "featureName", "data")
-      VALUES ('feature-archived', 'test', 'bent', '{"archived": true}'::jsonb)`;
+      INSERT INTO "Event" ("type", "createdBy", "featureName", "data", "summary")
+      VALUES ('feature-archived', 'test', 'bent', '{"archived": true}'::jsonb, '**test** archived bent'),
+             ('feature-archived', 'test', 'bent', '{"archived": true}'::jsonb, NULL)`;
     expect(await eventPayloadProblems(t.database)).toEqual([
       expect.stringMatching(
         /^event \d+ \(feature-archived\): data does not match the schema of feature-archived$/,

@@ -104,10 +104,12 @@ export async function createTestApp(
 /**
  * Where the events a test app recorded differ from their type's entry in the event catalogue
  * (src/events/catalogue.ts); `close` fails on any, so every write a test makes checks its
- * events' payloads, as `checkRestResponses` checks its answers.
+ * events' payloads, as `checkRestResponses` checks its answers. The recorder gives every event a
+ * summary: rows a test stored itself, without one, are not the recorder's.
  */
 export async function eventPayloadProblems(database: Database): Promise<string[]> {
   const events = await database.prisma.event.findMany({
+    where: { summary: { not: null } },
     select: { id: true, type: true, data: true, preData: true },
   });
   return events.flatMap((event) =>
