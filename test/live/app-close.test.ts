@@ -17,12 +17,13 @@ afterEach(async () => {
 
 /** Reads a response body to its end; resolves with everything it carried. */
 async function readToEnd(body: ReadableStream<Uint8Array>, onText: (text: string) => void): Promise<string> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let text = "";
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return text;
-    text += value;
+    text += decoder.decode(value, { stream: true });
     onText(text);
   }
 }
