@@ -6,7 +6,6 @@ import type { Config } from "../src/config.ts";
 import { loadConfig } from "../src/config.ts";
 import type { Database } from "../src/db/database.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
-import { EVENT_HOOKS } from "../src/event-hooks.ts";
 import { createInProcessBus } from "../src/events/bus.ts";
 import { listen } from "../src/http-server.ts";
 import { createLogger, type Logger } from "../src/shared/logger.ts";
@@ -27,19 +26,14 @@ export async function serveBenchDatabase(
   database: Database,
   { config, logger }: { config: Config; logger: Logger },
 ): Promise<BenchServer> {
-  const deps = {
-    config,
-    db: database.prisma,
-    bus: createInProcessBus(),
-    eventHooks: EVENT_HOOKS,
-    logger,
-    now: () => new Date(),
-  };
-  const server = await listen(createApp({ ...deps, ready: async () => {} }), deps, "127.0.0.1", 0);
+  const deps = { config, db: database.prisma, bus: createInProcessBus(), logger, now: () => new Date() };
+  const app = createApp({ ...deps, ready: async () => {} });
+  const server = await listen(app, "127.0.0.1", 0);
   return {
     url: server.url,
     close: async () => {
       await server.close(1000);
+      await app.close();
       await deps.bus.close();
       await database.close();
     },

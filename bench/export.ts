@@ -10,7 +10,6 @@ import { createApp } from "../src/app.ts";
 import { bootstrap } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
-import { EVENT_HOOKS } from "../src/event-hooks.ts";
 import { createInProcessBus } from "../src/events/bus.ts";
 import { listen } from "../src/http-server.ts";
 import { exportDocument } from "../src/modules/import-export/export.read.ts";
@@ -55,16 +54,9 @@ async function main() {
     ON CONFLICT (name) DO NOTHING`);
   await db.$executeRawUnsafe("VACUUM ANALYZE");
 
-  const deps = {
-    config,
-    db,
-    bus: createInProcessBus(),
-    eventHooks: EVENT_HOOKS,
-    logger,
-    now: () => new Date(),
-  };
+  const deps = { config, db, bus: createInProcessBus(), logger, now: () => new Date() };
   const app = createApp({ ...deps, ready: async () => {} });
-  const server = await listen(app, deps, "127.0.0.1", 0);
+  const server = await listen(app, "127.0.0.1", 0);
   const times: number[] = [];
   // The SQL statement and JSON.parse alone, as the resolver runs them (no HTTP, GraphQL, REST).
   const statement: number[] = [];
@@ -95,6 +87,7 @@ async function main() {
     }
   } finally {
     await server.close();
+    await app.close();
     await deps.bus.close();
   }
   await database.close();

@@ -16,7 +16,6 @@ import { loadConfig } from "../src/config.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
 import { createPglite } from "../src/db/pglite.ts";
 import { openPglite } from "../src/db/pglite-database.ts";
-import { EVENT_HOOKS } from "../src/event-hooks.ts";
 import { createInProcessBus } from "../src/events/bus.ts";
 import { listen } from "../src/http-server.ts";
 import { createLogger } from "../src/shared/logger.ts";
@@ -165,7 +164,6 @@ async function main() {
     config,
     db: database.prisma,
     bus: createInProcessBus(),
-    eventHooks: EVENT_HOOKS,
     logger,
     now: () => fixedNow ?? new Date(),
   };
@@ -181,7 +179,7 @@ async function main() {
     return body.data ?? {};
   };
   const demo = await seed(gql);
-  const server = await listen(app, deps, "127.0.0.1", port, bound);
+  const server = await listen(app, "127.0.0.1", port, bound);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   await mkdir(OUT, { recursive: true });
   try {
@@ -200,6 +198,7 @@ async function main() {
   } finally {
     await browser.close();
     await server.close(0);
+    await app.close();
     await deps.bus.close();
     await database.close();
   }

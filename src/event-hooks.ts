@@ -5,9 +5,9 @@ import { keepFlagHistory } from "./modules/time-travel/flag-history.write.ts";
 
 /**
  * What the modules do in the transaction of every event (src/events/hooks.ts): the flag's tags
- * on the event (features), the webhook outbox (addons), the flag's history (time travel). Part
- * of every app's dependencies (AppDeps.eventHooks), so every write records its events with them;
- * test/events/event-hooks.test.ts fails for an app built without one of them.
+ * on the event (features), the webhook outbox (addons), the flag's history (time travel).
+ * createApp puts them in every app's scope (AppBase.eventHooks), so every write records its
+ * events with them; test/events/event-hooks.test.ts fails for an app whose events miss one.
  */
 export const EVENT_HOOKS: EventHooks = {
   flagTags: flagTagsOfEvent,

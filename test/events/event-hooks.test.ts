@@ -7,8 +7,8 @@ import { createFlag, gqlOk } from "../helpers/builders.ts";
 import { startReceiver } from "../live/receiver.ts";
 
 // What the modules do in the transaction of every event (src/event-hooks.ts), seen through the
-// public surfaces of an app built as every app is (AppDeps.eventHooks): an app built without one
-// of them fails here.
+// public surfaces of an app built as every app is (createApp puts them in its scope): an app
+// whose events miss one of them fails here.
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -30,7 +30,7 @@ const PAST_FLAG = `query($at: DateTime!) {
 }`;
 
 describe("what every event brings with it (src/event-hooks.ts)", () => {
-  it("is what the app's dependencies carry", () => {
+  it("is what createApp puts in the app's scope", () => {
     expect(t.deps.eventHooks).toBe(EVENT_HOOKS);
   });
 

@@ -2,10 +2,9 @@ import { isDeepStrictEqual } from "node:util";
 import { type App, createApp } from "../../src/app.ts";
 import { bootstrap } from "../../src/bootstrap.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
-import type { AppDeps } from "../../src/context.ts";
+import type { AppDeps, AppScope } from "../../src/context.ts";
 import type { AdapterWrapper, Database } from "../../src/db/database.ts";
 import { assertMigrated } from "../../src/db/migrate.ts";
-import { EVENT_HOOKS } from "../../src/event-hooks.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
 import type { EventInput } from "../../src/events/record.ts";
 import { payloadProblems } from "../../src/events/stored-payloads.ts";
@@ -19,7 +18,8 @@ export { ADMIN_TOKEN };
 
 export type TestApp = {
   app: App;
-  deps: AppDeps;
+  /** The dependencies the app was given and the services it built (`deps.services`). */
+  deps: AppScope;
   database: Database;
   config: Config;
   /** Sets the clock every service sees (default: real time). */
@@ -60,7 +60,6 @@ export async function createTestApp(
     config,
     db: database.prisma,
     bus: createInProcessBus(),
-    eventHooks: EVENT_HOOKS,
     logger,
     now: () => fixedNow ?? new Date(),
     checkRestResponses: true,
@@ -80,7 +79,7 @@ export async function createTestApp(
   });
   return {
     app,
-    deps,
+    deps: app.scope,
     database,
     config,
     setNow: (date) => {
@@ -94,6 +93,7 @@ export async function createTestApp(
           throw new Error(`Events outside the event catalogue:\n${problems.slice(0, 10).join("\n")}`);
         }
       } finally {
+        await app.close();
         await deps.bus.close();
         await database.close();
       }
@@ -128,7 +128,7 @@ export async function createListeningTestApp(
   options: Parameters<typeof createTestApp>[1] = {},
 ): Promise<ListeningTestApp> {
   const t = await createTestApp(env, options);
-  const server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  const server = await listen(t.app, "127.0.0.1", 0);
   return {
     ...t,
     url: server.url,

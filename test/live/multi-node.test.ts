@@ -7,7 +7,6 @@ import { bootstrap } from "../../src/bootstrap.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { AppDeps } from "../../src/context.ts";
 import { openPostgres } from "../../src/db/database.ts";
-import { EVENT_HOOKS } from "../../src/event-hooks.ts";
 import { createEventBus } from "../../src/events/bus.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/shared/logger.ts";
@@ -31,20 +30,15 @@ async function startNode(databaseUrl: string, redisUrl?: string): Promise<Node> 
   const logger = createLogger("silent");
   await bootstrap(database.prisma, config, logger);
   const bus = await createEventBus({ redisUrl, postgresUrl: databaseUrl }, logger);
-  const deps: AppDeps = {
-    config,
-    db: database.prisma,
-    bus,
-    eventHooks: EVENT_HOOKS,
-    logger,
-    now: () => new Date(),
-  };
-  const server = await listen(createApp(deps), deps, "127.0.0.1", 0);
+  const deps: AppDeps = { config, db: database.prisma, bus, logger, now: () => new Date() };
+  const app = createApp(deps);
+  const server = await listen(app, "127.0.0.1", 0);
   return {
     deps,
     server,
     async close() {
       await server.close(0);
+      await app.close();
       await bus.close();
       await database.close();
     },

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/events/record.ts";
 import { directNextTo } from "../../src/http-server.ts";
-import { feedFor } from "../../src/modules/live/feed.live.ts";
 import { followEvents } from "../../src/modules/live/follow.live.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import {
@@ -120,7 +119,7 @@ describe("events subscription", () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     "holds a committed event back until an older transaction with a lower id has ended",
     async () => {
-      const feed = feedFor(t.deps);
+      const feed = t.deps.services.feed;
       await feed.ready();
       const from = BigInt(await lastEventId(t));
       const stream = followEvents(t.deps.db, feed, { where: {}, accept: () => true, afterId: from });
@@ -163,7 +162,7 @@ describe("events subscription", () => {
   });
 
   it("ends a subscriber that falls too far behind without slowing writers or other subscribers", async () => {
-    const feed = feedFor(t.deps);
+    const feed = t.deps.services.feed;
     await feed.ready();
     const from = BigInt(await lastEventId(t));
     const everything = { where: {}, accept: () => true };
@@ -193,7 +192,7 @@ describe("events subscription", () => {
 
 describe("direct sends (graphql-ws over WebSocket)", () => {
   it("hands live events to a direct sender while waiting, and returns the ones it declines", async () => {
-    const feed = feedFor(t.deps);
+    const feed = t.deps.services.feed;
     await feed.ready();
     const from = BigInt(await lastEventId(t));
     const stream = followEvents(t.deps.db, feed, { where: {}, accept: () => true, afterId: from });
@@ -228,7 +227,7 @@ describe("direct sends (graphql-ws over WebSocket)", () => {
   });
 
   it("treats a direct sender that throws as declining: the event is returned, the feed goes on", async () => {
-    const feed = feedFor(t.deps);
+    const feed = t.deps.services.feed;
     await feed.ready();
     const from = BigInt(await lastEventId(t));
     const everything = { where: {}, accept: () => true, afterId: from };

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../context.ts";
+import type { AppBase } from "../../context.ts";
 import { MetricsBatch, type Report } from "./batch.logic.ts";
 import { SdkWritesRateLimited } from "./sdk-write-limits.cache.ts";
 import { storeBatchSeparating, UnwrittenRows } from "./store.write.ts";
@@ -34,19 +34,8 @@ const MAX_FAILED_WRITES = 5;
 
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
-const ingestors = new WeakMap<object, MetricsIngestor>();
-
-/** The one ingestor of an app (keyed on its event bus, as each node has its own). */
-export function metricsIngestor(deps: AppDeps): MetricsIngestor {
-  let ingestor = ingestors.get(deps.bus);
-  if (!ingestor) {
-    ingestor = createIngestor(deps);
-    ingestors.set(deps.bus, ingestor);
-  }
-  return ingestor;
-}
-
-function createIngestor(deps: AppDeps): MetricsIngestor {
+/** The app's one ingestor (each node buffers its own reports). */
+export function createMetricsIngestor(deps: AppBase): MetricsIngestor {
   const flushMs = deps.config.metrics.flushMs;
   let pending = new MetricsBatch();
   let waiters: Waiter[] = [];

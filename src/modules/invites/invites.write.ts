@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { AppDeps } from "../../context.ts";
+import type { AppBase } from "../../context.ts";
 import type { Db, Tx } from "../../db/database.ts";
 import type { InvitePayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
@@ -130,7 +130,7 @@ export async function signUpWithInvite(w: Write, secret: string, raw: unknown) {
  * the system). Refused in maintenance mode, as GraphQL mutations are. Answers the new user as
  * Unleash's userSchema (root role by id).
  */
-export async function signUpWithInviteLink(deps: AppDeps, secret: string, raw: unknown) {
+export async function signUpWithInviteLink(deps: AppBase, secret: string, raw: unknown) {
   if (await isMaintenanceMode(deps.db)) throw new MaintenanceModeError();
   const user = await runWrite({ ...deps, principal: null }, async (w) => {
     const created = await signUpWithInvite(w, secret, raw);
