@@ -19,18 +19,25 @@ export function observeStatements(listener: StatementListener): AdapterWrapper {
     const started = performance.now();
     return run(query).finally(() => listener(query.sql, performance.now() - started, query.args));
   };
-  const wrapQueryable = <T extends SqlDriverAdapter | Transaction>(target: T): T => {
-    const queryRaw = target.queryRaw.bind(target);
-    const executeRaw = target.executeRaw.bind(target);
-    target.queryRaw = (query) => timed(query, queryRaw);
-    target.executeRaw = (query) => timed(query, executeRaw);
-    return target;
-  };
-  const wrapAdapter = (adapter: SqlDriverAdapter) => {
-    const start = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (...args) => wrapQueryable(await start(...args));
-    return wrapQueryable(adapter);
-  };
+  // Views over the adapter and its transactions (nothing of theirs is replaced): each answers
+  // its statements through `timed`, and everything else from the object itself.
+  const observed = <T extends SqlDriverAdapter | Transaction>(target: T, more: Partial<T> = {}): T =>
+    new Proxy(target, {
+      get(object, key) {
+        if (key === "queryRaw" || key === "executeRaw") {
+          const run = object[key].bind(object) as (query: SqlQuery) => Promise<unknown>;
+          return (query: SqlQuery) => timed(query, run);
+        }
+        if (key in more) return more[key as keyof T];
+        const value = Reflect.get(object, key, object);
+        return typeof value === "function" ? value.bind(object) : value;
+      },
+    });
+  const wrapAdapter = (adapter: SqlDriverAdapter) =>
+    observed(adapter, {
+      startTransaction: async (...args: Parameters<SqlDriverAdapter["startTransaction"]>) =>
+        observed(await adapter.startTransaction(...args)),
+    });
   return (factory: SqlMigrationAwareDriverAdapterFactory) => ({
     provider: factory.provider,
     adapterName: factory.adapterName,

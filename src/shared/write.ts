@@ -4,7 +4,6 @@ import type { Tx } from "../db/database.ts";
 import type { StoredEvent } from "../events/types.ts";
 import { type Actor, actorOf } from "./actor.ts";
 import { NameExistsError, NotFoundError } from "./errors.ts";
-import { inAdapterTransaction, inPrismaTransaction, ModelQueryNeeded } from "./sql-transaction.ts";
 
 /**
  * What a service needs to change state: the open transaction, who is acting, and the
@@ -31,13 +30,10 @@ export type WriteOptions = {
   actor?: Actor;
   groupType?: string;
   groupId?: string;
-  /**
-   * The work's usual path runs hand-written statements only (`sqlOf(w.tx)`): its transaction is
-   * the driver adapter's, without Prisma's (D-145). Should it ask `w.tx` for a model query after
-   * all, that transaction rolls back and the work runs again in Prisma's.
-   */
-  statementsOnly?: boolean;
 };
+
+/** Prisma's limits for a write's transaction: waiting for a connection, and being open. */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
 /** Serialization failure and deadlock: PostgreSQL rolled the whole transaction back. */
 const RETRIED_STATES = new Set(["40001", "40P01"]);
@@ -55,13 +51,12 @@ export async function runWrite<T>(
   work: (w: Write) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  const open = options.statementsOnly ? inAdapterTransaction : inPrismaTransaction;
   for (let attempt = 1; ; attempt++) {
     const recorded: StoredEvent[] = [];
     let write: Write | undefined;
     let result: T;
     try {
-      result = await open(ctx.db, (tx) => {
+      result = await ctx.db.$transaction((tx) => {
         write = {
           tx,
           actor: options.actor ?? actorOf(ctx.principal),
@@ -73,11 +68,8 @@ export async function runWrite<T>(
           recorded,
         };
         return work(write);
-      });
+      }, TRANSACTION_OPTIONS);
     } catch (error) {
-      // A rare branch of the work reads or writes through a model: all of it again, in Prisma's.
-      if (error instanceof ModelQueryNeeded)
-        return runWrite(ctx, work, { ...options, statementsOnly: false });
       const state = sqlStateOf(error);
       if (state && RETRIED_STATES.has(state) && attempt < MAX_ATTEMPTS) continue;
       if (state === "23505") throw uniqueViolation(error);

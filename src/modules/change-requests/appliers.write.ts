@@ -3,10 +3,7 @@ import type { Write } from "../../shared/write.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
 import { addDependency, removeAllDependencies } from "../dependencies/dependencies.write.ts";
 import type { AddDependencyInput } from "../dependencies/dependency.inputs.ts";
-import {
-  disableFeatureEnvironment,
-  enableFeatureEnvironment,
-} from "../feature-environments/enablement.write.ts";
+import { changeEnablement } from "../feature-environments/enablement.write.ts";
 import { setEnvironmentVariants } from "../feature-environments/environment-variants.write.ts";
 import {
   addStrategy,
@@ -95,17 +92,8 @@ async function applyUpdateSegment(
  */
 export const APPLIERS: Record<ChangeAction, Applier> = {
   updateEnabled: async (w, target, payload, limits) => {
-    const p = payload as { enabled: boolean; shouldActivateDisabledStrategies?: boolean };
-    if (p.enabled) {
-      await enableFeatureEnvironment(
-        w,
-        envTarget(target),
-        { shouldActivateDisabledStrategies: p.shouldActivateDisabledStrategies },
-        limits,
-      );
-    } else {
-      await disableFeatureEnvironment(w, envTarget(target));
-    }
+    const wanted = payload as { enabled: boolean; shouldActivateDisabledStrategies?: boolean };
+    await changeEnablement(w, envTarget(target), wanted, limits);
   },
   addStrategy: async (w, target, payload, limits) => {
     await addStrategy(w, envTarget(target), payload as NewStrategyInput, limits);

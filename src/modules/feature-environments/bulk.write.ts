@@ -2,7 +2,7 @@ import type { ResourceLimits } from "../../config.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { applyJsonPatch } from "../../shared/json-patch.ts";
 import type { Write } from "../../shared/write.ts";
-import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.write.ts";
+import { changeEnablement } from "./enablement.write.ts";
 import { setEnvironmentVariants } from "./environment-variants.write.ts";
 import { lockFeatures } from "./feature-lock.read.ts";
 import { updateStrategy } from "./strategies.write.ts";
@@ -27,8 +27,7 @@ export async function setFeaturesEnabled(
   const features = await lockFeatures(w.tx, target.project, names);
   for (const feature of features) {
     const one = { ...target, feature: feature.name };
-    if (enabled) await enableFeatureEnvironment(w, one, options, limits);
-    else await disableFeatureEnvironment(w, one);
+    await changeEnablement(w, one, { enabled, ...options }, limits);
   }
   return features.map((f) => f.name);
 }

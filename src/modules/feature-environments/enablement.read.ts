@@ -1,29 +1,21 @@
-import type { Db } from "../../db/database.ts";
+import type { Db, Tx } from "../../db/database.ts";
 import { sqlOf } from "../../shared/sql.ts";
+import {
+  changesNothing,
+  type EnablementState,
+  type EnablementWanted,
+  enablementSteps,
+} from "./enablement.logic.ts";
 import type { EnvironmentTarget } from "./strategy-record.read.ts";
 
-export type EnablementWanted = { enabled: boolean; shouldActivateDisabledStrategies?: boolean };
+type EnablementRow = EnablementState & { project: string; archived: boolean };
 
-/**
- * Whether turning the flag on (or off) in the environment would change nothing, read in one
- * statement without a lock: it is in the project, not archived, already in that state, and (on)
- * has an enabled strategy, and no disabled one to re-enable when asked to. Such a call is
- * answered without a transaction, so a repeated on/off (scripts and providers that apply a
- * desired state) never waits for a writer of the flag. Anything else, errors included, takes
- * the locked path (enablement.write.ts).
- */
-export async function enablementChangesNothing(
-  db: Db,
+/** The flag's state in the environment and its strategies' counts; undefined when either is unknown. */
+export async function enablementStateOf(
+  db: Db | Tx,
   target: EnvironmentTarget,
-  wanted: EnablementWanted,
-): Promise<boolean> {
-  const [row] = await sqlOf(db).query<{
-    enabled: boolean;
-    project: string;
-    archived: boolean;
-    enabledStrategies: number;
-    disabledStrategies: number;
-  }>`
+): Promise<EnablementRow | undefined> {
+  const [row] = await sqlOf(db).query<EnablementRow>`
     SELECT fe.enabled, f."projectId" AS project, f."archivedAt" IS NOT NULL AS archived,
            (count(s.id) FILTER (WHERE NOT s.disabled))::int AS "enabledStrategies",
            (count(s.id) FILTER (WHERE s.disabled))::int AS "disabledStrategies"
@@ -32,9 +24,21 @@ export async function enablementChangesNothing(
       LEFT JOIN "FeatureStrategy" s ON s."featureName" = f.name AND s."environmentName" = ${target.environment}
      WHERE f.name = ${target.feature}
      GROUP BY fe.enabled, f."projectId", f."archivedAt"`;
-  if (!row || row.project !== target.project || row.archived || row.enabled !== wanted.enabled) return false;
-  if (!wanted.enabled) return true;
-  return (
-    row.enabledStrategies > 0 && !(wanted.shouldActivateDisabledStrategies && row.disabledStrategies > 0)
-  );
+  return row;
+}
+
+/**
+ * Whether turning the flag on (or off) in the environment would change nothing, read without a
+ * lock. Such a call is answered without a transaction, so a repeated on/off (scripts and
+ * providers that apply a desired state) never waits for a writer of the flag. Anything else,
+ * errors included (another project, archived), takes the locked path (enablement.write.ts).
+ */
+export async function enablementChangesNothing(
+  db: Db,
+  target: EnvironmentTarget,
+  wanted: EnablementWanted,
+): Promise<boolean> {
+  const row = await enablementStateOf(db, target);
+  if (!row || row.project !== target.project || row.archived) return false;
+  return changesNothing(enablementSteps(row, wanted));
 }

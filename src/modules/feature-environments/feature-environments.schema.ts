@@ -5,8 +5,9 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { rowAnswersQuery } from "../../shared/query-answer.ts";
 import { deletedMeanwhile, runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
+import type { EnablementWanted } from "./enablement.logic.ts";
 import { enablementChangesNothing } from "./enablement.read.ts";
-import { disableFeatureEnvironment, enableFeatureEnvironment } from "./enablement.write.ts";
+import { changeEnablement } from "./enablement.write.ts";
 import { setEnvironmentVariants } from "./environment-variants.write.ts";
 import { requireStrategyCreationWhenNone } from "./guards.read.ts";
 import { addStrategy, deleteStrategy, reorderStrategies, updateStrategy } from "./strategies.write.ts";
@@ -17,13 +18,12 @@ import {
   StrategySortOrderInput,
   StrategyUpdateInput,
 } from "./strategy-inputs.schema.ts";
-import { SEGMENT_IDS } from "./strategy-record.read.ts";
+import { type EnvironmentTarget, SEGMENT_IDS } from "./strategy-record.read.ts";
 import { featureEnvironmentKey, requireDirectChange, scope, target, targetArgs } from "./target.schema.ts";
 
 /**
- * The flag's record, read after the toggle committed (or found nothing to change): the toggle's
- * transaction holds the flag's lock for its statements only, and runs without Prisma's (D-145).
- * A flag deleted since is a 404.
+ * The flag's record, read after the toggle committed (or found nothing to change), so the
+ * transaction holds the flag's lock for its statements only. A flag deleted since is a 404.
  */
 async function currentRecord(ctx: Context, query: FeatureQuery, name: string) {
   const feature = await ctx.db.feature.findUnique({ ...query, where: { name } });
@@ -32,6 +32,12 @@ async function currentRecord(ctx: Context, query: FeatureQuery, name: string) {
 }
 
 type FeatureQuery = { include?: Prisma.FeatureInclude; select?: Prisma.FeatureSelect };
+
+/** A toggle that would change nothing is answered without a transaction (enablement.read.ts). */
+async function changeEnablementUnlessNothing(ctx: Context, on: EnvironmentTarget, wanted: EnablementWanted) {
+  if (await enablementChangesNothing(ctx.db, on, wanted)) return;
+  await runWrite(ctx, (w) => changeEnablement(w, on, wanted, ctx.config.limits));
+}
 
 builder.mutationFields((t) => {
   return {
@@ -49,12 +55,11 @@ builder.mutationFields((t) => {
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
         await requireStrategyCreationWhenNone(ctx, args.project, args.feature, args.environment);
-        const options = { shouldActivateDisabledStrategies: args.shouldActivateDisabledStrategies ?? false };
-        if (!(await enablementChangesNothing(ctx.db, target(args), { enabled: true, ...options }))) {
-          await runWrite(ctx, (w) => enableFeatureEnvironment(w, target(args), options, ctx.config.limits), {
-            statementsOnly: true,
-          });
-        }
+        const wanted = {
+          enabled: true,
+          shouldActivateDisabledStrategies: args.shouldActivateDisabledStrategies ?? false,
+        };
+        await changeEnablementUnlessNothing(ctx, target(args), wanted);
         return currentRecord(ctx, query, args.feature);
       },
     }),
@@ -65,9 +70,7 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.UPDATE_FEATURE_ENVIRONMENT),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        if (!(await enablementChangesNothing(ctx.db, target(args), { enabled: false }))) {
-          await runWrite(ctx, (w) => disableFeatureEnvironment(w, target(args)), { statementsOnly: true });
-        }
+        await changeEnablementUnlessNothing(ctx, target(args), { enabled: false });
         return currentRecord(ctx, query, args.feature);
       },
     }),
@@ -81,13 +84,11 @@ builder.mutationFields((t) => {
       authScopes: scope(PERMISSIONS.CREATE_FEATURE_STRATEGY),
       resolve: async (query, _root, args, ctx) => {
         await requireDirectChange(ctx, args);
-        const created = await runWrite(
-          ctx,
-          (w) => addStrategy(w, target(args), args.input as NewStrategyInput, ctx.config.limits),
-          { statementsOnly: true },
+        const created = await runWrite(ctx, (w) =>
+          addStrategy(w, target(args), args.input as NewStrategyInput, ctx.config.limits),
         );
         // The inserted row answers as its read-back would (segments included); else it is read
-        // after the commit (D-145).
+        // after the commit, so the flag's lock is held for the write's statements only.
         if (rowAnswersQuery(query, { segments: SEGMENT_IDS })) return created;
         const strategy = await ctx.db.featureStrategy.findUnique({ ...query, where: { id: created.id } });
         if (!strategy) throw deletedMeanwhile();

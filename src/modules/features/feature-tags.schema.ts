@@ -38,10 +38,8 @@ builder.mutationField("addFeatureTag", (t) =>
     },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
     resolve: async (query, _root, args, ctx) => {
-      const { tag, tagged } = await runWrite(
-        ctx,
-        (w) => addFeatureTag(w, args.feature, { type: args.type, value: args.value }),
-        { statementsOnly: true },
+      const { tag, tagged } = await runWrite(ctx, (w) =>
+        addFeatureTag(w, args.feature, { type: args.type, value: args.value }),
       );
       // The new row answers as its read-back would; a tag the flag had is read (after the commit).
       if (tagged && rowAnswersQuery(query)) return tagged;

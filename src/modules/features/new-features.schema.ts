@@ -38,23 +38,19 @@ builder.mutationField("createFeature", (t) =>
       permission: { permission: PERMISSIONS.CREATE_FEATURE, project: args.project },
     }),
     resolve: async (query, _root, args, ctx) => {
-      const created = await runWrite(
-        ctx,
-        (w) =>
-          createFeature(
-            w,
-            args.project,
-            {
-              name: args.input.name,
-              type: args.input.type ?? undefined,
-              description: args.input.description,
-              impressionData: args.input.impressionData ?? undefined,
-              tags: args.input.tags ?? undefined,
-            },
-            ctx.config.limits.featureFlags,
-          ),
-        // The record is read after the commit, as a toggle's (D-145).
-        { statementsOnly: true },
+      const created = await runWrite(ctx, (w) =>
+        createFeature(
+          w,
+          args.project,
+          {
+            name: args.input.name,
+            type: args.input.type ?? undefined,
+            description: args.input.description,
+            impressionData: args.input.impressionData ?? undefined,
+            tags: args.input.tags ?? undefined,
+          },
+          ctx.config.limits.featureFlags,
+        ),
       );
       const feature = await ctx.db.feature.findUnique({ ...query, where: { name: created.name } });
       if (!feature) throw deletedMeanwhile();

@@ -5,10 +5,7 @@ import type { Write } from "../../shared/write.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { ensureContextField } from "../context-fields/context-field.write.ts";
 import { addDependency, removeDependency } from "../dependencies/dependencies.write.ts";
-import {
-  disableFeatureEnvironment,
-  enableFeatureEnvironment,
-} from "../feature-environments/enablement.write.ts";
+import { changeEnablement } from "../feature-environments/enablement.write.ts";
 import { setEnvironmentVariants } from "../feature-environments/environment-variants.write.ts";
 import { assertDependencyChangeAllowed } from "../feature-environments/guards.read.ts";
 import type { NewStrategyInput, VariantInput } from "../feature-environments/strategy.inputs.ts";
@@ -236,8 +233,7 @@ async function importEnvironment(
         await replaceStrategies(w, target, strategies.get(f.name) ?? [], limits);
       if (!state) return;
       await setEnvironmentVariants(w, target, (state.variants ?? []) as VariantInput[]);
-      if (state.enabled) await enableFeatureEnvironment(w, target, {}, limits);
-      else await disableFeatureEnvironment(w, target);
+      await changeEnablement(w, target, { enabled: state.enabled }, limits);
     });
   }
 }
