@@ -113,6 +113,12 @@ export async function bootstrap(db: Db, config: Config, logger: Logger): Promise
   const result: BootstrapResult = {};
   const settings = await db.setting.findMany({ where: { name: { in: ["bootstrapped", SEED_SETTING] } } });
   const needsAdmin = !settings.some((s) => s.name === "bootstrapped");
+  if (!needsAdmin && config.initAdmin.password) {
+    // Said, not silently skipped: an operator may expect it to reset a lost password.
+    logger.warn(
+      "INIT_ADMIN_PASSWORD is ignored: it only sets the password of the admin the first start creates (README, Lost admin password)",
+    );
+  }
   const seed = settings.find((s) => s.name === SEED_SETTING)?.content as { hash?: string } | undefined;
   // A restart of the same build on a seeded database: only the configured tokens may be new.
   if (!needsAdmin && seed?.hash === seedHash() && !(await tokensToCreate(db, config))) return result;

@@ -34,6 +34,8 @@ const envSchema = z.object({
       }
     }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** `json`: one JSON object per line (for a log shipper); `pretty`: coloured lines for a terminal. */
+  LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
   /** Milliseconds to wait for in-flight requests on shutdown before closing connections. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** Reported as ui-config `authenticationType`. */
@@ -191,6 +193,7 @@ export type Config = {
   baseUriPath: string;
   initAdmin: { username: string; password?: string; apiTokens: string[] };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  logFormat: "json" | "pretty";
   shutdownGraceMs: number;
   limits: ResourceLimits;
   auth: {
@@ -275,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiTokens: splitList(e.INIT_ADMIN_API_TOKENS ?? ""),
     },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     auth: {
       type: e.AUTH_TYPE,

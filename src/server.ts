@@ -15,7 +15,7 @@ import { createLogger, type Logger } from "./shared/logger.ts";
  */
 async function main() {
   const config = configOrExit();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   const port = await bindPort(config.host, config.port).catch((error: NodeJS.ErrnoException) =>
     exitWith(logger, "invalid configuration", [portProblem(config, error)]),
   );

@@ -1,4 +1,5 @@
-import { pino } from "pino";
+import { createRequire } from "node:module";
+import { type DestinationStream, pino } from "pino";
 
 /** Structured logger (pino, JSON lines on stderr); levels from LOG_LEVEL. */
 export type Logger = {
@@ -37,8 +38,16 @@ const REDACTED = [
  * sent together; what is pending when the process exits is flushed synchronously (pino's exit
  * hook).
  */
-export function createLogger(level: Level, write?: (line: string) => void): Logger {
-  const destination = write ? { write } : pino.destination({ dest: 2, sync: false });
+export function createLogger(
+  level: Level,
+  output: "json" | "pretty" | ((line: string) => void) = "json",
+): Logger {
+  const destination =
+    typeof output === "function"
+      ? { write: output }
+      : output === "pretty"
+        ? prettyStream()
+        : pino.destination({ dest: 2, sync: false });
   const log = pino(
     {
       level,
@@ -56,4 +65,10 @@ export function createLogger(level: Level, write?: (line: string) => void): Logg
     warn: (msg, fields) => log.warn(fields ?? {}, msg),
     error: (msg, fields) => log.error(fields ?? {}, msg),
   };
+}
+
+/** pino-pretty's stream on stderr, loaded only when asked for (LOG_FORMAT=pretty). */
+function prettyStream(): DestinationStream {
+  const pretty = createRequire(import.meta.url)("pino-pretty") as (options: object) => DestinationStream;
+  return pretty({ destination: 2, sync: false, colorize: process.stderr.isTTY, ignore: "pid,hostname" });
 }

@@ -38,6 +38,22 @@ describe("first-start bootstrap", () => {
     expect(await db.prisma.user.count({ where: { isService: false } })).toBe(1);
   });
 
+  it("recovers admin access as the README says: a new INIT_ADMIN_API_TOKENS token is an admin's; INIT_ADMIN_PASSWORD changes no password, and says so", async () => {
+    await bootstrap(db.prisma, loadConfig({}), logger); // a data folder that has been started before
+    const before = await db.prisma.user.findMany({ select: { id: true, passwordHash: true } });
+    const warnings: string[] = [];
+    const recording = createLogger("warn", (line) => warnings.push(line));
+    const recovery = "*:*.recovery-a-long-random-secret-for-the-test";
+    const config = loadConfig({
+      INIT_ADMIN_API_TOKENS: recovery,
+      INIT_ADMIN_PASSWORD: "Another-Password-123",
+    });
+    await bootstrap(db.prisma, config, recording);
+    expect(await resolveToken(db.prisma, recovery)).toMatchObject({ kind: "admin-token", rootRole: "Admin" });
+    expect(await db.prisma.user.findMany({ select: { id: true, passwordHash: true } })).toEqual(before);
+    expect(warnings.join("")).toContain("INIT_ADMIN_PASSWORD is ignored");
+  });
+
   it("accepts INIT_ADMIN_API_TOKENS (with or without Bearer) and keeps a deleted default project deleted", async () => {
     // Direct write: the API only archives projects; an operator may still delete one in SQL, and
     // this test has only a database (bootstrap runs before any app).

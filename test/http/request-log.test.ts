@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { observeStatements } from "../../src/db/sql-observer.ts";
 import { countForRequest } from "../../src/http/request-log.ts";
@@ -151,5 +153,73 @@ describe("/metrics (Prometheus)", () => {
     }
     await stream.return(undefined);
     expect(await metric()).toBeGreaterThan(before);
+  });
+});
+
+describe("what the access log keeps at info", () => {
+  const lineFor = (res: Response) => {
+    const id = res.headers.get("x-request-id");
+    return entries().find((e) => e.msg === "request" && e.requestId === id);
+  };
+
+  it("SDK answers, assets and probes that succeed are debug lines; their failures are not", async () => {
+    const client = await apiToken(t, "client", "development", ["*"]);
+    const sdk = await t.app.fetch("http://vexil.test/api/client/features", {
+      headers: { authorization: client },
+    });
+    expect(sdk.status).toBe(200);
+    expect(lineFor(sdk)).toMatchObject({ level: "debug", path: "/api/client/features" });
+    const health = await t.app.fetch("http://vexil.test/health");
+    expect(lineFor(health)).toMatchObject({ level: "debug", status: 200 });
+    const refused = await t.app.fetch("http://vexil.test/api/client/features", {
+      headers: { authorization: "*:development.not-a-token" },
+    });
+    expect(refused.status).toBe(401);
+    expect(lineFor(refused)).toMatchObject({ level: "info", status: 401 });
+    const admin = await t.app.fetch("http://vexil.test/api/admin/projects", {
+      headers: { authorization: ADMIN_TOKEN },
+    });
+    expect(lineFor(admin)).toMatchObject({ level: "info", status: 200 });
+  });
+
+  it("a GraphQL line names its operation and, when it answered errors with 200, their codes", async () => {
+    const post = (body: object) =>
+      t.app.fetch("http://vexil.test/graphql", {
+        method: "POST",
+        headers: { authorization: ADMIN_TOKEN, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const ok = await post({ query: "query Version { uiConfig { version } }" });
+    expect(lineFor(ok)).toMatchObject({ level: "info", status: 200, operation: "Version" });
+    expect(lineFor(ok)).not.toHaveProperty("errorCodes");
+    const failed = await post({
+      query: `mutation MakeFlag($p: String!) { createFeature(project: $p, input: { name: "x" }) { name } }`,
+      variables: { p: "no-such-project" },
+      operationName: "MakeFlag",
+    });
+    expect(failed.status).toBe(200);
+    const line = lineFor(failed);
+    expect(line).toMatchObject({ operation: "MakeFlag" });
+    expect(line?.errorCodes).toEqual([
+      ((await failed.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code,
+    ]);
+    const invalid = await post({ query: "query Wrong { noSuchField }" });
+    expect(lineFor(invalid)).toMatchObject({ operation: "Wrong", errorCodes: ["GRAPHQL_VALIDATION_FAILED"] });
+  });
+});
+
+describe("LOG_FORMAT=pretty", () => {
+  it("writes readable lines, not JSON, with the message and fields", () => {
+    const script = `import { createLogger } from "./src/shared/logger.ts";
+      createLogger("info", "pretty").info("request", { path: "/api/admin/projects", status: 200 });`;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(0);
+    const text = run.stderr.trim();
+    expect(text).toMatch(/INFO.*request/);
+    expect(text).toContain('path: "/api/admin/projects"');
+    expect(() => JSON.parse(text)).toThrow();
   });
 });
