@@ -105,7 +105,7 @@ export const inviteRoutes = defineRoutes([
     tag: "Public signup tokens",
     summary: "Change an invite link's expiry or enabled flag (admins only)",
     description:
-      "`token` is the link's secret or its `id`. Body `{expiresAt?, enabled?}`. Records public-signup-token-updated (nothing when unchanged).",
+      "`token` is the link's secret or its `id`. Body `{expiresAt?, enabled?}`, at least one (400 otherwise, as Unleash). Records public-signup-token-updated (nothing when unchanged).",
     document: `mutation UpdateInvite($databaseId: Int, $secret: String, $input: UpdatePublicSignupTokenInput!) { updatePublicSignupToken(databaseId: $databaseId, secret: $secret, input: $input) { ${INVITE_FIELDS} } }`,
     variables: (req) => ({ ...inviteKeyOf(req.params.token), input: objectBody(req) }),
     respond: (data) => withoutUrl(data.updatePublicSignupToken as InviteNode),

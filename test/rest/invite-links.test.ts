@@ -128,6 +128,14 @@ describe("managing invite links", () => {
     expect((await t.rest("POST", TOKENS, { name: "x", expiresAt: "tomorrow" })).status).toBe(400);
     const { secret } = await newLink("Bad update");
     expect((await t.rest("PUT", `${TOKENS}/${secret}`, { enabled: "no" })).status).toBe(400);
+    // A change that names nothing to change is refused, as Unleash 8.2 does.
+    const updates = await eventsOf("public-signup-token-updated");
+    for (const body of [{}, { expiresAt: null, enabled: null }]) {
+      const empty = await t.rest("PUT", `${TOKENS}/${secret}`, body);
+      expect(empty.status).toBe(400);
+      expect(empty.body).toMatchObject({ name: "ValidationError" });
+    }
+    expect(await eventsOf("public-signup-token-updated")).toHaveLength(updates.length);
     expect((await t.rest("GET", `${TOKENS}/nope`)).status).toBe(404);
     expect((await t.rest("PUT", `${TOKENS}/nope`, { enabled: false })).status).toBe(404);
     expect((await t.rest("GET", `${TOKENS}/999999`)).status).toBe(404);

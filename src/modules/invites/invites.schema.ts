@@ -94,7 +94,7 @@ const CreateInput = builder.inputType("CreatePublicSignupTokenInput", {
 });
 
 const UpdateInput = builder.inputType("UpdatePublicSignupTokenInput", {
-  description: "Changes to an invite link; absent fields stay as they are.",
+  description: "Changes to an invite link (at least one); absent fields stay as they are.",
   fields: (t) => ({
     expiresAt: t.field({ type: "DateTime", description: "New expiry." }),
     enabled: t.boolean({ description: "False disables the link (Unleash's delete in the UI)." }),
