@@ -95,11 +95,13 @@ export async function seed(base: string): Promise<Fixture> {
   for (const name of ["peer-flag", "peer-parent"]) {
     await must(base, "POST", `${P}/features`, { name, description: "peer-diff" }, `flag ${name}`);
   }
+  // 100 %: the sampled SDK contexts have no userId or sessionId, so both servers (as Unleash's
+  // SDKs do) roll a random stickiness value; at 50 % each would list the flag or not at random.
   const strategy = await must(
     base,
     "POST",
     `${P}/features/peer-flag/environments/development/strategies`,
-    { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default", groupId: "peer-flag" } },
+    { name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "peer-flag" } },
     "strategy",
   );
   await must(
