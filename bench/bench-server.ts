@@ -27,11 +27,13 @@ export async function serveBenchDatabase(
   { config, logger }: { config: Config; logger: Logger },
 ): Promise<BenchServer> {
   const deps = { config, db: database.prisma, bus: createInProcessBus(), logger, now: () => new Date() };
-  const server = await listen(createApp({ ...deps, ready: async () => {} }), deps, "127.0.0.1", 0);
+  const app = createApp({ ...deps, ready: async () => {} });
+  const server = await listen(app, "127.0.0.1", 0);
   return {
     url: server.url,
     close: async () => {
       await server.close(1000);
+      await app.close();
       await deps.bus.close();
       await database.close();
     },

@@ -56,7 +56,7 @@ async function main() {
 
   const deps = { config, db, bus: createInProcessBus(), logger, now: () => new Date() };
   const app = createApp({ ...deps, ready: async () => {} });
-  const server = await listen(app, deps, "127.0.0.1", 0);
+  const server = await listen(app, "127.0.0.1", 0);
   const times: number[] = [];
   // The SQL statement and JSON.parse alone, as the resolver runs them (no HTTP, GraphQL, REST).
   const statement: number[] = [];
@@ -87,6 +87,7 @@ async function main() {
     }
   } finally {
     await server.close();
+    await app.close();
     await deps.bus.close();
   }
   await database.close();

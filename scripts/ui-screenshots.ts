@@ -179,7 +179,7 @@ async function main() {
     return body.data ?? {};
   };
   const demo = await seed(gql);
-  const server = await listen(app, deps, "127.0.0.1", port, bound);
+  const server = await listen(app, "127.0.0.1", port, bound);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   await mkdir(OUT, { recursive: true });
   try {
@@ -198,6 +198,7 @@ async function main() {
   } finally {
     await browser.close();
     await server.close(0);
+    await app.close();
     await deps.bus.close();
     await database.close();
   }

@@ -3,7 +3,7 @@ import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type pg from "pg";
 import { restPlugin } from "../rest/plugin.ts";
 import type { Route } from "../rest/route.ts";
-import type { AppDeps, Context } from "./context.ts";
+import type { AppDeps, AppScope, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
 import { corsPolicy } from "./http/cors.ts";
 import { useHeaderCaller } from "./http/credential-first.ts";
@@ -29,16 +29,31 @@ import { ofrepPlugin } from "./modules/ofrep/ofrep.plugin.ts";
 import { avatarPlugin } from "./modules/users/avatars.plugin.ts";
 import { passwordResetEndpoints } from "./modules/users/password-reset.endpoints.ts";
 import { schema } from "./schema.ts";
+import { closeServices, createServices } from "./services.ts";
 import { DomainError } from "./shared/errors.ts";
 
-export type App = YogaServerInstance<Record<string, unknown>, Context>;
+export type Yoga = YogaServerInstance<Record<string, unknown>, Context>;
+
+export type App = {
+  /** The yoga server: served over HTTP and graphql-ws by `listen` (src/http-server.ts). */
+  yoga: Yoga;
+  /** Answers one request in process (tests, benchmarks). */
+  fetch: Yoga["fetch"];
+  /** The dependencies the app was given and the services it built (src/services.ts). */
+  scope: AppScope;
+  /**
+   * Closes the app's services (closeServices): call it once requests are drained. The given
+   * dependencies (database, bus, login limiter) stay open for their owner.
+   */
+  close(): Promise<void>;
+};
 
 /**
  * Builds the HTTP application (GraphQL at /graphql, REST at /api/admin/**, OpenAPI at /docs,
- * health probes). No listening and no globals: server.ts and tests call this.
+ * health probes) and its services. No listening and no globals: server.ts and tests call this.
  */
 export function createApp(
-  deps: AppDeps & {
+  given: AppDeps & {
     ready?: () => Promise<void>;
     /** The PostgreSQL pool in server mode, for `/metrics`. */
     pool?: pg.Pool;
@@ -46,7 +61,8 @@ export function createApp(
     restRoutes?: Route[];
   },
 ): App {
-  return createYoga<Record<string, unknown>, Context>({
+  const deps = { ...given, services: createServices(given) };
+  const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
@@ -91,6 +107,12 @@ export function createApp(
       uiPlugin(),
     ].map((plugin) => guardOnRequest(plugin, deps.logger)),
   });
+  return {
+    yoga,
+    fetch: yoga.fetch,
+    scope: deps,
+    close: () => closeServices(deps.services, deps.logger),
+  };
 }
 
 /**

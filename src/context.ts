@@ -8,7 +8,6 @@ import { tokenFromHeader } from "./modules/access/credentials.logic.ts";
 import { resolveToken } from "./modules/access/credentials.write.ts";
 import type { LoginLimiter } from "./modules/access/login-limits.cache.ts";
 import type { Principal } from "./modules/access/principal.types.ts";
-import { rememberedToken } from "./modules/access/remembered-tokens.cache.ts";
 import {
   CSRF_HEADER,
   cookieValue,
@@ -17,10 +16,14 @@ import {
   SESSION_COOKIE,
 } from "./modules/access/sessions.write.ts";
 import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
+import type { AppServices } from "./services.ts";
 import type { DomainError } from "./shared/errors.ts";
 import type { Logger } from "./shared/logger.ts";
 
-/** Long-lived dependencies shared by every request; built once in createApp. */
+/**
+ * What an app is built from: long-lived dependencies made, and closed, by its caller (serve.ts,
+ * a test): the database, the bus, the login limiter.
+ */
 export type AppDeps = {
   config: Config;
   db: Db;
@@ -37,8 +40,14 @@ export type AppDeps = {
   checkRestResponses?: boolean;
 };
 
+/**
+ * Everything app-scoped: the dependencies createApp was given and the services it built from
+ * them (src/services.ts). Plugins, jobs and every request's context reach the same ones.
+ */
+export type AppScope = AppDeps & { services: AppServices };
+
 /** Per-request (or per-WebSocket-operation) context: who is calling, and request-scoped loaders. */
-export type Context = AppDeps & {
+export type Context = AppScope & {
   requestId: string;
   principal: Principal | null;
   /** Why there is no principal when credentials were sent but refused (e.g. CSRF); default 401. */
@@ -80,7 +89,7 @@ const callerByRequest = new WeakMap<Request, Promise<Caller>>();
  * Who sends this HTTP request, resolved once however often it is asked (the GraphQL gate asks
  * before parsing, the context after validation).
  */
-export function callerOfRequest(deps: AppDeps, request: Request): Promise<Caller> {
+export function callerOfRequest(deps: AppScope, request: Request): Promise<Caller> {
   let caller = callerByRequest.get(request);
   if (!caller) {
     caller = resolvePrincipal(deps, credentialsOfRequest(request, deps.config));
@@ -93,11 +102,11 @@ export function callerOfRequest(deps: AppDeps, request: Request): Promise<Caller
  * The caller of a request known by its headers alone, before its body is read
  * (src/http/credential-first.ts): as callerOfRequest, and whether an X-API-Key works.
  */
-export function headerCaller(deps: AppDeps, request: Request): Promise<Caller> {
+export function headerCaller(deps: AppScope, request: Request): Promise<Caller> {
   return callerOfRequest(deps, request).then(async (caller) => {
     const apiKey = tokenFromHeader(request.headers.get("x-api-key"));
     if (caller.principal || !apiKey || request.headers.has("authorization")) return caller;
-    return { ...caller, apiKeyWorks: (await rememberedToken(deps, apiKey)) !== null };
+    return { ...caller, apiKeyWorks: (await deps.services.tokens.resolve(apiKey)) !== null };
   });
 }
 
@@ -125,7 +134,7 @@ export function credentialsOfRequest(request: Request, config: Config): Credenti
  * request's caller is resolved once (callerOfRequest).
  */
 export async function createContext(
-  deps: AppDeps,
+  deps: AppScope,
   credentials: Credentials | { request: Request } | string | null | undefined,
 ): Promise<Context> {
   const plain: Credentials =
@@ -198,12 +207,12 @@ export function socketCredentials(
 }
 
 /** Who a set of credentials stands for (null when they are missing, invalid or refused). */
-export async function principalOf(deps: AppDeps, creds: Credentials): Promise<Principal | null> {
+export async function principalOf(deps: AppScope, creds: Credentials): Promise<Principal | null> {
   return (await resolvePrincipal(deps, creds)).principal;
 }
 
 async function resolvePrincipal(
-  deps: AppDeps,
+  deps: AppScope,
   creds: Credentials,
   options: { fresh?: boolean } = {},
 ): Promise<{ principal: Principal | null; problem?: DomainError }> {
@@ -212,7 +221,7 @@ async function resolvePrincipal(
     // `fresh`: read from the database, not the token memory (revocation checks).
     const principal = options.fresh
       ? await resolveToken(deps.db, secret, deps.now())
-      : await rememberedToken(deps, secret);
+      : await deps.services.tokens.resolve(secret);
     return { principal };
   }
   const session = cookieValue(creds.cookie, SESSION_COOKIE);

@@ -4,8 +4,8 @@ import { type ExecutionArgs, GraphQLError } from "graphql";
 import { MessageType } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { App } from "./app.ts";
-import { type AppDeps, principalOf, socketCredentials } from "./context.ts";
+import type { App, Yoga } from "./app.ts";
+import { principalOf, socketCredentials } from "./context.ts";
 import { admitRequests } from "./http/admission.ts";
 import { bodyMayBeRead } from "./http/credential-first.ts";
 import { tracedHandler } from "./http/tracing.ts";
@@ -26,7 +26,7 @@ export type RunningServer = {
   close(graceMs?: number): Promise<void>;
 };
 
-type Enveloped = ReturnType<App["getEnveloped"]>;
+type Enveloped = ReturnType<Yoga["getEnveloped"]>;
 
 /**
  * Binds `host:port` and answers every request 503 (`/health` 200) until `listen` serves the app
@@ -39,17 +39,12 @@ type Enveloped = ReturnType<App["getEnveloped"]>;
  * credentials (socketCredentials) are missing or invalid, or a client or frontend token, is
  * refused at connect (4403).
  */
-export async function listen(
-  app: App,
-  deps: AppDeps,
-  host: string,
-  port: number,
-  bound?: Server,
-): Promise<RunningServer> {
+export async function listen(app: App, host: string, port: number, bound?: Server): Promise<RunningServer> {
+  const { yoga, scope: deps } = app;
   const server = bound ?? createServer();
   server.removeAllListeners("request");
   const { maxConcurrentRequests: limit, maxBodyBytes, wsInitTimeoutMs } = deps.config.http;
-  const admitted = admitRequests(app, {
+  const admitted = admitRequests(yoga, {
     limit,
     maxBodyBytes,
     bodyMayBeRead: (request) => bodyMayBeRead(deps, request),
@@ -58,7 +53,7 @@ export async function listen(
   server.on("request", deps.config.tracing ? tracedHandler(admitted) : admitted);
   // A message larger than a request body may be is refused from its frame header, before it is
   // buffered (close 1009); ws's own default would hold 100 MiB per socket before any credential.
-  const wss = new WebSocketServer({ server, path: app.graphqlEndpoint, maxPayload: maxBodyBytes });
+  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: maxBodyBytes });
   wss.on("connection", quietOversizedMessages);
   const ws = useServer<Record<string, unknown>>(
     {
@@ -76,7 +71,7 @@ export async function listen(
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onSubscribe: async (ctx, id, params) => {
-        const enveloped = app.getEnveloped({
+        const enveloped = yoga.getEnveloped({
           ...ctx,
           connectionParams: ctx.connectionParams,
           params,

@@ -21,8 +21,6 @@ import {
   type LoginLimitStore,
   loginLimitsOf,
 } from "./modules/access/login-limits.cache.ts";
-import { metricsIngestor } from "./modules/client-metrics/ingestor.cache.ts";
-import { feedFor } from "./modules/live/feed.live.ts";
 import type { Logger } from "./shared/logger.ts";
 
 export type ServeStart = {
@@ -69,18 +67,23 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
     logger,
   );
   const loginLimiter = createLoginLimiter(loginLimitStore(config, database), loginLimitsOf(config));
-  const deps = { config, db: database.prisma, bus, logger, now: () => new Date(), loginLimiter };
   const app = createApp({
-    ...deps,
+    config,
+    db: database.prisma,
+    bus,
+    logger,
+    now: () => new Date(),
+    loginLimiter,
     ready: () => assertMigrated((sql) => database.prisma.$queryRawUnsafe(sql)),
     pool: database.pool,
   });
-  const running = await listen(app, deps, config.host, config.port, start.port);
-  const stopChangeRequestScheduler = startChangeRequestScheduler(deps);
-  const stopStaleMarker = startPotentiallyStaleMarker(deps);
-  const stopEventCountRollup = startEventCountRollup(deps);
-  const stopMetricsRetention = startClientMetricsRetention(deps);
-  const worker = startDeliveryWorker(deps);
+  const running = await listen(app, config.host, config.port, start.port);
+  const scope = app.scope;
+  const stopChangeRequestScheduler = startChangeRequestScheduler(scope);
+  const stopStaleMarker = startPotentiallyStaleMarker(scope);
+  const stopEventCountRollup = startEventCountRollup(scope);
+  const stopMetricsRetention = startClientMetricsRetention(scope);
+  const worker = startDeliveryWorker(scope);
   const stopIdleMemoryReclaim = startIdleMemoryReclaim(logger);
   logger.info("Vexil listening", {
     url: running.url,
@@ -99,12 +102,10 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
     stopIdleMemoryReclaim();
     // Live subscriptions never finish by themselves: end them now, so that SSE responses
     // complete and only ordinary in-flight requests use the grace period.
-    feedFor(deps).close();
+    scope.services.feed.close();
     await running.close(config.shutdownGraceMs);
-    // Requests are drained: write the SDK metrics they were answered 202 for.
-    await metricsIngestor(deps)
-      .close()
-      .catch((error) => logger.error("SDK metrics not written at shutdown", { error: String(error) }));
+    // Requests are drained: the services close, writing the SDK metrics answered 202 for.
+    await app.close();
     await worker.stop();
     await bus.close();
     await loginLimiter.close();

@@ -1,6 +1,5 @@
 import type { Config } from "../config.ts";
-import type { AppDeps } from "../context.ts";
-import { rememberedFrontendOrigins } from "../modules/ui-config/frontend-settings.write.ts";
+import type { AppScope } from "../context.ts";
 
 /** Who may call the paths under `prefix` from a page of another origin, and whether with cookies. */
 export type CorsRule = { prefix: string; origins: string[]; credentials: boolean };
@@ -32,7 +31,7 @@ type CorsAnswer = false | { origin: string | string[]; credentials: boolean };
  * no CORS header at all, so its page cannot read the answer.
  */
 export function corsPolicy(
-  deps: Pick<AppDeps, "config" | "bus" | "db">,
+  deps: Pick<AppScope, "config" | "services">,
 ): (request: Request) => Promise<CorsAnswer> {
   const { config } = deps;
   const publicOrigin = new URL(config.publicUrl).origin;
@@ -41,7 +40,7 @@ export function corsPolicy(
     if (!origin) return false;
     const url = new URL(request.url);
     const frontend = FRONTEND_PREFIXES.some((p) => underPrefix(url.pathname, p));
-    const rules = corsRules(config, frontend ? await rememberedFrontendOrigins(deps) : []);
+    const rules = corsRules(config, frontend ? await deps.services.frontendOrigins.get() : []);
     const rule = rules.find((r) => underPrefix(url.pathname, r.prefix));
     if (!rule) return false;
     if (origin === publicOrigin || origin === url.origin || rule.origins.includes(origin)) {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Plugin } from "graphql-yoga";
-import { type AppDeps, adoptCaller, type Caller, headerCaller } from "../context.ts";
+import { type AppScope, adoptCaller, type Caller, headerCaller } from "../context.ts";
 
 /**
  * The paths whose requests may carry a body without a credential: logging in, resetting a
@@ -20,7 +20,7 @@ type WithHeaderCaller = IncomingMessage & { [HEADER_CALLER]?: Promise<Caller> };
  * a credential that works (a token in Authorization or X-API-Key, a session). Its principal is
  * resolved once: yoga's request reuses it (useHeaderCaller).
  */
-export function bodyMayBeRead(deps: AppDeps, request: IncomingMessage): Promise<boolean> {
+export function bodyMayBeRead(deps: AppScope, request: IncomingMessage): Promise<boolean> {
   const path = pathOf(request.url);
   if (PUBLIC_BODY_PREFIXES.some((prefix) => path.startsWith(prefix))) return Promise.resolve(true);
   const headersOnly = headersRequest(request);

@@ -1,10 +1,8 @@
 import type { Plugin } from "graphql-yoga";
 import type pg from "pg";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { type AppDeps, callerOfRequest } from "../context.ts";
+import { type AppScope, callerOfRequest } from "../context.ts";
 import { can } from "../modules/access/check.logic.ts";
-import { feedFor } from "../modules/live/feed.live.ts";
-import { openSubscriptions } from "../modules/live/revocation.plugin.ts";
 import { AuthenticationRequired, NoAccessError } from "../shared/errors.ts";
 import { operationOf, surfaceOf } from "./labels.ts";
 
@@ -35,7 +33,7 @@ function processMetrics(): Registry {
  * to this node's subscribers), and the webhook queue (pending and given-up deliveries). Readable with an admin credential only (Prometheus sends it as
  * `authorization: credentials` in its scrape config): the figures describe the whole instance.
  */
-export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string, unknown>> {
+export function useMetrics(deps: AppScope, pool?: pg.Pool): Plugin<Record<string, unknown>> {
   // A registry of this app's own: the process' metrics, then the app's below.
   const register = Registry.merge([processMetrics()]);
   const http = new Histogram({
@@ -75,7 +73,7 @@ export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string,
     help: "Open GraphQL subscriptions (WebSocket and SSE) on this node.",
     registers: [register],
     collect() {
-      this.set(openSubscriptions(deps));
+      this.set(deps.services.revocation.open());
     },
   });
   const feedLag = new Histogram({
@@ -84,7 +82,7 @@ export function useMetrics(deps: AppDeps, pool?: pg.Pool): Plugin<Record<string,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [register],
   });
-  feedFor(deps).observeLag((seconds) => feedLag.observe(seconds));
+  deps.services.feed.observeLag((seconds) => feedLag.observe(seconds));
   new Gauge({
     name: "vexil_webhook_deliveries",
     help: "Integration deliveries waiting (pending) and given up (dead), all nodes.",

@@ -1,5 +1,4 @@
-import type { AppDeps } from "../context.ts";
-import { metricsRoom } from "../modules/client-metrics/metrics-room.cache.ts";
+import type { AppScope } from "../context.ts";
 import { type Pruned, pruneClientMetrics } from "../modules/client-metrics/retention.job.ts";
 import { startPeriodic } from "./periodic.ts";
 
@@ -8,14 +7,14 @@ import { startPeriodic } from "./periodic.ts";
  * this node's view of the kept applications and instances is read again afterwards.
  */
 export async function pruneClientMetricsOnce(
-  deps: Pick<AppDeps, "db" | "bus" | "config" | "logger" | "now">,
+  deps: Pick<AppScope, "db" | "config" | "now" | "services">,
 ): Promise<Pruned | null> {
   const pruned = await pruneClientMetrics(deps.db, deps.now(), deps.config.metrics);
-  metricsRoom(deps).forget();
+  deps.services.metricsRoom.forget();
   return pruned;
 }
 
 /** Starts the pruning (hourly; Unleash clears every few hours). */
-export function startClientMetricsRetention(deps: AppDeps, intervalMs = 3_600_000): () => void {
+export function startClientMetricsRetention(deps: AppScope, intervalMs = 3_600_000): () => void {
   return startPeriodic("SDK metrics retention", intervalMs, deps.logger, () => pruneClientMetricsOnce(deps));
 }

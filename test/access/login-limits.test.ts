@@ -33,7 +33,7 @@ beforeAll(async () => {
     LOGIN_RATE_LIMIT_PER_MINUTE: String(PER_ACCOUNT),
     LOGIN_ADDRESS_RATE_LIMIT_PER_MINUTE: String(PER_ADDRESS),
   });
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  server = await listen(t.app, "127.0.0.1", 0);
   for (const name of ["victim", "wanderer", "shared", "twin"]) await userWithPat(t, name, "Viewer");
 });
 
@@ -173,11 +173,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the limits hold across nodes", 
       for (let i = 0; i < 2; i++) {
         const loginLimiter = createLoginLimiter(store(), limits);
         const deps = { ...t.deps, loginLimiter };
-        const node = await listen(createApp(deps), deps, "127.0.0.1", 0);
+        const app = createApp(deps);
+        const node = await listen(app, "127.0.0.1", 0);
         nodes.push(node);
         extraNodes.push({
           async close() {
             await node.close(0);
+            await app.close();
             await loginLimiter.close();
           },
         });

@@ -9,7 +9,7 @@ let server: RunningServer;
 const clients: ReturnType<typeof createClient>[] = [];
 beforeAll(async () => {
   t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  server = await listen(t.app, "127.0.0.1", 0);
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.dispose()));

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientFeaturesCache } from "../../src/modules/client-features/client-features.cache.ts";
 import { readClientState } from "../../src/modules/client-features/client-features.read.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
@@ -87,7 +86,7 @@ describe("a scope's client configuration", () => {
   });
 
   it("the cache serves from memory until a change is committed, and SDKs get no disabled strategy", async () => {
-    const cache = clientFeaturesCache(t.deps);
+    const cache = t.deps.services.clientFeatures;
     const scope = { environment: "development", projects: ["default"] };
     const first = await cache.snapshot(scope);
     expect(await cache.snapshot(scope)).toBe(first);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInProcessBus } from "../../src/events/bus.ts";
 import type { Report } from "../../src/modules/client-metrics/batch.logic.ts";
-import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
+import { createMetricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
 import { SdkWritesRateLimited } from "../../src/modules/client-metrics/sdk-write-limits.cache.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { apiToken, createFlags, sdkBucket } from "../helpers/builders.ts";
@@ -43,7 +42,7 @@ describe("buffered SDK metrics", () => {
       expect(res.status).toBe(202);
     }
     expect(await stored()).toBe(0);
-    await metricsIngestor(t.deps).flush();
+    await t.deps.services.metricsIngestor.flush();
     expect(await stored()).toBe(10);
     expect(await t.database.prisma.clientInstance.count({ where: { appName: "app" } })).toBe(5);
   });
@@ -57,15 +56,14 @@ describe("buffered SDK metrics", () => {
     );
     expect(res.status).toBe(202);
     expect(await stored()).toBe(10);
-    await metricsIngestor(t.deps).close();
+    await t.deps.services.metricsIngestor.close();
     expect(await stored()).toBe(17);
   });
 
   it("the buffer is bounded: while its write waits, reports past 100,000 rows are refused (429) until it is written", async () => {
-    // This node's own buffer. The reports all arrive in one turn of the event loop, so the
+    // A buffer of its own. The reports all arrive in one turn of the event loop, so the
     // write the first 50,000 rows start cannot have got anywhere meanwhile.
-    const deps = { ...t.deps, bus: createInProcessBus() };
-    const ingestor = metricsIngestor(deps);
+    const ingestor = createMetricsIngestor(t.deps);
     const report = (n: number): Report => ({
       projects: ["*"],
       instance: {
@@ -92,14 +90,13 @@ describe("buffered SDK metrics", () => {
     await ingestor.flush();
     await expect(ingestor.add(report(99))).resolves.toBeUndefined();
     await ingestor.close();
-    await deps.bus.close();
   }, 120_000);
 });
 
 describe("a batch holding a row the database refuses", () => {
   it("writes every other report and drops only that row (one bad report never costs another)", async () => {
     await createFlags(t, ["separated"]);
-    const ingestor = metricsIngestor(t.deps);
+    const ingestor = t.deps.services.metricsIngestor;
     const report = (instanceId: string) => ({
       instance: {
         appName: "separating-app",

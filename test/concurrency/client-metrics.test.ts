@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
-import { metricsIngestor } from "../../src/modules/client-metrics/ingestor.cache.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { apiToken, createFlags, sdkBucket } from "../helpers/builders.ts";
 
@@ -108,11 +107,12 @@ describe("concurrent SDK reports", () => {
       ),
     );
     expect(statuses.every((s) => s === 202)).toBe(true);
-    await Promise.all(bufferedDeps.map((deps) => metricsIngestor(deps).flush()));
+    await Promise.all(nodes.map((node) => node.scope.services.metricsIngestor.flush()));
     const row = await t.database.prisma.clientMetricsHourly.findMany({
       where: { featureName: "c-alpha", appName: "batch-app" },
     });
     expect(row.map((r) => r.yes)).toEqual([180]);
+    for (const node of nodes) await node.close();
     for (const deps of bufferedDeps) await deps.bus.close();
   });
 });
@@ -150,7 +150,10 @@ describe("caps under concurrent floods (issue 36.2)", () => {
     const db = t.database.prisma;
     expect(await db.unknownFlag.count()).toBe(20);
     expect(await db.unknownFlag.count({ where: { name: "flood-last" } })).toBe(1);
-    for (const node of nodes) await node.deps.bus.close();
+    for (const node of nodes) {
+      await node.app.close();
+      await node.deps.bus.close();
+    }
   });
 
   it("applications on one node: a burst of new names stops exactly at the cap", async () => {
@@ -169,6 +172,7 @@ describe("caps under concurrent floods (issue 36.2)", () => {
     );
     expect(statuses.every((s) => s === 202)).toBe(true);
     expect(await db.clientApplication.count()).toBe(before + 5);
+    await node.app.close();
     await node.deps.bus.close();
   });
 });

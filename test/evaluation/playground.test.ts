@@ -64,7 +64,7 @@ beforeAll(async () => {
   await createFlag(t, "everyone", { enabledIn: ["development"] });
   await createProject(t, "other", { name: "Other" });
   await create("elsewhere", "other");
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  server = await listen(t.app, "127.0.0.1", 0);
 });
 afterAll(async () => {
   await server?.close(0);

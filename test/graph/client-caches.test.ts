@@ -41,7 +41,7 @@ const production = (data: FlagData | null | undefined) =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  server = await listen(t.app, "127.0.0.1", 0);
   await createFlags(t, ["apollo-flag", "urql-flag"]);
 });
 

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { type App, createApp } from "../../src/app.ts";
 import { bootstrap } from "../../src/bootstrap.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
-import type { AppDeps } from "../../src/context.ts";
+import type { AppDeps, AppScope } from "../../src/context.ts";
 import type { AdapterWrapper, Database } from "../../src/db/database.ts";
 import { assertMigrated } from "../../src/db/migrate.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
@@ -16,7 +16,8 @@ export { ADMIN_TOKEN };
 
 export type TestApp = {
   app: App;
-  deps: AppDeps;
+  /** The dependencies the app was given and the services it built (`deps.services`). */
+  deps: AppScope;
   database: Database;
   config: Config;
   /** Sets the clock every service sees (default: real time). */
@@ -81,7 +82,7 @@ export async function createTestApp(
   });
   return {
     app,
-    deps,
+    deps: app.scope,
     database,
     config,
     setNow: (date) => {
@@ -89,6 +90,7 @@ export async function createTestApp(
     },
     ...apiClient((url, init) => app.fetch(url, init), "http://vexil.test"),
     async close() {
+      await app.close();
       await deps.bus.close();
       await database.close();
     },
@@ -106,7 +108,7 @@ export async function createListeningTestApp(
   options: Parameters<typeof createTestApp>[1] = {},
 ): Promise<ListeningTestApp> {
   const t = await createTestApp(env, options);
-  const server = await listen(t.app, t.deps, "127.0.0.1", 0);
+  const server = await listen(t.app, "127.0.0.1", 0);
   return {
     ...t,
     url: server.url,

@@ -144,7 +144,7 @@ describe("WebSocket limits", () => {
     expect(loadConfig({}).http.wsInitTimeoutMs).toBe(3000);
     const config = loadConfig({ VEXIL_WS_INIT_TIMEOUT_MS: "300" });
     expect(config.http.wsInitTimeoutMs).toBe(300);
-    const server = await listen(t.app, { ...t.deps, config }, "127.0.0.1", 0);
+    const server = await listen({ ...t.app, scope: { ...t.deps, config } }, "127.0.0.1", 0);
     try {
       const closed = await socketClose(server.url, () => {});
       expect(closed.code).toBe(4408);

@@ -31,12 +31,14 @@ async function startNode(databaseUrl: string, redisUrl?: string): Promise<Node> 
   await bootstrap(database.prisma, config, logger);
   const bus = await createEventBus({ redisUrl, postgresUrl: databaseUrl }, logger);
   const deps: AppDeps = { config, db: database.prisma, bus, logger, now: () => new Date() };
-  const server = await listen(createApp(deps), deps, "127.0.0.1", 0);
+  const app = createApp(deps);
+  const server = await listen(app, "127.0.0.1", 0);
   return {
     deps,
     server,
     async close() {
       await server.close(0);
+      await app.close();
       await bus.close();
       await database.close();
     },

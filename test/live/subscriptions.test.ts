@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/events/record.ts";
 import { directNextTo } from "../../src/http-server.ts";
-import { feedFor } from "../../src/modules/live/feed.live.ts";
 import { followEvents } from "../../src/modules/live/follow.live.ts";
 import { runWrite } from "../../src/shared/write.ts";
 import { createListeningTestApp, type ListeningTestApp, systemWriteContext } from "../helpers/app.ts";
@@ -115,7 +114,7 @@ describe("events subscription", () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     "holds a committed event back until an older transaction with a lower id has ended",
     async () => {
-      const feed = feedFor(t.deps);
+      const feed = t.deps.services.feed;
       await feed.ready();
       const from = BigInt(await lastEventId(t));
       const stream = followEvents(t.deps.db, feed, { where: {}, accept: () => true, afterId: from });
@@ -158,7 +157,7 @@ describe("events subscription", () => {
   });
 
   it("ends a subscriber that falls too far behind without slowing writers or other subscribers", async () => {
-    const feed = feedFor(t.deps);
+    const feed = t.deps.services.feed;
     await feed.ready();
     const from = BigInt(await lastEventId(t));
     const everything = { where: {}, accept: () => true };
@@ -188,7 +187,7 @@ describe("events subscription", () => {
 
 describe("direct sends (graphql-ws over WebSocket)", () => {
   it("hands live events to a direct sender while waiting, and returns the ones it declines", async () => {
-    const feed = feedFor(t.deps);
+    const feed = t.deps.services.feed;
     await feed.ready();
     const from = BigInt(await lastEventId(t));
     const stream = followEvents(t.deps.db, feed, { where: {}, accept: () => true, afterId: from });
@@ -223,7 +222,7 @@ describe("direct sends (graphql-ws over WebSocket)", () => {
   });
 
   it("treats a direct sender that throws as declining: the event is returned, the feed goes on", async () => {
-    const feed = feedFor(t.deps);
+    const feed = t.deps.services.feed;
     await feed.ready();
     const from = BigInt(await lastEventId(t));
     const everything = { where: {}, accept: () => true, afterId: from };

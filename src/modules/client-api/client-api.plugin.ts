@@ -1,6 +1,6 @@
 import type { Plugin } from "graphql-yoga";
 import { match } from "path-to-regexp";
-import type { AppDeps } from "../../context.ts";
+import type { AppScope } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
 import { matchesEtag } from "../../http/etag.ts";
 import { assertDecodablePath } from "../../http/path-encoding.ts";
@@ -9,7 +9,7 @@ import { errorResponse } from "../../shared/error-response.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { errorResponseDoc, jsonContent } from "../../shared/openapi.ts";
-import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
+import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
 import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.write.ts";
 import type { SdkType } from "../client-metrics/batch.logic.ts";
 import {
@@ -18,8 +18,7 @@ import {
   registerClient,
   sdkReportBody,
 } from "../client-metrics/ingest.write.ts";
-import { SdkWritesRateLimited, sdkWriteLimiter } from "../client-metrics/sdk-write-limits.cache.ts";
-import { featuresBody } from "./features-body.cache.ts";
+import { SdkWritesRateLimited } from "../client-metrics/sdk-write-limits.cache.ts";
 import { featuresQuery, type PreparedBody, preferredEncoding, sdkFeature } from "./features-body.logic.ts";
 import { frontendContext, frontendToggle } from "./frontend.logic.ts";
 import { frontendAnswer } from "./frontend-answers.cache.ts";
@@ -27,7 +26,7 @@ import { streamingResponse } from "./streaming.live.ts";
 
 /** What an SDK route gets: the caller (already checked), its configuration, the request. */
 export type SdkRequest = {
-  deps: AppDeps;
+  deps: AppScope;
   caller: SdkCaller;
   request: Request;
   url: URL;
@@ -263,10 +262,13 @@ const PREFIXES = ["/api/client", "/api/frontend"];
 
 /**
  * The SDK-facing surface (`/api/client/**`, `/api/frontend/**`): served from the in-memory
- * configuration of the token's scope (clientFeaturesCache), not as GraphQL operations, so a
+ * configuration of the token's scope (the app's client-features cache), not as GraphQL operations, so a
  * poll costs no database work while nothing changed.
  */
-export function sdkApiPlugin(deps: AppDeps, routes: SdkRoute[] = sdkRoutes): Plugin<Record<string, unknown>> {
+export function sdkApiPlugin(
+  deps: AppScope,
+  routes: SdkRoute[] = sdkRoutes,
+): Plugin<Record<string, unknown>> {
   const compiled = routes.map((route) => ({ route, matcher: match(route.path) }));
   return {
     async onRequest({ request, url, serverContext, endResponse }) {
@@ -301,7 +303,7 @@ export function sdkApiPlugin(deps: AppDeps, routes: SdkRoute[] = sdkRoutes): Plu
           url,
           params,
           serverContext,
-          snapshot: () => clientFeaturesCache(deps).snapshot(caller.scope),
+          snapshot: () => deps.services.clientFeatures.snapshot(caller.scope),
           body: () => jsonBody(request, deps.config.http.maxBodyBytes),
         }),
       );
@@ -346,7 +348,7 @@ async function limitedWrite(req: SdkRequest, write: () => Promise<Response>): Pr
   const { principal } = req.caller;
   const address = clientAddress(req.request, req.serverContext, req.deps.config.auth.trustProxy);
   try {
-    await sdkWriteLimiter(req.deps).take(String(principal.tokenId ?? principal.name), address);
+    await req.deps.services.sdkWriteLimiter.take(String(principal.tokenId ?? principal.name), address);
     return await write();
   } catch (error) {
     if (!(error instanceof SdkWritesRateLimited)) throw error;
@@ -357,7 +359,7 @@ async function limitedWrite(req: SdkRequest, write: () => Promise<Response>): Pr
 }
 
 async function clientFeatures(req: SdkRequest): Promise<Response> {
-  const body = featuresBody(await req.snapshot(), featuresQuery(req.url.searchParams));
+  const body = req.deps.services.featureBodies.of(await req.snapshot(), featuresQuery(req.url.searchParams));
   return sendPrepared(req.request, body);
 }
 
@@ -377,7 +379,7 @@ async function frontendFeatures(req: SdkRequest): Promise<Response> {
     source,
     clientAddress(req.request, req.serverContext, req.deps.config.auth.trustProxy),
   );
-  const { json, etag } = frontendAnswer(await req.snapshot(), context);
+  const { json, etag } = frontendAnswer(req.deps.services.contextAnswers, await req.snapshot(), context);
   if (matchesEtag(req.request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers: { etag } });
   }

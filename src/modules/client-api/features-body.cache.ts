@@ -1,38 +1,46 @@
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import { LRUCache } from "lru-cache";
 import { etagOf } from "../../http/etag.ts";
 import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
 import { answerOf, type FeaturesQuery, type PreparedBody } from "./features-body.logic.ts";
 
-/*
- * Prebuilt client-features answers, kept per snapshot of the configuration: the JSON once,
- * each compression once, when first asked for.
+/**
+ * The app's prebuilt client-features answers, kept per snapshot of the configuration (and
+ * forgotten with it): the JSON once, each compression once, when first asked for. Of one
+ * snapshot's filter combinations, the least recently asked goes first.
  */
+export type FeatureBodies = {
+  /**
+   * The client-features answer of a snapshot for one filter, built once per snapshot and filter
+   * (so once per configuration change), with its ETag.
+   */
+  of(snapshot: ClientSnapshot, query: FeaturesQuery): PreparedBody;
+};
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 /** Distinct filter combinations kept per snapshot (SDKs of one scope usually ask the same). */
 const MAX_QUERIES = 32;
-const prepared = new WeakMap<ClientSnapshot, Map<string, PreparedBody>>();
 
-/**
- * The client-features answer of a snapshot for one filter, built once per snapshot and filter
- * (so once per configuration change), with its ETag; compressions are made on first request.
- */
-export function featuresBody(snapshot: ClientSnapshot, query: FeaturesQuery): PreparedBody {
-  let byQuery = prepared.get(snapshot);
-  if (!byQuery) {
-    byQuery = new Map();
-    prepared.set(snapshot, byQuery);
-  }
-  const key = JSON.stringify(query);
-  let body = byQuery.get(key);
-  if (!body) {
-    if (byQuery.size >= MAX_QUERIES) byQuery.delete(byQuery.keys().next().value as string);
-    body = prepare(answerOf(snapshot, query));
-    byQuery.set(key, body);
-  }
-  return body;
+export function createFeatureBodies(): FeatureBodies {
+  const prepared = new WeakMap<ClientSnapshot, LRUCache<string, PreparedBody>>();
+  return {
+    of(snapshot, query) {
+      let byQuery = prepared.get(snapshot);
+      if (!byQuery) {
+        byQuery = new LRUCache({ max: MAX_QUERIES });
+        prepared.set(snapshot, byQuery);
+      }
+      const key = JSON.stringify(query);
+      let body = byQuery.get(key);
+      if (!body) {
+        body = prepare(answerOf(snapshot, query));
+        byQuery.set(key, body);
+      }
+      return body;
+    },
+  };
 }
 
 function prepare(answer: unknown): PreparedBody {

@@ -1,11 +1,11 @@
-import type { AppDeps } from "../../context.ts";
+import type { Config } from "../../config.ts";
+import type { AppScope } from "../../context.ts";
 import { requestIdOf } from "../../http/request-log.ts";
 import { errorResponse } from "../../shared/error-response.ts";
-import { type ClientSnapshot, clientFeaturesCache } from "../client-features/client-features.cache.ts";
+import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
 import type { SdkCaller } from "../client-features/sdk-credential.write.ts";
 import type { ClientFeature, DeltaEvent } from "../evaluation/client-features.types.ts";
 import { onExpiry } from "../live/expiry.live.ts";
-import { feedFor } from "../live/feed.live.ts";
 import { followEvents } from "../live/follow.live.ts";
 
 /** Well inside the SDK's 60 s read timeout (unleash-client's streaming fetcher). */
@@ -22,11 +22,11 @@ const TOKEN_EVENTS = new Set(["api-token-deleted", "api-token-updated"]);
  * expired token gets its 401. Open streams are capped per token and per node
  * (VEXIL_STREAMS_PER_TOKEN, VEXIL_STREAMS_PER_NODE): one more is a 429 with Retry-After.
  */
-export function streamingResponse(deps: AppDeps, caller: SdkCaller, request: Request): Response {
-  const release = admitStream(deps, caller);
+export function streamingResponse(deps: AppScope, caller: SdkCaller, request: Request): Response {
+  const release = deps.services.sdkStreams.admit(caller);
   if (typeof release !== "function") return refusedStream(release, request);
-  const cache = clientFeaturesCache(deps);
-  const changes = followEvents(deps.db, feedFor(deps), { where: {}, accept: () => true });
+  const cache = deps.services.clientFeatures;
+  const changes = followEvents(deps.db, deps.services.feed, { where: {}, accept: () => true });
   const encoder = new TextEncoder();
   let open = true;
   const stream = new ReadableStream<Uint8Array>({
@@ -77,38 +77,39 @@ export function streamingResponse(deps: AppDeps, caller: SdkCaller, request: Req
   });
 }
 
-/** Open streams of one app (node): in all, and per API token. */
-type OpenStreams = { total: number; byToken: Map<string, number> };
-const openStreamsByApp = new WeakMap<object, OpenStreams>();
+/**
+ * The app's open SDK streams, in all and per API token: a stream takes a slot for its token, or
+ * is refused when a limit (config.http.maxStreams) is used up.
+ */
+export type StreamSlots = {
+  /** The function that gives the slot back (once, however the stream ends), or the limit used up. */
+  admit(caller: SdkCaller): (() => void) | "token" | "node";
+};
+
 /** When a refused SDK may try again: streams last long, a slot frees slowly. */
 const RETRY_AFTER_SECONDS = 60;
 
-/**
- * Takes a stream slot for the caller's token: returns the function that gives it back (once,
- * however the stream ends), or the limit that is used up (config.http.maxStreams).
- */
-function admitStream(deps: AppDeps, caller: SdkCaller): (() => void) | "token" | "node" {
-  let open = openStreamsByApp.get(deps.bus);
-  if (!open) {
-    open = { total: 0, byToken: new Map() };
-    openStreamsByApp.set(deps.bus, open);
-  }
-  const streams = open;
-  const { perToken, perNode } = deps.config.http.maxStreams;
-  const token = String(caller.principal.tokenId ?? caller.principal.name);
-  const ofToken = streams.byToken.get(token) ?? 0;
-  if (ofToken >= perToken) return "token";
-  if (streams.total >= perNode) return "node";
-  streams.total += 1;
-  streams.byToken.set(token, ofToken + 1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    streams.total -= 1;
-    const left = (streams.byToken.get(token) ?? 1) - 1;
-    if (left > 0) streams.byToken.set(token, left);
-    else streams.byToken.delete(token);
+export function createStreamSlots(limits: Config["http"]["maxStreams"]): StreamSlots {
+  let total = 0;
+  const byToken = new Map<string, number>();
+  return {
+    admit(caller) {
+      const token = String(caller.principal.tokenId ?? caller.principal.name);
+      const ofToken = byToken.get(token) ?? 0;
+      if (ofToken >= limits.perToken) return "token";
+      if (total >= limits.perNode) return "node";
+      total += 1;
+      byToken.set(token, ofToken + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        total -= 1;
+        const left = (byToken.get(token) ?? 1) - 1;
+        if (left > 0) byToken.set(token, left);
+        else byToken.delete(token);
+      };
+    },
   };
 }
 
@@ -190,7 +191,7 @@ function computeDelta(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent
   return events;
 }
 
-async function tokenStillValid(deps: AppDeps, caller: SdkCaller): Promise<boolean> {
+async function tokenStillValid(deps: AppScope, caller: SdkCaller): Promise<boolean> {
   const tokenId = caller.principal.tokenId;
   if (tokenId === null) return true;
   const token = await deps.db.apiToken.findFirst({ where: { id: tokenId }, select: { expiresAt: true } });

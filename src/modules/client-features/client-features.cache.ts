@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { AppDeps } from "../../context.ts";
 import type { ClientFeaturesState } from "../evaluation/client-features.types.ts";
 import { type CompiledState, compileState } from "../evaluation/engine.logic.ts";
@@ -24,6 +25,8 @@ export type ClientFeaturesCache = {
   snapshot(scope: ClientScope): Promise<ClientSnapshot>;
   /** Called (once per notice burst, after the current task) when snapshots went stale. */
   onStale(listener: () => void): () => void;
+  /** Stops listening to the bus. */
+  close(): void;
 };
 
 /** A snapshot older than this is read again even without a notice (a notice may be lost). */
@@ -36,29 +39,18 @@ type Entry = {
   pending?: { generation: number; promise: Promise<ClientSnapshot> };
 };
 
-const caches = new WeakMap<object, ClientFeaturesCache>();
-
 /**
- * The app's one cache of client configurations (per event bus, so per app): every committed
- * event noticed on the bus, from this node or another, makes every scope stale; the next
- * reader reads it again, concurrent readers share that read.
+ * The app's one cache of client configurations: every committed event noticed on the bus, from
+ * this node or another, makes every scope stale; the next reader reads it again, concurrent
+ * readers share that read. The least recently read scope is forgotten first.
  */
-export function clientFeaturesCache(deps: Pick<AppDeps, "db" | "bus" | "now">): ClientFeaturesCache {
-  let cache = caches.get(deps.bus);
-  if (!cache) {
-    cache = createCache(deps);
-    caches.set(deps.bus, cache);
-  }
-  return cache;
-}
-
-function createCache(deps: Pick<AppDeps, "db" | "bus" | "now">): ClientFeaturesCache {
-  const entries = new Map<string, Entry>();
+export function createClientFeaturesCache(deps: Pick<AppDeps, "db" | "bus" | "now">): ClientFeaturesCache {
+  const entries = new LRUCache<string, Entry>({ max: MAX_SCOPES });
   const listeners = new Set<() => void>();
   let generation = 0;
   let announced = false;
 
-  deps.bus.listen(() => {
+  const unlisten = deps.bus.listen(() => {
     generation++;
     if (announced) return;
     announced = true;
@@ -71,13 +63,10 @@ function createCache(deps: Pick<AppDeps, "db" | "bus" | "now">): ClientFeaturesC
 
   const entryFor = (key: string): Entry => {
     let entry = entries.get(key);
-    if (entry) {
-      entries.delete(key); // re-inserted: Map order is least recently used first
-    } else {
+    if (!entry) {
       entry = {};
-      if (entries.size >= MAX_SCOPES) entries.delete(entries.keys().next().value as string);
+      entries.set(key, entry);
     }
-    entries.set(key, entry);
     return entry;
   };
 
@@ -108,6 +97,7 @@ function createCache(deps: Pick<AppDeps, "db" | "bus" | "now">): ClientFeaturesC
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    close: unlisten,
   };
 }
 

@@ -1,8 +1,7 @@
-import type { AppDeps } from "../../context.ts";
+import type { AppScope } from "../../context.ts";
 import { AuthenticationRequired, ForbiddenOperation } from "../../shared/errors.ts";
 import { tokenFromHeader } from "../access/credentials.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
-import { rememberedToken } from "../access/remembered-tokens.cache.ts";
 import type { ClientScope } from "./client-features.read.ts";
 
 // A write, as access's credentials.write.ts: resolving a token stamps its "last seen" (at most
@@ -28,13 +27,13 @@ export type SdkCaller = { principal: Principal; scope: ClientScope };
  * another kind of credential (an admin token where not accepted, a user): ForbiddenOperation (403).
  */
 export async function sdkCaller(
-  deps: AppDeps,
+  deps: Pick<AppScope, "services">,
   request: Request,
   accepted: readonly SdkKind[],
 ): Promise<SdkCaller> {
   const secret = tokenFromHeader(request.headers.get("authorization") ?? request.headers.get("x-api-key"));
   // Personal access tokens are not SDK credentials.
-  const principal = secret && !secret.startsWith("user:") ? await rememberedToken(deps, secret) : null;
+  const principal = secret && !secret.startsWith("user:") ? await deps.services.tokens.resolve(secret) : null;
   if (!principal) throw new AuthenticationRequired();
   if (!accepted.includes(principal.kind as SdkKind)) {
     const kinds = accepted.map((k) => k.replace("-token", "")).join(" or ");

@@ -1,10 +1,8 @@
-import type { AppDeps } from "../../context.ts";
+import type { AppScope } from "../../context.ts";
 import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { hourOf } from "../features/evaluation-metrics.logic.ts";
 import type { Report, SdkType } from "./batch.logic.ts";
-import { metricsIngestor } from "./ingestor.cache.ts";
-import { metricsRoom } from "./metrics-room.cache.ts";
 import { bulkMetricsBody, type InstanceFields, metricsBody, registerBody } from "./payloads.inputs.ts";
 
 /**
@@ -30,7 +28,7 @@ function environmentOf(scope: ReportScope, reported: string | null | undefined):
 
 /** `POST /api/client/metrics`, `POST /api/frontend/client/metrics`: one SDK bucket. */
 export async function receiveClientMetrics(
-  deps: AppDeps,
+  deps: AppScope,
   scope: ReportScope,
   body: unknown,
   sdkType: SdkType,
@@ -50,7 +48,7 @@ export async function receiveClientMetrics(
 
 /** `POST /api/client/register`, `POST /api/frontend/client/register`: an SDK instance starts. */
 export async function registerClient(
-  deps: AppDeps,
+  deps: AppScope,
   scope: ReportScope,
   body: unknown,
   sdkType: SdkType,
@@ -74,7 +72,7 @@ export async function registerClient(
  * environment the token does not cover are dropped. No instance is recorded for the metrics
  * rows themselves (Edge is not an SDK instance of those applications).
  */
-export async function receiveBulkMetrics(deps: AppDeps, scope: ReportScope, body: unknown): Promise<void> {
+export async function receiveBulkMetrics(deps: AppScope, scope: ReportScope, body: unknown): Promise<void> {
   const bulk = parseInput(bulkMetricsBody, body);
   const now = deps.now();
   const reports: Report[] = bulk.applications.map((app) => ({
@@ -120,9 +118,9 @@ export async function receiveBulkMetrics(deps: AppDeps, scope: ReportScope, body
 }
 
 /** Buffers a report as far as the caps on applications and instances leave room for it. */
-async function buffer(deps: AppDeps, report: Report): Promise<void> {
-  const admitted = await metricsRoom(deps).admit(report);
-  if (admitted) await metricsIngestor(deps).add(admitted);
+async function buffer(deps: Pick<AppScope, "services">, report: Report): Promise<void> {
+  const admitted = await deps.services.metricsRoom.admit(report);
+  if (admitted) await deps.services.metricsIngestor.add(admitted);
 }
 
 /** The sending instance as a register or metrics call describes it. */

@@ -34,19 +34,8 @@ const MAX_FAILED_WRITES = 5;
 
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
-const ingestors = new WeakMap<object, MetricsIngestor>();
-
-/** The one ingestor of an app (keyed on its event bus, as each node has its own). */
-export function metricsIngestor(deps: AppDeps): MetricsIngestor {
-  let ingestor = ingestors.get(deps.bus);
-  if (!ingestor) {
-    ingestor = createIngestor(deps);
-    ingestors.set(deps.bus, ingestor);
-  }
-  return ingestor;
-}
-
-function createIngestor(deps: AppDeps): MetricsIngestor {
+/** The app's one ingestor (each node buffers its own reports). */
+export function createMetricsIngestor(deps: AppDeps): MetricsIngestor {
   const flushMs = deps.config.metrics.flushMs;
   let pending = new MetricsBatch();
   let waiters: Waiter[] = [];

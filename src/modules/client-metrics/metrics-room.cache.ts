@@ -23,22 +23,11 @@ const WARN_EVERY_MS = 60_000;
 
 type View = { apps: Set<string>; instances: Set<string> };
 
-const rooms = new WeakMap<object, MetricsRoom>();
-
-/** The one view of an app (keyed on its event bus, as each node has its own). */
-export function metricsRoom(deps: Pick<AppDeps, "bus" | "config" | "db" | "logger">): MetricsRoom {
-  let room = rooms.get(deps.bus);
-  if (!room) {
-    room = createRoom(deps);
-    rooms.set(deps.bus, room);
-  }
-  return room;
-}
-
 export const instanceKey = (appName: string, instanceId: string, environment: string) =>
   `${appName}\u0000${instanceId}\u0000${environment}`;
 
-function createRoom(deps: Pick<AppDeps, "config" | "db" | "logger">): MetricsRoom {
+/** The app's one view (each node keeps its own). */
+export function createMetricsRoom(deps: Pick<AppDeps, "config" | "db" | "logger">): MetricsRoom {
   const { maxApplications, maxInstances } = deps.config.metrics;
   let view: Promise<View> | null = null;
   let readAt = 0;

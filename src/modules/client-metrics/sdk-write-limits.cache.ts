@@ -26,19 +26,8 @@ export class SdkWritesRateLimited extends RateLimitError {
 }
 
 const WINDOW_SECONDS = 60;
-const limiters = new WeakMap<object, SdkWriteLimiter>();
-
-/** The one limiter of an app (keyed on its event bus, as each node has its own). */
-export function sdkWriteLimiter(deps: Pick<AppDeps, "bus" | "config">): SdkWriteLimiter {
-  let limiter = limiters.get(deps.bus);
-  if (!limiter) {
-    limiter = createSdkWriteLimiter(deps.config.metrics);
-    limiters.set(deps.bus, limiter);
-  }
-  return limiter;
-}
-
-function createSdkWriteLimiter(limits: {
+/** The app's one limiter (each node counts what reaches it). */
+export function createSdkWriteLimiter(limits: {
   writesPerMinutePerToken: number;
   writesPerMinutePerAddress: number;
 }): SdkWriteLimiter {

@@ -15,7 +15,7 @@ import {
   sql,
 } from "../search/feature-search-sql.logic.ts";
 import { NEWER_THAN_ROLLUP, ROLLED_UP_THROUGH, rolledUpCount } from "./event-counts.read.ts";
-import { type TextCount, withTextCount } from "./event-text.cache.ts";
+import type { TextCount, TextCounts } from "./event-text.cache.ts";
 import { matchingIds, PAYLOAD_TEXT } from "./event-text.read.ts";
 import type { EventVisibility } from "./visibility.logic.ts";
 
@@ -54,8 +54,8 @@ type SearchRow = StoredEvent & { total: bigint; upto: bigint | null; horizon: bi
  * Event search (spec 4.4 and the legacy 4.13): one page of matching events, newest first (id
  * descending: ids increase with time), and the number of all matches, read by one statement.
  */
-function searchEvents(db: Db, filter: EventSearchFilter, request: PageRequest) {
-  return withTextCount(db, filter, (known) => runSearch(db, filter, request, known));
+function searchEvents(db: Db, textCounts: TextCounts, filter: EventSearchFilter, request: PageRequest) {
+  return textCounts.withTextCount(filter, (known) => runSearch(db, filter, request, known));
 }
 
 async function runSearch(db: Db, filter: EventSearchFilter, request: PageRequest, known?: TextCount) {
@@ -80,11 +80,12 @@ async function runSearch(db: Db, filter: EventSearchFilter, request: PageRequest
  */
 export async function eventConnection(
   db: Db,
+  textCounts: TextCounts,
   filter: EventSearchFilter,
   request: PageRequest,
   visibility: EventVisibility,
 ) {
-  const page = await searchEvents(db, visibleTo(filter, visibility), request);
+  const page = await searchEvents(db, textCounts, visibleTo(filter, visibility), request);
   return toConnection(page.events, request, page.total, (event) => [String(event.id)]);
 }
 

@@ -56,7 +56,13 @@ builder.queryField("eventSearch", (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const request = pageRequest(args, { defaultLimit: 50, maxLimit: 1000, minLimit: 1 }, EVENT_ORDER);
-      return eventConnection(ctx.db, args.filter ?? {}, request, visibilityOf(ctx));
+      return eventConnection(
+        ctx.db,
+        ctx.services.eventTextCounts,
+        args.filter ?? {},
+        request,
+        visibilityOf(ctx),
+      );
     },
   }),
 );

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/database.ts";
+import { LRUCache } from "lru-cache";
 import type { EventSearchFilter } from "./event-search.read.ts";
 import { NARROWING_CAP } from "./event-text.read.ts";
 
@@ -8,38 +8,45 @@ import { NARROWING_CAP } from "./event-text.read.ts";
  * true for ever; a later search of the term only counts the events above `through`.
  */
 export type TextCount = { through: bigint; count: bigint };
-/** Per database: the remembered terms (most recently used last) and the first counts running. */
-type TextMemory = { counts: Map<string, TextCount>; counting: Map<string, Promise<unknown>> };
-const textMemories = new WeakMap<Db, TextMemory>();
+/** Free-text terms whose counts are remembered per app (the least recently searched go first). */
 const REMEMBERED_TERMS = 1000;
 
-/**
- * Runs a search (given the term's remembered count when it is worth using) and remembers the
- * count the search returns. Only a term with more than NARROWING_CAP matches is searched with
- * its remembered count: a selective term is cheaper to search afresh (its page needs all its
- * matches anyway). A term searched concurrently for the first time is counted once: the other
- * searches wait for that count, then use it.
- */
-export async function withTextCount<T extends { counted: TextCount | null }>(
-  db: Db,
-  filter: EventSearchFilter,
-  search: (known?: TextCount) => Promise<T>,
-): Promise<T> {
-  const term = rememberableTerm(filter);
-  if (term === null) return search();
-  const memory = textMemoryOf(db);
-  const counting = memory.counting.get(term);
-  if (counting) await counting.catch(() => {});
-  const known = memory.counts.get(term);
-  const running = search(known && known.count > NARROWING_CAP ? known : undefined);
-  if (!known) memory.counting.set(term, running);
-  try {
-    const result = await running;
-    if (result.counted) remember(memory, term, result.counted);
-    return result;
-  } finally {
-    if (memory.counting.get(term) === running) memory.counting.delete(term);
-  }
+/** The app's remembered counts of free-text terms, and the first counts running. */
+export type TextCounts = {
+  /**
+   * Runs a search (given the term's remembered count when it is worth using) and remembers the
+   * count the search returns. Only a term with more than NARROWING_CAP matches is searched with
+   * its remembered count: a selective term is cheaper to search afresh (its page needs all its
+   * matches anyway). A term searched concurrently for the first time is counted once: the other
+   * searches wait for that count, then use it.
+   */
+  withTextCount<T extends { counted: TextCount | null }>(
+    filter: EventSearchFilter,
+    search: (known?: TextCount) => Promise<T>,
+  ): Promise<T>;
+};
+
+export function createTextCounts(): TextCounts {
+  const counts = new LRUCache<string, TextCount>({ max: REMEMBERED_TERMS });
+  const counting = new Map<string, Promise<unknown>>();
+  return {
+    async withTextCount(filter, search) {
+      const term = rememberableTerm(filter);
+      if (term === null) return search();
+      const first = counting.get(term);
+      if (first) await first.catch(() => {});
+      const known = counts.get(term);
+      const running = search(known && known.count > NARROWING_CAP ? known : undefined);
+      if (!known) counting.set(term, running);
+      try {
+        const result = await running;
+        if (result.counted) remember(counts, term, result.counted);
+        return result;
+      } finally {
+        if (counting.get(term) === running) counting.delete(term);
+      }
+    },
+  };
 }
 
 /**
@@ -55,20 +62,9 @@ function rememberableTerm(filter: EventSearchFilter): string | null {
   return withProject ? `with-project\u0000${term}` : term;
 }
 
-function textMemoryOf(db: Db): TextMemory {
-  let memory = textMemories.get(db);
-  if (!memory) {
-    memory = { counts: new Map(), counting: new Map() };
-    textMemories.set(db, memory);
-  }
-  return memory;
-}
-
-function remember({ counts }: TextMemory, term: string, count: TextCount) {
+function remember(counts: LRUCache<string, TextCount>, term: string, count: TextCount) {
   if (count.through === 0n) return; // no rollup yet: nothing worth remembering
-  const previous = counts.get(term);
+  const previous = counts.peek(term);
   if (previous && previous.through > count.through) return;
-  counts.delete(term);
   counts.set(term, count);
-  if (counts.size > REMEMBERED_TERMS) counts.delete(counts.keys().next().value as string);
 }

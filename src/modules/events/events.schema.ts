@@ -122,7 +122,13 @@ builder.queryField("events", (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const request = pageRequest(args, { defaultLimit: 50, maxLimit: 1000 }, EVENT_ORDER);
-      return eventConnection(ctx.db, searchFilterOf(args.filter), request, visibilityOf(ctx));
+      return eventConnection(
+        ctx.db,
+        ctx.services.eventTextCounts,
+        searchFilterOf(args.filter),
+        request,
+        visibilityOf(ctx),
+      );
     },
   }),
 );

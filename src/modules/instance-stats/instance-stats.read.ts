@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import type { Context } from "../../context.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import { VERSION } from "../../version.ts";
-import { instanceIdOf } from "../ui-config/ui-config.read.ts";
 
 const DAY_MS = 86_400_000;
 const ago = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
@@ -12,7 +11,7 @@ const ago = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS)
  * what Vexil stores, computed now from the tables (nothing is cached or sampled). What Vexil does
  * not have (groups, release templates and plans, Edge usage, SAML/OIDC) is 0, empty or false.
  */
-export async function instanceStatistics(ctx: Pick<Context, "db" | "now">) {
+export async function instanceStatistics(ctx: Pick<Context, "db" | "now" | "services">) {
   const { db } = ctx;
   const now = ctx.now();
   const humans = { deletedAt: null, isService: false } as const;
@@ -45,7 +44,7 @@ export async function instanceStatistics(ctx: Pick<Context, "db" | "now">) {
          FROM active, jsonb_array_elements(CASE WHEN jsonb_typeof(constraints) = 'array' THEN constraints ELSE '[]'::jsonb END) c
          WHERE jsonb_typeof(c->'values') = 'array') AS "constraintValues"`;
   const stats = {
-    instanceId: (await instanceIdOf(db)) ?? "",
+    instanceId: (await ctx.services.instanceId.get()) ?? "",
     timestamp: now.toISOString(),
     versionOSS: VERSION,
     versionEnterprise: "",

@@ -16,7 +16,7 @@ export type Endable = { end(): void };
 
 /**
  * This node's view of the audit log as one stream in id order, shared by every live
- * subscriber of the node.
+ * subscriber of the node: one per app, built with its services (src/services.ts).
  *
  * Event ids come from a sequence and are allocated before commit, so a transaction can commit
  * id 7 after id 8 is already visible. Delivering 8 at once would make "resume after 8" skip 7
@@ -209,16 +209,4 @@ export class EventFeed {
       this.holdingBack = false;
     }
   }
-}
-
-const feeds = new WeakMap<EventBus, EventFeed>();
-
-/** The one feed of a node (keyed by its bus, which is one per node). */
-export function feedFor(deps: { db: Db; bus: EventBus; logger: Logger }): EventFeed {
-  let feed = feeds.get(deps.bus);
-  if (!feed) {
-    feed = new EventFeed(deps.db, deps.bus, deps.logger);
-    feeds.set(deps.bus, feed);
-  }
-  return feed;
 }

@@ -6,7 +6,6 @@ import { AuthenticationRequired, ForbiddenOperation } from "../../shared/errors.
 import { EventFilterInput, EventRef, eventWhere, matchesFilter } from "../events/events.schema.ts";
 import { eventVisibility } from "../events/visibility.logic.ts";
 import { FeatureRef } from "../features/feature.schema.ts";
-import { feedFor } from "./feed.live.ts";
 import { followEvents, withCurrentFirst } from "./follow.live.ts";
 import { shareResultsAmong } from "./shared-results.plugin.ts";
 
@@ -28,7 +27,7 @@ builder.subscriptionField("events", (t) =>
     },
     subscribe: (_root, args, ctx) => {
       const visibility = eventVisibility(principalOf(ctx));
-      return followEvents(ctx.db, feedFor(ctx), {
+      return followEvents(ctx.db, ctx.services.feed, {
         afterId: args.afterId ?? null,
         where: { AND: [eventWhere(args.filter), visibility.where] },
         accept: (event) => visibility.accept(event) && matchesFilter(event, args.filter),
@@ -54,7 +53,7 @@ builder.subscriptionField("featureChanged", (t) =>
       if (!eventVisibility(principalOf(ctx)).accept({ project: args.project })) {
         throw new ForbiddenOperation(`This credential cannot read project "${args.project}".`);
       }
-      const changes = followEvents(ctx.db, feedFor(ctx), {
+      const changes = followEvents(ctx.db, ctx.services.feed, {
         where: { featureName: args.feature, project: args.project },
         accept: (event) => event.featureName === args.feature && event.project === args.project,
       });

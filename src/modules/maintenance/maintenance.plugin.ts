@@ -2,7 +2,6 @@ import { GraphQLError, getOperationAST, Kind, OperationTypeNode } from "graphql"
 import type { Plugin } from "graphql-yoga";
 import type { Context } from "../../context.ts";
 import { MaintenanceModeError } from "../../shared/errors.ts";
-import { rememberedMode } from "./maintenance.cache.ts";
 
 /** Mutations that still run in maintenance mode: turning it off. */
 const ALLOWED = new Set(["setMaintenanceMode"]);
@@ -10,8 +9,8 @@ const ALLOWED = new Set(["setMaintenanceMode"]);
 /**
  * Refuses every mutation but `setMaintenanceMode` while maintenance mode is on (503
  * MAINTENANCE), over GraphQL and so over REST, which runs the same operations. Reads, SDK
- * traffic and login keep working, as in Unleash. The setting is read once per change (see
- * `rememberedMode`), not per mutation.
+ * traffic and login keep working, as in Unleash. The setting is read once per change (the
+ * app's remembered mode: maintenance.cache.ts), not per mutation.
  */
 export function useMaintenanceGuard(): Plugin<Record<string, unknown>> {
   return {
@@ -26,7 +25,7 @@ export function useMaintenanceGuard(): Plugin<Record<string, unknown>> {
       )
         return;
       const ctx = args.contextValue as unknown as Context;
-      if (!(await rememberedMode(ctx.bus, ctx.db))) return;
+      if (!(await ctx.services.maintenanceMode.get())) return;
       const error = new MaintenanceModeError();
       setResultAndStopExecution({
         errors: [

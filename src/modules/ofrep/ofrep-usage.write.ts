@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../context.ts";
+import type { AppScope } from "../../context.ts";
 import type { SdkCaller } from "../client-features/sdk-credential.write.ts";
 import { receiveClientMetrics } from "../client-metrics/ingest.write.ts";
 import type { OfrepSuccess } from "./ofrep-answer.logic.ts";
@@ -17,7 +17,7 @@ const SDK_VERSION = "ofrep";
  * buffer, a write error) is logged, never the evaluation's answer.
  */
 export async function countOfrepEvaluation(
-  deps: AppDeps,
+  deps: AppScope,
   caller: SdkCaller,
   request: Request,
   answer: OfrepSuccess,

@@ -1,11 +1,9 @@
 import type { Plugin } from "graphql-yoga";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import type { AppDeps } from "../../context.ts";
+import type { AppScope } from "../../context.ts";
 import { matchesEtag } from "../../http/etag.ts";
 import { DomainError } from "../../shared/errors.ts";
 import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
-import { clientFeaturesCache } from "../client-features/client-features.cache.ts";
-import { answerForContext } from "../client-features/context-answers.cache.ts";
 import { type SdkCaller, sdkCaller } from "../client-features/sdk-credential.write.ts";
 import {
   evaluateEveryForOfrep,
@@ -23,7 +21,7 @@ const SINGLE = /^\/ofrep\/v1\/evaluate\/flags\/(.+)$/;
  * single-flag and bulk evaluation and the provider configuration, for client and frontend
  * tokens, evaluated by the one engine on the configuration SDKs are served.
  */
-export function ofrepPlugin(deps: AppDeps): Plugin<Record<string, unknown>> {
+export function ofrepPlugin(deps: AppScope): Plugin<Record<string, unknown>> {
   const limiter = new RateLimiterMemory({ points: deps.config.http.ofrepRatePerSecond, duration: 1 });
   return {
     async onRequest({ request, url, endResponse }) {
@@ -33,13 +31,13 @@ export function ofrepPlugin(deps: AppDeps): Plugin<Record<string, unknown>> {
   };
 }
 
-async function answer(deps: AppDeps, limiter: RateLimiterMemory, request: Request, url: URL) {
+async function answer(deps: AppScope, limiter: RateLimiterMemory, request: Request, url: URL) {
   const route = routeOf(request.method, url.pathname);
   const caller = await sdkCaller(deps, request, ["client-token", "frontend-token"]);
   await consume(limiter, caller);
   if (route.kind === "configuration") return Response.json(CONFIGURATION);
   const context = toEngineContext(await readBody(request, deps.config.http.maxBodyBytes));
-  const snapshot = await clientFeaturesCache(deps).snapshot(caller.scope);
+  const snapshot = await deps.services.clientFeatures.snapshot(caller.scope);
   const compiled = snapshot.sdkCompiled();
   if (route.kind === "single") {
     const evaluation = evaluateForOfrep(compiled, route.key, context);
@@ -48,7 +46,7 @@ async function answer(deps: AppDeps, limiter: RateLimiterMemory, request: Reques
   }
   // A bulk answer is not counted: the provider caches it and evaluates locally, so which flags
   // the application uses is unknown here (D-150).
-  const { json: body, etag } = answerForContext(snapshot, "ofrep-bulk", context, () => ({
+  const { json: body, etag } = deps.services.contextAnswers.answer(snapshot, "ofrep-bulk", context, () => ({
     flags: evaluateEveryForOfrep(compiled, context),
   }));
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {

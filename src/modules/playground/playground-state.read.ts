@@ -1,6 +1,5 @@
 import type { Context } from "../../context.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { clientFeaturesCache } from "../client-features/client-features.cache.ts";
 import type { ClientScope } from "../client-features/client-features.read.ts";
 import type { CompiledState } from "../evaluation/engine.logic.ts";
 
@@ -14,7 +13,7 @@ export async function playgroundState(
   projects: readonly string[] | null | undefined,
 ): Promise<CompiledState> {
   await assertEnvironmentExists(ctx, environment);
-  const snapshot = await clientFeaturesCache(ctx).snapshot(playgroundScope(ctx, environment, projects));
+  const snapshot = await ctx.services.clientFeatures.snapshot(playgroundScope(ctx, environment, projects));
   return snapshot.compiled();
 }
 

@@ -3,7 +3,6 @@ import { builder } from "../../builder.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { EvaluationContext } from "../evaluation/client-features.types.ts";
-import { feedFor } from "../live/feed.live.ts";
 import { followEvents, withCurrentFirst } from "../live/follow.live.ts";
 import { FlagEvaluationRef } from "./flag-evaluation.schema.ts";
 import { contextSchema } from "./playground.inputs.ts";
@@ -175,7 +174,7 @@ builder.subscriptionField("evaluatedFlags", (t) =>
           random: () => draw,
         });
       // Events are only wake-ups here (none is delivered): any change may alter an answer.
-      const changes = followEvents(ctx.db, feedFor(ctx), { where: {}, accept: () => true });
+      const changes = followEvents(ctx.db, ctx.services.feed, { where: {}, accept: () => true });
       return changedEvaluations(withCurrentFirst(changes), evaluate);
     },
     resolve: (flags) => flags,

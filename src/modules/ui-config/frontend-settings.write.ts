@@ -1,6 +1,4 @@
-import type { AppDeps } from "../../context.ts";
 import type { Db } from "../../db/database.ts";
-import type { EventBus } from "../../events/bus.ts";
 import { recordEvent } from "../../events/record.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
@@ -27,30 +25,6 @@ export async function frontendApiOrigins(
 function storedOrigins(content: unknown, defaults: readonly string[]): string[] {
   const stored = (content as Partial<FrontendSettings> | undefined)?.frontendApiOrigins;
   return Array.isArray(stored) ? stored : [...defaults];
-}
-
-const remembered = new WeakMap<EventBus, { origins?: Promise<string[]> }>();
-
-/**
- * `frontendApiOrigins` as this node last read it, per bus: read once, forgotten on every notice
- * of a `setting-*` event from any node (or a resync), so CORS costs no query per request.
- */
-export function rememberedFrontendOrigins(deps: Pick<AppDeps, "bus" | "db" | "config">): Promise<string[]> {
-  let memory = remembered.get(deps.bus);
-  if (!memory) {
-    const created: { origins?: Promise<string[]> } = {};
-    deps.bus.listen((_id, _event, rememberedChanged) => {
-      if (rememberedChanged) created.origins = undefined;
-    });
-    remembered.set(deps.bus, created);
-    memory = created;
-  }
-  memory.origins ??= frontendApiOrigins(deps.db, deps.config.auth.frontendApiOrigins);
-  const read = memory.origins;
-  read.catch(() => {
-    if (memory.origins === read) memory.origins = undefined; // a failed read is not remembered
-  });
-  return read;
 }
 
 /** `*`, or an origin as browsers send it: http(s)://host[:port], nothing after. */

@@ -1,13 +1,7 @@
-import type { Context } from "../../context.ts";
+import type { Db } from "../../db/database.ts";
 
-/** Instance ids by database: written once by the bootstrap, never changed. */
-const instanceIds = new WeakMap<object, string>();
-
-export async function instanceIdOf(db: Context["db"]): Promise<string | null> {
-  const known = instanceIds.get(db);
-  if (known) return known;
+/** The instance's id, written by the bootstrap (null before it ran). */
+export async function readInstanceId(db: Pick<Db, "setting">): Promise<string | null> {
   const instance = await db.setting.findUnique({ where: { name: "instanceInfo" } });
-  const id = (instance?.content as { id?: string } | null)?.id;
-  if (id) instanceIds.set(db, id);
-  return id ?? null;
+  return (instance?.content as { id?: string } | null)?.id ?? null;
 }

@@ -5,15 +5,14 @@ import { runWrite } from "../../shared/write.ts";
 import { VERSION } from "../../version.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { isMaintenanceMode } from "../maintenance/maintenance.read.ts";
-import { rememberedFrontendOrigins, setFrontendApiOrigins } from "./frontend-settings.write.ts";
-import { instanceIdOf } from "./ui-config.read.ts";
+import { setFrontendApiOrigins } from "./frontend-settings.write.ts";
 
 type Link = { value: string; icon: string; href: string; title: string };
 
 /** The instance UI configuration (spec 2.14), built from configuration only: no network call. */
 export async function uiConfig(ctx: Context) {
   const { config } = ctx;
-  const instanceId = await instanceIdOf(ctx.db);
+  const instanceId = await ctx.services.instanceId.get();
   return {
     slogan: "Feature flags for everyone.",
     name: "Vexil",
@@ -30,7 +29,7 @@ export async function uiConfig(ctx: Context) {
     strategySegmentsLimit: config.limits.strategySegments,
     resourceLimits: config.limits,
     networkViewEnabled: false,
-    frontendApiOrigins: await rememberedFrontendOrigins(ctx),
+    frontendApiOrigins: await ctx.services.frontendOrigins.get(),
     flags: {},
     links: [] as Link[],
     authenticationType: config.auth.type,

@@ -1,0 +1,152 @@
+import type { Db } from "../../db/database.ts";
+import { type EventBus, RESYNC } from "../../events/bus.ts";
+import type { Logger } from "../../shared/logger.ts";
+import { onExpiry } from "./expiry.live.ts";
+import type { EventFeed } from "./feed.live.ts";
+import { followEvents } from "./follow.live.ts";
+
+/**
+ * Events after which an open stream's credential may no longer stand, or no longer stand for
+ * the same permissions: users, their roles and project memberships, roles, tokens.
+ */
+const ACCESS_EVENT =
+  /^(user|api-token|pat|role|project-access|project-user|project-group|group|service-account)-/;
+const changesAccess = (type: string) => ACCESS_EVENT.test(type) || type === "project-deleted";
+/** A backstop for a change no node could announce (a notice lost with its node). */
+const BACKSTOP_MS = 30_000;
+
+/** When a credential expires, on the app's clock. */
+export type Expiry = { now: () => Date; at: Date | null | undefined };
+
+/**
+ * The app's open subscriptions, each ended once its credential no longer stands for the caller
+ * with the permissions it had (revocation.plugin.ts says when). Watching starts with the first
+ * subscription: it follows the feed's access events, the bus's access notices and resyncs, and
+ * a backstop timer; `close()` stops all three.
+ */
+export type RevocationWatch = {
+  /** The same stream, ended (as if completed) once its credential is found revoked or expired. */
+  watch<T>(
+    source: AsyncIterable<T>,
+    stillValid: () => Promise<boolean>,
+    expiry: Expiry,
+  ): AsyncIterableIterator<T>;
+  /** Open subscriptions watched on this node (for `/metrics`). */
+  open(): number;
+  close(): void;
+};
+
+type Watched = { stillValid: () => Promise<boolean>; end: () => void };
+
+export function createRevocationWatch(deps: {
+  db: Db;
+  bus: EventBus;
+  logger: Logger;
+  feed: EventFeed;
+}): RevocationWatch {
+  const watched = new Set<Watched>();
+  let stop: (() => void) | null = null;
+  let closed = false;
+  const start = () => {
+    if (stop || closed) return;
+    const recheck = coalesced(() => Promise.all([...watched].map(endIfRevoked)).then(() => undefined));
+    const changes = followEvents(deps.db, deps.feed, { where: {}, accept: (e) => changesAccess(e.type) });
+    void (async () => {
+      for await (const _event of changes) recheck();
+    })().catch((error) => deps.logger.warn("revocation watch ended", { error: String(error) }));
+    const unlistenAccess = deps.bus.listenAccessChange(recheck);
+    const unlisten = deps.bus.listen((id) => {
+      if (id === RESYNC) recheck();
+    });
+    const backstop = setInterval(recheck, BACKSTOP_MS).unref();
+    stop = () => {
+      void changes.return();
+      unlistenAccess();
+      unlisten();
+      clearInterval(backstop);
+    };
+  };
+  return {
+    watch(source, stillValid, expiry) {
+      start();
+      return endedOnRevocation(watched, source, stillValid, expiry);
+    },
+    open: () => watched.size,
+    close() {
+      closed = true;
+      stop?.();
+    },
+  };
+}
+
+/** Runs `check` now, or once more after the run in progress: a burst of changes costs two runs. */
+function coalesced(check: () => Promise<void>): () => void {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = check().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        run();
+      }
+    });
+  };
+  return run;
+}
+
+async function endIfRevoked(watched: Watched): Promise<void> {
+  const valid = await watched.stillValid().catch(() => true);
+  if (!valid) watched.end();
+}
+
+/** The same stream, ended (as if completed) once its credential is found revoked or expired. */
+function endedOnRevocation<T>(
+  watched: Set<Watched>,
+  source: AsyncIterable<T>,
+  stillValid: () => Promise<boolean>,
+  expiry: Expiry,
+): AsyncIterableIterator<T> {
+  const inner = source[Symbol.asyncIterator]();
+  let revoked = false;
+  const entry: Watched = {
+    stillValid,
+    end: () => {
+      revoked = true;
+      watched.delete(entry);
+      stopExpiry();
+      void inner.return?.();
+    },
+  };
+  watched.add(entry);
+  const stopExpiry = onExpiry(expiry.now, expiry.at, entry.end);
+  const finished = (): IteratorResult<T> => {
+    watched.delete(entry);
+    stopExpiry();
+    return { value: undefined, done: true };
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      if (revoked) return finished();
+      const item = await inner.next();
+      return item.done || revoked ? finished() : item;
+    },
+    async return() {
+      finished();
+      await inner.return?.();
+      return { value: undefined, done: true };
+    },
+    async throw(error: unknown) {
+      finished();
+      if (inner.throw) return inner.throw(error);
+      throw error;
+    },
+  };
+}
