@@ -6,7 +6,7 @@ export const tagSchema = z.object({ type: z.string(), value: z.string().min(2).m
 
 /**
  * A tag in a request body: Unleash's tagSchema refuses other fields (400). Its `color` is
- * accepted and ignored (Vexil's tags have no colour).
+ * accepted and ignored (a tag's colour is its type's).
  */
 export const tagBodySchema = z.strictObject({
   type: z.string(),
@@ -19,6 +19,11 @@ export const tagBodySchema = z.strictObject({
  * imports or older data hold.
  */
 export const storedTagSchema = z.object({ type: z.string(), value: z.string() });
+
+/** A flag's tag where Unleash copies its type's colour into it (a flag's tags, flag search). */
+export const flagTagSchema = storedTagSchema.extend({
+  color: z.string().nullable().describe("The colour of the tag's type (`#RRGGBB`), null when it has none."),
+});
 
 /**
  * An event as answers and webhooks carry it. The `data` and `preData` of an event the recorder

@@ -3,7 +3,7 @@ import { ValidationError } from "../../src/shared/errors.ts";
 import { bodyRecord } from "../body-fields.ts";
 import { FEATURE_FIELDS } from "../fragments.ts";
 import { defineRoutes, type RestRequest } from "../route.ts";
-import { storedTagSchema, tagBodySchema } from "../schemas.ts";
+import { flagTagSchema, tagBodySchema } from "../schemas.ts";
 import { constraintBodySchema, featureSchema, pick, pickList } from "./strategy-shapes.ts";
 
 const TAG_KEYS = ["type", "value"];
@@ -51,7 +51,7 @@ export const featureOperationRoutes = defineRoutes([
     description:
       "Adds `addedTags`, then removes `removedTags`, in one transaction. Answers the flag's tags afterwards, `{version: 1, tags}`.",
     document: `mutation UpdateFeatureTags($feature: String!, $addedTags: [TagInput!]!, $removedTags: [TagInput!]!) {
-      updateFeatureTags(feature: $feature, addedTags: $addedTags, removedTags: $removedTags) { type value } }`,
+      updateFeatureTags(feature: $feature, addedTags: $addedTags, removedTags: $removedTags) { type value color } }`,
     variables: (req) => ({
       feature: req.params.featureName,
       addedTags: pickList(bodyRecord(req.body).addedTags, TAG_KEYS),
@@ -60,7 +60,7 @@ export const featureOperationRoutes = defineRoutes([
     respond: (data) => ({ version: 1, tags: data.updateFeatureTags }),
     schemas: {
       body: z.strictObject({ addedTags: z.array(tagBodySchema), removedTags: z.array(tagBodySchema) }),
-      response: z.object({ version: z.literal(1), tags: z.array(storedTagSchema) }),
+      response: z.object({ version: z.literal(1), tags: z.array(flagTagSchema) }),
     },
   },
   {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoutes } from "../route.ts";
-import { storedTagSchema, tagBodySchema, tagSchema } from "../schemas.ts";
+import { flagTagSchema, tagBodySchema, tagSchema } from "../schemas.ts";
 
 const PATH = "/api/admin/features/:featureName/tags";
 
@@ -10,10 +10,10 @@ export const featureTagRoutes = defineRoutes([
     path: PATH,
     tag: "Tags",
     summary: "List a flag's tags",
-    document: `query FeatureTags($feature: String!) { featureTags(feature: $feature) { type value } }`,
+    document: `query FeatureTags($feature: String!) { featureTags(feature: $feature) { type value color } }`,
     variables: (req) => ({ feature: req.params.featureName }),
     respond: (data) => ({ version: 1, tags: data.featureTags }),
-    schemas: { response: z.object({ version: z.literal(1), tags: z.array(storedTagSchema) }) },
+    schemas: { response: z.object({ version: z.literal(1), tags: z.array(flagTagSchema) }) },
     errors: [404],
   },
   {

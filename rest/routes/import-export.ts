@@ -45,9 +45,9 @@ const exportResultSchema = z
     tagTypes: z.array(
       z.object({
         name: z.string(),
-        description: z.string().optional(),
-        icon: z.string().optional(),
-        color: z.string().optional(),
+        description: z.string().nullable(),
+        icon: z.string().nullable(),
+        color: z.string().nullable(),
       }),
     ),
     dependencies: z.array(
@@ -61,7 +61,7 @@ const exportResultSchema = z
     links: z.array(
       z.object({
         feature: z.string(),
-        links: z.array(z.object({ url: z.string(), title: z.string().nullable() })),
+        links: z.array(z.object({ id: z.string(), url: z.string(), title: z.string().nullable() })),
       }),
     ),
   })

@@ -4,8 +4,8 @@ import { objectBody } from "../body-fields.ts";
 import { defineRoutes } from "../route.ts";
 
 /** The GraphQL selection of an invite link in Unleash's publicSignupTokenSchema shape. */
-export const INVITE_FIELDS =
-  "secret url name enabled expiresAt createdAt createdBy role { id name type description } users { id: databaseId name email username imageUrl createdAt seenAt }";
+const INVITE_FIELDS =
+  "id: databaseId name enabled expiresAt createdAt createdBy role { id name type description } users { id: databaseId name email username imageUrl createdAt seenAt }";
 
 const invitedUserSchema = z.object({
   id: z.number().int(),
@@ -17,9 +17,13 @@ const invitedUserSchema = z.object({
   seenAt: z.string().datetime().nullable(),
 });
 
-export const inviteSchema = z.strictObject({
-  secret: z.string(),
-  url: z.string().url().nullable(),
+/**
+ * An invite link as answered after its creation: Vexil keeps only its secret's hash, so the
+ * secret is not there and `url` (nullable in Unleash's schema) is null; `id` names the link.
+ */
+const inviteSchema = z.strictObject({
+  id: z.number().int(),
+  url: z.null(),
   name: z.string(),
   enabled: z.boolean(),
   expiresAt: z.string().datetime(),
@@ -34,14 +38,29 @@ export const inviteSchema = z.strictObject({
   }),
 });
 
+/** The creation's answer: the one time the secret and the URL carrying it are known. */
+const createdInviteSchema = inviteSchema.extend({ secret: z.string(), url: z.string().url() });
+
+type InviteNode = Record<string, unknown>;
+const withoutUrl = (token: InviteNode) => ({ ...token, url: null });
+
+/**
+ * The GraphQL arguments naming the link of a `:token` path parameter: Unleash's paths carry the
+ * secret; since lists cannot show it, a link's `id` (a positive integer, never 32 hex digits)
+ * names it too.
+ */
+function inviteKeyOf(param: string | undefined): { databaseId: number } | { secret: string } {
+  return /^[1-9][0-9]{0,8}$/.test(param ?? "") ? { databaseId: Number(param) } : { secret: param ?? "" };
+}
+
 export const inviteRoutes = defineRoutes([
   {
     method: "GET",
     path: "/api/admin/invite-link/tokens",
     tag: "Public signup tokens",
-    summary: "List invite links (admins only)",
+    summary: "List invite links (admins only), without their secrets",
     document: `query Invites { publicSignupTokens { ${INVITE_FIELDS} } }`,
-    respond: (data) => ({ tokens: data.publicSignupTokens }),
+    respond: (data) => ({ tokens: (data.publicSignupTokens as InviteNode[]).map(withoutUrl) }),
     schemas: { response: z.strictObject({ tokens: z.array(inviteSchema) }) },
     errors: [403],
   },
@@ -51,13 +70,17 @@ export const inviteRoutes = defineRoutes([
     tag: "Public signup tokens",
     summary: "Create an invite link (admins only)",
     description:
-      "Body `{name, expiresAt}`. Users who sign up with it get the Viewer root role. Records public-signup-token-created.",
+      "Body `{name, expiresAt}`. Users who sign up with it get the Viewer root role. The answer holds the link's `secret` and `url`: the only one that does (only the secret's hash is stored). Records public-signup-token-created.",
     status: 201,
-    document: `mutation CreateInvite($input: CreatePublicSignupTokenInput!) { createPublicSignupToken(input: $input) { ${INVITE_FIELDS} } }`,
+    document: `mutation CreateInvite($input: CreatePublicSignupTokenInput!) { createPublicSignupToken(input: $input) { secret url token { ${INVITE_FIELDS} } } }`,
     variables: (req) => ({ input: objectBody(req) }),
+    respond: (data) => {
+      const created = data.createPublicSignupToken as { secret: string; url: string; token: InviteNode };
+      return { ...created.token, secret: created.secret, url: created.url };
+    },
     schemas: {
       body: z.strictObject({ name: z.string(), expiresAt: z.string().datetime({ offset: true }) }),
-      response: inviteSchema,
+      response: createdInviteSchema,
     },
     errors: [400, 403],
   },
@@ -66,11 +89,12 @@ export const inviteRoutes = defineRoutes([
     path: "/api/admin/invite-link/tokens/:token",
     tag: "Public signup tokens",
     summary: "Get an invite link (admins only)",
-    document: `query Invite($secret: String!) { publicSignupToken(secret: $secret) { ${INVITE_FIELDS} } }`,
-    variables: (req) => ({ secret: req.params.token }),
-    respond: (data, req) => {
-      if (!data.publicSignupToken) throw new NotFoundError(`Could not find invite link ${req.params.token}`);
-      return data.publicSignupToken;
+    description: "`token` is the link's secret or its `id`.",
+    document: `query Invite($databaseId: Int, $secret: String) { publicSignupToken(databaseId: $databaseId, secret: $secret) { ${INVITE_FIELDS} } }`,
+    variables: (req) => inviteKeyOf(req.params.token),
+    respond: (data) => {
+      if (!data.publicSignupToken) throw new NotFoundError("Could not find the invite link");
+      return withoutUrl(data.publicSignupToken as InviteNode);
     },
     schemas: { response: inviteSchema },
     errors: [403, 404],
@@ -81,9 +105,10 @@ export const inviteRoutes = defineRoutes([
     tag: "Public signup tokens",
     summary: "Change an invite link's expiry or enabled flag (admins only)",
     description:
-      "Body `{expiresAt?, enabled?}`. Records public-signup-token-updated (nothing when unchanged).",
-    document: `mutation UpdateInvite($secret: String!, $input: UpdatePublicSignupTokenInput!) { updatePublicSignupToken(secret: $secret, input: $input) { ${INVITE_FIELDS} } }`,
-    variables: (req) => ({ secret: req.params.token, input: objectBody(req) }),
+      "`token` is the link's secret or its `id`. Body `{expiresAt?, enabled?}`, at least one (400 otherwise, as Unleash). Records public-signup-token-updated (nothing when unchanged).",
+    document: `mutation UpdateInvite($databaseId: Int, $secret: String, $input: UpdatePublicSignupTokenInput!) { updatePublicSignupToken(databaseId: $databaseId, secret: $secret, input: $input) { ${INVITE_FIELDS} } }`,
+    variables: (req) => ({ ...inviteKeyOf(req.params.token), input: objectBody(req) }),
+    respond: (data) => withoutUrl(data.updatePublicSignupToken as InviteNode),
     schemas: {
       body: z.strictObject({
         expiresAt: z.string().datetime({ offset: true }).optional(),

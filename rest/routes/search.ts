@@ -2,7 +2,7 @@ import { z } from "zod";
 import { nodesOf } from "../../src/shared/pagination.ts";
 import { EVENT_FIELDS } from "../fragments.ts";
 import { defineRoutes } from "../route.ts";
-import { eventSchema, storedTagSchema } from "../schemas.ts";
+import { eventSchema, flagTagSchema } from "../schemas.ts";
 import {
   booleanParam,
   dateFilter,
@@ -24,7 +24,7 @@ const SEARCH_ITEM_FIELDS = /* GraphQL */ `
     name type enabled sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies
     yes no changeRequestIds
   }
-  segments tags { type value } lifecycle { stage status enteredStageAt }
+  segments tags { type value color } lifecycle { stage status enteredStageAt }
 `;
 
 const filterString = (description: string) => z.string().optional().describe(description);
@@ -58,7 +58,7 @@ const featureSearchItemSchema = z.object({
     }),
   ),
   segments: z.array(z.string()),
-  tags: z.array(storedTagSchema).nullable(),
+  tags: z.array(flagTagSchema).nullable(),
   lifecycle: z
     .object({ stage: z.string(), status: z.string().nullable(), enteredStageAt: z.string().datetime() })
     .nullable(),

@@ -1,8 +1,8 @@
 /**
  * The same starting state on both servers, made through their REST APIs with the admin token:
  * an Editor and a Viewer (logged in: their session cookies are their credentials), flags with
- * a strategy, a segment, a context field, a tag, a custom strategy, an addon, SDK tokens. Ids
- * differ between the servers, so each gets its own fixture of them.
+ * a strategy, a segment, a context field, a tag, a custom strategy, an addon, an invite link, SDK
+ * tokens. Ids differ between the servers, so each gets its own fixture of them.
  */
 import { ADMIN_SECRET } from "./servers.ts";
 
@@ -45,7 +45,7 @@ export const ADMIN: Credential = { authorization: ADMIN_SECRET };
 export type Fixture = {
   credentials: Record<"admin" | "editor" | "viewer" | "none" | "client" | "frontend", Credential>;
   /** Values for path parameters that are ids on this server. */
-  ids: { addon: string; segment: string; strategy: string; victim: string };
+  ids: { addon: string; segment: string; strategy: string; victim: string; invite: string };
 };
 
 async function must(base: string, method: string, path: string, body: unknown, what: string) {
@@ -95,11 +95,13 @@ export async function seed(base: string): Promise<Fixture> {
   for (const name of ["peer-flag", "peer-parent"]) {
     await must(base, "POST", `${P}/features`, { name, description: "peer-diff" }, `flag ${name}`);
   }
+  // 100 %: the sampled SDK contexts have no userId or sessionId, so both servers (as Unleash's
+  // SDKs do) roll a random stickiness value; at 50 % each would list the flag or not at random.
   const strategy = await must(
     base,
     "POST",
     `${P}/features/peer-flag/environments/development/strategies`,
-    { name: "flexibleRollout", parameters: { rollout: "50", stickiness: "default", groupId: "peer-flag" } },
+    { name: "flexibleRollout", parameters: { rollout: "100", stickiness: "default", groupId: "peer-flag" } },
     "strategy",
   );
   await must(
@@ -142,6 +144,13 @@ export async function seed(base: string): Promise<Fixture> {
     },
     "addon",
   );
+  const invite = await must(
+    base,
+    "POST",
+    "/api/admin/invite-link/tokens",
+    { name: "peer-invite", expiresAt: "2099-01-01T00:00:00.000Z" },
+    "invite link",
+  );
   return {
     credentials: {
       admin: ADMIN,
@@ -156,6 +165,7 @@ export async function seed(base: string): Promise<Fixture> {
       segment: String(segment.id),
       strategy: String(strategy.id),
       victim: String(victim.id),
+      invite: String(invite.secret),
     },
   };
 }

@@ -144,12 +144,6 @@ export const STATUS_BY_OPERATION: Rule[] = [
     text: "D-154: without `projectId` Vexil answers the caller's roles everywhere; Unleash 8.2 requires the query parameter (400)",
   },
   {
-    method: "PUT",
-    path: /^\/api\/admin\/invite-link\/tokens\/\{token\}$/,
-    kind: "deliberate",
-    text: "D-119: an unknown invite link is 404 NotFoundError; Unleash answers 400 without a body",
-  },
-  {
     path: /^\/api\/admin\/metrics\/instances\/\{appName\}\/environment\/\{environment\}$/,
     kind: "deliberate",
     text: "D-119: an unknown application is 404 NotFoundError; Unleash answers an empty list",
@@ -180,6 +174,12 @@ export const STATUS_BY_OPERATION: Rule[] = [
     path: /^\/api\/admin\/ui-config\/cors$/,
     kind: "fixture",
     text: "the sampled body's origin `string` is not an origin (Vexil 400); Unleash 8.2 answers this admin token 404",
+  },
+  {
+    path: /^\/invite\/\{token\}\/signup$/,
+    when: status(400, 201),
+    kind: "security",
+    text: "D-065: every password Vexil stores passes its one password policy (the sampled body's is 7 characters), an invite sign-up's too; Unleash 8.2 takes any password there",
   },
   {
     path: /^\/auth\/reset\/password$/,
@@ -221,10 +221,10 @@ export const SHAPE_BY_OPERATION: Rule[] = [
     text: "spec 2.10: an event's `data` is each server's record of the change; token events never carry a secret, `alias` or `secure` (D-062)",
   },
   {
-    path: /tags$|^\/api\/admin\/search\/features$|^\/api\/admin\/features-batch\/export$/,
-    when: (o) => shape(o) && o.onlyUnleash.every((k) => /(^|\.)color$|links\[\]\.links\[\]\.id$/.test(k)),
-    kind: "left",
-    text: "D-154: a flag's tags carry no `color` (Unleash copies the tag type's colour into each; `GET /api/admin/tag-types` has it); an export's links carry no id",
+    path: /^\/api\/admin\/invite-link\/tokens(\/\{token\})?$/,
+    when: (o) => shape(o) && o.onlyUnleash.every((k) => /(^|\.)secret$/.test(k)),
+    kind: "security",
+    text: "D-194: Vexil keeps only the hash of an invite link's secret, so only the creation answers `secret` and `url`; lists and reads answer `url: null` and the link's `id` (which the paths take too); Unleash stores and lists the secret",
   },
   {
     path: /^\/api\/client\/features/,
@@ -282,11 +282,5 @@ export const SHAPE_BY_OPERATION: Rule[] = [
     path: /^\/api\/admin\/(user|user-admin(\/\{id\})?)$/,
     kind: "deliberate",
     text: "D-060/D-154: seats, SCIM, company roles, email consent, login attempts and sessions are Enterprise or UI fields; an admin token is no user (Unleash answers its token row)",
-  },
-  {
-    method: "POST",
-    path: /^\/api\/frontend$/,
-    kind: "left",
-    text: "not explained yet: with the sampled context body Vexil's answer lists no flag where Unleash lists the fixture's (GET /api/frontend agrees)",
   },
 ];

@@ -6,8 +6,8 @@ import type {
 } from "@prisma/driver-adapter-utils";
 import type { AdapterWrapper } from "./database.ts";
 
-/** Told of every statement Prisma sent, with its time to answer (or to fail). */
-export type StatementListener = (sql: string, ms: number) => void;
+/** Told of every statement Prisma sent, with its time to answer (or to fail) and its parameters. */
+export type StatementListener = (sql: string, ms: number, args: readonly unknown[]) => void;
 
 /**
  * Wraps the driver adapter so that every statement Prisma sends (inside and outside
@@ -17,7 +17,7 @@ export type StatementListener = (sql: string, ms: number) => void;
 export function observeStatements(listener: StatementListener): AdapterWrapper {
   const timed = <R>(query: SqlQuery, run: (query: SqlQuery) => Promise<R>): Promise<R> => {
     const started = performance.now();
-    return run(query).finally(() => listener(query.sql, performance.now() - started));
+    return run(query).finally(() => listener(query.sql, performance.now() - started, query.args));
   };
   // Views over the adapter and its transactions (nothing of theirs is replaced): each answers
   // its statements through `timed`, and everything else from the object itself.

@@ -15,7 +15,7 @@ const KEY_COLUMN = {
   Environment: "name",
   TagType: "name",
   StrategyDefinition: "name",
-  PublicSignupToken: "secret",
+  PublicSignupToken: "id",
   Setting: "name",
 } as const;
 

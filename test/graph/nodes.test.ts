@@ -129,7 +129,6 @@ describe("each entity's own key (README: `databaseId`, or `name` where the name 
     Feature: ["name"],
     Environment: ["name"],
     FeatureEnvironment: ["featureName", "name"],
-    PublicSignupToken: ["secret"],
   };
 
   it("every Node type exposes databaseId, or is keyed by the name fields listed here", async () => {

@@ -48,11 +48,16 @@ export type TestApp = {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { wrapAdapter?: AdapterWrapper; log?: (line: string) => void } = {},
+  options: {
+    wrapAdapter?: AdapterWrapper;
+    log?: (line: string) => void;
+    /** A migrated database the test made itself (a migration's test), instead of a fresh copy. */
+    database?: Database;
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ ...TEST_ADMIN_ENV, ...env });
   const bootstrapped = isDeepStrictEqual(config.initAdmin, loadConfig(TEST_ADMIN_ENV).initAdmin);
-  const database = await createTestDatabase(options.wrapAdapter, { bootstrapped });
+  const database = options.database ?? (await createTestDatabase(options.wrapAdapter, { bootstrapped }));
   const logger = options.log ? createLogger("debug", options.log) : createLogger("silent");
   await bootstrap(database.prisma, config, logger);
   let fixedNow: Date | null = null;

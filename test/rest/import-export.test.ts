@@ -165,7 +165,12 @@ describe("export (POST and GET /api/admin/features-batch/export, GraphQL exportF
       { featureName: "kill-old", tagType: "team", tagValue: "platform" },
     ]);
     expect(doc.tagTypes.map((t: { name: string }) => t.name)).toEqual(["simple", "team"]);
-    expect(doc.tagTypes[1]).toEqual({ name: "team", description: "Owning team", color: "#1a2b3c" });
+    expect(doc.tagTypes[1]).toEqual({
+      name: "team",
+      description: "Owning team",
+      icon: null,
+      color: "#1a2b3c",
+    });
     expect(doc.segments).toEqual([{ id: expect.any(Number), name: "beta-users" }]);
     expect(doc.dependencies).toEqual([
       { feature: "checkout-child", dependencies: [{ feature: "checkout", enabled: true, variants: ["a"] }] },
@@ -430,7 +435,10 @@ describe("a file written by Unleash", () => {
       { featureName: "from-unleash", tagType: "simple", tagValue: "imported" },
     ]);
     expect(exported.links).toEqual([
-      { feature: "from-unleash", links: [{ url: "https://example.com", title: "docs" }] },
+      {
+        feature: "from-unleash",
+        links: [{ id: expect.any(String), url: "https://example.com", title: "docs" }],
+      },
     ]);
     const linkEvents = () =>
       target.database.prisma.event.count({ where: { type: { startsWith: "feature-link-" } } });

@@ -24,7 +24,7 @@ afterAll(() => t.close());
 async function newLink(name: string, expiresAt = FUTURE) {
   const res = await t.rest("POST", TOKENS, { name, expiresAt });
   expect(res.status).toBe(201);
-  return res.body as { secret: string; url: string };
+  return res.body as { id: number; secret: string; url: string };
 }
 
 async function eventsOf(type: string) {
@@ -32,7 +32,7 @@ async function eventsOf(type: string) {
 }
 
 describe("managing invite links", () => {
-  it("creates, lists, reads and updates a link; each change records its event, without the secret", async () => {
+  it("creates, lists, reads and updates a link (by secret or id); each change records its event, without the secret", async () => {
     const created = await t.rest("POST", TOKENS, { name: "Team invite", expiresAt: FUTURE });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
@@ -43,22 +43,29 @@ describe("managing invite links", () => {
       users: [],
       role: { name: "Viewer", type: "root" },
     });
-    const { secret } = created.body;
+    const { secret, id } = created.body;
     expect(secret).toMatch(/^[0-9a-f]{32}$/);
     expect(created.body.url).toBe(`${t.config.publicUrl}/new-user?invite=${secret}`);
 
+    // Only the creation knows the secret: lists and reads show the link's id and no URL.
     const list = await t.rest("GET", TOKENS);
     expect(list.status).toBe(200);
-    expect(list.body.tokens.map((x: { secret: string }) => x.secret)).toContain(secret);
+    const listed = list.body.tokens.find((x: { id: number }) => x.id === id);
+    expect(listed).toMatchObject({ name: "Team invite", url: null });
+    expect(listed).not.toHaveProperty("secret");
+    expect(JSON.stringify(list.body)).not.toContain(secret);
 
     const one = await t.rest("GET", `${TOKENS}/${secret}`);
     expect(one.status).toBe(200);
-    expect(one.body.name).toBe("Team invite");
+    expect(one.body).toMatchObject({ id, name: "Team invite", url: null });
+    expect(one.body).not.toHaveProperty("secret");
+    expect((await t.rest("GET", `${TOKENS}/${id}`)).body).toEqual(one.body);
 
     const updated = await t.rest("PUT", `${TOKENS}/${secret}`, { enabled: false });
     expect(updated.status).toBe(200);
     expect(updated.body.enabled).toBe(false);
-    const again = await t.rest("PUT", `${TOKENS}/${secret}`, { enabled: false });
+    expect(updated.body).not.toHaveProperty("secret");
+    const again = await t.rest("PUT", `${TOKENS}/${id}`, { enabled: false });
     expect(again.status).toBe(200);
 
     const createdEvents = await eventsOf("public-signup-token-created");
@@ -73,19 +80,39 @@ describe("managing invite links", () => {
     }
   });
 
-  it("GraphQL: a link is a Relay node that admins read back by its global id", async () => {
-    const { secret } = await newLink("Node");
-    const listed = await t.gql<{ publicSignupTokens: { id: string; secret: string }[] }>(
-      "{ publicSignupTokens { id secret } }",
+  it("GraphQL: the creation answers the secret and URL once; a link is a Relay node read back by id, databaseId or secret", async () => {
+    const created = await t.gql<{
+      createPublicSignupToken: { secret: string; url: string; token: { id: string; databaseId: number } };
+    }>(
+      `mutation($input: CreatePublicSignupTokenInput!) {
+        createPublicSignupToken(input: $input) { secret url token { id databaseId } } }`,
+      { input: { name: "Node", expiresAt: FUTURE } },
     );
-    const id = listed.data?.publicSignupTokens.find((x) => x.secret === secret)?.id;
-    expect(id).toBeDefined();
+    const { secret, url, token } = created.data?.createPublicSignupToken ?? expect.unreachable();
+    expect(url).toBe(`${t.config.publicUrl}/new-user?invite=${secret}`);
     const node = await t.gql<{ node: { name: string } | null }>(
       "query($id: ID!) { node(id: $id) { ... on PublicSignupToken { name } } }",
-      { id },
+      { id: token.id },
     );
     expect(node.data?.node).toEqual({ name: "Node" });
-    const asEditor = await t.gql("query($id: ID!) { node(id: $id) { id } }", { id }, editor.token);
+    const lookups = await t.gql<Record<string, { id: string } | null>>(
+      `query($databaseId: Int, $secret: String) {
+        byId: publicSignupToken(databaseId: $databaseId) { id }
+        bySecret: publicSignupToken(secret: $secret) { id }
+        wrong: publicSignupToken(secret: "0123456789abcdef0123456789abcdef") { id } }`,
+      { databaseId: token.databaseId, secret },
+    );
+    expect(lookups.data).toEqual({ byId: { id: token.id }, bySecret: { id: token.id }, wrong: null });
+    for (const args of ["", `(databaseId: ${token.databaseId}, secret: "${secret}")`]) {
+      const res = await t.gql(`{ publicSignupToken${args} { id } }`);
+      expect(res.errors?.[0]?.extensions?.code).toBe("VALIDATION");
+    }
+    const disabled = await t.gql<{ updatePublicSignupToken: { enabled: boolean } }>(
+      `mutation($secret: String) { updatePublicSignupToken(secret: $secret, input: { enabled: false }) { enabled } }`,
+      { secret },
+    );
+    expect(disabled.data?.updatePublicSignupToken.enabled).toBe(false);
+    const asEditor = await t.gql("query($id: ID!) { node(id: $id) { id } }", { id: token.id }, editor.token);
     expect(asEditor.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 
@@ -101,8 +128,18 @@ describe("managing invite links", () => {
     expect((await t.rest("POST", TOKENS, { name: "x", expiresAt: "tomorrow" })).status).toBe(400);
     const { secret } = await newLink("Bad update");
     expect((await t.rest("PUT", `${TOKENS}/${secret}`, { enabled: "no" })).status).toBe(400);
+    // A change that names nothing to change is refused, as Unleash 8.2 does.
+    const updates = await eventsOf("public-signup-token-updated");
+    for (const body of [{}, { expiresAt: null, enabled: null }]) {
+      const empty = await t.rest("PUT", `${TOKENS}/${secret}`, body);
+      expect(empty.status).toBe(400);
+      expect(empty.body).toMatchObject({ name: "ValidationError" });
+    }
+    expect(await eventsOf("public-signup-token-updated")).toHaveLength(updates.length);
     expect((await t.rest("GET", `${TOKENS}/nope`)).status).toBe(404);
     expect((await t.rest("PUT", `${TOKENS}/nope`, { enabled: false })).status).toBe(404);
+    expect((await t.rest("GET", `${TOKENS}/999999`)).status).toBe(404);
+    expect((await t.rest("PUT", `${TOKENS}/999999`, { enabled: false })).status).toBe(404);
   });
 
   it("admins only: 401 without a credential, 403 for an editor", async () => {
@@ -227,14 +264,14 @@ describe("signing up with a link", () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     "a sign-up waits for a concurrent disable of its link and is then refused",
     async () => {
-      const { secret } = await newLink("Disabled meanwhile");
+      const { secret, id } = await newLink("Disabled meanwhile");
       const pool = t.database.pool;
       if (!pool) throw new Error("PostgreSQL expected");
       const admin = await pool.connect();
       try {
         // Direct write: an API call's transaction cannot be held open while a sign-up waits on it.
         await admin.query("BEGIN");
-        await admin.query(`UPDATE "PublicSignupToken" SET enabled = false WHERE secret = $1`, [secret]);
+        await admin.query(`UPDATE "PublicSignupToken" SET enabled = false WHERE id = $1`, [id]);
         const signup = t.rest(
           "POST",
           `/invite/${secret}/signup`,

@@ -30,7 +30,7 @@ describe("tags", () => {
     expect(await t.rest("PUT", `${PROJECT}/tags`, body)).toMatchObject({ status: 200, body: undefined });
     for (const name of ["bulk-tag-a", "bulk-tag-b"]) {
       expect((await t.rest("GET", `/api/admin/features/${name}/tags`)).body.tags).toEqual([
-        { type: "simple", value: "team-x" },
+        { type: "simple", value: "team-x", color: null },
       ]);
     }
     expect(await events("feature-tagged", { featureName: "bulk-tag-b" })).toHaveLength(1);
@@ -43,7 +43,7 @@ describe("tags", () => {
     };
     expect((await t.rest("PUT", `${PROJECT}/tags`, swap)).status).toBe(404);
     expect((await t.rest("GET", "/api/admin/features/bulk-tag-a/tags")).body.tags).toEqual([
-      { type: "simple", value: "team-x" },
+      { type: "simple", value: "team-x", color: null },
     ]);
     expect((await t.rest("PUT", `${PROJECT}/tags`, { features: ["bulk-tag-a"] })).status).toBe(400);
     expect((await t.rest("PUT", `${PROJECT}/tags`, body, viewer)).status).toBe(403);

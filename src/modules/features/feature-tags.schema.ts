@@ -1,34 +1,35 @@
 import { builder } from "../../builder.ts";
-import { rowAnswersQuery } from "../../shared/query-answer.ts";
-import { deletedMeanwhile, runWrite } from "../../shared/write.ts";
+import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { lockFeatures } from "../feature-environments/feature-lock.read.ts";
 import { featureByName } from "./feature.read.ts";
+import { FLAG_TAG_SELECT, flagTagOf, TagRef } from "./feature.schema.ts";
 import { addFeatureTag, removeFeatureTag } from "./feature-tags.write.ts";
 import { TagInput } from "./new-features.schema.ts";
 
 const tagOrder = [{ tagType: "asc" as const }, { tagValue: "asc" as const }];
 
 builder.queryField("featureTags", (t) =>
-  t.prismaField({
-    type: ["FeatureTag"],
+  t.field({
+    type: [TagRef],
     description: "Tags of a flag (archived ones too), by type then value; NOT_FOUND for an unknown flag.",
     authScopes: { authenticated: true },
     args: { feature: t.arg.string({ required: true, description: "Flag name." }) },
-    resolve: async (query, _root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       await featureByName(ctx.db, args.feature, true);
-      return ctx.db.featureTag.findMany({
-        ...query,
+      const rows = await ctx.db.featureTag.findMany({
         where: { featureName: args.feature },
         orderBy: tagOrder,
+        select: FLAG_TAG_SELECT,
       });
+      return rows.map(flagTagOf);
     },
   }),
 );
 
 builder.mutationField("addFeatureTag", (t) =>
-  t.prismaField({
-    type: "FeatureTag",
+  t.field({
+    type: TagRef,
     description:
       "Tags a flag (feature-tagged); the tag type must exist, a new value is created (tag-created). Already tagged: no event.",
     args: {
@@ -37,20 +38,11 @@ builder.mutationField("addFeatureTag", (t) =>
       value: t.arg.string({ required: true, description: "Tag value, 2 to 50 characters." }),
     },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
-    resolve: async (query, _root, args, ctx) => {
-      const { tag, tagged } = await runWrite(ctx, (w) =>
+    resolve: async (_root, args, ctx) => {
+      const { tag, color } = await runWrite(ctx, (w) =>
         addFeatureTag(w, args.feature, { type: args.type, value: args.value }),
       );
-      // The new row answers as its read-back would; a tag the flag had is read (after the commit).
-      if (tagged && rowAnswersQuery(query)) return tagged;
-      const featureTag = await ctx.db.featureTag.findUnique({
-        ...query,
-        where: {
-          featureName_tagType_tagValue: { featureName: args.feature, tagType: tag.type, tagValue: tag.value },
-        },
-      });
-      if (!featureTag) throw deletedMeanwhile();
-      return featureTag;
+      return { tagType: tag.type, tagValue: tag.value, color };
     },
   }),
 );
@@ -75,8 +67,8 @@ builder.mutationField("removeFeatureTag", (t) =>
 );
 
 builder.mutationFields((t) => ({
-  updateFeatureTags: t.prismaField({
-    type: ["FeatureTag"],
+  updateFeatureTags: t.field({
+    type: [TagRef],
     description:
       "Adds then removes tags of a flag in one transaction (Unleash's PUT .../tags): feature-tagged / feature-untagged for each real change, tag-created for a new value. Returns the flag's tags afterwards.",
     args: {
@@ -89,16 +81,17 @@ builder.mutationFields((t) => ({
       removedTags: t.arg({ type: [TagInput], required: true, description: "Tags to remove." }),
     },
     authScopes: { permission: { permission: PERMISSIONS.UPDATE_FEATURE } },
-    resolve: (query, _root, args, ctx) =>
+    resolve: (_root, args, ctx) =>
       runWrite(ctx, async (w) => {
         await featureByName(w.tx, args.feature, true);
         for (const tag of args.addedTags) await addFeatureTag(w, args.feature, tag);
         for (const tag of args.removedTags) await removeFeatureTag(w, args.feature, tag);
-        return w.tx.featureTag.findMany({
-          ...query,
+        const rows = await w.tx.featureTag.findMany({
           where: { featureName: args.feature },
-          orderBy: [{ tagType: "asc" }, { tagValue: "asc" }],
+          orderBy: tagOrder,
+          select: FLAG_TAG_SELECT,
         });
+        return rows.map(flagTagOf);
       }),
   }),
   updateProjectFeaturesTags: t.stringList({

@@ -13,12 +13,13 @@ type TagRef = { type: string; value: string };
  * Tags a flag. The tag type must exist (404 otherwise); a tag value seen for the first time is
  * created on the fly (`tag-created`, as Unleash). Records `feature-tagged` with `{type, value}`;
  * a tag the flag already has records nothing. Throws NotFound, ArchivedFeature, Validation.
- * Returns `tagged`, the new FeatureTag row (undefined when the flag already had the tag).
+ * Returns `tagged`, the new FeatureTag row (undefined when the flag already had the tag), and
+ * the colour of the tag's type.
  */
 export async function addFeatureTag(w: Write, featureName: string, input: TagRef) {
   const tag = parseInput(tagSchema, input);
   const feature = await lockFeature(w.tx, null, featureName);
-  await ensureTag(w, tag);
+  const { color } = await ensureTag(w, tag);
   // Raw: a model insert costs several times the statement's CPU in Prisma's runtime.
   const [tagged] = await sqlOf(w.tx).query<FeatureTag>`
     INSERT INTO "FeatureTag" ("featureName", "tagType", "tagValue", "createdAt", "createdByUserId")
@@ -32,7 +33,7 @@ export async function addFeatureTag(w: Write, featureName: string, input: TagRef
       data: { type: tag.type, value: tag.value },
     });
   }
-  return { feature, tag, tagged };
+  return { feature, tag, tagged, color };
 }
 
 /**

@@ -26,12 +26,31 @@ export const UserSummaryRef = builder
     }),
   });
 
-export const TagRef = builder.prismaObject("FeatureTag", {
-  name: "Tag",
+/** A tag as a flag carries it, with its type's colour (Unleash copies the colour into each). */
+export type FlagTag = { tagType: string; tagValue: string; color: string | null };
+
+/** The selection of a FeatureTag row that answers a `Tag` (flagTagOf). */
+export const FLAG_TAG_SELECT = {
+  tagType: true,
+  tagValue: true,
+  tag: { select: { tagType: { select: { color: true } } } },
+} as const;
+
+export const flagTagOf = (row: {
+  tagType: string;
+  tagValue: string;
+  tag: { tagType: { color: string | null } };
+}): FlagTag => ({ tagType: row.tagType, tagValue: row.tagValue, color: row.tag.tagType.color });
+
+export const TagRef = builder.objectRef<FlagTag>("Tag").implement({
   description: "A tag on a flag (spec 2.1).",
   fields: (t) => ({
     type: t.exposeString("tagType", { description: "Tag type name." }),
     value: t.exposeString("tagValue", { description: "Tag value (2 to 50 characters)." }),
+    color: t.exposeString("color", {
+      nullable: true,
+      description: "The colour of the tag's type (`#RRGGBB`), null when it has none.",
+    }),
   }),
 });
 
@@ -148,10 +167,8 @@ export const FeatureRef = builder.prismaNode("Feature", {
     tags: t.field({
       type: [TagRef],
       description: "Tags, by type then value.",
-      select: (_args, _ctx, nested) => ({
-        tags: { ...nested(true), orderBy: [{ tagType: "asc" }, { tagValue: "asc" }] },
-      }),
-      resolve: (f) => f.tags,
+      select: { tags: { select: FLAG_TAG_SELECT, orderBy: [{ tagType: "asc" }, { tagValue: "asc" }] } },
+      resolve: (f) => f.tags.map(flagTagOf),
     }),
     children: t.stringList({
       description: "Names of flags that depend on this one.",

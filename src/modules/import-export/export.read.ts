@@ -102,8 +102,8 @@ export async function exportDocument(tx: Tx, query: ExportQuery): Promise<Record
             ORDER BY "featureName", "tagType", "tagValue") FROM ftags), '[]'),
         'segments', COALESCE((SELECT json_agg(json_build_object('id', g.id, 'name', g.name) ORDER BY g.id)
             FROM "Segment" g WHERE g.id IN (SELECT unnest(segs) FROM strat)), '[]'),
-        'tagTypes', COALESCE((SELECT json_agg(json_strip_nulls(json_build_object(
-            'name', tt.name, 'description', tt.description, 'icon', tt.icon, 'color', tt.color)) ORDER BY tt.name)
+        'tagTypes', COALESCE((SELECT json_agg(json_build_object(
+            'name', tt.name, 'description', tt.description, 'icon', tt.icon, 'color', tt.color) ORDER BY tt.name)
             FROM "TagType" tt WHERE tt.name IN (SELECT "tagType" FROM ftags)), '[]'),
         'dependencies', COALESCE((SELECT json_agg(json_build_object('feature', child, 'dependencies', deps)
             ORDER BY child) FROM (
@@ -111,7 +111,7 @@ export async function exportDocument(tx: Tx, query: ExportQuery): Promise<Record
                      'enabled', d.enabled, 'variants', to_json(d.variants)) ORDER BY d."parentName") AS deps
                 FROM "FeatureDependency" d JOIN sel ON sel.name = d."childName" GROUP BY d."childName") x), '[]'),
         'links', COALESCE((SELECT json_agg(json_build_object('feature', feature, 'links', links) ORDER BY feature)
-            FROM (SELECT l."featureName" AS feature, json_agg(json_build_object('url', l.url, 'title', l.title)
+            FROM (SELECT l."featureName" AS feature, json_agg(json_build_object('id', l.id, 'url', l.url, 'title', l.title)
                          ORDER BY l."createdAt", l.id) AS links
                     FROM "FeatureLink" l JOIN sel ON sel.name = l."featureName" GROUP BY l."featureName") y), '[]')
       )::text AS doc`;

@@ -7,10 +7,16 @@ export const createInviteInput = z.object({
   expiresAt: futureOrPast,
 });
 
-export const updateInviteInput = z.object({
-  expiresAt: futureOrPast.nullish(),
-  enabled: z.boolean().nullish(),
-});
+/** A change names what changes: neither field is refused, as Unleash 8.2 does (400). */
+export const updateInviteInput = z
+  .object({
+    expiresAt: futureOrPast.nullish(),
+    enabled: z.boolean().nullish(),
+  })
+  .refine((input) => input.expiresAt != null || input.enabled != null, {
+    message: "expiresAt or enabled is required",
+    path: ["enabled"],
+  });
 
 export const signupInput = z.object({
   email: z.string().trim().min(1),

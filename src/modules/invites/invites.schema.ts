@@ -1,19 +1,19 @@
 import { builder } from "../../builder.ts";
-import { NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
+import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
 import { runWrite } from "../../shared/write.ts";
 import { requirePermission } from "../access/check.logic.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { UserRef } from "../users/users.schema.ts";
-import { createInvite, inviteUrl, updateInvite } from "./invites.write.ts";
+import { createInvite, inviteUrl, inviteWhere, updateInvite } from "./invites.write.ts";
 
 const ADMIN_ONLY = { permission: { permission: PERMISSIONS.ADMIN } };
 
 builder.prismaNode("PublicSignupToken", {
   description:
-    "A public invite link (Unleash's public signup token): whoever holds its secret may sign up with its root role while it is enabled and unexpired.",
-  id: { ...NODE_ID, field: "secret" },
+    "A public invite link (Unleash's public signup token): whoever holds its secret may sign up with its root role while it is enabled and unexpired. Its secret and URL are shown once, when it is created: only the secret's hash is stored.",
+  id: { ...NODE_ID, field: "id" },
   nullable: true,
-  findUnique: (secret) => ({ secret }),
+  findUnique: (id) => ({ id: integerKey(id) }),
   // as `publicSignupToken`: admins only
   extensions: {
     nodeAccess: {
@@ -21,11 +21,7 @@ builder.prismaNode("PublicSignupToken", {
     } satisfies NodeAccess<object>,
   },
   fields: (t) => ({
-    secret: t.exposeString("secret", { description: "The link's secret (part of its URL)." }),
-    url: t.string({
-      description: "The sign-up page URL carrying the secret.",
-      resolve: (token, _args, ctx) => inviteUrl(ctx.config.publicUrl, token.secret),
-    }),
+    databaseId: t.exposeInt("id", { description: "Link id (REST paths and arguments)." }),
     name: t.exposeString("name", { description: "Display name." }),
     enabled: t.boolean({
       description: "Whether the link can be used now: false once disabled or expired.",
@@ -45,13 +41,32 @@ builder.prismaNode("PublicSignupToken", {
   }),
 });
 
+const CreatedPublicSignupTokenRef = builder
+  .objectRef<{ token: { id: number }; secret: string }>("CreatedPublicSignupToken")
+  .implement({
+    description: "A new invite link with its secret and URL: share them now, they cannot be shown again.",
+    fields: (t) => ({
+      secret: t.exposeString("secret", { description: "The link's secret (part of its URL)." }),
+      url: t.string({
+        description: "The sign-up page URL carrying the secret.",
+        resolve: (created, _args, ctx) => inviteUrl(ctx.config.publicUrl, created.secret),
+      }),
+      token: t.prismaField({
+        type: "PublicSignupToken",
+        description: "The link.",
+        resolve: (query, created, _args, ctx) =>
+          ctx.db.publicSignupToken.findUniqueOrThrow({ ...query, where: { id: created.token.id } }),
+      }),
+    }),
+  });
+
 builder.queryField("publicSignupTokens", (t) =>
   t.prismaField({
     type: ["PublicSignupToken"],
     description: "Every invite link, newest first (admins only).",
     authScopes: ADMIN_ONLY,
     resolve: (query, _root, _args, ctx) =>
-      ctx.db.publicSignupToken.findMany({ ...query, orderBy: [{ createdAt: "desc" }, { secret: "asc" }] }),
+      ctx.db.publicSignupToken.findMany({ ...query, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
   }),
 );
 
@@ -59,11 +74,14 @@ builder.queryField("publicSignupToken", (t) =>
   t.prismaField({
     type: "PublicSignupToken",
     nullable: true,
-    description: "One invite link by its secret, or null (admins only).",
+    description: "One invite link by its databaseId or by its secret (exactly one), or null (admins only).",
     authScopes: ADMIN_ONLY,
-    args: { secret: t.arg.string({ required: true, description: "The link's secret." }) },
+    args: {
+      databaseId: t.arg.int({ description: "The link's id." }),
+      secret: t.arg.string({ description: "The link's secret." }),
+    },
     resolve: (query, _root, args, ctx) =>
-      ctx.db.publicSignupToken.findUnique({ ...query, where: { secret: args.secret } }),
+      ctx.db.publicSignupToken.findUnique({ ...query, where: inviteWhere(args) }),
   }),
 );
 
@@ -76,7 +94,7 @@ const CreateInput = builder.inputType("CreatePublicSignupTokenInput", {
 });
 
 const UpdateInput = builder.inputType("UpdatePublicSignupTokenInput", {
-  description: "Changes to an invite link; absent fields stay as they are.",
+  description: "Changes to an invite link (at least one); absent fields stay as they are.",
   fields: (t) => ({
     expiresAt: t.field({ type: "DateTime", description: "New expiry." }),
     enabled: t.boolean({ description: "False disables the link (Unleash's delete in the UI)." }),
@@ -84,16 +102,13 @@ const UpdateInput = builder.inputType("UpdatePublicSignupTokenInput", {
 });
 
 builder.mutationField("createPublicSignupToken", (t) =>
-  t.prismaField({
-    type: "PublicSignupToken",
-    description: "Makes an invite link (admins only); records public-signup-token-created.",
+  t.field({
+    type: CreatedPublicSignupTokenRef,
+    description:
+      "Makes an invite link (admins only) and returns its secret and URL once; records public-signup-token-created.",
     authScopes: ADMIN_ONLY,
     args: { input: t.arg({ type: CreateInput, required: true, description: "The link." }) },
-    resolve: (query, _root, args, ctx) =>
-      runWrite(ctx, async (w) => {
-        const token = await createInvite(w, args.input);
-        return w.tx.publicSignupToken.findUniqueOrThrow({ ...query, where: { secret: token.secret } });
-      }),
+    resolve: (_root, args, ctx) => runWrite(ctx, (w) => createInvite(w, args.input)),
   }),
 );
 
@@ -101,16 +116,17 @@ builder.mutationField("updatePublicSignupToken", (t) =>
   t.prismaField({
     type: "PublicSignupToken",
     description:
-      "Changes an invite link's expiry or enabled flag (admins only); records public-signup-token-updated. Unknown secret: NOT_FOUND.",
+      "Changes an invite link's expiry or enabled flag (admins only); records public-signup-token-updated. Named by its databaseId or its secret (exactly one); unknown: NOT_FOUND.",
     authScopes: ADMIN_ONLY,
     args: {
-      secret: t.arg.string({ required: true, description: "The link's secret." }),
+      databaseId: t.arg.int({ description: "The link's id." }),
+      secret: t.arg.string({ description: "The link's secret." }),
       input: t.arg({ type: UpdateInput, required: true, description: "The changes." }),
     },
     resolve: (query, _root, args, ctx) =>
       runWrite(ctx, async (w) => {
-        await updateInvite(w, args.secret, args.input);
-        return w.tx.publicSignupToken.findUniqueOrThrow({ ...query, where: { secret: args.secret } });
+        const { id } = await updateInvite(w, args, args.input);
+        return w.tx.publicSignupToken.findUniqueOrThrow({ ...query, where: { id } });
       }),
   }),
 );

@@ -8,6 +8,7 @@ import { lockRow } from "../../shared/row-lock.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
+import { hashSecret } from "../access/credentials.write.ts";
 import { isMaintenanceMode } from "../maintenance/maintenance.read.ts";
 import { imageOf } from "../users/avatars.logic.ts";
 import { createUser } from "../users/users.write.ts";
@@ -26,7 +27,7 @@ export class InvalidInviteError extends ValidationError {
   }
 }
 
-type TokenRow = { secret: string; name: string; expiresAt: Date; enabled: boolean; roleId: number };
+type TokenRow = { id: number; name: string; expiresAt: Date; enabled: boolean; roleId: number };
 
 /** What events say about an invite link: never its secret (events reach integrations). */
 function inviteEventData(t: TokenRow, roleName: string): InvitePayload {
@@ -40,20 +41,42 @@ export function inviteUrl(publicUrl: string, secret: string): string {
   return url.toString();
 }
 
-/** The invite link with this secret, or NotFoundError. */
-export async function inviteBySecret(db: Pick<Db, "publicSignupToken">, secret: string) {
-  const token = await db.publicSignupToken.findUnique({ where: { secret } });
-  if (!token) throw new NotFoundError(`Could not find invite link ${secret}`);
+/**
+ * How an admin names an invite link: by its id, or by its secret (Unleash's paths), which is
+ * looked up by its hash. Exactly one of the two.
+ */
+export type InviteKey = { databaseId?: number | null; secret?: string | null };
+
+/** The unique-key filter of an InviteKey; neither or both: ValidationError. */
+export function inviteWhere(key: InviteKey): { id: number } | { secretHash: string } {
+  const byId = typeof key.databaseId === "number";
+  const bySecret = typeof key.secret === "string";
+  if (byId === bySecret) {
+    throw new ValidationError("Name the invite link by its databaseId or by its secret (one of them).", [
+      { message: "one of databaseId and secret is required", path: "databaseId" },
+    ]);
+  }
+  return byId ? { id: key.databaseId as number } : { secretHash: hashSecret(key.secret as string) };
+}
+
+/** The invite link named by `key`, or NotFoundError (which never repeats a secret). */
+export async function inviteByKey(db: Pick<Db, "publicSignupToken">, key: InviteKey) {
+  const token = await db.publicSignupToken.findUnique({ where: inviteWhere(key) });
+  if (!token) throw new NotFoundError("Could not find the invite link");
   return token;
 }
 
-/** Creates an invite link for the Viewer role (records `public-signup-token-created`). */
+/**
+ * Creates an invite link for the Viewer role (records `public-signup-token-created`). Answers
+ * the row and its secret: the only time the secret is known, as only its hash is stored.
+ */
 export async function createInvite(w: Write, raw: unknown) {
   const input = parseInput(createInviteInput, raw);
   const role = await w.tx.role.findUniqueOrThrow({ where: { name: INVITE_ROLE } });
+  const secret = randomBytes(16).toString("hex");
   const token = await w.tx.publicSignupToken.create({
     data: {
-      secret: randomBytes(16).toString("hex"),
+      secretHash: hashSecret(secret),
       name: input.name,
       expiresAt: input.expiresAt,
       roleId: role.id,
@@ -63,20 +86,21 @@ export async function createInvite(w: Write, raw: unknown) {
     },
   });
   await recordEvent(w, { type: "public-signup-token-created", data: inviteEventData(token, role.name) });
-  return token;
+  return { token, secret };
 }
 
 /**
  * Changes an invite link's expiry or enabled flag (records `public-signup-token-updated`;
- * nothing when unchanged). Unknown secret: NotFoundError.
+ * nothing when unchanged). Unknown link: NotFoundError.
  */
-export async function updateInvite(w: Write, secret: string, raw: unknown) {
+export async function updateInvite(w: Write, key: InviteKey, raw: unknown) {
   const input = parseInput(updateInviteInput, raw);
-  await lockRow(w.tx, "PublicSignupToken", secret);
-  const before = await inviteBySecret(w.tx, secret);
+  const { id } = await inviteByKey(w.tx, key);
+  await lockRow(w.tx, "PublicSignupToken", id);
+  const before = await inviteByKey(w.tx, { databaseId: id });
   const role = await w.tx.role.findUniqueOrThrow({ where: { id: before.roleId } });
   const token = await w.tx.publicSignupToken.update({
-    where: { secret },
+    where: { id },
     data: {
       ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
       ...(typeof input.enabled === "boolean" ? { enabled: input.enabled } : {}),
@@ -90,9 +114,13 @@ export async function updateInvite(w: Write, secret: string, raw: unknown) {
   return token;
 }
 
-/** The link if it can be used now (exists, enabled, unexpired), else InvalidInviteError. */
+/**
+ * The link whose secret this is, if it can be used now (exists, enabled, unexpired), else
+ * InvalidInviteError. One lookup of the secret's hash whatever the outcome: an unknown, a
+ * disabled and an expired link are refused alike, and the secret is never compared as text.
+ */
 export async function usableInvite(db: Pick<Tx, "publicSignupToken">, secret: string, now: Date) {
-  const token = await db.publicSignupToken.findUnique({ where: { secret } });
+  const token = await db.publicSignupToken.findUnique({ where: { secretHash: hashSecret(secret) } });
   if (!token?.enabled || token.expiresAt <= now) throw new InvalidInviteError();
   return token;
 }
@@ -106,7 +134,8 @@ export async function usableInvite(db: Pick<Tx, "publicSignupToken">, secret: st
 export async function signUpWithInvite(w: Write, secret: string, raw: unknown) {
   // FOR SHARE: a concurrent disable or expiry change waits for this sign-up (and one that
   // committed first is seen); concurrent sign-ups with the same link do not wait for each other.
-  await sqlOf(w.tx).query`SELECT 1 AS locked FROM "PublicSignupToken" WHERE secret = ${secret} FOR SHARE`;
+  await sqlOf(w.tx).query`SELECT 1 AS locked FROM "PublicSignupToken"
+    WHERE "secretHash" = ${hashSecret(secret)} FOR SHARE`;
   const token = await usableInvite(w.tx, secret, w.now);
   const input = parseInput(signupInput, raw);
   const role = await w.tx.role.findUniqueOrThrow({ where: { id: token.roleId } });
@@ -117,7 +146,7 @@ export async function signUpWithInvite(w: Write, secret: string, raw: unknown) {
     username: input.username ?? null,
     rootRole: role.name,
   });
-  await w.tx.publicSignupTokenUser.create({ data: { secret, userId: user.id, createdAt: w.now } });
+  await w.tx.publicSignupTokenUser.create({ data: { tokenId: token.id, userId: user.id, createdAt: w.now } });
   await recordEvent(w, {
     type: "public-signup-token-user-added",
     data: { userId: user.id, name: user.name, email: user.email, token: token.name },

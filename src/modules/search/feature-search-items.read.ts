@@ -41,7 +41,7 @@ export type SearchItem = {
   createdBy: UserSummary;
   environments: SearchEnvironment[];
   segments: string[];
-  tags: { tagType: string; tagValue: string }[];
+  tags: { tagType: string; tagValue: string; color: string | null }[];
   lifecycle: { stage: string; status: string | null; enteredStageAt: string } | null;
 };
 
@@ -87,9 +87,9 @@ function itemJson(): Prisma.Sql {
     'segments', (SELECT COALESCE(json_agg(DISTINCT sg.name COLLATE "C" ORDER BY sg.name COLLATE "C"), '[]'::json)
       FROM "FeatureStrategy" s JOIN "FeatureStrategySegment" ss ON ss."strategyId" = s.id
       JOIN "Segment" sg ON sg.id = ss."segmentId" WHERE s."featureName" = f.name),
-    'tags', (SELECT COALESCE(json_agg(json_build_object('tagType', t."tagType", 'tagValue', t."tagValue")
-        ORDER BY t."tagType", t."tagValue"), '[]'::json)
-      FROM "FeatureTag" t WHERE t."featureName" = f.name),
+    'tags', (SELECT COALESCE(json_agg(json_build_object('tagType', t."tagType", 'tagValue', t."tagValue",
+        'color', tt.color) ORDER BY t."tagType", t."tagValue"), '[]'::json)
+      FROM "FeatureTag" t JOIN "TagType" tt ON tt.name = t."tagType" WHERE t."featureName" = f.name),
     'lifecycle', CASE WHEN f."archivedAt" IS NOT NULL THEN json_build_object('stage', 'archived', 'status', NULL,
         'enteredStageAt', COALESCE(
           (SELECT ${iso(Prisma.sql`l."createdAt"`)} FROM "FeatureLifecycle" l

@@ -1,6 +1,5 @@
 import { builder, countedConnection } from "../../builder.ts";
 import type { Context } from "../../context.ts";
-import type { FeatureTag } from "../../generated/prisma/client.ts";
 import { actorOf } from "../../shared/actor.ts";
 import { pageRequest, toConnection } from "../../shared/pagination.ts";
 import { FeatureEnvironmentRef } from "../feature-environments/feature-environment.schema.ts";
@@ -124,7 +123,7 @@ const SearchItemRef = builder.objectRef<SearchItem>("FeatureSearchItem").impleme
     tags: t.field({
       type: [TagRef],
       description: "Tags, by type then value.",
-      resolve: (f) => f.tags as unknown as FeatureTag[],
+      resolve: (f) => f.tags,
     }),
     lifecycle: t.field({
       type: LifecycleRef,

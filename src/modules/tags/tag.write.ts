@@ -114,22 +114,28 @@ export async function createTag(w: Write, input: { type: string; value: string }
  * Makes sure the tag `{type, value}` exists before a flag carries it (tagging a flag, or a flag
  * created with tags): the type must exist (404); a value seen for the first time is created
  * with `tag-created`, as Unleash does. Safe when concurrent writers add the same new tag.
+ * Answers the type's colour, which a flag's tag shows.
  */
-export async function ensureTag(w: Write, tag: { type: string; value: string }) {
+export async function ensureTag(
+  w: Write,
+  tag: { type: string; value: string },
+): Promise<{ color: string | null }> {
   // Raw, one statement: the type's check and the insert (tagging a flag is a frequent write,
   // and two model queries cost several times this statement's CPU in Prisma's runtime).
   // ON CONFLICT DO NOTHING: the same new tag may be added to other flags at this moment.
-  const [row] = await sqlOf(w.tx).query<{ typeExists: boolean; created: boolean }>`
-    WITH type AS (SELECT name FROM "TagType" WHERE name = ${tag.type}),
+  const [row] = await sqlOf(w.tx).query<{ typeExists: boolean; created: boolean; color: string | null }>`
+    WITH type AS (SELECT name, color FROM "TagType" WHERE name = ${tag.type}),
          created AS (
            INSERT INTO "Tag" ("type", "value", "createdAt")
            SELECT name, ${tag.value}, ${w.now}::timestamp(3) FROM type
            ON CONFLICT DO NOTHING RETURNING 1)
-    SELECT EXISTS (SELECT FROM type) AS "typeExists", EXISTS (SELECT FROM created) AS "created"`;
+    SELECT EXISTS (SELECT FROM type) AS "typeExists", EXISTS (SELECT FROM created) AS "created",
+           (SELECT color FROM type) AS color`;
   if (!row?.typeExists) throw new NotFoundError(`Could not find tag type "${tag.type}"`);
   if (row.created) {
     await recordEvent(w, { type: "tag-created", data: { type: tag.type, value: tag.value } });
   }
+  return { color: row.color };
 }
 
 /** Deletes a tag, untagging every flag that carried it. Records `tag-deleted`. Throws NotFound. */
