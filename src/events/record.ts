@@ -94,7 +94,8 @@ async function insertEvent(w: Write, v: EventValues): Promise<StoredEvent> {
       FROM event`);
   if (!row) throw new Error("the event insert returned no row");
   const { effectsWrote, ...event } = row;
-  effectsThatWrote.set(event, new Set(effects.filter((_, i) => effectsWrote[i])));
+  if (effectsWrote.some(Boolean))
+    effectsThatWrote.set(event, new Set(effects.filter((_, i) => effectsWrote[i])));
   return event;
 }
 
