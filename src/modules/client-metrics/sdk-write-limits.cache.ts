@@ -1,5 +1,4 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import type { AppDeps } from "../../context.ts";
 import { RateLimitError } from "../../shared/errors.ts";
 
 /**
