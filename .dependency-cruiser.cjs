@@ -29,6 +29,14 @@ module.exports = {
     layer("events-below-modules", "src/events/", ["src/modules/", "src/jobs/", "rest/"]),
     layer("modules-below-rest-and-jobs", "src/modules/", ["src/jobs/", "rest/"]),
     {
+      name: "events-know-no-module",
+      severity: "error",
+      comment:
+        "src/events knows no module, not even its types: modules register what every event needs (src/events/hooks.ts, docs/architecture.md)",
+      from: { path: "^src/events/" },
+      to: { path: ["^src/modules/", "^src/jobs/", "^rest/", "^src/[^/]+\\.ts$"] },
+    },
+    {
       name: "module-files-are-named-by-role",
       severity: "error",
       comment: "src/modules/<module>/<topic>.<role>.ts: the roles of docs/architecture.md (Naming)",

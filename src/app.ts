@@ -5,6 +5,7 @@ import { restPlugin } from "../rest/plugin.ts";
 import type { Route } from "../rest/route.ts";
 import type { AppDeps, AppScope, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
+import { EVENT_HOOKS } from "./event-hooks.ts";
 import { corsPolicy } from "./http/cors.ts";
 import { useHeaderCaller } from "./http/credential-first.ts";
 import { GRAPHIQL_OPTIONS, graphiqlAssetsPlugin, renderOfflineGraphiQL } from "./http/graphiql.ts";
@@ -61,7 +62,8 @@ export function createApp(
     restRoutes?: Route[];
   },
 ): App {
-  const deps = { ...given, services: createServices(given) };
+  const base = { ...given, eventHooks: EVENT_HOOKS };
+  const deps = { ...base, services: createServices(base) };
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: "/graphql",

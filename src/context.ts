@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/database.ts";
 import type { EventBus } from "./events/bus.ts";
+import type { EventHooks } from "./events/hooks.ts";
 import { requestIdOf } from "./http/request-log.ts";
 import { createLoaders, type Loaders } from "./loaders.ts";
 import { tokenFromHeader } from "./modules/access/credentials.logic.ts";
@@ -44,7 +45,14 @@ export type AppDeps = {
  * Everything app-scoped: the dependencies createApp was given and the services it built from
  * them (src/services.ts). Plugins, jobs and every request's context reach the same ones.
  */
-export type AppScope = AppDeps & { services: AppServices };
+export type AppScope = AppBase & { services: AppServices };
+
+/**
+ * What createApp is given and what it adds before building the services: what modules do in
+ * the transaction of every event the app's writes record (src/event-hooks.ts), never given by
+ * a caller, so no app is built without them.
+ */
+export type AppBase = AppDeps & { eventHooks: EventHooks };
 
 /** Per-request (or per-WebSocket-operation) context: who is calling, and request-scoped loaders. */
 export type Context = AppScope & {

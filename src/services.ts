@@ -1,4 +1,4 @@
-import type { AppDeps } from "./context.ts";
+import type { AppBase } from "./context.ts";
 import type { Remembered } from "./events/remembered.ts";
 import { createRememberedTokens, type RememberedTokens } from "./modules/access/remembered-tokens.cache.ts";
 import { createFeatureBodies, type FeatureBodies } from "./modules/client-api/features-body.cache.ts";
@@ -75,7 +75,7 @@ export type AppServices = {
 };
 
 /** Builds an app's services: nothing starts (no timer, no query) before a service is used. */
-export function createServices(deps: AppDeps): AppServices {
+export function createServices(deps: AppBase): AppServices {
   const feed = new EventFeed(deps.db, deps.bus, deps.logger);
   return {
     feed,

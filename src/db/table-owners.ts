@@ -50,12 +50,12 @@ export const TABLE_OWNERS = {
   PublicSignupToken: "src/modules/invites/",
   PublicSignupTokenUser: "src/modules/invites/",
 
-  /** recordEvent (events/record.ts): the event, its webhook outbox rows and flag versions, in one statement. */
+  /** recordEvent (events/record.ts); the only table src/events knows (test/foundation/table-ownership.test.ts). */
   Event: "src/events/",
-  AddonDelivery: "src/events/",
-  FeatureStateVersion: "src/events/",
   EventCount: "src/modules/events/",
   EventCountCursor: "src/modules/events/",
+  /** The history time travel reads, written in each event's statement (time-travel/flag-history.write.ts). */
+  FeatureStateVersion: "src/modules/time-travel/",
 
   ChangeRequest: "src/modules/change-requests/",
   ChangeRequestChange: "src/modules/change-requests/",
@@ -66,6 +66,8 @@ export const TABLE_OWNERS = {
   ChangeRequestSetting: "src/modules/change-requests/",
 
   Addon: "src/modules/addons/",
+  /** The webhook outbox, queued in each event's statement (addons/addon-deliveries.write.ts). */
+  AddonDelivery: "src/modules/addons/",
   IntegrationEvent: "src/modules/addons/",
   Setting: "src/modules/settings/",
 } as const;

@@ -1,8 +1,13 @@
 import type { AppDeps } from "../context.ts";
-import { type ClaimedDelivery, claimDueDeliveries, settleDelivery } from "../events/addon-delivery.write.ts";
-import { queuedDeliveries } from "../events/record.ts";
+import { effectWrote } from "../events/record.ts";
 import type { StoredEvent } from "../events/types.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  queueAddonDeliveries,
+  settleDelivery,
+} from "../modules/addons/addon-deliveries.write.ts";
 import { logDeliveryAttempt } from "../modules/addons/integration-event.write.ts";
 import { type DeliveryOutcome, eventView, sendWebhook } from "./webhook.ts";
 
@@ -18,8 +23,8 @@ export type DeliveryWorker = {
 };
 
 /**
- * Delivers the outbox (AddonDelivery rows, written by recordEvent in the event's own
- * transaction) to the addons, at least once, from any number of processes:
+ * Delivers the outbox (AddonDelivery rows, queued in the event's own statement by
+ * queueAddonDeliveries) to the addons, at least once, from any number of processes:
  * - a claim is one statement: due rows are picked with FOR UPDATE SKIP LOCKED (two workers
  *   never pick the same row), their attempt count goes up and they get a lease (`lockedUntil`)
  *   longer than a request may take; the lease, not a held lock, keeps other workers away while
@@ -72,7 +77,7 @@ export function startDeliveryWorker(
   };
   // A notice of this node's own commit says whether it queued deliveries; others might have.
   const unlisten = deps.bus.listen((_id, committedHere) => {
-    if (!committedHere || queuedDeliveries(committedHere)) wake();
+    if (!committedHere || effectWrote(committedHere, queueAddonDeliveries)) wake();
   });
   const timer = setInterval(wake, settings.pollMs);
   timer.unref();
@@ -106,7 +111,7 @@ async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, r
       createdAt: deps.now(),
       state: "failed",
       stateDetails: `Attempt ${row.attempts - 1} was interrupted (the server stopped before it finished); sending again.`,
-      event: toJson(eventView(event as StoredEvent)),
+      event: toJson(eventView(event)),
       details: toJson({
         url: String(parameters.url ?? ""),
         contentType: String(parameters.contentType || "application/json"),
@@ -114,11 +119,11 @@ async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, r
       }),
     });
   }
-  const outcome = await sendWebhook(parameters, event as StoredEvent, {
+  const outcome = await sendWebhook(parameters, event, {
     allowLinkLocal: settings.allowLinkLocal,
     timeoutMs: settings.timeoutMs,
   });
-  await record(deps, row, addon.id, event as StoredEvent, outcome);
+  await record(deps, row, addon.id, event, outcome);
 }
 
 /** Writes the attempt's log entry and the row's next state together. */

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../context.ts";
+import type { AppBase } from "../context.ts";
 import { markPotentiallyStaleFlags } from "../modules/features/lifecycle-change.write.ts";
 import { SYSTEM_ACTOR } from "../shared/actor.ts";
 import { runWrite } from "../shared/write.ts";
@@ -13,7 +13,7 @@ const LOCK_KEY = 7_402_118;
  * (and no event recorded) twice. Returns the names newly marked.
  */
 export function markPotentiallyStaleOnce(
-  deps: Pick<AppDeps, "db" | "bus" | "config" | "now">,
+  deps: Pick<AppBase, "db" | "bus" | "config" | "now" | "eventHooks">,
 ): Promise<string[]> {
   return runWrite(
     { ...deps, principal: null },
@@ -28,7 +28,7 @@ export function markPotentiallyStaleOnce(
 }
 
 /** Starts the job (every minute, as Unleash's scheduler). */
-export function startPotentiallyStaleMarker(deps: AppDeps, intervalMs = 60_000): () => void {
+export function startPotentiallyStaleMarker(deps: AppBase, intervalMs = 60_000): () => void {
   return startPeriodic("potentially-stale marking", intervalMs, deps.logger, () =>
     markPotentiallyStaleOnce(deps),
   );

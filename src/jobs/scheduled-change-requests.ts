@@ -1,4 +1,4 @@
-import type { AppDeps } from "../context.ts";
+import type { AppBase } from "../context.ts";
 import type { Tx } from "../db/database.ts";
 import { applyChanges } from "../modules/change-requests/apply.write.ts";
 import { conflictsOf } from "../modules/change-requests/conflicts.read.ts";
@@ -13,7 +13,7 @@ import { sqlOf } from "../shared/sql.ts";
 import { runWrite, type Write } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 
-export type SchedulerDeps = Pick<AppDeps, "db" | "bus" | "config" | "logger">;
+export type SchedulerDeps = Pick<AppBase, "db" | "bus" | "config" | "logger" | "eventHooks">;
 export type RunOutcome = { applied: number[]; failed: number[]; suspended: number[] };
 
 /** How often a server process looks for due change requests. */

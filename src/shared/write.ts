@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Context } from "../context.ts";
 import type { Tx } from "../db/database.ts";
+import type { EventHooks } from "../events/hooks.ts";
 import type { StoredEvent } from "../events/types.ts";
 import { type Actor, actorOf } from "./actor.ts";
 import { NameExistsError, NotFoundError } from "./errors.ts";
@@ -19,6 +20,8 @@ export type Write = {
   groupType: string;
   groupId: string;
   recorded: StoredEvent[];
+  /** What modules registered to happen in the transaction of every event it records (recordEvent). */
+  eventHooks: EventHooks;
   /**
    * Set when the write ends credentials without an event saying so (sessions ended by a new
    * password): after commit every node is told, so open streams check their credential again.
@@ -47,7 +50,8 @@ const MAX_ATTEMPTS = 4;
  * write is reported as done: a failing live listener is logged, not turned into an error.
  */
 export async function runWrite<T>(
-  ctx: Pick<Context, "db" | "bus" | "principal" | "config" | "now"> & Partial<Pick<Context, "logger">>,
+  ctx: Pick<Context, "db" | "bus" | "principal" | "config" | "now" | "eventHooks"> &
+    Partial<Pick<Context, "logger">>,
   work: (w: Write) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
@@ -66,6 +70,7 @@ export async function runWrite<T>(
           groupType: options.groupType ?? "transaction",
           groupId: options.groupId ?? randomUUID(),
           recorded,
+          eventHooks: ctx.eventHooks,
         };
         return work(write);
       }, TRANSACTION_OPTIONS);

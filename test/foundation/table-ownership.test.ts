@@ -6,7 +6,8 @@ import { EXTRA_WRITERS, TABLE_OWNERS } from "../../src/db/table-owners.ts";
 // Static check of src/db/table-owners.ts: every write to a table (a Prisma create/update/
 // upsert/delete call or raw INSERT/UPDATE/DELETE SQL) sits under the table's owner or is
 // listed in EXTRA_WRITERS. Nested Prisma writes (`{ create: ... }` inside `data`) are not
-// seen; the ones in the code write tables of the same owner as their parent row.
+// seen; the ones in the code write tables of the same owner as their parent row. Below the
+// modules, src/events names no table but its own, in reads as well as writes.
 
 const ROOT = join(import.meta.dirname, "../..");
 const SCANNED = ["src", "rest"];
@@ -43,6 +44,25 @@ function writesIn(file: string, text: string, tables: Map<string, string>): Writ
     if (table) found.push({ file, line: lineOf(m.index), table });
   }
   return found;
+}
+
+/**
+ * The tables one file's text names: in SQL, quoted or (an all-lower-case name, as PostgreSQL
+ * folds unquoted ones) after a keyword, or as a Prisma model.
+ */
+function tablesNamedIn(text: string, tables: Map<string, string>): Set<string> {
+  const unquoted = new Set([...text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)/gi)].map((m) => m[1]));
+  const named = new Set<string>();
+  for (const [model, sqlName] of tables) {
+    const accessor = model[0]?.toLowerCase() + model.slice(1);
+    if (
+      text.includes(`"${sqlName}"`) ||
+      unquoted.has(sqlName) ||
+      new RegExp(`\\.${accessor}\\s*\\.\\s*\\w+\\s*\\(`).test(text)
+    )
+      named.add(model);
+  }
+  return named;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -83,6 +103,24 @@ describe("each table has one owning module that writes it (src/db/table-owners.t
         .map((table) => `${x.file} ${table}`),
     );
     expect(unused).toEqual([]);
+  });
+
+  it("finds src/events naming only the tables it owns (modules register what events need)", () => {
+    const foreign = sourceFiles("src/events").flatMap((file) =>
+      [...tablesNamedIn(readFileSync(join(ROOT, file), "utf8"), tables)]
+        .filter((table) => owners[table] !== "src/events/")
+        .map((table) => `${file} names ${table}`),
+    );
+    expect(foreign).toEqual([]);
+    expect(Object.keys(owners).filter((table) => owners[table] === "src/events/")).toEqual(["Event"]);
+  });
+
+  it("sees a table named in SQL, quoted or not, and as a Prisma model", () => {
+    const named = (text: string) => [...tablesNamedIn(text, tables)];
+    expect(named('SELECT 1 FROM "FeatureTag" t')).toEqual(["FeatureTag"]);
+    expect(named("INSERT INTO rate_limit (key) VALUES (1)")).toEqual(["RateLimit"]);
+    expect(named("await tx.addonDelivery.findMany({})")).toEqual(["AddonDelivery"]);
+    expect(named("the flag's tags, an addon's deliveries")).toEqual([]);
   });
 
   it("sees Prisma writes and raw write SQL, and nothing in reads or locks", () => {

@@ -6,6 +6,8 @@ import type { AppDeps, AppScope } from "../../src/context.ts";
 import type { AdapterWrapper, Database } from "../../src/db/database.ts";
 import { assertMigrated } from "../../src/db/migrate.ts";
 import { createInProcessBus } from "../../src/events/bus.ts";
+import type { EventInput } from "../../src/events/record.ts";
+import { payloadProblems } from "../../src/events/stored-payloads.ts";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLoginLimiter } from "../../src/modules/access/login-limits.cache.ts";
 import { createLogger } from "../../src/shared/logger.ts";
@@ -90,11 +92,34 @@ export async function createTestApp(
     },
     ...apiClient((url, init) => app.fetch(url, init), "http://vexil.test"),
     async close() {
-      await app.close();
-      await deps.bus.close();
-      await database.close();
+      try {
+        const problems = await eventPayloadProblems(database);
+        if (problems.length > 0) {
+          throw new Error(`Events outside the event catalogue:\n${problems.slice(0, 10).join("\n")}`);
+        }
+      } finally {
+        await app.close();
+        await deps.bus.close();
+        await database.close();
+      }
     },
   };
+}
+
+/**
+ * Where the events a test app recorded differ from their type's entry in the event catalogue
+ * (src/events/catalogue.ts); `close` fails on any, so every write a test makes checks its
+ * events' payloads, as `checkRestResponses` checks its answers. The recorder gives every event a
+ * summary: rows a test stored itself, without one, are not the recorder's.
+ */
+export async function eventPayloadProblems(database: Database): Promise<string[]> {
+  const events = await database.prisma.event.findMany({
+    where: { summary: { not: null } },
+    select: { id: true, type: true, data: true, preData: true },
+  });
+  return events.flatMap((event) =>
+    payloadProblems(event).map((p) => `event ${event.id} (${event.type}): ${p.path} ${p.message}`),
+  );
 }
 
 export type ListeningTestApp = TestApp & { url: string; server: RunningServer };
@@ -138,7 +163,32 @@ export async function withClock<T>(t: TestApp, date: Date, action: () => Promise
  * (a transaction rolled back or held open on purpose); each such test says why.
  */
 export function systemWriteContext(t: TestApp) {
-  return { db: t.deps.db, bus: t.deps.bus, principal: null, config: t.config, now: () => new Date() };
+  return {
+    db: t.deps.db,
+    bus: t.deps.bus,
+    eventHooks: t.deps.eventHooks,
+    principal: null,
+    config: t.config,
+    now: () => new Date(),
+  };
+}
+
+/**
+ * A `feature-created` event for a direct write to record (see systemWriteContext), with the
+ * payload the catalogue gives the type.
+ */
+export function flagCreatedEvent(
+  name: string,
+  project = "default",
+  description: string | null = null,
+): EventInput<"feature-created"> {
+  const data = { name, project, type: "release", description, stale: false, impressionData: false };
+  return {
+    type: "feature-created",
+    project,
+    featureName: name,
+    data: { ...data, createdAt: new Date().toISOString(), archived: false },
+  };
 }
 
 /**

@@ -3,7 +3,12 @@ import { recordEvent } from "../../src/events/record.ts";
 import { directNextTo } from "../../src/http-server.ts";
 import { followEvents } from "../../src/modules/live/follow.live.ts";
 import { runWrite } from "../../src/shared/write.ts";
-import { createListeningTestApp, type ListeningTestApp, systemWriteContext } from "../helpers/app.ts";
+import {
+  createListeningTestApp,
+  flagCreatedEvent,
+  type ListeningTestApp,
+  systemWriteContext,
+} from "../helpers/app.ts";
 import { apiToken, createFlag, createProject, lastEventId, userWithPat } from "../helpers/builders.ts";
 import { type Result, sse, take, wsClient } from "./live-helpers.ts";
 
@@ -95,7 +100,7 @@ describe("events subscription", () => {
     // Direct write: no API call records an event and then rolls its transaction back.
     await expect(
       runWrite(systemWriteContext(t), async (w) => {
-        await recordEvent(w, { type: "feature-created", project: "default", featureName: "ghost" });
+        await recordEvent(w, flagCreatedEvent("ghost"));
         throw new Error("rolled back");
       }),
     ).rejects.toThrow("rolled back");
@@ -126,7 +131,7 @@ describe("events subscription", () => {
       });
       // Direct write: an API call's transaction cannot be held open while a newer one commits.
       const older = runWrite(systemWriteContext(t), async (w) => {
-        await recordEvent(w, { type: "feature-created", project: "default", featureName: "older-tx" });
+        await recordEvent(w, flagCreatedEvent("older-tx"));
         recorded();
         await new Promise<void>((resolve) => {
           release = resolve;

@@ -3,7 +3,7 @@ import { createInProcessBus } from "../../src/events/bus.ts";
 import { recordEvent } from "../../src/events/record.ts";
 import { type DeliveryWorker, startDeliveryWorker } from "../../src/jobs/delivery-worker.ts";
 import { runWrite } from "../../src/shared/write.ts";
-import { createTestApp, systemWriteContext, type TestApp } from "../helpers/app.ts";
+import { createTestApp, flagCreatedEvent, systemWriteContext, type TestApp } from "../helpers/app.ts";
 import { createFlag, createProject } from "../helpers/builders.ts";
 import { startReceiver } from "./receiver.ts";
 
@@ -147,7 +147,7 @@ describe("webhook delivery", () => {
     // Direct write: no API call records an event and then rolls its transaction back.
     await expect(
       runWrite(systemWriteContext(t), async (w) => {
-        await recordEvent(w, { type: "feature-created", project: "default", featureName: "never" });
+        await recordEvent(w, flagCreatedEvent("never"));
         throw new Error("rolled back");
       }),
     ).rejects.toThrow();

@@ -4,7 +4,7 @@ import { probeHorizon } from "../../src/events/horizon.ts";
 import { recordEvent } from "../../src/events/record.ts";
 import { rollUpEventCounts } from "../../src/modules/events/event-counts.job.ts";
 import { runWrite } from "../../src/shared/write.ts";
-import { createTestApp, systemWriteContext, type TestApp } from "../helpers/app.ts";
+import { createTestApp, flagCreatedEvent, systemWriteContext, type TestApp } from "../helpers/app.ts";
 import { createFlag } from "../helpers/builders.ts";
 import { createSqlCounter } from "../helpers/sql-counter.ts";
 
@@ -198,12 +198,7 @@ describe("event-search totals over the rollup", () => {
       });
       // Direct write: an API call's transaction cannot be held open while a newer one commits.
       const older = runWrite(systemWriteContext(t), async (w) => {
-        await recordEvent(w, {
-          type: "feature-created",
-          project: "p1",
-          featureName: "late",
-          data: { note: "late-note" },
-        });
+        await recordEvent(w, flagCreatedEvent("late", "p1", "late-note"));
         recorded();
         await new Promise<void>((resolve) => {
           release = resolve;

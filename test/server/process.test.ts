@@ -96,6 +96,17 @@ describe("the server process (npm start)", () => {
     await client.dispose();
   });
 
+  it("records each event with what the modules add to it (src/event-hooks.ts): the flag's history", async () => {
+    expect((await gql(CREATE, { n: "with-history" })).errors).toBeUndefined();
+    const past = await gql(
+      `query($at: DateTime!) { featureAt(name: "with-history", at: $at) { exact state { name } } }`,
+      {
+        at: new Date().toISOString(),
+      },
+    );
+    expect(past.data?.featureAt).toEqual({ exact: true, state: { name: "with-history" } });
+  });
+
   it("refuses a WebSocket connection with a bad token", async () => {
     const client = createClient({
       url: `${server.url.replace("http", "ws")}/graphql`,

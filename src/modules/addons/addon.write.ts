@@ -1,3 +1,4 @@
+import type { AddonPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Addon } from "../../generated/prisma/client.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
@@ -60,7 +61,7 @@ export async function existingAddon(w: Pick<Write, "tx">, id: number): Promise<A
 }
 
 /** Addon events never carry parameters: they may hold secrets (reference §3.2). */
-function withoutParameters(addon: Addon) {
+function withoutParameters(addon: Addon): AddonPayload {
   const { parameters: _secret, createdAt, ...rest } = addon;
   return { ...rest, createdAt: createdAt.toISOString() };
 }

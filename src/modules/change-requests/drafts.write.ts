@@ -1,4 +1,5 @@
 import type { ResourceLimits } from "../../config.ts";
+import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { ForbiddenOperation, InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
@@ -9,9 +10,11 @@ import type { ChangeAction } from "./change-request.inputs.ts";
 import { checkChange, dryRun } from "./propose.write.ts";
 import { takeSnapshot } from "./snapshots.read.ts";
 import {
+  inChangeRequest,
   isAuthor,
   type LockedChangeRequest,
   lockChangeRequest,
+  proposedPayload,
   recordChangeRequestEvent,
 } from "./store.write.ts";
 
@@ -85,9 +88,17 @@ export async function editChange(
       snapshot: (snapshot ?? undefined) as Prisma.InputJsonValue | undefined,
     },
   });
-  const event = await recordChangeRequestEvent(w, "change-edited", cr, {
+  const place = inChangeRequest(cr);
+  const event = await recordEvent(w, {
+    type: "change-edited",
+    ...place,
     featureName: before.featureName,
-    data: { changeId: at.changeId, action: before.action, payload: change.payload ?? {} },
+    data: {
+      ...place.data,
+      changeId: at.changeId,
+      action: before.action,
+      payload: proposedPayload(change.payload),
+    },
   });
   if (event) await backToReview(w, cr);
 }
@@ -96,9 +107,12 @@ export async function editChange(
 export async function discardChange(w: Write, principal: Principal, at: ChangeLocation) {
   const { cr, change } = await editableChange(w, principal, at);
   await w.tx.changeRequestChange.delete({ where: { id: at.changeId } });
-  await recordChangeRequestEvent(w, "change-discarded", cr, {
+  const place = inChangeRequest(cr);
+  await recordEvent(w, {
+    type: "change-discarded",
+    ...place,
     featureName: change.featureName,
-    data: { changeId: at.changeId, action: change.action },
+    data: { ...place.data, changeId: at.changeId, action: change.action },
   });
   await backToReview(w, cr);
 }

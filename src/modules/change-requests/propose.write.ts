@@ -1,4 +1,5 @@
 import type { ResourceLimits } from "../../config.ts";
+import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { InvalidOperationError, NoAccessError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
@@ -16,7 +17,7 @@ import {
   SEGMENT_ACTIONS,
 } from "./change-request.inputs.ts";
 import { type ChangeTarget, takeSnapshot } from "./snapshots.read.ts";
-import { authorOf, recordChangeRequestEvent } from "./store.write.ts";
+import { authorOf, inChangeRequest, proposedPayload, recordChangeRequestEvent } from "./store.write.ts";
 
 export type ProposedChange = { action: ChangeAction; feature: string | null; payload: unknown };
 type Scope = { project: string; environment: string };
@@ -175,8 +176,16 @@ async function storeChange(
       createdAt: w.now,
     },
   });
-  await recordChangeRequestEvent(w, "change-added", cr, {
+  const place = inChangeRequest(cr);
+  await recordEvent(w, {
+    type: "change-added",
+    ...place,
     featureName: change.feature,
-    data: { changeId: row.id, action: change.action, payload: change.payload ?? {} },
+    data: {
+      ...place.data,
+      changeId: row.id,
+      action: change.action,
+      payload: proposedPayload(change.payload),
+    },
   });
 }

@@ -1,5 +1,6 @@
+import { recordEvent } from "../../events/record.ts";
 import type { Write } from "../../shared/write.ts";
-import { type LockedChangeRequest, recordChangeRequestEvent } from "./store.write.ts";
+import { inChangeRequest, type LockedChangeRequest } from "./store.write.ts";
 
 // Outcomes of a scheduled application that the scheduler job (src/jobs/) settles: this module
 // owns ChangeRequestSchedule (src/db/table-owners.ts), the job only decides when.
@@ -10,7 +11,12 @@ export async function suspendSchedule(w: Write, cr: LockedChangeRequest, reason:
     where: { changeRequestId: cr.id },
     data: { status: "suspended", reason },
   });
-  await recordChangeRequestEvent(w, "change-request-schedule-suspended", cr, { data: { reason } });
+  const place = inChangeRequest(cr);
+  await recordEvent(w, {
+    type: "change-request-schedule-suspended",
+    ...place,
+    data: { ...place.data, reason },
+  });
 }
 
 /** Applying failed: the request stays Scheduled with status failed and the reason. */
@@ -19,7 +25,10 @@ export async function failSchedule(w: Write, cr: LockedChangeRequest, reason: st
     where: { changeRequestId: cr.id },
     data: { status: "failed", reason, failureReason: reason },
   });
-  await recordChangeRequestEvent(w, "change-request-scheduled-application-failure", cr, {
-    data: { reason },
+  const place = inChangeRequest(cr);
+  await recordEvent(w, {
+    type: "change-request-scheduled-application-failure",
+    ...place,
+    data: { ...place.data, reason },
   });
 }

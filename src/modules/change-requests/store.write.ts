@@ -1,5 +1,7 @@
+import { z } from "zod";
 import type { Tx } from "../../db/database.ts";
-import type { EventType } from "../../events/catalogue.ts";
+import type { EventData, EventType } from "../../events/catalogue.ts";
+import type { ChangeRequestPayload, JsonPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Actor } from "../../shared/actor.ts";
 import { NotFoundError } from "../../shared/errors.ts";
@@ -28,20 +30,30 @@ export async function lockChangeRequest(tx: Tx, project: string | null, id: numb
 export type LockedChangeRequest = Awaited<ReturnType<typeof lockChangeRequest>>;
 export type StoredChange = LockedChangeRequest["changes"][number];
 
-/** Records a change-request-* event: every one carries the request id, project and environment. */
-export function recordChangeRequestEvent(
-  w: Write,
-  type: EventType,
-  cr: { id: number; projectId: string; environmentName: string },
-  extra: { featureName?: string | null; data?: Record<string, unknown> } = {},
-) {
-  return recordEvent(w, {
-    type,
-    project: cr.projectId,
-    environment: cr.environmentName,
-    featureName: extra.featureName ?? null,
-    data: { changeRequestId: cr.id, ...extra.data },
-  });
+type ChangeRequestRef = { id: number; projectId: string; environmentName: string };
+
+/** Where the events of a change request happen, and the request id every one of them carries. */
+export function inChangeRequest(cr: ChangeRequestRef) {
+  return { project: cr.projectId, environment: cr.environmentName, data: { changeRequestId: cr.id } };
+}
+
+/** The change-request events that carry nothing but the request id. */
+type ChangeRequestStep = {
+  [T in EventType]: EventData<T> extends ChangeRequestPayload
+    ? ChangeRequestPayload extends EventData<T>
+      ? T
+      : never
+    : never;
+}[EventType];
+
+/** A proposed change's payload as its events keep it: the request's JSON (none: `{}`). */
+export function proposedPayload(payload: unknown): JsonPayload {
+  return z.json().parse(payload ?? {});
+}
+
+/** Records a change-request event that carries the request id alone. */
+export function recordChangeRequestEvent(w: Write, type: ChangeRequestStep, cr: ChangeRequestRef) {
+  return recordEvent(w, { type, ...inChangeRequest(cr) });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ResourceLimits } from "../../config.ts";
+import { recordEvent } from "../../events/record.ts";
 import {
   ForbiddenOperation,
   InvalidOperationError,
@@ -15,6 +16,7 @@ import { commentSchema, type StateChange, stateChangeSchema } from "./change-req
 import { assertAuthor } from "./drafts.write.ts";
 import {
   approverKey,
+  inChangeRequest,
   isAuthor,
   type LockedChangeRequest,
   lockChangeRequest,
@@ -142,8 +144,11 @@ async function schedule({ w, principal }: Deps, cr: LockedChangeRequest, at: Dat
     update: fields,
   });
   await setState(w, cr.id, "Scheduled");
-  await recordChangeRequestEvent(w, "change-request-scheduled", cr, {
-    data: { scheduledDate: at.toISOString() },
+  const place = inChangeRequest(cr);
+  await recordEvent(w, {
+    type: "change-request-scheduled",
+    ...place,
+    data: { ...place.data, scheduledDate: at.toISOString() },
   });
 }
 

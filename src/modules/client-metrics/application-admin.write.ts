@@ -1,3 +1,4 @@
+import type { ApplicationPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Write } from "../../shared/write.ts";
 
@@ -31,9 +32,13 @@ export async function saveApplication(
     create: { appName, lastSeenAt: w.now, ...changes },
     update: changes,
   });
-  const view = (a: typeof after) => ({
+  const view = (a: typeof after): ApplicationPayload => ({
     appName: a.appName,
-    ...Object.fromEntries(FIELDS.map((f) => [f, a[f]])),
+    description: a.description,
+    url: a.url,
+    color: a.color,
+    icon: a.icon,
+    strategies: a.strategies,
   });
   await recordEvent(w, {
     type: "application-created",

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../context.ts";
+import type { AppBase } from "../../context.ts";
 import { MetricsBatch, type Report } from "./batch.logic.ts";
 import { SdkWritesRateLimited } from "./sdk-write-limits.cache.ts";
 import { storeBatchSeparating, UnwrittenRows } from "./store.write.ts";
@@ -35,7 +35,7 @@ const MAX_FAILED_WRITES = 5;
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 /** The app's one ingestor (each node buffers its own reports). */
-export function createMetricsIngestor(deps: AppDeps): MetricsIngestor {
+export function createMetricsIngestor(deps: AppBase): MetricsIngestor {
   const flushMs = deps.config.metrics.flushMs;
   let pending = new MetricsBatch();
   let waiters: Waiter[] = [];

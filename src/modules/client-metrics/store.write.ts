@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../context.ts";
+import type { AppBase } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { SYSTEM_ACTOR } from "../../shared/actor.ts";
 import { sqlOf } from "../../shared/sql.ts";
@@ -23,7 +23,7 @@ const countsKey = (r: AppFlagCounts) =>
  * flags. Rows are sorted so concurrent batches (other nodes) lock in the same order; a
  * deadlock is retried by runWrite.
  */
-export async function storeBatch(deps: AppDeps, batch: MetricsBatch): Promise<void> {
+export async function storeBatch(deps: AppBase, batch: MetricsBatch): Promise<void> {
   await runWrite(
     { ...deps, principal: null },
     async (w) => {
@@ -68,7 +68,7 @@ const isDataError = (error: unknown) => DATA_ERROR_CLASSES.includes(sqlStateOf(e
  * logged. Any other failure (the database unreachable, a deadlock past runWrite's retries)
  * rejects with UnwrittenRows holding exactly the rows not written yet.
  */
-export async function storeBatchSeparating(deps: AppDeps, batch: MetricsBatch): Promise<void> {
+export async function storeBatchSeparating(deps: AppBase, batch: MetricsBatch): Promise<void> {
   try {
     await storeBatch(deps, batch);
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/database.ts";
+import type { ContextFieldPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
@@ -26,7 +27,7 @@ type ContextFieldRow = {
  * The context field as stored, the shape of `data`/`preData` of context-field events;
  * `project` only for a project-scoped field (Unleash's contextFieldSchema).
  */
-export function contextFieldRecord(f: ContextFieldRow) {
+export function contextFieldRecord(f: ContextFieldRow): ContextFieldPayload {
   return {
     name: f.name,
     description: f.description,

@@ -1,3 +1,4 @@
+import type { EnvironmentPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { LimitExceededError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
@@ -14,7 +15,7 @@ import {
 type EnvironmentRow = { name: string; type: string; enabled: boolean; protected: boolean; sortOrder: number };
 
 /** The environment as stored, the shape of `data`/`preData` of environment events. */
-export function environmentRecord(e: EnvironmentRow) {
+export function environmentRecord(e: EnvironmentRow): EnvironmentPayload {
   return { name: e.name, type: e.type, enabled: e.enabled, protected: e.protected, sortOrder: e.sortOrder };
 }
 

@@ -1,4 +1,5 @@
 import { builder, countedConnection } from "../../builder.ts";
+import type { TagPayload } from "../../events/payloads.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { integerKey, NODE_ID, type NodeAccess } from "../../shared/node-ids.ts";
@@ -8,7 +9,7 @@ import { visibilityOf } from "./visibility.logic.ts";
 
 type EventAccess = NodeAccess<Pick<StoredEvent, "project">>;
 
-const EventTagRef = builder.objectRef<{ type: string; value: string }>("EventTag").implement({
+const EventTagRef = builder.objectRef<TagPayload>("EventTag").implement({
   description: "A tag of the flag an event is about, as it was when the event happened.",
   fields: (t) => ({
     type: t.exposeString("type", { description: "Tag type." }),
@@ -46,7 +47,7 @@ export const EventRef = builder.prismaNode("Event", {
     tags: t.field({
       type: [EventTagRef],
       description: "The flag's tags at the time.",
-      resolve: (e) => (e.tags ?? []) as { type: string; value: string }[],
+      resolve: (e) => (e.tags ?? []) as TagPayload[],
     }),
     label: t.exposeString("label", { nullable: true, description: "Short human-readable name of the type." }),
     summary: t.exposeString("summary", {

@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/database.ts";
+import type { StrategyPayload } from "../../events/payloads.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
 import { lockFeatureIn } from "./feature-lock.read.ts";
@@ -37,7 +38,7 @@ export async function strategyIn(tx: Tx, target: EnvironmentTarget, id: string) 
 }
 
 /** The strategy as events carry it (reference-behaviours §3.2): the spec 2.6 fields. */
-export function strategyRecord(s: StoredStrategy) {
+export function strategyRecord(s: StoredStrategy): StrategyPayload {
   return {
     id: s.id,
     name: s.strategyName,

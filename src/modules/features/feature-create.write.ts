@@ -1,3 +1,4 @@
+import type { FlagPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Feature } from "../../generated/prisma/client.ts";
 import { LimitExceededError, NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
@@ -103,7 +104,7 @@ export function featureRecord(f: {
   impressionData: boolean;
   createdAt: Date;
   archivedAt: Date | null;
-}) {
+}): FlagPayload {
   return {
     name: f.name,
     project: f.projectId,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { LinkPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { InvalidOperationError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
@@ -31,7 +32,10 @@ function invalidUrl(raw: string) {
 }
 
 /** `{url, title}`: the `data`/`preData` of feature-link events (Unleash's). */
-const linkRecord = (l: { url: string; title: string | null }) => ({ url: l.url, title: l.title });
+const linkRecord = (l: { url: string; title: string | null }): LinkPayload => ({
+  url: l.url,
+  title: l.title,
+});
 
 async function linkOf(w: Write, featureName: string, id: string) {
   const link = await w.tx.featureLink.findUnique({ where: { id } });

@@ -1,6 +1,12 @@
+import type { FeatureTypePayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
+
+/** The flag type as its events carry it. */
+function featureTypeRecord(t: FeatureTypePayload): FeatureTypePayload {
+  return { id: t.id, name: t.name, description: t.description, lifetimeDays: t.lifetimeDays };
+}
 
 /**
  * Sets how many days flags of a type live before they are potentially stale (0 or null:
@@ -18,6 +24,10 @@ export async function setFeatureTypeLifetime(w: Write, id: string, lifetimeDays:
   const lifetime = lifetimeDays ? lifetimeDays : null;
   if (before.lifetimeDays !== lifetime) {
     const after = await w.tx.featureType.update({ where: { id }, data: { lifetimeDays: lifetime } });
-    await recordEvent(w, { type: "feature-type-updated", data: after, preData: before });
+    await recordEvent(w, {
+      type: "feature-type-updated",
+      data: featureTypeRecord(after),
+      preData: featureTypeRecord(before),
+    });
   }
 }

@@ -139,6 +139,7 @@ async function dryRun(ctx: Context, target: ImportTarget, data: unknown): Promis
           groupType: "transaction",
           groupId: randomUUID(),
           recorded: [],
+          eventHooks: ctx.eventHooks,
         };
         await importFeatures(w, principal, target, data, ctx.config.limits);
         throw new DryRunDone();

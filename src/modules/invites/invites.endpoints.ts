@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../context.ts";
+import type { AppBase } from "../../context.ts";
 import type { PublicEndpoint } from "../../http/public-endpoints.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
 import { assertStorableText } from "../../shared/text-input.ts";
@@ -14,7 +14,7 @@ const INVITE_PATH = /^\/invite\/([^/]+)\/(validate|signup)$/;
  *   (signUpWithInviteLink); 400 unusable link or weak password; 409 taken email or username;
  *   503 in maintenance mode.
  */
-export function inviteEndpoints(deps: AppDeps): PublicEndpoint {
+export function inviteEndpoints(deps: AppBase): PublicEndpoint {
   return (request, url) => {
     const m = url.pathname.match(INVITE_PATH);
     if (!m) return null;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { AppDeps } from "../../context.ts";
+import type { AppBase } from "../../context.ts";
 import type { Db, Tx } from "../../db/database.ts";
+import type { InvitePayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { MaintenanceModeError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
@@ -29,7 +30,7 @@ export class InvalidInviteError extends ValidationError {
 type TokenRow = { id: number; name: string; expiresAt: Date; enabled: boolean; roleId: number };
 
 /** What events say about an invite link: never its secret (events reach integrations). */
-function inviteEventData(t: TokenRow, roleName: string) {
+function inviteEventData(t: TokenRow, roleName: string): InvitePayload {
   return { name: t.name, expiresAt: t.expiresAt.toISOString(), enabled: t.enabled, role: roleName };
 }
 
@@ -158,7 +159,7 @@ export async function signUpWithInvite(w: Write, secret: string, raw: unknown) {
  * the system). Refused in maintenance mode, as GraphQL mutations are. Answers the new user as
  * Unleash's userSchema (root role by id).
  */
-export async function signUpWithInviteLink(deps: AppDeps, secret: string, raw: unknown) {
+export async function signUpWithInviteLink(deps: AppBase, secret: string, raw: unknown) {
   if (await isMaintenanceMode(deps.db)) throw new MaintenanceModeError();
   const user = await runWrite({ ...deps, principal: null }, async (w) => {
     const created = await signUpWithInvite(w, secret, raw);

@@ -90,7 +90,8 @@ export async function setDefaultStrategy(
       project,
       environment: link.environmentName,
       data: strategy,
-      preData: link.defaultStrategy ?? null,
+      // The column holds what this function wrote before (or nothing).
+      preData: (link.defaultStrategy as DefaultStrategy | null) ?? null,
     });
   }
   return strategy;

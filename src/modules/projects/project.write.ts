@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/database.ts";
+import type { ProjectPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import {
   InvalidOperationError,
@@ -28,7 +29,7 @@ type ProjectRow = {
 };
 
 /** The project as stored, the shape of `data`/`preData` of project events. */
-export function projectRecord(p: ProjectRow) {
+export function projectRecord(p: ProjectRow): ProjectPayload {
   return {
     id: p.id,
     name: p.name,

@@ -1,4 +1,5 @@
 import type { ResourceLimits } from "../../config.ts";
+import type { SegmentPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import {
@@ -24,7 +25,7 @@ import { segmentById } from "./segment.read.ts";
 type StoredSegment = Awaited<ReturnType<typeof segmentById>>;
 
 /** The segment as its events carry it. */
-export function segmentRecord(s: StoredSegment) {
+export function segmentRecord(s: StoredSegment): SegmentPayload {
   return {
     id: s.id,
     name: s.name,

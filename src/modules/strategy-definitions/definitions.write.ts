@@ -1,3 +1,4 @@
+import type { StrategyDefinitionPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { InvalidOperationError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
@@ -23,14 +24,15 @@ type Row = {
 };
 
 /** What events say about a definition. */
-function eventData(d: Row) {
+function eventData(d: Row): StrategyDefinitionPayload {
   return {
     name: d.name,
     title: d.title,
     description: d.description,
     editable: !d.builtIn,
     deprecated: d.deprecated,
-    parameters: d.parameters,
+    // Written from the validated input (definition.inputs.ts).
+    parameters: d.parameters as StrategyDefinitionPayload["parameters"],
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/database.ts";
+import type { TagTypePayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
@@ -16,7 +17,7 @@ import {
 type TagTypeRow = { name: string; description: string | null; icon: string | null; color: string | null };
 
 /** The tag type as stored, the shape of `data`/`preData` of tag-type events. */
-export function tagTypeRecord(t: TagTypeRow) {
+export function tagTypeRecord(t: TagTypeRow): TagTypePayload {
   return { name: t.name, description: t.description, icon: t.icon, color: t.color };
 }
 

@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../../db/database.ts";
+import { typedPayloads } from "../../events/stored-payloads.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import { textArray } from "../../shared/text-array.ts";
@@ -228,15 +229,19 @@ function stateOf(
  * that such events are rare, and planned the statement at every time-travel read (D-137).
  */
 export async function tagDeletions(db: Db | Tx, after: Date, through: Date): Promise<TagDeletion[]> {
-  const rows = await sqlOf(db).query<{ type: string; createdAt: Date; preData: unknown }>`
-    SELECT type, "createdAt", "preData" FROM "Event"
+  const rows = await sqlOf(db).query<{ type: string; createdAt: Date; data: unknown; preData: unknown }>`
+    SELECT type, "createdAt", data, "preData" FROM "Event"
      WHERE type IN ('tag-deleted', 'tag-type-deleted')
        AND "createdAt" > ${after}::timestamp(3) AND "createdAt" <= ${through}::timestamp(3)`;
-  return rows.map((r) => {
-    const pre = (r.preData ?? {}) as { type?: string; value?: string; name?: string };
-    return r.type === "tag-deleted"
-      ? { at: r.createdAt, type: pre.type ?? "", value: pre.value ?? null }
-      : { at: r.createdAt, type: pre.name ?? "", value: null };
+  return rows.flatMap((r): TagDeletion[] => {
+    const event = typedPayloads(r);
+    if (event?.type === "tag-deleted" && event.preData) {
+      return [{ at: r.createdAt, type: event.preData.type, value: event.preData.value }];
+    }
+    if (event?.type === "tag-type-deleted" && event.preData) {
+      return [{ at: r.createdAt, type: event.preData.name, value: null }];
+    }
+    return [];
   });
 }
 

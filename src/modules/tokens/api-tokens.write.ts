@@ -1,3 +1,4 @@
+import type { ApiTokenPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { LimitExceededError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
@@ -18,7 +19,7 @@ type ApiTokenRow = {
 };
 
 /** What events say about an API token: never the secret or its hash. */
-export function apiTokenEventData(t: ApiTokenRow) {
+export function apiTokenEventData(t: ApiTokenRow): ApiTokenPayload {
   return {
     id: t.id,
     tokenName: t.tokenName,

@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/database.ts";
+import type { PersonalTokenPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { ForbiddenOperation, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
@@ -9,7 +10,7 @@ import { personalTokenInput } from "./tokens.inputs.ts";
 
 type PatRow = { id: number; userId: number; description: string; expiresAt: Date; createdAt: Date };
 
-function patEventData(t: PatRow) {
+function patEventData(t: PatRow): PersonalTokenPayload {
   return { id: t.id, userId: t.userId, description: t.description, expiresAt: t.expiresAt.toISOString() };
 }
 

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../context.ts";
+import type { AppBase } from "../../context.ts";
 import { endpoint, type PublicEndpoint } from "../../http/public-endpoints.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
@@ -15,7 +15,7 @@ import { requestResetLink, resetPasswordWithToken, validateResetToken } from "./
  * - `POST /auth/reset/validate-password` `{password}` → 200 empty when strong; 400 listing the
  *   rules broken (GraphQL: `validatePassword`).
  */
-export function passwordResetEndpoints(deps: AppDeps): PublicEndpoint[] {
+export function passwordResetEndpoints(deps: AppBase): PublicEndpoint[] {
   const body = (request: Request, fields: string[]) =>
     readJsonObject(request, deps.config.http.maxBodyBytes, fields);
   return [

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { AppDeps } from "../../context.ts";
+import type { AppBase } from "../../context.ts";
 import type { Db } from "../../db/database.ts";
 import { DomainError, NotFoundError, RateLimitError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
@@ -78,7 +78,7 @@ export async function createResetLink(w: Write, raw: unknown): Promise<{ resetPa
  * made as by an admin, but sent nowhere, since Vexil sends no email. Unknown emails and repeated
  * requests end the same silent way, so the answer never tells whether an account exists.
  */
-export async function requestResetLink(deps: AppDeps, email: unknown): Promise<void> {
+export async function requestResetLink(deps: AppBase, email: unknown): Promise<void> {
   if (typeof email !== "string" || !email) throw new ValidationError('"email" is a required string.');
   try {
     await runWrite({ ...deps, principal: null }, (w) => createResetLink(w, { id: email }));
@@ -132,7 +132,7 @@ export async function resetPassword(w: Write, token: string, password: string): 
 
 /** resetPassword for the holder of a reset link, who has no other credential. */
 export async function resetPasswordWithToken(
-  deps: AppDeps,
+  deps: AppBase,
   token: unknown,
   password: unknown,
 ): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/database.ts";
+import type { RolePayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import {
   ConflictError,
@@ -25,7 +26,7 @@ const withPermissions = {
   permissions: { orderBy: [{ permissionName: "asc" as const }, { environmentName: "asc" as const }] },
 };
 
-function roleEventData(role: RoleWithPermissions) {
+function roleEventData(role: RoleWithPermissions): RolePayload {
   return {
     id: role.id,
     name: role.name,

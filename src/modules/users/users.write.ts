@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/database.ts";
+import type { UserPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { NameExistsError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
@@ -26,7 +27,7 @@ export type UserRow = {
 };
 
 /** What events say about a user: never the password hash. */
-export function userEventData(u: UserRow) {
+export function userEventData(u: UserRow): UserPayload {
   return {
     id: u.id,
     name: u.name,

@@ -1,9 +1,27 @@
-import type { Db, Tx } from "../db/database.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { Db, Tx } from "../../db/database.ts";
+import type { EventEffect } from "../../events/hooks.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 
-// The webhook outbox: recordEvent queues AddonDelivery rows in the event's transaction
-// (record.ts); the delivery worker (src/jobs/delivery-worker.ts) claims and settles them through
-// these functions, so the table has one owner, this layer (src/db/table-owners.ts).
+// The webhook outbox: every event queues an AddonDelivery row per addon it matches, in the
+// event's own statement (queueAddonDeliveries, an effect of src/event-hooks.ts); the delivery
+// worker (src/jobs/delivery-worker.ts) claims and settles them through these functions.
+
+/**
+ * Queues the outbox rows for the enabled addons that react to the event (spec §6 rule 2,
+ * reference §8.3): its type is listed, and its project and environment are in scope (an empty
+ * list or a leading `*` means all; an event without a project or environment passes that filter).
+ */
+export const queueAddonDeliveries: EventEffect = {
+  statement: ({ now }) => Prisma.sql`
+    INSERT INTO "AddonDelivery" ("addonId", "eventId", "nextAttemptAt")
+    SELECT a.id, event.id, ${now}::timestamp(3) FROM "Addon" a, event
+     WHERE a.enabled AND event.type = ANY (a.events)
+       AND (event.project IS NULL OR cardinality(a.projects) = 0 OR a.projects[1] = '*'
+            OR event.project = ANY (a.projects))
+       AND (event.environment IS NULL OR cardinality(a.environments) = 0 OR a.environments[1] = '*'
+            OR event.environment = ANY (a.environments))
+    RETURNING "addonId"`,
+};
 
 export type ClaimedDelivery = {
   id: bigint;
