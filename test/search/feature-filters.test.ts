@@ -190,8 +190,8 @@ describe("tag and segment operators (reference-behaviours §1.3 example)", () =>
     const res = await t.rest("GET", "/api/admin/search/features?project=IS:tags&tag=INCLUDE:simple:tag_c");
     const d = res.body.features.find((f: { name: string }) => f.name === "d");
     expect(d.tags).toEqual([
-      { type: "simple", value: "my_tag" },
-      { type: "simple", value: "tag_c" },
+      { type: "simple", value: "my_tag", color: null },
+      { type: "simple", value: "tag_c", color: null },
     ]);
   });
 
