@@ -56,9 +56,8 @@ beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
   t.setNow(T0);
   await createProject(t, "other", { name: "Other" });
-  await createFlags(t, ["alpha", "beta", "gamma"]);
-  await createFlag(t, "zeta", { project: "other" });
-  await enableFlag(t, "alpha", "production");
+  // Flags the refused bodies name; every other test makes the flags it reports on.
+  await createFlags(t, ["alpha", "beta"]);
   tokens.devDefault = await apiToken(t, "client", "development", ["default"]);
   tokens.prodAll = await apiToken(t, "client", "production", ["*"]);
   tokens.devOther = await apiToken(t, "client", "development", ["other"]);
@@ -68,23 +67,30 @@ afterAll(() => t?.close());
 
 describe("POST /api/client/metrics", () => {
   it("202, and the counts appear as yes/no of the last hour in flag search", async () => {
+    await createFlags(t, ["searched", "searched-off"]);
+    await enableFlag(t, "searched", "production");
     const res = await metrics(tokens.devDefault, {
-      alpha: { yes: 7, no: 3, variants: { blue: 4, red: 3 } },
-      beta: { yes: 0, no: 2, variants: {} },
+      searched: { yes: 7, no: 3, variants: { blue: 4, red: 3 } },
+      "searched-off": { yes: 0, no: 2, variants: {} },
     });
     expect(res.status).toBe(202);
-    const alpha = await searchItem("alpha");
-    const dev = alpha.environments.find((e: { name: string }) => e.name === "development");
+    const searched = await searchItem("searched");
+    const dev = searched.environments.find((e: { name: string }) => e.name === "development");
     expect(dev).toMatchObject({ yes: 7, no: 3, lastSeenAt: T0.toISOString() });
-    const prod = alpha.environments.find((e: { name: string }) => e.name === "production");
+    const prod = searched.environments.find((e: { name: string }) => e.name === "production");
     expect(prod).toMatchObject({ yes: 0, no: 0, lastSeenAt: null });
-    expect(alpha.lastSeenAt).toBe(T0.toISOString());
+    expect(searched.lastSeenAt).toBe(T0.toISOString());
   });
 
   it("adds up: a second report from another instance sums into the same hour", async () => {
+    await createFlag(t, "summed");
+    const first = await metrics(tokens.devDefault, {
+      summed: { yes: 7, no: 3, variants: { blue: 4, red: 3 } },
+    });
+    expect(first.status).toBe(202);
     const res = await metrics(
       tokens.devDefault,
-      { alpha: { yes: 1, no: 1, variants: { blue: 1 } } },
+      { summed: { yes: 1, no: 1, variants: { blue: 1 } } },
       {
         instanceId: "pod-2",
       },
@@ -92,7 +98,7 @@ describe("POST /api/client/metrics", () => {
     expect(res.status).toBe(202);
     const data = await gqlOk<{ featureMetrics: any[] }>(
       t,
-      `{ featureMetrics(name: "alpha", hoursBack: 2) { environment appName hour yes no variants { name count } } }`,
+      `{ featureMetrics(name: "summed", hoursBack: 2) { environment appName hour yes no variants { name count } } }`,
     );
     expect(data.featureMetrics).toEqual([
       {
@@ -110,76 +116,92 @@ describe("POST /api/client/metrics", () => {
   });
 
   it("lastSeenAt moves forward with each report; the lifecycle enters pre-live", async () => {
+    await createFlag(t, "seen");
+    expect((await metrics(tokens.devDefault, { seen: { yes: 1, no: 0 } })).status).toBe(202);
     t.setNow(new Date("2026-03-01T10:20:00.000Z"));
-    expect((await metrics(tokens.devDefault, { gamma: { yes: 1, no: 0 } })).status).toBe(202);
-    const data = await gqlOk<{ feature: any }>(
-      t,
-      `{ feature(name: "gamma") { lastSeenAt lifecycle { stage } environments { name lastSeenAt } } }`,
-    );
-    expect(data.feature).toMatchObject({
-      lastSeenAt: "2026-03-01T10:20:00.000Z",
-      lifecycle: { stage: "pre-live" },
-      environments: [
-        { name: "development", lastSeenAt: "2026-03-01T10:20:00.000Z" },
-        { name: "production", lastSeenAt: null },
-      ],
-    });
-    t.setNow(T0);
+    try {
+      expect((await metrics(tokens.devDefault, { seen: { yes: 1, no: 0 } })).status).toBe(202);
+      const data = await gqlOk<{ feature: any }>(
+        t,
+        `{ feature(name: "seen") { lastSeenAt lifecycle { stage } environments { name lastSeenAt } } }`,
+      );
+      expect(data.feature).toMatchObject({
+        lastSeenAt: "2026-03-01T10:20:00.000Z",
+        lifecycle: { stage: "pre-live" },
+        environments: [
+          { name: "development", lastSeenAt: "2026-03-01T10:20:00.000Z" },
+          { name: "production", lastSeenAt: null },
+        ],
+      });
+    } finally {
+      t.setNow(T0);
+    }
   });
 
   it("the first metrics from production (flag on there) move the lifecycle to live", async () => {
-    expect(
-      (await gqlOk<{ feature: any }>(t, `{ feature(name: "alpha") { lifecycle { stage } } }`)).feature
-        .lifecycle.stage,
-    ).toBe("pre-live");
-    expect((await metrics(tokens.prodAll, { alpha: { yes: 5, no: 0 } })).status).toBe(202);
-    const data = await gqlOk<{ feature: any }>(t, `{ feature(name: "alpha") { lifecycle { stage } } }`);
-    expect(data.feature.lifecycle.stage).toBe("live");
-    // beta is off in production: metrics from there only make it pre-live.
-    expect((await metrics(tokens.prodAll, { beta: { yes: 0, no: 5 } })).status).toBe(202);
-    const beta = await gqlOk<{ feature: any }>(t, `{ feature(name: "beta") { lifecycle { stage } } }`);
-    expect(beta.feature.lifecycle.stage).toBe("pre-live");
+    await createFlags(t, ["goes-live", "off-in-production"]);
+    await enableFlag(t, "goes-live", "production");
+    const stage = async (name: string) =>
+      (await gqlOk<{ feature: any }>(t, `{ feature(name: "${name}") { lifecycle { stage } } }`)).feature
+        .lifecycle.stage;
+    expect((await metrics(tokens.devDefault, { "goes-live": { yes: 1, no: 0 } })).status).toBe(202);
+    expect(await stage("goes-live")).toBe("pre-live");
+    expect((await metrics(tokens.prodAll, { "goes-live": { yes: 5, no: 0 } })).status).toBe(202);
+    expect(await stage("goes-live")).toBe("live");
+    // off-in-production is off in production: metrics from there only make it pre-live.
+    expect((await metrics(tokens.prodAll, { "off-in-production": { yes: 0, no: 5 } })).status).toBe(202);
+    expect(await stage("off-in-production")).toBe("pre-live");
   });
 
   it("counts belong to the token's environment and projects: other projects and unknown flags are ignored", async () => {
+    await createFlag(t, "scoped-other", { project: "other" });
+    await createFlag(t, "scoped-default");
     const res = await metrics(
       tokens.devOther,
-      { zeta: { yes: 2, no: 0 }, alpha: { yes: 100, no: 100 }, "no-such-flag": { yes: 1, no: 1 } },
+      {
+        "scoped-other": { yes: 2, no: 0 },
+        "scoped-default": { yes: 100, no: 100 },
+        "no-such-flag": { yes: 1, no: 1 },
+      },
       { environment: "production" },
     );
     expect(res.status).toBe(202);
-    const zeta = await gqlOk<{ featureMetrics: any[] }>(
+    const other = await gqlOk<{ featureMetrics: any[] }>(
       t,
-      `{ featureMetrics(name: "zeta", hoursBack: 2) { environment yes } }`,
+      `{ featureMetrics(name: "scoped-other", hoursBack: 2) { environment yes } }`,
     );
-    expect(zeta.featureMetrics).toEqual([{ environment: "development", yes: 2 }]);
-    const alpha = await searchItem("alpha");
-    expect(alpha.environments.find((e: { name: string }) => e.name === "development")).toMatchObject({
-      yes: 8,
-      no: 4,
+    expect(other.featureMetrics).toEqual([{ environment: "development", yes: 2 }]);
+    const inDefault = await searchItem("scoped-default");
+    expect(inDefault.environments.find((e: { name: string }) => e.name === "development")).toMatchObject({
+      yes: 0,
+      no: 0,
     });
+    expect(
+      await t.database.prisma.clientMetricsHourly.count({ where: { featureName: "scoped-default" } }),
+    ).toBe(0);
     expect(
       await t.database.prisma.clientMetricsHourly.count({ where: { featureName: "no-such-flag" } }),
     ).toBe(0);
   });
 
   it("a bucket started in the future is counted in the current hour", async () => {
+    await createFlag(t, "skewed");
     const res = await metrics(
       tokens.devDefault,
-      { beta: { yes: 1, no: 0 } },
+      { skewed: { yes: 1, no: 0 } },
       {
         appName: "clock-skew",
         bucket: {
           start: "2026-03-01T13:00:00.000Z",
           stop: "2026-03-01T13:01:00.000Z",
-          toggles: { beta: { yes: 1, no: 0 } },
+          toggles: { skewed: { yes: 1, no: 0 } },
         },
       },
     );
     expect(res.status).toBe(202);
     const data = await gqlOk<{ featureMetrics: any[] }>(
       t,
-      `{ featureMetrics(name: "beta", appName: "clock-skew") { hour yes } }`,
+      `{ featureMetrics(name: "skewed", appName: "clock-skew") { hour yes } }`,
     );
     expect(data.featureMetrics).toEqual([{ hour: "2026-03-01T10:00:00.000Z", yes: 1 }]);
   });
@@ -325,12 +347,21 @@ describe("applications", () => {
   });
 
   it("GET /api/admin/metrics/applications lists them by name, with query and paging", async () => {
-    const all = await t.rest("GET", "/api/admin/metrics/applications");
+    await createFlag(t, "listed");
+    await createFlag(t, "listed-other", { project: "other" });
+    const report = async (token: string, appName: string, flag = "listed") =>
+      expect((await metrics(token, { [flag]: { yes: 1, no: 0 } }, { appName })).status).toBe(202);
+    await report(tokens.devDefault, "listed-checkout");
+    await report(tokens.prodAll, "listed-checkout");
+    await report(tokens.devOther, "listed-checkout", "listed-other");
+    await report(tokens.devDefault, "listed-clock-skew");
+    await report(tokens.devDefault, "listed-billing");
+    const all = await t.rest("GET", "/api/admin/metrics/applications?query=listed-");
     expect(all.status).toBe(200);
     expect(all.body.applications.map((a: { appName: string }) => a.appName)).toEqual([
-      "billing",
-      "checkout",
-      "clock-skew",
+      "listed-billing",
+      "listed-checkout",
+      "listed-clock-skew",
     ]);
     expect(all.body.total).toBe(3);
     const checkout = all.body.applications[1];
@@ -338,8 +369,13 @@ describe("applications", () => {
       { project: "default", environments: ["development", "production"] },
       { project: "other", environments: ["development"] },
     ]);
-    const page = await t.rest("GET", "/api/admin/metrics/applications?query=CHECK&limit=1&offset=0");
-    expect(page.body).toMatchObject({ total: 1, applications: [{ appName: "checkout" }] });
+    const everyone = await t.rest("GET", "/api/admin/metrics/applications");
+    const names = everyone.body.applications.map((a: { appName: string }) => a.appName);
+    expect(names).toEqual([...names].sort());
+    expect(names).toEqual(expect.arrayContaining(["listed-billing", "listed-checkout", "listed-clock-skew"]));
+    expect(everyone.body.total).toBe(names.length);
+    const page = await t.rest("GET", "/api/admin/metrics/applications?query=listed-CHECK&limit=1&offset=0");
+    expect(page.body).toMatchObject({ total: 1, applications: [{ appName: "listed-checkout" }] });
     expect((await t.rest("GET", "/api/admin/metrics/applications?limit=x")).status).toBe(400);
   });
 
@@ -399,14 +435,18 @@ describe("applications", () => {
 
 describe("REST metrics reads", () => {
   it("GET /api/admin/client-metrics/features/:name/raw answers Unleash's shape for hoursBack", async () => {
-    const res = await t.rest("GET", "/api/admin/client-metrics/features/alpha/raw?hoursBack=2");
+    await createFlag(t, "raw-read");
+    await metrics(tokens.devDefault, { "raw-read": { yes: 7, no: 3, variants: { blue: 4, red: 3 } } });
+    await metrics(tokens.devDefault, { "raw-read": { yes: 1, no: 1, variants: { blue: 1 } } });
+    await metrics(tokens.prodAll, { "raw-read": { yes: 5, no: 0 } });
+    const res = await t.rest("GET", "/api/admin/client-metrics/features/raw-read/raw?hoursBack=2");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       version: 1,
       maturity: "stable",
       data: expect.arrayContaining([
         {
-          featureName: "alpha",
+          featureName: "raw-read",
           appName: "checkout",
           environment: "development",
           timestamp: "2026-03-01T09:00:00.000Z",
@@ -415,7 +455,7 @@ describe("REST metrics reads", () => {
           variants: { blue: 5, red: 3 },
         },
         {
-          featureName: "alpha",
+          featureName: "raw-read",
           appName: "checkout",
           environment: "production",
           timestamp: "2026-03-01T09:00:00.000Z",
@@ -425,34 +465,42 @@ describe("REST metrics reads", () => {
         },
       ]),
     });
+    expect(res.body.data).toHaveLength(2);
     // Default: the current hour only.
     const now = await metrics(
       tokens.devDefault,
       {},
-      { bucket: { ...THIS_HOUR, toggles: { alpha: { yes: 1, no: 0 } } } },
+      { bucket: { ...THIS_HOUR, toggles: { "raw-read": { yes: 1, no: 0 } } } },
     );
     expect(now.status).toBe(202);
-    const current = await t.rest("GET", "/api/admin/client-metrics/features/alpha/raw");
+    const current = await t.rest("GET", "/api/admin/client-metrics/features/raw-read/raw");
     expect(current.body.data).toHaveLength(1);
     expect(
       current.body.data.every((d: { timestamp: string }) => d.timestamp === "2026-03-01T10:00:00.000Z"),
     ).toBe(true);
-    expect((await t.rest("GET", "/api/admin/client-metrics/features/alpha/raw?hoursBack=0")).status).toBe(
+    expect((await t.rest("GET", "/api/admin/client-metrics/features/raw-read/raw?hoursBack=0")).status).toBe(
       400,
     );
-    expect((await t.rest("GET", "/api/admin/client-metrics/features/alpha/raw?hoursBack=721")).status).toBe(
-      400,
-    );
+    expect(
+      (await t.rest("GET", "/api/admin/client-metrics/features/raw-read/raw?hoursBack=721")).status,
+    ).toBe(400);
   });
 
   it("GET /api/admin/client-metrics/features/:name: current hour per environment and the applications", async () => {
-    const res = await t.rest("GET", "/api/admin/client-metrics/features/alpha");
+    await createFlag(t, "usage-read");
+    await metrics(tokens.devDefault, { "usage-read": { yes: 2, no: 2 } }, { appName: "usage-billing" });
+    await metrics(
+      tokens.devDefault,
+      {},
+      { bucket: { ...THIS_HOUR, toggles: { "usage-read": { yes: 1, no: 0 } } } },
+    );
+    const res = await t.rest("GET", "/api/admin/client-metrics/features/usage-read");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       version: 1,
-      featureName: "alpha",
+      featureName: "usage-read",
       lastHourUsage: [{ environment: "development", timestamp: "2026-03-01T10:00:00.000Z", yes: 1, no: 0 }],
-      seenApplications: ["billing", "checkout"],
+      seenApplications: ["checkout", "usage-billing"],
     });
   });
 
