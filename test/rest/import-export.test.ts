@@ -235,116 +235,121 @@ describe("export (POST and GET /api/admin/features-batch/export, GraphQL exportF
 });
 
 describe("import into a fresh Vexil", () => {
-  it("validate lists the missing segment; import refuses it with 400 and writes nothing", async () => {
-    const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
-    const body = { project: "default", environment: "development", data };
-    const validation = await ok(target, "POST", "/api/admin/features-batch/validate", body);
-    expect(validation.errors).toEqual([
-      {
-        message: "We detected the following segments in the import file that need to be created first:",
-        affectedItems: ["beta-users"],
-      },
-    ]);
-    expect(validation.permissions).toEqual([]);
-    const mark = await lastEventId(target);
-    const refused = await target.rest("POST", "/api/admin/features-batch/import", body);
-    expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ id: expect.any(String), name: "ValidationError" });
-    expect(refused.body.message).toContain("beta-users");
-    expect(refused.body.details[0].message).toContain("segments");
-    expect(await eventsAfter(target, mark)).toEqual([]);
-    expect((await target.rest("GET", `${FLAG}/checkout`)).status).toBe(404);
-  });
-
-  it("imports everything: the target's export equals the source's, field by field", async () => {
-    // The target has another segment first, so "beta-users" gets another id: segments go by name.
-    await segment(target, "someone-else");
-    await segment(target, "beta-users");
-    const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
-    const body = { project: "default", environment: "development", data };
-    const validation = await ok(target, "POST", "/api/admin/features-batch/validate", body);
-    expect(validation).toEqual({ errors: [], warnings: [], permissions: [] });
-    const mark = await lastEventId(target);
-    const res = await target.rest("POST", "/api/admin/features-batch/import", body);
-    expect(res.status).toBe(200);
-    expect(res.body).toBeUndefined();
-
-    const imported = await ok(target, "POST", "/api/admin/features-batch/export", exportBody);
-    expect(comparable(imported)).toEqual(comparable(data));
-    expect(imported.segments[0].id).not.toBe(data.segments[0].id);
-    const field = await ok(target, "GET", "/api/admin/context/region");
-    expect(field).toMatchObject({ description: "Where the user is", stickiness: true });
-
-    const events = await eventsAfter(target, mark);
-    const types = events.map((e) => e.type);
-    expect(new Set(events.map((e) => e.groupId)).size).toBe(1);
-    for (const type of [
-      "tag-type-created",
-      "context-field-created",
-      "feature-created",
-      "feature-stale-on",
-      "tag-created",
-      "feature-tagged",
-      "feature-dependency-added",
-      "feature-strategy-add",
-      "feature-environment-variants-updated",
-      "feature-environment-enabled",
-    ]) {
-      expect(types, type).toContain(type);
+  // One story on the target: refused for its missing segment, imported, imported again, then
+  // changed there and imported over.
+  it("refuses a missing segment, imports everything, re-imports as a no-op and updates changed flags", async () => {
+    // validate lists the missing segment; import refuses it with 400 and writes nothing
+    {
+      const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
+      const body = { project: "default", environment: "development", data };
+      const validation = await ok(target, "POST", "/api/admin/features-batch/validate", body);
+      expect(validation.errors).toEqual([
+        {
+          message: "We detected the following segments in the import file that need to be created first:",
+          affectedItems: ["beta-users"],
+        },
+      ]);
+      expect(validation.permissions).toEqual([]);
+      const mark = await lastEventId(target);
+      const refused = await target.rest("POST", "/api/admin/features-batch/import", body);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ id: expect.any(String), name: "ValidationError" });
+      expect(refused.body.message).toContain("beta-users");
+      expect(refused.body.details[0].message).toContain("segments");
+      expect(await eventsAfter(target, mark)).toEqual([]);
+      expect((await target.rest("GET", `${FLAG}/checkout`)).status).toBe(404);
     }
-    expect(types.filter((t) => t === "feature-created")).toHaveLength(3);
-    expect(types.filter((t) => t === "tag-type-created")).toHaveLength(1); // "simple" is built in
-    expect(events.find((e) => e.type === "feature-tagged" && e.featureName === "kill-old")?.data).toEqual({
-      type: "team",
-      value: "platform",
-    });
-  });
+    // imports everything: the target's export equals the source's, field by field
+    {
+      // The target has another segment first, so "beta-users" gets another id: segments go by name.
+      await segment(target, "someone-else");
+      await segment(target, "beta-users");
+      const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
+      const body = { project: "default", environment: "development", data };
+      const validation = await ok(target, "POST", "/api/admin/features-batch/validate", body);
+      expect(validation).toEqual({ errors: [], warnings: [], permissions: [] });
+      const mark = await lastEventId(target);
+      const res = await target.rest("POST", "/api/admin/features-batch/import", body);
+      expect(res.status).toBe(200);
+      expect(res.body).toBeUndefined();
 
-  it("importing the same file again updates nothing and records nothing", async () => {
-    const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
-    const body = { project: "default", environment: "development", data };
-    const validation = await ok(target, "POST", "/api/admin/features-batch/validate", body);
-    expect(validation.warnings[0].affectedItems).toEqual(["checkout", "checkout-child", "kill-old"]);
-    const mark = await lastEventId(target);
-    const again = await target.gql<{
-      importFeatures: { created: string[]; updated: string[]; events: number };
-    }>(
-      `mutation($d: JSON!) { importFeatures(project: "default", environment: "development", data: $d) { created updated events } }`,
-      { d: data },
-    );
-    expect(again.errors).toBeUndefined();
-    expect(again.data?.importFeatures).toEqual({
-      created: [],
-      updated: ["checkout", "checkout-child", "kill-old"],
-      events: 0,
-    });
-    expect(await eventsAfter(target, mark)).toEqual([]);
-  });
+      const imported = await ok(target, "POST", "/api/admin/features-batch/export", exportBody);
+      expect(comparable(imported)).toEqual(comparable(data));
+      expect(imported.segments[0].id).not.toBe(data.segments[0].id);
+      const field = await ok(target, "GET", "/api/admin/context/region");
+      expect(field).toMatchObject({ description: "Where the user is", stickiness: true });
 
-  it("updates existing flags to the imported state (Unleash: existing flags are updated)", async () => {
-    await ok(target, "PUT", `${FLAG}/checkout`, { description: "changed here" });
-    await ok(target, "POST", "/api/admin/features/checkout/tags", { type: "simple", value: "extra" });
-    await ok(target, "POST", `${env("checkout")}/off`);
-    await ok(target, "POST", `${env("kill-old")}/strategies`, { name: "default" });
-    const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
-    const mark = await lastEventId(target);
-    await ok(target, "POST", "/api/admin/features-batch/import", {
-      project: "default",
-      environment: "development",
-      data,
-    });
-    const imported = await ok(target, "POST", "/api/admin/features-batch/export", exportBody);
-    expect(comparable(imported)).toEqual(comparable(data));
-    const types = (await eventsAfter(target, mark)).map((e) => `${e.type} ${e.featureName}`);
-    expect(types).toEqual(
-      expect.arrayContaining([
-        "feature-metadata-updated checkout",
-        "feature-untagged checkout",
-        "feature-strategy-remove kill-old",
-        "feature-environment-enabled checkout",
-      ]),
-    );
-    expect(types.filter((t) => t.endsWith("checkout-child"))).toEqual([]);
+      const events = await eventsAfter(target, mark);
+      const types = events.map((e) => e.type);
+      expect(new Set(events.map((e) => e.groupId)).size).toBe(1);
+      for (const type of [
+        "tag-type-created",
+        "context-field-created",
+        "feature-created",
+        "feature-stale-on",
+        "tag-created",
+        "feature-tagged",
+        "feature-dependency-added",
+        "feature-strategy-add",
+        "feature-environment-variants-updated",
+        "feature-environment-enabled",
+      ]) {
+        expect(types, type).toContain(type);
+      }
+      expect(types.filter((t) => t === "feature-created")).toHaveLength(3);
+      expect(types.filter((t) => t === "tag-type-created")).toHaveLength(1); // "simple" is built in
+      expect(events.find((e) => e.type === "feature-tagged" && e.featureName === "kill-old")?.data).toEqual({
+        type: "team",
+        value: "platform",
+      });
+    }
+    // importing the same file again updates nothing and records nothing
+    {
+      const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
+      const body = { project: "default", environment: "development", data };
+      const validation = await ok(target, "POST", "/api/admin/features-batch/validate", body);
+      expect(validation.warnings[0].affectedItems).toEqual(["checkout", "checkout-child", "kill-old"]);
+      const mark = await lastEventId(target);
+      const again = await target.gql<{
+        importFeatures: { created: string[]; updated: string[]; events: number };
+      }>(
+        `mutation($d: JSON!) { importFeatures(project: "default", environment: "development", data: $d) { created updated events } }`,
+        { d: data },
+      );
+      expect(again.errors).toBeUndefined();
+      expect(again.data?.importFeatures).toEqual({
+        created: [],
+        updated: ["checkout", "checkout-child", "kill-old"],
+        events: 0,
+      });
+      expect(await eventsAfter(target, mark)).toEqual([]);
+    }
+    // updates existing flags to the imported state (Unleash: existing flags are updated)
+    {
+      await ok(target, "PUT", `${FLAG}/checkout`, { description: "changed here" });
+      await ok(target, "POST", "/api/admin/features/checkout/tags", { type: "simple", value: "extra" });
+      await ok(target, "POST", `${env("checkout")}/off`);
+      await ok(target, "POST", `${env("kill-old")}/strategies`, { name: "default" });
+      const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
+      const mark = await lastEventId(target);
+      await ok(target, "POST", "/api/admin/features-batch/import", {
+        project: "default",
+        environment: "development",
+        data,
+      });
+      const imported = await ok(target, "POST", "/api/admin/features-batch/export", exportBody);
+      expect(comparable(imported)).toEqual(comparable(data));
+      const types = (await eventsAfter(target, mark)).map((e) => `${e.type} ${e.featureName}`);
+      expect(types).toEqual(
+        expect.arrayContaining([
+          "feature-metadata-updated checkout",
+          "feature-untagged checkout",
+          "feature-strategy-remove kill-old",
+          "feature-environment-enabled checkout",
+        ]),
+      );
+      expect(types.filter((t) => t.endsWith("checkout-child"))).toEqual([]);
+    }
   });
 });
 
@@ -374,7 +379,7 @@ describe("a file written by Unleash", () => {
               values: ["eu"],
               inverted: false,
               operator: "IN",
-              contextName: "region",
+              contextName: "country",
               caseInsensitive: false,
             },
           ],
@@ -396,7 +401,7 @@ describe("a file written by Unleash", () => {
       ],
       contextFields: [
         {
-          name: "region",
+          name: "country",
           description: "",
           stickiness: false,
           sortOrder: 10,
@@ -471,17 +476,22 @@ describe("refusals", () => {
   it("lists every problem: other project, illegal constraint values, unknown tag type and parent, bad legal values", async () => {
     await ok(target, "POST", "/api/admin/projects", { id: "other", name: "Other" });
     await ok(target, "POST", "/api/admin/projects/other/features", { name: "taken-elsewhere" });
+    // An existing field whose legal values the imported one would widen.
+    await ok(target, "POST", "/api/admin/context", {
+      name: "zone",
+      legalValues: [{ value: "eu" }, { value: "us" }],
+    });
     const data = {
       features: [{ name: "taken-elsewhere" }, { name: "fresh", type: "release" }],
       featureStrategies: [
         {
           featureName: "fresh",
           name: "default",
-          constraints: [{ contextName: "region", operator: "IN", values: ["mars"] }],
+          constraints: [{ contextName: "zone", operator: "IN", values: ["mars"] }],
         },
       ],
       featureTags: [{ featureName: "fresh", tagType: "nosuchtype", tagValue: "x1" }],
-      contextFields: [{ name: "region", legalValues: [{ value: "eu" }, { value: "moon" }] }],
+      contextFields: [{ name: "zone", legalValues: [{ value: "eu" }, { value: "moon" }] }],
       dependencies: [{ feature: "fresh", dependencies: [{ feature: "ghost" }] }],
       tagTypes: [],
     };
@@ -494,8 +504,8 @@ describe("refusals", () => {
     expect(messages).toEqual([
       ["You cannot import flags", ["taken-elsewhere (project other)"]],
       ["The following tag types", ["nosuchtype"]],
-      ["We detected the following", ["region"]],
-      ["The following constraint values", ['fresh: region "mars"']],
+      ["We detected the following", ["zone"]],
+      ["The following constraint values", ['fresh: zone "mars"']],
       ["The following dependencies have", ["fresh -> ghost"]],
     ]);
     const mark = await lastEventId(target);
@@ -554,8 +564,15 @@ describe("refusals", () => {
 
   it("a Viewer can export and validate, but not import (403 listing the permissions)", async () => {
     const viewer = (await userWithPat(target, "import-viewer", "Viewer")).token;
-    const data = await ok(source, "POST", "/api/admin/features-batch/export", exportBody);
+    // The file updates a flag the target has and creates another, each with a strategy.
+    await ok(target, "POST", FLAG, { name: "viewer-existing" });
+    await ok(target, "POST", `${env("viewer-existing")}/strategies`, { name: "default" });
+    const data = await ok(target, "POST", "/api/admin/features-batch/export", {
+      environment: "development",
+      features: ["viewer-existing"],
+    });
     data.features.push({ name: "viewer-new", type: "release" });
+    data.featureStrategies.push({ featureName: "viewer-new", name: "default" });
     const body = { project: "default", environment: "development", data };
     expect((await target.rest("POST", "/api/admin/features-batch/export", exportBody, viewer)).status).toBe(
       200,
