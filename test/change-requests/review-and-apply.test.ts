@@ -30,85 +30,98 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The events of these types that name change request `id` (in their data), oldest first. */
+const eventsOfRequest = async (types: string[], id: number) =>
+  (await eventsOf(t, types)).filter(
+    (e) => (e.data as { changeRequestId?: number } | null)?.changeRequestId === id,
+  );
+
 /** Sent to review by the author, in production. */
 const inReview = (change: unknown) => submitted(t, "production", change, author);
 /** ...and approved by alice and bob. */
 const approvedByBoth = (change: unknown) => approved(t, "production", change, author, [alice, bob]);
 
 describe("the review path Draft → In review → Approved → Applied", () => {
-  let id: number;
-  it("only the author sends a Draft to review, and only a Draft", async () => {
-    const draft = await propose(t, "production", enableCheckout, author.token);
-    id = draft.body.id;
-    expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(403);
-    expect((await setState(t, id, { state: "In review" }, alice.token)).status).toBe(403);
-    const res = await setState(t, id, { state: "In review", comment: "Please look" }, author.token);
-    expect(res.status).toBe(200);
-    expect(res.body.state).toBe("In review");
-    expect(res.body.comments).toEqual([
-      expect.objectContaining({
-        text: "Please look",
-        createdBy: expect.objectContaining({ username: "author" }),
-      }),
-    ]);
-    expect(await eventsOf(t, ["change-request-sent-to-review"])).toHaveLength(1);
-  });
-
-  it("approvals need APPROVE_CHANGE_REQUEST, count once per user, and approve at minApprovals", async () => {
-    const noPermission = await setState(t, id, { state: "Approved" }, author.token);
-    expect(noPermission.status).toBe(403);
-    expect(noPermission.body.name).toBe("NoAccessError");
-    const first = await setState(t, id, { state: "Approved" }, alice.token);
-    expect(first.body).toMatchObject({
-      state: "In review",
-      approvals: [{ createdBy: { username: "alice" } }],
-    });
-    expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(403);
-    const second = await setState(t, id, { state: "Approved" }, bob.token);
-    expect(second.body.state).toBe("Approved");
-    expect(second.body.approvals).toHaveLength(2);
-    expect(await eventsOf(t, ["change-request-approval-added"])).toHaveLength(2);
-    expect(await eventsOf(t, ["change-request-approved"])).toHaveLength(1);
-  });
-
-  it("an edit after approval revokes the approvals and sends it back to review", async () => {
-    const cr = await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`);
-    const changeId = cr.body.features[0].changes[0].id;
-    const edited = await t.rest(
-      "PUT",
-      `/api/admin/projects/default/change-requests/${id}/changes/${changeId}`,
-      { enabled: true, shouldActivateDisabledStrategies: false },
-      author.token,
-    );
-    expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ state: "In review", approvals: [] });
-    await setState(t, id, { state: "Approved" }, alice.token);
-    expect((await setState(t, id, { state: "Approved" }, bob.token)).body.state).toBe("Approved");
-  });
-
-  it("applying needs APPLY_CHANGE_REQUEST; it runs the changes grouped under the request", async () => {
-    expect((await setState(t, id, { state: "Applied" }, author.token)).status).toBe(403);
-    expect(await flagEnabledIn(t, "checkout", "production")).toBe(false);
-    const res = await setState(t, id, { state: "Applied" }, alice.token);
-    expect(res.status).toBe(200);
-    expect(res.body.state).toBe("Applied");
-    expect(res.body.features[0]).not.toHaveProperty("defaultChange");
-    expect(await flagEnabledIn(t, "checkout", "production")).toBe(true);
-    const [enabled] = await eventsOf(t, ["feature-environment-enabled"]);
-    expect(enabled).toMatchObject({
-      featureName: "checkout",
-      environment: "production",
-      groupType: "change-request",
-      groupId: String(id),
-      createdBy: "alice",
-    });
-    const [applied] = await eventsOf(t, ["change-request-applied"]);
-    expect(applied).toMatchObject({ data: { changeRequestId: id }, groupId: String(id) });
-    expect((await setState(t, id, { state: "Applied" }, alice.token)).status).toBe(403);
-    expect(
-      (await t.rest("PUT", `/api/admin/projects/default/change-requests/${id}/changes/1`, {}, author.token))
-        .status,
-    ).toBe(403);
+  // One request's story, each step needing the one before.
+  it("sent to review by its author, approved by two, re-approved after an edit, applied with APPLY_CHANGE_REQUEST", async () => {
+    await createFlag(t, "reviewed");
+    let id: number;
+    // only the author sends a Draft to review, and only a Draft
+    {
+      const draft = await propose(t, "production", enableChange("reviewed"), author.token);
+      id = draft.body.id;
+      expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(403);
+      expect((await setState(t, id, { state: "In review" }, alice.token)).status).toBe(403);
+      const res = await setState(t, id, { state: "In review", comment: "Please look" }, author.token);
+      expect(res.status).toBe(200);
+      expect(res.body.state).toBe("In review");
+      expect(res.body.comments).toEqual([
+        expect.objectContaining({
+          text: "Please look",
+          createdBy: expect.objectContaining({ username: "author" }),
+        }),
+      ]);
+      expect(await eventsOfRequest(["change-request-sent-to-review"], id)).toHaveLength(1);
+    }
+    // approvals need APPROVE_CHANGE_REQUEST, count once per user, and approve at minApprovals
+    {
+      const noPermission = await setState(t, id, { state: "Approved" }, author.token);
+      expect(noPermission.status).toBe(403);
+      expect(noPermission.body.name).toBe("NoAccessError");
+      const first = await setState(t, id, { state: "Approved" }, alice.token);
+      expect(first.body).toMatchObject({
+        state: "In review",
+        approvals: [{ createdBy: { username: "alice" } }],
+      });
+      expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(403);
+      const second = await setState(t, id, { state: "Approved" }, bob.token);
+      expect(second.body.state).toBe("Approved");
+      expect(second.body.approvals).toHaveLength(2);
+      expect(await eventsOfRequest(["change-request-approval-added"], id)).toHaveLength(2);
+      expect(await eventsOfRequest(["change-request-approved"], id)).toHaveLength(1);
+    }
+    // an edit after approval revokes the approvals and sends it back to review
+    {
+      const cr = await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`);
+      const changeId = cr.body.features[0].changes[0].id;
+      const edited = await t.rest(
+        "PUT",
+        `/api/admin/projects/default/change-requests/${id}/changes/${changeId}`,
+        { enabled: true, shouldActivateDisabledStrategies: false },
+        author.token,
+      );
+      expect(edited.status).toBe(200);
+      expect(edited.body).toMatchObject({ state: "In review", approvals: [] });
+      await setState(t, id, { state: "Approved" }, alice.token);
+      expect((await setState(t, id, { state: "Approved" }, bob.token)).body.state).toBe("Approved");
+    }
+    // applying needs APPLY_CHANGE_REQUEST; it runs the changes grouped under the request
+    {
+      expect((await setState(t, id, { state: "Applied" }, author.token)).status).toBe(403);
+      expect(await flagEnabledIn(t, "reviewed", "production")).toBe(false);
+      const res = await setState(t, id, { state: "Applied" }, alice.token);
+      expect(res.status).toBe(200);
+      expect(res.body.state).toBe("Applied");
+      expect(res.body.features[0]).not.toHaveProperty("defaultChange");
+      expect(await flagEnabledIn(t, "reviewed", "production")).toBe(true);
+      const [enabled] = (await eventsOf(t, ["feature-environment-enabled"])).filter(
+        (e) => e.featureName === "reviewed",
+      );
+      expect(enabled).toMatchObject({
+        featureName: "reviewed",
+        environment: "production",
+        groupType: "change-request",
+        groupId: String(id),
+        createdBy: "alice",
+      });
+      const [applied] = await eventsOfRequest(["change-request-applied"], id);
+      expect(applied).toMatchObject({ data: { changeRequestId: id }, groupId: String(id) });
+      expect((await setState(t, id, { state: "Applied" }, alice.token)).status).toBe(403);
+      expect(
+        (await t.rest("PUT", `/api/admin/projects/default/change-requests/${id}/changes/1`, {}, author.token))
+          .status,
+      ).toBe(403);
+    }
   });
 
   it("an Admin may approve their own request; minApprovals is fixed when the request is created", async () => {
@@ -139,7 +152,7 @@ describe("rejecting, cancelling, commenting", () => {
       rejections: [{ createdBy: { username: "bob" } }],
       comments: [{ text: "Not now" }],
     });
-    expect(await eventsOf(t, ["change-request-rejected"])).toHaveLength(1);
+    expect(await eventsOfRequest(["change-request-rejected"], id)).toHaveLength(1);
     expect((await setState(t, id, { state: "Approved" }, alice.token)).status).toBe(403);
   });
 
@@ -149,7 +162,7 @@ describe("rejecting, cancelling, commenting", () => {
     expect((await setState(t, id, { state: "Cancelled" }, other.token)).status).toBe(403);
     const res = await setState(t, id, { state: "Cancelled" }, author.token);
     expect(res.body.state).toBe("Cancelled");
-    expect(await eventsOf(t, ["change-request-cancelled"])).toHaveLength(1);
+    expect(await eventsOfRequest(["change-request-cancelled"], id)).toHaveLength(1);
   });
 
   it("comments are accepted in any state", async () => {
@@ -203,7 +216,7 @@ describe("conflicts", () => {
     const res = await setState(t, id, { state: "Applied" }, alice.token);
     expect(res.status).toBe(409);
     expect(res.body.details[0].message).toMatch(/updateStrategy on "striped".*changed since/);
-    expect(await eventsOf(t, ["change-request-applied"])).toHaveLength(1);
+    expect(await eventsOfRequest(["change-request-applied"], id)).toEqual([]);
   });
 
   it("a deleted strategy and an archived flag are conflicts", async () => {
@@ -276,6 +289,13 @@ describe("concurrency", () => {
 
 describe("listing", () => {
   it("GraphQL changeRequests filters by project, environment, state and author", async () => {
+    const applied: number[] = [];
+    for (const flag of ["listed-1", "listed-2"]) {
+      await createFlag(t, flag);
+      const id = await approvedByBoth(enableChange(flag));
+      expect((await setState(t, id, { state: "Applied" }, alice.token)).status).toBe(200);
+      applied.push(id);
+    }
     const res = await t.gql<{
       changeRequests: {
         totalCount: number;
@@ -283,11 +303,12 @@ describe("listing", () => {
       };
     }>(
       `query($by: Int) { changeRequests(project: "default", environment: "production", state: ["Applied"], createdBy: $by, first: 10) {
-        totalCount edges { node { id state createdBy { id } } } } }`,
+        totalCount edges { node { id: databaseId state createdBy { id } } } } }`,
       { by: author.id },
     );
     expect(res.errors).toBeUndefined();
     expect(res.data?.changeRequests.totalCount).toBeGreaterThanOrEqual(2);
+    expect(res.data?.changeRequests.edges.map((e) => e.node.id)).toEqual(expect.arrayContaining(applied));
     expect(
       res.data?.changeRequests.edges.every(
         (e) => e.node.state === "Applied" && e.node.createdBy.id === author.id,
