@@ -63,6 +63,8 @@ type Case = {
 
 const FLAG = { projectId: "default", featureName: "bf-flag" };
 const DEV = { ...FLAG, environment: "development" };
+/** The flag whose strategy (`strategyId`) the strategy routes change: the import replaces bf-flag's. */
+const STRATEGY_DEV = { projectId: "default", featureName: "bf-strategies", environment: "development" };
 const constraint = { contextName: "userId", operator: "IN", values: ["1", "2"] };
 const variant = {
   name: "v1",
@@ -183,10 +185,10 @@ const CASES: Record<string, Case> = {
     }),
   },
   "POST /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/set-sort-order":
-    { params: () => DEV, body: () => [{ id: strategyId, sortOrder: 0 }] },
+    { params: () => STRATEGY_DEV, body: () => [{ id: strategyId, sortOrder: 0 }] },
   "PUT /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId":
     {
-      params: () => ({ ...DEV, strategyId }),
+      params: () => ({ ...STRATEGY_DEV, strategyId }),
       body: () => ({
         name: "flexibleRollout",
         parameters: { rollout: "50", stickiness: "default", groupId: "bf-flag" },
@@ -195,7 +197,10 @@ const CASES: Record<string, Case> = {
       }),
     },
   "PATCH /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId":
-    { params: () => ({ ...DEV, strategyId }), body: () => [{ op: "replace", path: "/title", value: "t" }] },
+    {
+      params: () => ({ ...STRATEGY_DEV, strategyId }),
+      body: () => [{ op: "replace", path: "/title", value: "t" }],
+    },
   "POST /api/admin/strategies": {
     body: (n) => ({ name: `bf-type-${n}`, parameters: [{ name: "p", type: "string", required: false }] }),
   },
@@ -401,11 +406,15 @@ beforeAll(async () => {
   targetUserId = (
     await ok("POST", "/api/admin/user-admin", { email: "bf-target@example.com", rootRole: "Viewer" })
   ).id;
-  for (const name of ["bf-flag", "bf-parent", "bf-child"]) await createFlag(t, name);
+  for (const name of ["bf-flag", "bf-parent", "bf-child", "bf-strategies"]) await createFlag(t, name);
   strategyId = (
-    await ok("POST", "/api/admin/projects/default/features/bf-flag/environments/development/strategies", {
-      name: "default",
-    })
+    await ok(
+      "POST",
+      "/api/admin/projects/default/features/bf-strategies/environments/development/strategies",
+      {
+        name: "default",
+      },
+    )
   ).id;
   segmentId = (await ok("POST", "/api/admin/segments", { name: "bf-segment", constraints: [] })).id;
   await ok("POST", "/api/admin/context", { name: "bf-context" });
