@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   createFlag,
+  createProject,
   createTagType,
   eventsOf,
   favoriteProject,
@@ -10,14 +11,34 @@ import {
   personalToken,
 } from "../helpers/builders.ts";
 
+/** Active projects allowed; the tests that reach it fill the room left, then archive what they made. */
+const PROJECTS_LIMIT = 20;
+
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ UNLEASH_PROJECTS_LIMIT: "4" });
+  t = await createTestApp({ UNLEASH_PROJECTS_LIMIT: String(PROJECTS_LIMIT) });
 });
 afterAll(() => t.close());
 
 const CREATE = `mutation($input: CreateProjectInput!) { createProject(input: $input) {
   id: databaseId name description featureCount mode archivedAt environments { name } } }`;
+const ARCHIVE = `mutation($id: String!) { archiveProject(id: $id) { id: databaseId } }`;
+
+/** Creates projects `${prefix}-N` until the active ones reach the limit; returns their ids. */
+async function fillToLimit(prefix: string): Promise<string[]> {
+  const active = (await gqlOk(t, `{ projects { id: databaseId } }`)).projects.length;
+  const ids = Array.from({ length: PROJECTS_LIMIT - active }, (_, i) => `${prefix}-${i}`);
+  for (const id of ids) await createProject(t, id);
+  return ids;
+}
+
+async function archiveProjects(ids: string[]) {
+  for (const id of ids) await gqlOk(t, ARCHIVE, { id });
+}
+
+/** The events of these types recorded in `project`, oldest first. */
+const eventsIn = async (project: string, types: string[]) =>
+  (await eventsOf(t, types)).filter((e) => e.project === project);
 
 describe("projects over GraphQL", () => {
   it("creates a project linked to every enabled environment and records project-created", async () => {
@@ -33,7 +54,7 @@ describe("projects over GraphQL", () => {
       archivedAt: null,
       environments: [{ name: "development" }, { name: "production" }],
     });
-    const [event] = await eventsOf(t, ["project-created"]);
+    const [event] = await eventsIn("checkout", ["project-created"]);
     expect(event).toMatchObject({
       type: "project-created",
       project: "checkout",
@@ -66,7 +87,8 @@ describe("projects over GraphQL", () => {
   });
 
   it("refuses a taken id (NAME_EXISTS), a bad id or name (VALIDATION naming the field), unknown environments", async () => {
-    expect(await gqlError(t, CREATE, { input: { id: "checkout", name: "Again" } })).toMatchObject({
+    await createProject(t, "taken");
+    expect(await gqlError(t, CREATE, { input: { id: "taken", name: "Again" } })).toMatchObject({
       code: "NAME_EXISTS",
     });
     const badId = await gqlError(t, CREATE, { input: { id: "not ok", name: "X" } });
@@ -87,60 +109,65 @@ describe("projects over GraphQL", () => {
   it("updates name and description, recording data and preData; an unchanged update records nothing", async () => {
     const UPDATE = `mutation($id: String!, $input: UpdateProjectInput!) { updateProject(id: $id, input: $input) {
       id: databaseId name description } }`;
+    await createProject(t, "updated", { name: "Checkout", description: "Pay" });
     const data = await gqlOk(t, UPDATE, {
-      id: "checkout",
+      id: "updated",
       input: { name: "Checkout v2", description: null },
     });
-    expect(data.updateProject).toEqual({ id: "checkout", name: "Checkout v2", description: null });
-    await gqlOk(t, UPDATE, { id: "checkout", input: { name: "Checkout v2" } });
-    const events = await eventsOf(t, ["project-updated"]);
+    expect(data.updateProject).toEqual({ id: "updated", name: "Checkout v2", description: null });
+    await gqlOk(t, UPDATE, { id: "updated", input: { name: "Checkout v2" } });
+    const events = await eventsIn("updated", ["project-updated"]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
-      project: "checkout",
-      data: { id: "checkout", name: "Checkout v2", description: null },
-      preData: { id: "checkout", name: "Checkout", description: "Pay" },
+      project: "updated",
+      data: { id: "updated", name: "Checkout v2", description: null },
+      preData: { id: "updated", name: "Checkout", description: "Pay" },
     });
     expect(await gqlError(t, UPDATE, { id: "nope", input: { name: "X" } })).toMatchObject({
       code: "NOT_FOUND",
     });
-    expect((await gqlError(t, UPDATE, { id: "checkout", input: { name: "" } })).message).toMatch(/^name: /);
+    expect((await gqlError(t, UPDATE, { id: "updated", input: { name: "" } })).message).toMatch(/^name: /);
   });
 
   it("refuses to archive a project with active flags, archives an empty one and revives it", async () => {
-    await createFlag(t, "pay-button", { project: "checkout" });
-    const refused = await gqlError(t, `mutation { archiveProject(id: "checkout") { id: databaseId } }`);
+    await createProject(t, "archiving-busy");
+    await createProject(t, "archiving-empty");
+    await createFlag(t, "archiving-flag", { project: "archiving-busy" });
+    const refused = await gqlError(t, ARCHIVE, { id: "archiving-busy" });
     expect(refused.code).toBe("INVALID_OPERATION");
     expect(refused.message).toMatch(/1 active feature flag/);
 
     const archived = await gqlOk(
       t,
-      `mutation { archiveProject(id: "check-out-2") { id: databaseId archivedAt } }`,
+      `mutation { archiveProject(id: "archiving-empty") { id: databaseId archivedAt } }`,
     );
     expect(archived.archiveProject.archivedAt).not.toBeNull();
     const lists = await gqlOk(
       t,
       `{ active: projects { id: databaseId } archived: projects(archived: true) { id: databaseId } }`,
     );
-    expect(lists.active.map((p: { id: string }) => p.id)).not.toContain("check-out-2");
-    expect(lists.archived).toEqual([{ id: "check-out-2" }]);
-    await gqlOk(t, `mutation { archiveProject(id: "check-out-2") { id: databaseId } }`);
+    expect(lists.active.map((p: { id: string }) => p.id)).not.toContain("archiving-empty");
+    expect(lists.archived.filter((p: { id: string }) => p.id.startsWith("archiving-"))).toEqual([
+      { id: "archiving-empty" },
+    ]);
+    await gqlOk(t, `mutation { archiveProject(id: "archiving-empty") { id: databaseId } }`);
     // An archived project takes no new flags.
     expect(
       await gqlError(
         t,
-        `mutation { createFeature(project: "check-out-2", input: { name: "late-flag" }) { name } }`,
+        `mutation { createFeature(project: "archiving-empty", input: { name: "late-flag" }) { name } }`,
       ),
-    ).toMatchObject({ code: "NOT_FOUND", message: 'Could not find project with id "check-out-2"' });
+    ).toMatchObject({ code: "NOT_FOUND", message: 'Could not find project with id "archiving-empty"' });
 
     const revived = await gqlOk(
       t,
-      `mutation { reviveProject(id: "check-out-2") { id: databaseId archivedAt } }`,
+      `mutation { reviveProject(id: "archiving-empty") { id: databaseId archivedAt } }`,
     );
-    expect(revived.reviveProject).toEqual({ id: "check-out-2", archivedAt: null });
-    const events = await eventsOf(t, ["project-archived", "project-revived"]);
+    expect(revived.reviveProject).toEqual({ id: "archiving-empty", archivedAt: null });
+    const events = await eventsIn("archiving-empty", ["project-archived", "project-revived"]);
     expect(events.map((e) => [e.type, e.project, e.data, e.preData])).toEqual([
-      ["project-archived", "check-out-2", null, null],
-      ["project-revived", "check-out-2", null, null],
+      ["project-archived", "archiving-empty", null, null],
+      ["project-revived", "archiving-empty", null, null],
     ]);
     expect(await gqlError(t, `mutation { reviveProject(id: "nope") { id: databaseId } }`)).toMatchObject({
       code: "NOT_FOUND",
@@ -148,25 +175,32 @@ describe("projects over GraphQL", () => {
   });
 
   it("enforces the projects limit (active projects only)", async () => {
-    // default, checkout, check-out, check-out-2: the limit of 4 is reached.
+    const filler = await fillToLimit("filler");
     const over = await gqlError(t, CREATE, { input: { id: "fifth", name: "Fifth" } });
     expect(over).toMatchObject({
       code: "LIMIT_EXCEEDED",
-      message: "Failed to create project. You can't create more than the established limit of 4.",
+      message: `Failed to create project. You can't create more than the established limit of ${PROJECTS_LIMIT}.`,
     });
-    await gqlOk(t, `mutation { archiveProject(id: "check-out") { id: databaseId } }`);
+    const [freed = "", ...rest] = filler;
+    await gqlOk(t, ARCHIVE, { id: freed });
     await gqlOk(t, CREATE, { input: { id: "fifth", name: "Fifth" } });
-    expect(await gqlError(t, `mutation { reviveProject(id: "check-out") { id: databaseId } }`)).toMatchObject(
-      {
-        code: "LIMIT_EXCEEDED",
-      },
-    );
+    expect(
+      await gqlError(t, `mutation($id: String!) { reviveProject(id: $id) { id: databaseId } }`, {
+        id: freed,
+      }),
+    ).toMatchObject({
+      code: "LIMIT_EXCEEDED",
+    });
+    await archiveProjects([...rest, "fifth"]);
   });
 
   it("reports counts, flags and favourite state", async () => {
+    await createProject(t, "counted");
+    await createProject(t, "counted-too");
+    await createFlag(t, "counted-flag", { project: "counted" });
     const data = await gqlOk(
       t,
-      `{ project(id: "checkout") { featureCount staleFeatureCount potentiallyStaleFeatureCount memberCount
+      `{ project(id: "counted") { featureCount staleFeatureCount potentiallyStaleFeatureCount memberCount
          favorite defaultStickiness featureLimit features { name } } }`,
     );
     expect(data.project).toEqual({
@@ -177,34 +211,41 @@ describe("projects over GraphQL", () => {
       favorite: false,
       defaultStickiness: "default",
       featureLimit: null,
-      features: [{ name: "pay-button" }],
+      features: [{ name: "counted-flag" }],
     });
     // Favourites are per user: the admin user (through a personal access token) favourites it.
     const { token: admin } = await personalToken(t, "admin", t.config.initAdmin.password);
-    await favoriteProject(t, "checkout", admin);
+    await favoriteProject(t, "counted", admin);
     const query = `{ projects { id: databaseId favorite } }`;
     const mine = await gqlOk<{ projects: { id: string; favorite: boolean }[] }>(t, query, {}, admin);
-    expect(mine.projects.filter((p) => p.favorite).map((p) => p.id)).toEqual(["checkout"]);
-    expect((await gqlOk(t, `{ project(id: "checkout") { favorite } }`)).project.favorite).toBe(false);
+    expect(mine.projects.filter((p) => p.favorite).map((p) => p.id)).toEqual(["counted"]);
+    expect((await gqlOk(t, `{ project(id: "counted") { favorite } }`)).project.favorite).toBe(false);
     // An admin API token keeps its favourites as the shared admin-token user (-42).
-    await favoriteProject(t, "fifth");
+    await favoriteProject(t, "counted-too");
     const viaToken = await gqlOk(t, `{ projects { id: databaseId favorite } }`);
     expect(viaToken.projects.filter((p: { favorite: boolean }) => p.favorite)).toEqual([
-      { id: "fifth", favorite: true },
+      { id: "counted-too", favorite: true },
     ]);
-    await favoriteProject(t, "checkout", admin, false);
-    await favoriteProject(t, "fifth", undefined, false);
+    await favoriteProject(t, "counted", admin, false);
+    await favoriteProject(t, "counted-too", undefined, false);
   });
 });
 
 describe("projects over REST", () => {
   it("GET /api/admin/projects answers {version, projects} with counts", async () => {
+    t.setNow(new Date("2026-03-01T10:00:00.000Z"));
+    try {
+      await createProject(t, "listed", { name: "Checkout v2" });
+    } finally {
+      t.setNow(null);
+    }
+    await createFlag(t, "listed-flag", { project: "listed" });
     const res = await t.rest("GET", "/api/admin/projects");
     expect(res.status).toBe(200);
     expect(res.body.version).toBe(1);
-    const checkout = res.body.projects.find((p: { id: string }) => p.id === "checkout");
-    expect(checkout).toEqual({
-      id: "checkout",
+    const listed = res.body.projects.find((p: { id: string }) => p.id === "listed");
+    expect(listed).toEqual({
+      id: "listed",
       name: "Checkout v2",
       description: null,
       health: 100,
@@ -223,7 +264,6 @@ describe("projects over REST", () => {
   });
 
   it("POST creates (201 with the project), 409 on a taken id, 400 naming the field, 400 over the limit", async () => {
-    await gqlOk(t, `mutation { archiveProject(id: "fifth") { id: databaseId } }`);
     const created = await t.rest("POST", "/api/admin/projects", {
       id: "mobile",
       name: "Mobile",
@@ -246,26 +286,30 @@ describe("projects over REST", () => {
     const badId = await t.rest("POST", "/api/admin/projects", { id: "mo bile", name: "Mobile" });
     expect(badId.status).toBe(400);
     expect(badId.body.details[0].path).toBe("id");
+    const filler = await fillToLimit("rest-filler");
     const noName = await t.rest("POST", "/api/admin/projects", { id: "web" });
     expect(noName.status).toBe(400);
     expect(noName.body.message).toMatch(/name/);
     const over = await t.rest("POST", "/api/admin/projects", { id: "web", name: "Web" });
     expect(over.status).toBe(400);
     expect(over.body.name).toBe("ExceedsLimitError");
+    await archiveProjects(filler);
   });
 
   it("GET /api/admin/projects/:p answers the overview; 404 for an unknown project", async () => {
     await createTagType(t, "plain");
+    await createProject(t, "overview", { name: "Checkout v2" });
+    await createFlag(t, "pay-button", { project: "overview" });
     await createFlag(t, "pay-later", {
-      project: "checkout",
+      project: "overview",
       type: "experiment",
       tags: [{ type: "plain", value: "beta" }],
     });
-    const res = await t.rest("GET", "/api/admin/projects/checkout");
+    const res = await t.rest("GET", "/api/admin/projects/overview");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       version: 1,
-      id: "checkout",
+      id: "overview",
       name: "Checkout v2",
       description: null,
       health: 100,
@@ -283,7 +327,7 @@ describe("projects over REST", () => {
     expect(res.body.features[1]).toMatchObject({
       name: "pay-later",
       type: "experiment",
-      project: "checkout",
+      project: "overview",
       stale: false,
       archivedAt: null,
       tags: [{ type: "plain", value: "beta" }],
@@ -298,25 +342,31 @@ describe("projects over REST", () => {
   });
 
   it("PUT updates; archive refuses with active flags (403), archive and revive paths work", async () => {
-    const updated = await t.rest("PUT", "/api/admin/projects/mobile", { name: "Mobile apps", id: "ignored" });
+    await createProject(t, "put-mobile", { name: "Mobile", description: "Apps" });
+    await createProject(t, "put-busy");
+    await createFlag(t, "put-busy-flag", { project: "put-busy" });
+    const updated = await t.rest("PUT", "/api/admin/projects/put-mobile", {
+      name: "Mobile apps",
+      id: "ignored",
+    });
     expect(updated).toMatchObject({ status: 200, body: undefined });
-    expect((await t.rest("GET", "/api/admin/projects/mobile")).body).toMatchObject({
+    expect((await t.rest("GET", "/api/admin/projects/put-mobile")).body).toMatchObject({
       name: "Mobile apps",
       description: "Apps",
     });
     expect((await t.rest("PUT", "/api/admin/projects/nope", { name: "X" })).status).toBe(404);
-    const refused = await t.rest("POST", "/api/admin/projects/archive/checkout");
+    const refused = await t.rest("POST", "/api/admin/projects/archive/put-busy");
     expect(refused.status).toBe(403);
     expect(refused.body.name).toBe("InvalidOperationError");
-    const archived = await t.rest("POST", "/api/admin/projects/archive/mobile");
+    const archived = await t.rest("POST", "/api/admin/projects/archive/put-mobile");
     expect(archived).toMatchObject({ status: 200, body: undefined });
-    expect((await t.rest("GET", "/api/admin/projects/mobile")).body.archivedAt).not.toBeNull();
-    const revived = await t.rest("POST", "/api/admin/projects/revive/mobile");
+    expect((await t.rest("GET", "/api/admin/projects/put-mobile")).body.archivedAt).not.toBeNull();
+    const revived = await t.rest("POST", "/api/admin/projects/revive/put-mobile");
     expect(revived).toMatchObject({ status: 200, body: undefined });
-    expect((await t.rest("GET", "/api/admin/projects/mobile")).body.archivedAt).toBeNull();
+    expect((await t.rest("GET", "/api/admin/projects/put-mobile")).body.archivedAt).toBeNull();
     expect((await t.rest("POST", "/api/admin/projects/archive/nope")).status).toBe(404);
     const types = (await eventsOf(t, ["project-updated", "project-archived", "project-revived"]))
-      .filter((e) => e.project === "mobile")
+      .filter((e) => e.project === "put-mobile")
       .map((e) => e.type);
     expect(types).toEqual(["project-updated", "project-archived", "project-revived"]);
   });
