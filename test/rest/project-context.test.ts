@@ -20,8 +20,22 @@ afterAll(() => t.close());
 
 const DEFAULT = "/api/admin/projects/default/context";
 const OTHER = "/api/admin/projects/other/context";
-const events = (type: string) =>
-  t.database.prisma.event.findMany({ where: { type }, orderBy: { id: "asc" } });
+/** The events of this type about field `name` (in their data or preData), oldest first. */
+const events = async (type: string, name: string) =>
+  (await t.database.prisma.event.findMany({ where: { type }, orderBy: { id: "asc" } })).filter((e) =>
+    [e.data, e.preData].some((d) => (d as { name?: string } | null)?.name === name),
+  );
+/** A field of a test's own in a project, with legal values cart and pay. */
+async function projectField(name: string, project = "default") {
+  const created = await t.rest("POST", `/api/admin/projects/${project}/context`, {
+    name,
+    legalValues: [{ value: "cart" }, { value: "pay" }],
+  });
+  expect(created.status).toBe(201);
+}
+async function createProject(id: string) {
+  expect((await t.rest("POST", "/api/admin/projects", { id, name: id })).status).toBe(201);
+}
 const names = (body: { name: string }[]) => body.map((f) => f.name);
 
 describe("project context fields over REST", () => {
@@ -36,48 +50,54 @@ describe("project context fields over REST", () => {
       status: 201,
       body: { name: "checkout-step", project: "default", legalValues: [{ value: "cart" }, { value: "pay" }] },
     });
-    const [event] = await events("context-field-created").then((all) => all.slice(-1));
+    const [event] = await events("context-field-created", "checkout-step");
     expect(event).toMatchObject({ project: "default", data: { name: "checkout-step", project: "default" } });
     expect((await t.rest("POST", "/api/admin/projects/nope/context", { name: "x-field" })).status).toBe(404);
     expect((await t.rest("POST", DEFAULT, { name: "viewer-field" }, viewer)).status).toBe(403);
   });
 
   it("lists a project's fields (include=root adds the root ones); the root list shows them only with include=project", async () => {
-    expect(names((await t.rest("GET", DEFAULT)).body)).toEqual(["checkout-step"]);
-    expect(names((await t.rest("GET", `${DEFAULT}?include=root`)).body).sort()).toEqual([
-      "checkout-step",
+    await createProject("listing");
+    await createProject("listing-empty");
+    await projectField("listed-step", "listing");
+    const LISTING = "/api/admin/projects/listing/context";
+    expect(names((await t.rest("GET", LISTING)).body)).toEqual(["listed-step"]);
+    expect(names((await t.rest("GET", `${LISTING}?include=root`)).body).sort()).toEqual([
+      "listed-step",
       "tier",
     ]);
-    expect((await t.rest("GET", OTHER)).body).toEqual([]);
+    expect((await t.rest("GET", "/api/admin/projects/listing-empty/context")).body).toEqual([]);
     const root = await t.rest("GET", "/api/admin/context");
     expect(names(root.body)).toEqual(["tier"]);
     expect(root.body[0]).not.toHaveProperty("project");
     const all = await t.rest("GET", "/api/admin/context?include=project");
-    expect(all.body.find((f: { name: string }) => f.name === "checkout-step")).toMatchObject({
-      project: "default",
+    expect(all.body.find((f: { name: string }) => f.name === "listed-step")).toMatchObject({
+      project: "listing",
     });
   });
 
   it("a project's routes reach only its own fields (404 for another project's or a root field)", async () => {
-    expect((await t.rest("GET", `${DEFAULT}/checkout-step`)).body).toMatchObject({ project: "default" });
-    expect((await t.rest("GET", `${OTHER}/checkout-step`)).status).toBe(404);
+    await projectField("reach-step");
+    expect((await t.rest("GET", `${DEFAULT}/reach-step`)).body).toMatchObject({ project: "default" });
+    expect((await t.rest("GET", `${OTHER}/reach-step`)).status).toBe(404);
     expect((await t.rest("GET", `${DEFAULT}/tier`)).status).toBe(404);
-    expect((await t.rest("PUT", `${OTHER}/checkout-step`, { description: "x" })).status).toBe(404);
+    expect((await t.rest("PUT", `${OTHER}/reach-step`, { description: "x" })).status).toBe(404);
     expect((await t.rest("DELETE", `${DEFAULT}/tier`)).status).toBe(404);
-    expect((await t.rest("GET", "/api/admin/context/checkout-step")).body).toMatchObject({
+    expect((await t.rest("GET", "/api/admin/context/reach-step")).body).toMatchObject({
       project: "default",
     });
   });
 
   it("names are unique across root and project fields (409), checked by validate too", async () => {
-    expect((await t.rest("POST", OTHER, { name: "checkout-step" })).status).toBe(409);
+    await projectField("unique-step");
+    expect((await t.rest("POST", OTHER, { name: "unique-step" })).status).toBe(409);
     expect((await t.rest("POST", OTHER, { name: "tier" })).status).toBe(409);
-    expect((await t.rest("POST", "/api/admin/context", { name: "checkout-step" })).status).toBe(409);
+    expect((await t.rest("POST", "/api/admin/context", { name: "unique-step" })).status).toBe(409);
     expect(await t.rest("POST", `${OTHER}/validate`, { name: "free-name" })).toMatchObject({
       status: 200,
       body: undefined,
     });
-    expect((await t.rest("POST", `${OTHER}/validate`, { name: "checkout-step" })).status).toBe(409);
+    expect((await t.rest("POST", `${OTHER}/validate`, { name: "unique-step" })).status).toBe(409);
     expect((await t.rest("POST", `${OTHER}/validate`, { name: "a b" })).status).toBe(400);
     expect((await t.rest("POST", "/api/admin/projects/nope/context/validate", { name: "ok" })).status).toBe(
       404,
@@ -85,27 +105,29 @@ describe("project context fields over REST", () => {
   });
 
   it("updates and edits legal values in the project, with context-field-updated events of the project", async () => {
-    expect(await t.rest("PUT", `${DEFAULT}/checkout-step`, { stickiness: true })).toMatchObject({
+    await projectField("updated-step");
+    expect(await t.rest("PUT", `${DEFAULT}/updated-step`, { stickiness: true })).toMatchObject({
       status: 200,
       body: undefined,
     });
     expect(
-      (await t.rest("POST", `${DEFAULT}/checkout-step/legal-values`, { value: "done", description: "Paid" }))
+      (await t.rest("POST", `${DEFAULT}/updated-step/legal-values`, { value: "done", description: "Paid" }))
         .status,
     ).toBe(200);
-    expect((await t.rest("DELETE", `${DEFAULT}/checkout-step/legal-values/cart`)).status).toBe(200);
-    expect((await t.rest("POST", `${OTHER}/checkout-step/legal-values`, { value: "x" })).status).toBe(404);
-    const field = (await t.rest("GET", `${DEFAULT}/checkout-step`)).body;
+    expect((await t.rest("DELETE", `${DEFAULT}/updated-step/legal-values/cart`)).status).toBe(200);
+    expect((await t.rest("POST", `${OTHER}/updated-step/legal-values`, { value: "x" })).status).toBe(404);
+    const field = (await t.rest("GET", `${DEFAULT}/updated-step`)).body;
     expect(field).toMatchObject({
       stickiness: true,
       legalValues: [{ value: "pay" }, { value: "done", description: "Paid" }],
     });
-    const updated = await events("context-field-updated");
+    const updated = await events("context-field-updated", "updated-step");
     expect(updated).toHaveLength(3);
     expect(updated.every((e) => e.project === "default")).toBe(true);
   });
 
   it("its legal values bind constraints of the project's strategies only", async () => {
+    await projectField("bound-step");
     for (const [project, flag] of [
       ["default", "ctx-default-flag"],
       ["other", "ctx-other-flag"],
@@ -116,7 +138,7 @@ describe("project context fields over REST", () => {
     }
     const strategy = (value: string) => ({
       name: "default",
-      constraints: [{ contextName: "checkout-step", operator: "IN", values: [value] }],
+      constraints: [{ contextName: "bound-step", operator: "IN", values: [value] }],
     });
     const path = (project: string, flag: string) =>
       `/api/admin/projects/${project}/features/${flag}/environments/development/strategies`;
@@ -126,18 +148,19 @@ describe("project context fields over REST", () => {
   });
 
   it("GraphQL: contextFields(project:) and ContextField.project", async () => {
+    await projectField("gql-step");
     const res = await t.gql<{ contextFields: { name: string; project: string | null }[] }>(
       `query($p: String) { contextFields(project: $p, includeRoot: true) { name project } }`,
       { p: "default" },
     );
     expect(res.data?.contextFields).toEqual(
       expect.arrayContaining([
-        { name: "checkout-step", project: "default" },
+        { name: "gql-step", project: "default" },
         { name: "tier", project: null },
       ]),
     );
     const check = `query($c: ConstraintInput!, $p: String) { validateConstraint(constraint: $c, project: $p) }`;
-    const constraint = { contextName: "checkout-step", operator: "IN", values: ["pay"] };
+    const constraint = { contextName: "gql-step", operator: "IN", values: ["pay"] };
     expect((await t.gql(check, { c: constraint, p: "default" })).data).toEqual({ validateConstraint: true });
     expect((await t.gql(check, { c: constraint, p: "other" })).errors?.[0]?.extensions?.code).toBe(
       "VALIDATION",
@@ -145,16 +168,19 @@ describe("project context fields over REST", () => {
   });
 
   it("deletes a project's field (200, no body) with context-field-deleted of the project", async () => {
-    expect((await t.rest("DELETE", `${OTHER}/checkout-step`)).status).toBe(404);
-    expect(await t.rest("DELETE", `${DEFAULT}/checkout-step`)).toMatchObject({
+    await createProject("deleting");
+    await projectField("deleted-step", "deleting");
+    const DELETING = "/api/admin/projects/deleting/context";
+    expect((await t.rest("DELETE", `${OTHER}/deleted-step`)).status).toBe(404);
+    expect(await t.rest("DELETE", `${DELETING}/deleted-step`)).toMatchObject({
       status: 200,
       body: undefined,
     });
-    const [deleted] = await events("context-field-deleted");
+    const [deleted] = await events("context-field-deleted", "deleted-step");
     expect(deleted).toMatchObject({
-      project: "default",
-      preData: { name: "checkout-step", project: "default" },
+      project: "deleting",
+      preData: { name: "deleted-step", project: "deleting" },
     });
-    expect((await t.rest("GET", DEFAULT)).body).toEqual([]);
+    expect((await t.rest("GET", DELETING)).body).toEqual([]);
   });
 });
