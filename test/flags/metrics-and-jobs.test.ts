@@ -12,36 +12,31 @@ const T0 = new Date("2026-03-01T10:15:00.000Z");
 beforeAll(async () => {
   t = await createTestApp();
   t.setNow(T0);
-  await createFlag(t, "metered");
   await createFlag(t, "old-ops", { type: "operational" });
 });
 afterAll(() => t.close());
 
-const metrics = (
-  counts: Omit<Parameters<typeof recordEvaluationMetrics>[1], "featureName"> & { featureName?: string },
-) =>
-  runWrite(
-    { ...t.deps, principal: null },
-    (w) => recordEvaluationMetrics(w, { featureName: "metered", ...counts }),
-    {
-      actor: SYSTEM_ACTOR,
-    },
-  );
+const metrics = (counts: Parameters<typeof recordEvaluationMetrics>[1]) =>
+  runWrite({ ...t.deps, principal: null }, (w) => recordEvaluationMetrics(w, counts), {
+    actor: SYSTEM_ACTOR,
+  });
 
-const LIFECYCLE = `{ feature(name: "metered") { lastSeenAt lifecycle { stage enteredStageAt }
+const LIFECYCLE = `query($f: String!) { feature(name: $f) { lastSeenAt lifecycle { stage enteredStageAt }
   environments { name lastSeenAt } } }`;
 
 describe("evaluation metrics drive lifecycle and last-seen", () => {
   it("first metrics from development enter pre-live and set lastSeenAt, recording no event", async () => {
+    await createFlag(t, "first-seen");
     const before = await lastEventId(t);
     const entered = await metrics({
+      featureName: "first-seen",
       environment: "development",
       yes: 3,
       no: 1,
       at: new Date("2026-03-01T10:05:00Z"),
     });
     expect(entered).toEqual(["pre-live"]);
-    const res = await t.gql(LIFECYCLE);
+    const res = await t.gql(LIFECYCLE, { f: "first-seen" });
     expect(res.data?.feature).toEqual({
       lastSeenAt: "2026-03-01T10:05:00.000Z",
       lifecycle: { stage: "pre-live", enteredStageAt: T0.toISOString() },
@@ -54,9 +49,12 @@ describe("evaluation metrics drive lifecycle and last-seen", () => {
   });
 
   it("adds counts to the hour bucket", async () => {
-    await metrics({ environment: "development", yes: 2, no: 5, at: new Date("2026-03-01T10:55:00Z") });
+    await createFlag(t, "counted");
+    const at = (time: string) => new Date(`2026-03-01T${time}:00Z`);
+    await metrics({ featureName: "counted", environment: "development", yes: 3, no: 1, at: at("10:05") });
+    await metrics({ featureName: "counted", environment: "development", yes: 2, no: 5, at: at("10:55") });
     const bucket = await t.database.prisma.featureMetricsHourly.findMany({
-      where: { featureName: "metered" },
+      where: { featureName: "counted" },
     });
     expect(bucket).toEqual([
       expect.objectContaining({
@@ -69,14 +67,17 @@ describe("evaluation metrics drive lifecycle and last-seen", () => {
   });
 
   it("production metrics enter live only while the flag is on there", async () => {
-    expect(await metrics({ environment: "production", yes: 1, no: 0, at: T0 })).toEqual([]);
+    await createFlag(t, "goes-live");
+    const counts = { featureName: "goes-live", yes: 1, no: 0, at: T0 };
+    expect(await metrics({ ...counts, environment: "development" })).toEqual(["pre-live"]);
+    expect(await metrics({ ...counts, environment: "production" })).toEqual([]);
     const on = await t.rest(
       "POST",
-      "/api/admin/projects/default/features/metered/environments/production/on",
+      "/api/admin/projects/default/features/goes-live/environments/production/on",
     );
     expect(on.status).toBe(200);
-    expect(await metrics({ environment: "production", yes: 1, no: 0, at: T0 })).toEqual(["live"]);
-    const res = await t.gql<{ feature: { lifecycle: { stage: string } } }>(LIFECYCLE);
+    expect(await metrics({ ...counts, environment: "production" })).toEqual(["live"]);
+    const res = await t.gql<{ feature: { lifecycle: { stage: string } } }>(LIFECYCLE, { f: "goes-live" });
     expect(res.data?.feature.lifecycle.stage).toBe("live");
   });
 
@@ -84,18 +85,27 @@ describe("evaluation metrics drive lifecycle and last-seen", () => {
     expect(await metrics({ featureName: "nope", environment: "development", yes: 1, no: 1, at: T0 })).toEqual(
       [],
     );
-    expect(await metrics({ environment: "staging", yes: 1, no: 1, at: T0 })).toEqual([]);
+    await createFlag(t, "ignoring");
+    expect(await metrics({ featureName: "ignoring", environment: "staging", yes: 1, no: 1, at: T0 })).toEqual(
+      [],
+    );
   });
 });
 
 describe("the potentially-stale job", () => {
   it("marks each flag once even when two nodes run it at the same moment", async () => {
     t.setNow(new Date(T0.getTime() + 8 * 24 * 60 * 60 * 1000));
-    const before = await lastEventId(t);
-    const [a, b] = await Promise.all([markPotentiallyStaleOnce(t.deps), markPotentiallyStaleOnce(t.deps)]);
-    expect([...a, ...b]).toEqual(["old-ops"]);
-    const events = await eventsAfter(t, before);
-    expect(events.map((e) => [e.type, e.featureName])).toEqual([["feature-potentially-stale-on", "old-ops"]]);
-    expect(await markPotentiallyStaleOnce(t.deps)).toEqual([]);
+    try {
+      const before = await lastEventId(t);
+      const [a, b] = await Promise.all([markPotentiallyStaleOnce(t.deps), markPotentiallyStaleOnce(t.deps)]);
+      expect([...a, ...b]).toEqual(["old-ops"]);
+      const events = await eventsAfter(t, before);
+      expect(events.map((e) => [e.type, e.featureName])).toEqual([
+        ["feature-potentially-stale-on", "old-ops"],
+      ]);
+      expect(await markPotentiallyStaleOnce(t.deps)).toEqual([]);
+    } finally {
+      t.setNow(T0);
+    }
   });
 });
