@@ -54,9 +54,10 @@ describe("segments over GraphQL", () => {
   });
 
   it("refuses a taken name (NAME_EXISTS), an unknown project (NOT_FOUND) and bad constraints (VALIDATION)", async () => {
-    const taken = await t.gql(CREATE, { i: { name: "beta-users" } });
+    await createdSegment({ name: "taken-seg" });
+    const taken = await t.gql(CREATE, { i: { name: "taken-seg" } });
     expect(taken.errors?.[0]).toMatchObject({
-      message: 'There is already a segment named "beta-users"',
+      message: 'There is already a segment named "taken-seg"',
       extensions: { code: "NAME_EXISTS" },
     });
     const noProject = await t.gql(CREATE, { i: { name: "x", project: "nope" } });
@@ -69,11 +70,14 @@ describe("segments over GraphQL", () => {
   });
 
   it("updates (segment-updated with data and preData); an unchanged update records nothing", async () => {
-    const [segment] =
-      (await t.gql<{ segments: { id: number }[] }>("{ segments { id: databaseId } }")).data?.segments ?? [];
+    const segment = await createdSegment({
+      name: "updated-seg",
+      description: "Opted in",
+      constraints: [{ contextName: "userId", operator: "IN", values: ["1", "2"] }],
+    });
     const mark = await lastEventId(t);
     const input = {
-      name: "beta-users",
+      name: "updated-seg",
       description: "Opted in, v2",
       constraints: [{ contextName: "userId", operator: "IN", values: ["1"] }],
     };
@@ -124,13 +128,14 @@ describe("segments over GraphQL", () => {
   });
 
   it("refuses to delete a segment in use (CONFLICT), deletes an unused one with segment-deleted", async () => {
-    const inUse = (
-      await t.gql<{ segments: { id: number; name: string }[] }>("{ segments { id: databaseId name } }")
-    ).data?.segments.find((s) => s.name === "global-seg");
+    const inUse = await createdSegment({ name: "busy-seg" });
+    await createFlag(t, "busy-seg-flag");
+    await addStrategy(t, "busy-seg-flag", { name: "default", segments: [inUse.id] });
     const mark = await lastEventId(t);
     const refused = await t.gql(DELETE, { id: inUse?.id });
     expect(refused.errors?.[0]).toMatchObject({
-      message: 'Segment "global-seg" is in use by 1 strategies (flags: seg-flag); remove it from them first.',
+      message:
+        'Segment "busy-seg" is in use by 1 strategies (flags: busy-seg-flag); remove it from them first.',
       extensions: { code: "CONFLICT" },
     });
     const unused = await createdSegment({ name: "short-lived", project: "team" });
@@ -144,8 +149,13 @@ describe("segments over GraphQL", () => {
   });
 
   it("lists the global segments and those of one project", async () => {
-    const res = await t.gql<{ segments: { name: string }[] }>(`{ segments(project: "default") { name } }`);
-    expect(res.data?.segments.map((s) => s.name)).toEqual(["beta-users", "global-seg"]);
+    await createProject(t, "listing");
+    await createdSegment({ name: "listed-global" });
+    await createdSegment({ name: "listed-mine", project: "listing" });
+    await createdSegment({ name: "listed-theirs", project: "team" });
+    const res = await t.gql<{ segments: { name: string }[] }>(`{ segments(project: "listing") { name } }`);
+    const names = res.data?.segments.map((s) => s.name) ?? [];
+    expect(names.filter((name) => name.startsWith("listed-"))).toEqual(["listed-global", "listed-mine"]);
   });
 });
 
