@@ -33,76 +33,80 @@ const onPath = (f: string, e = "development", p = "default") =>
   `/api/admin/projects/${p}/features/${f}/environments/${e}/on`;
 
 describe("enabling a flag in an environment (GraphQL)", () => {
-  it("adds the default flexibleRollout 100% first, then enables: two events in one group", async () => {
-    await createFlag(t, "enable-fresh");
-    const mark = await lastEventId(t);
-    const res = await enable("enable-fresh");
-    expect(res.errors).toBeUndefined();
-    expect(res.data?.enableFeatureEnvironment).toMatchObject({
-      enabled: true,
-      environments: [
-        {
-          name: "development",
-          enabled: true,
-          strategies: [
-            {
-              name: "flexibleRollout",
-              disabled: false,
-              parameters: { rollout: "100", stickiness: "default", groupId: "enable-fresh" },
-            },
-          ],
-        },
-        { name: "production", enabled: false, strategies: [] },
-      ],
-    });
-    const events = await eventsAfter(t, mark);
-    expect(events.map((e) => [e.type, e.environment, e.featureName, e.project])).toEqual([
-      ["feature-strategy-add", "development", "enable-fresh", "default"],
-      ["feature-environment-enabled", "development", "enable-fresh", "default"],
-    ]);
-    expect(events[0]?.data).toEqual({
-      id: expect.any(String),
-      name: "flexibleRollout",
-      title: null,
-      disabled: false,
-      constraints: [],
-      parameters: { rollout: "100", stickiness: "default", groupId: "enable-fresh" },
-      segments: [],
-      sortOrder: 0,
-      variants: [],
-    });
-    expect(events[1]?.data).toBeNull();
-    expect(events[0]?.groupId).toBe(events[1]?.groupId);
-    expect(events[1]).toMatchObject({
-      label: "Flag enabled",
-      summary:
-        "**admin-token** enabled **[enable-fresh](http://localhost:4242/projects/default/features/enable-fresh)** for the **development** environment in project **[default](http://localhost:4242/projects/default)**",
-    });
-  });
-
-  it("is idempotent: enabling again records nothing and adds no strategy", async () => {
-    const mark = await lastEventId(t);
-    const res = await enable("enable-fresh");
-    expect(res.errors).toBeUndefined();
-    expect(await eventsAfter(t, mark)).toEqual([]);
-    expect((await environmentState(t, "enable-fresh")).strategies).toHaveLength(1);
-  });
-
-  it("disables once (feature-environment-disabled), and a repeat records nothing", async () => {
-    const mark = await lastEventId(t);
-    const res = await disable("enable-fresh");
-    expect(res.data?.disableFeatureEnvironment).toMatchObject({ enabled: false });
-    expect((await eventsAfter(t, mark)).map((e) => e.type)).toEqual(["feature-environment-disabled"]);
-    const again = await lastEventId(t);
-    await disable("enable-fresh");
-    expect(await eventsAfter(t, again)).toEqual([]);
-  });
-
-  it("re-enabling with an enabled strategy only records feature-environment-enabled", async () => {
-    const mark = await lastEventId(t);
-    await enable("enable-fresh");
-    expect((await eventsAfter(t, mark)).map((e) => e.type)).toEqual(["feature-environment-enabled"]);
-    expect((await environmentState(t, "enable-fresh")).strategies).toHaveLength(1);
+  // One flag's story: each step starts from the state the one before left.
+  it("adds the default flexibleRollout 100% first, then enables (two events in one group); again records nothing; disables once; re-enables with only feature-environment-enabled", async () => {
+    // adds the default flexibleRollout 100% first, then enables: two events in one group
+    {
+      await createFlag(t, "enable-fresh");
+      const mark = await lastEventId(t);
+      const res = await enable("enable-fresh");
+      expect(res.errors).toBeUndefined();
+      expect(res.data?.enableFeatureEnvironment).toMatchObject({
+        enabled: true,
+        environments: [
+          {
+            name: "development",
+            enabled: true,
+            strategies: [
+              {
+                name: "flexibleRollout",
+                disabled: false,
+                parameters: { rollout: "100", stickiness: "default", groupId: "enable-fresh" },
+              },
+            ],
+          },
+          { name: "production", enabled: false, strategies: [] },
+        ],
+      });
+      const events = await eventsAfter(t, mark);
+      expect(events.map((e) => [e.type, e.environment, e.featureName, e.project])).toEqual([
+        ["feature-strategy-add", "development", "enable-fresh", "default"],
+        ["feature-environment-enabled", "development", "enable-fresh", "default"],
+      ]);
+      expect(events[0]?.data).toEqual({
+        id: expect.any(String),
+        name: "flexibleRollout",
+        title: null,
+        disabled: false,
+        constraints: [],
+        parameters: { rollout: "100", stickiness: "default", groupId: "enable-fresh" },
+        segments: [],
+        sortOrder: 0,
+        variants: [],
+      });
+      expect(events[1]?.data).toBeNull();
+      expect(events[0]?.groupId).toBe(events[1]?.groupId);
+      expect(events[1]).toMatchObject({
+        label: "Flag enabled",
+        summary:
+          "**admin-token** enabled **[enable-fresh](http://localhost:4242/projects/default/features/enable-fresh)** for the **development** environment in project **[default](http://localhost:4242/projects/default)**",
+      });
+    }
+    // is idempotent: enabling again records nothing and adds no strategy
+    {
+      const mark = await lastEventId(t);
+      const res = await enable("enable-fresh");
+      expect(res.errors).toBeUndefined();
+      expect(await eventsAfter(t, mark)).toEqual([]);
+      expect((await environmentState(t, "enable-fresh")).strategies).toHaveLength(1);
+    }
+    // disables once (feature-environment-disabled), and a repeat records nothing
+    {
+      const mark = await lastEventId(t);
+      const res = await disable("enable-fresh");
+      expect(res.data?.disableFeatureEnvironment).toMatchObject({ enabled: false });
+      expect((await eventsAfter(t, mark)).map((e) => e.type)).toEqual(["feature-environment-disabled"]);
+      const again = await lastEventId(t);
+      await disable("enable-fresh");
+      expect(await eventsAfter(t, again)).toEqual([]);
+    }
+    // re-enabling with an enabled strategy only records feature-environment-enabled
+    {
+      const mark = await lastEventId(t);
+      await enable("enable-fresh");
+      expect((await eventsAfter(t, mark)).map((e) => e.type)).toEqual(["feature-environment-enabled"]);
+      expect((await environmentState(t, "enable-fresh")).strategies).toHaveLength(1);
+    }
   });
 
   it("adds the default strategy when every strategy is disabled", async () => {
@@ -175,13 +179,15 @@ describe("enabling a flag in an environment (GraphQL)", () => {
       message: 'Could not find feature flag "no-such-flag"',
       extensions: { code: "NOT_FOUND" },
     });
-    const elsewhere = await enable("enable-project-default", "production", undefined, "default");
+    await createFlag(t, "enable-elsewhere", { project: "other" });
+    const elsewhere = await enable("enable-elsewhere", "production", undefined, "default");
     expect(elsewhere.errors?.[0]?.message).toBe(
-      `There's no feature named "enable-project-default" in project "default", but there's a feature with that name in project "other"`,
+      `There's no feature named "enable-elsewhere" in project "default", but there's a feature with that name in project "other"`,
     );
-    const noEnv = await enable("enable-fresh", "staging");
+    await createFlag(t, "enable-no-env");
+    const noEnv = await enable("enable-no-env", "staging");
     expect(noEnv.errors?.[0]).toMatchObject({
-      message: "Could not find environment staging for feature: enable-fresh",
+      message: "Could not find environment staging for feature: enable-no-env",
       extensions: { code: "NOT_FOUND" },
     });
   });
@@ -240,39 +246,45 @@ describe("POST .../environments/:environment/on and /off (REST, spec 4.1)", () =
   });
 
   it("answers the error bodies: 400 archived, 401, 403, 404", async () => {
-    const archived = await t.rest("POST", onPath("enable-archived"));
+    await createFlag(t, "rest-archived");
+    await archiveFlag(t, "rest-archived");
+    await createFlag(t, "rest-errors");
+    const archived = await t.rest("POST", onPath("rest-archived"));
     expect(archived.status).toBe(400);
     expect(archived.body).toMatchObject({
       name: "ArchivedFeatureError",
       message: "Cannot perform this operation on archived features",
     });
     expect(archived.body.id).toEqual(expect.any(String));
-    expect((await t.rest("POST", onPath("rest-on"), undefined, null)).status).toBe(401);
+    expect((await t.rest("POST", onPath("rest-errors"), undefined, null)).status).toBe(401);
     const viewer = (await userWithPat(t, "viewer-on", "Viewer")).token;
-    const forbidden = await t.rest("POST", onPath("rest-on"), undefined, viewer);
+    const forbidden = await t.rest("POST", onPath("rest-errors"), undefined, viewer);
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.message).toBe(
       'You don\'t have the required permissions to perform this operation. To perform this action, you need the "UPDATE_FEATURE_ENVIRONMENT" permission in the "development" environment.',
     );
-    const missing = await t.rest("POST", onPath("rest-on", "staging"));
+    const missing = await t.rest("POST", onPath("rest-errors", "staging"));
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({
       name: "NotFoundError",
-      message: "Could not find environment staging for feature: rest-on",
+      message: "Could not find environment staging for feature: rest-errors",
     });
   });
 
   it("needs SKIP_CHANGE_REQUEST where the project requires change requests (admins pass)", async () => {
     await createFlag(t, "rest-cr");
     await configureChangeRequests(t, "production", 1);
-    const editor = (await userWithPat(t, "editor-cr", "Editor")).token;
-    const refused = await t.rest("POST", onPath("rest-cr", "production"), undefined, editor);
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toMatch(
-      /^You don't have the required permissions to perform this operation\. To perform this action, you need the "SKIP_CHANGE_REQUEST" permission\. .*change request/,
-    );
-    expect((await t.rest("POST", onPath("rest-cr", "development"), undefined, editor)).status).toBe(200);
-    expect((await t.rest("POST", onPath("rest-cr", "production"))).status).toBe(200);
-    await configureChangeRequests(t, "production", 1, false);
+    try {
+      const editor = (await userWithPat(t, "editor-cr", "Editor")).token;
+      const refused = await t.rest("POST", onPath("rest-cr", "production"), undefined, editor);
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toMatch(
+        /^You don't have the required permissions to perform this operation\. To perform this action, you need the "SKIP_CHANGE_REQUEST" permission\. .*change request/,
+      );
+      expect((await t.rest("POST", onPath("rest-cr", "development"), undefined, editor)).status).toBe(200);
+      expect((await t.rest("POST", onPath("rest-cr", "production"))).status).toBe(200);
+    } finally {
+      await configureChangeRequests(t, "production", 1, false);
+    }
   });
 });
