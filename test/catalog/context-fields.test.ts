@@ -14,6 +14,19 @@ const UPDATE = `mutation($name: String!, $input: UpdateContextFieldInput!) {
   updateContextField(name: $name, input: $input) { ${FIELDS} } }`;
 const DELETE = `mutation($name: String!) { deleteContextField(name: $name) { ${FIELDS} } }`;
 
+/** The events of these types about field `name` (in their data or preData), oldest first. */
+const eventsAbout = async (name: string, types: string[]) =>
+  (await eventsOf(t, types)).filter((e) => (e.data ?? e.preData)?.name === name);
+
+/** The field "region" of the first test, made under another name. */
+const regionInput = (name: string) => ({
+  name,
+  description: "Where the user is",
+  stickiness: true,
+  sortOrder: 3,
+  legalValues: [{ value: "eu", description: "Europe" }, { value: "us" }],
+});
+
 describe("context fields over GraphQL", () => {
   it("creates a field with legal values and records context-field-created", async () => {
     const input = {
@@ -32,8 +45,9 @@ describe("context fields over GraphQL", () => {
       ],
     };
     expect(data.createContextField).toEqual(expected);
-    expect((await gqlOk(t, `{ contextFields { ${FIELDS} } }`)).contextFields).toEqual([expected]);
-    const [event] = await eventsOf(t, ["context-field-created"]);
+    const listed = (await gqlOk(t, `{ contextFields { ${FIELDS} } }`)).contextFields;
+    expect(listed.filter((f: { name: string }) => f.name === "region")).toEqual([expected]);
+    const [event] = await eventsAbout("region", ["context-field-created"]);
     expect(event).toMatchObject({
       label: "Context field created",
       preData: null,
@@ -42,9 +56,9 @@ describe("context fields over GraphQL", () => {
   });
 
   it("defaults stickiness, sortOrder and legal values", async () => {
-    const data = await gqlOk(t, CREATE, { input: { name: "tenant" } });
+    const data = await gqlOk(t, CREATE, { input: { name: "defaulted" } });
     expect(data.createContextField).toEqual({
-      name: "tenant",
+      name: "defaulted",
       description: null,
       stickiness: false,
       sortOrder: 10,
@@ -53,7 +67,8 @@ describe("context fields over GraphQL", () => {
   });
 
   it("refuses a taken name, bad names and duplicate legal values, naming the field", async () => {
-    expect(await gqlError(t, CREATE, { input: { name: "region" } })).toMatchObject({ code: "NAME_EXISTS" });
+    await gqlOk(t, CREATE, { input: { name: "taken" } });
+    expect(await gqlError(t, CREATE, { input: { name: "taken" } })).toMatchObject({ code: "NAME_EXISTS" });
     expect((await gqlError(t, CREATE, { input: { name: "a b" } })).message).toMatch(/^name: /);
     const dup = await gqlError(t, CREATE, {
       input: { name: "plan", legalValues: [{ value: "x" }, { value: "x" }] },
@@ -64,8 +79,9 @@ describe("context fields over GraphQL", () => {
   });
 
   it("updates with data and preData; unchanged records nothing; unknown is NOT_FOUND", async () => {
+    await gqlOk(t, CREATE, { input: regionInput("updated-region") });
     const data = await gqlOk(t, UPDATE, {
-      name: "region",
+      name: "updated-region",
       input: { stickiness: false, legalValues: [{ value: "apac" }] },
     });
     expect(data.updateContextField).toMatchObject({
@@ -73,15 +89,15 @@ describe("context fields over GraphQL", () => {
       legalValues: [{ value: "apac", description: null }],
     });
     await gqlOk(t, UPDATE, {
-      name: "region",
+      name: "updated-region",
       input: { stickiness: false, description: "Where the user is" },
     });
-    const events = await eventsOf(t, ["context-field-updated"]);
+    const events = await eventsAbout("updated-region", ["context-field-updated"]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
-      data: { name: "region", stickiness: false, legalValues: [{ value: "apac" }] },
+      data: { name: "updated-region", stickiness: false, legalValues: [{ value: "apac" }] },
       preData: {
-        name: "region",
+        name: "updated-region",
         stickiness: true,
         legalValues: [{ value: "eu", description: "Europe" }, { value: "us" }],
       },
@@ -92,27 +108,31 @@ describe("context fields over GraphQL", () => {
   });
 
   it("deletes, answering the field as it was, with the deleted field as preData", async () => {
-    const data = await gqlOk(t, DELETE, { name: "tenant" });
-    expect(data.deleteContextField.name).toBe("tenant");
-    expect(await gqlError(t, `{ contextField(name: "tenant") { name } }`)).toMatchObject({
+    await gqlOk(t, CREATE, { input: { name: "deleted-tenant" } });
+    const data = await gqlOk(t, DELETE, { name: "deleted-tenant" });
+    expect(data.deleteContextField.name).toBe("deleted-tenant");
+    expect(await gqlError(t, `{ contextField(name: "deleted-tenant") { name } }`)).toMatchObject({
       code: "NOT_FOUND",
     });
-    const [event] = await eventsOf(t, ["context-field-deleted"]);
+    const [event] = await eventsAbout("deleted-tenant", ["context-field-deleted"]);
     expect(event).toMatchObject({
       data: null,
-      preData: { name: "tenant", stickiness: false, sortOrder: 10 },
+      preData: { name: "deleted-tenant", stickiness: false, sortOrder: 10 },
     });
-    expect(await gqlError(t, DELETE, { name: "tenant" })).toMatchObject({ code: "NOT_FOUND" });
+    expect(await gqlError(t, DELETE, { name: "deleted-tenant" })).toMatchObject({ code: "NOT_FOUND" });
   });
 });
 
 describe("context fields over REST", () => {
   it("GET /api/admin/context lists fields as an array; GET one; 404", async () => {
+    await gqlOk(t, CREATE, { input: { ...regionInput("listed-region"), stickiness: false } });
     const list = await t.rest("GET", "/api/admin/context");
     expect(list.status).toBe(200);
-    expect(list.body.map((f: { name: string }) => f.name)).toEqual(["region"]);
-    expect(list.body[0]).toMatchObject({ name: "region", stickiness: false, createdAt: expect.any(String) });
-    expect((await t.rest("GET", "/api/admin/context/region")).body.name).toBe("region");
+    expect(Array.isArray(list.body)).toBe(true);
+    expect(list.body.filter((f: { name: string }) => f.name === "listed-region")).toEqual([
+      expect.objectContaining({ name: "listed-region", stickiness: false, createdAt: expect.any(String) }),
+    ]);
+    expect((await t.rest("GET", "/api/admin/context/listed-region")).body.name).toBe("listed-region");
     const missing = await t.rest("GET", "/api/admin/context/nope");
     expect(missing.status).toBe(404);
     expect(missing.body.name).toBe("NotFoundError");
