@@ -63,6 +63,7 @@ beforeAll(async () => {
     clientToken,
   );
   expect(metrics.status).toBe(202);
+  await createProject(t, "empty", { name: "Empty" });
 });
 afterAll(() => t?.close());
 
@@ -82,7 +83,6 @@ describe("project pages", () => {
       status: 200,
       body: { projectAverage: 3, features: [{ name: "ins-a", timeToProduction: 3 }] },
     });
-    await createProject(t, "empty", { name: "Empty" });
     expect((await t.rest("GET", "/api/admin/projects/empty/dora")).body).toEqual({ features: [] });
     expect((await t.rest("GET", "/api/admin/projects/nope/dora")).status).toBe(404);
   });
@@ -210,9 +210,11 @@ describe("project pages", () => {
       health: 67,
       technicalDebt: 33,
     });
+    // The editor owns another project (default's members stay as the other tests count them).
+    await createProject(t, "owned", { name: "Owned" });
     const owner = await t.database.prisma.role.findUniqueOrThrow({ where: { name: "Owner" } });
-    await addProjectMember(t, "default", editorId, owner.id);
-    const member = await t.rest("GET", "/api/admin/personal-dashboard/default", undefined, editor);
+    await addProjectMember(t, "owned", editorId, owner.id);
+    const member = await t.rest("GET", "/api/admin/personal-dashboard/owned", undefined, editor);
     expect(member.body.owners).toEqual([
       {
         ownerType: "user",
