@@ -12,10 +12,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** A flag of a test's own tagged simple:`value`, over REST. */
+async function taggedFlag(name: string, value: string) {
+  await createFlag(t, name);
+  const res = await t.rest("POST", `/api/admin/features/${name}/tags`, { type: "simple", value });
+  expect(res.status).toBe(201);
+}
+
 describe("tags", () => {
   it("POST tags with 201: a new value is created (tag-created) and feature-tagged recorded", async () => {
+    await createFlag(t, "tagged-first");
     const { result, events } = await recorded(t, () =>
-      t.rest("POST", "/api/admin/features/tagme/tags", { type: "simple", value: "alpha" }),
+      t.rest("POST", "/api/admin/features/tagged-first/tags", { type: "simple", value: "alpha" }),
     );
     expect(result).toMatchObject({ status: 201, body: { type: "simple", value: "alpha" } });
     expect(
@@ -38,7 +46,7 @@ describe("tags", () => {
       },
       {
         type: "feature-tagged",
-        featureName: "tagme",
+        featureName: "tagged-first",
         project: "default",
         data: { type: "simple", value: "alpha" },
         preData: null,
@@ -48,15 +56,18 @@ describe("tags", () => {
   });
 
   it("tagging again records nothing; GET lists {version: 1, tags}", async () => {
+    await taggedFlag("tagged-twice", "again");
     const again = await recorded(t, () =>
-      t.gql(`mutation { addFeatureTag(feature: "tagme", type: "simple", value: "alpha") { type value } }`),
+      t.gql(
+        `mutation { addFeatureTag(feature: "tagged-twice", type: "simple", value: "again") { type value } }`,
+      ),
     );
-    expect(again.result).toEqual({ data: { addFeatureTag: { type: "simple", value: "alpha" } } });
+    expect(again.result).toEqual({ data: { addFeatureTag: { type: "simple", value: "again" } } });
     expect(again.events).toEqual([]);
-    const list = await t.rest("GET", "/api/admin/features/tagme/tags");
+    const list = await t.rest("GET", "/api/admin/features/tagged-twice/tags");
     expect(list).toMatchObject({
       status: 200,
-      body: { version: 1, tags: [{ type: "simple", value: "alpha" }] },
+      body: { version: 1, tags: [{ type: "simple", value: "again" }] },
     });
     expect((await t.rest("GET", "/api/admin/features/ghost/tags")).status).toBe(404);
   });
@@ -96,22 +107,23 @@ describe("tags", () => {
   });
 
   it("DELETE untags: feature-untagged with preData, none when absent", async () => {
+    await taggedFlag("untagged", "gone");
     const { result, events } = await recorded(t, () =>
-      t.rest("DELETE", "/api/admin/features/tagme/tags/simple/alpha"),
+      t.rest("DELETE", "/api/admin/features/untagged/tags/simple/gone"),
     );
     expect((result as { status: number }).status).toBe(200);
     expect(events).toEqual([
       expect.objectContaining({
         type: "feature-untagged",
-        featureName: "tagme",
+        featureName: "untagged",
         data: null,
-        preData: { type: "simple", value: "alpha" },
+        preData: { type: "simple", value: "gone" },
         tags: [],
       }),
     ]);
     const again = await recorded(t, () =>
       t.gql(
-        `mutation { removeFeatureTag(feature: "tagme", type: "simple", value: "alpha") { tags { value } } }`,
+        `mutation { removeFeatureTag(feature: "untagged", type: "simple", value: "gone") { tags { value } } }`,
       ),
     );
     expect(again.result).toEqual({ data: { removeFeatureTag: { tags: [] } } });
@@ -142,11 +154,13 @@ describe("favourites (an admin API token favourites as the shared admin-token us
   });
 
   it("unfavourites a flag: feature-unfavorited", async () => {
-    const { brief } = await recorded(t, () => t.rest("DELETE", `${P}/features/fav/favorites`));
+    await createFlag(t, "unfav");
+    expect((await t.rest("POST", `${P}/features/unfav/favorites`)).status).toBe(200);
+    const { brief } = await recorded(t, () => t.rest("DELETE", `${P}/features/unfav/favorites`));
     expect(brief).toEqual([
-      { type: "feature-unfavorited", featureName: "fav", data: { feature: "fav" }, preData: null },
+      { type: "feature-unfavorited", featureName: "unfav", data: { feature: "unfav" }, preData: null },
     ]);
-    expect((await t.rest("GET", `${P}/features/fav`)).body.favorite).toBe(false);
+    expect((await t.rest("GET", `${P}/features/unfav`)).body.favorite).toBe(false);
     expect((await t.rest("POST", `${P}/features/ghost/favorites`)).status).toBe(404);
   });
 
