@@ -10,13 +10,29 @@ async function depend(child: string, parent: string) {
   expect(res.status).toBe(200);
 }
 
+/**
+ * `${prefix}-parent` with two children, `-child1` (on everywhere, so that reviving it must turn
+ * it off) and `-child2`; returns their names. The validation tests read the family "v".
+ */
+async function family(prefix: string) {
+  const names = { parent: `${prefix}-parent`, child1: `${prefix}-child1`, child2: `${prefix}-child2` };
+  for (const name of [names.parent, names.child2]) await createFlag(t, name);
+  await createFlag(t, names.child1, { enabledIn: ["development", "production"] });
+  await depend(names.child1, names.parent);
+  await depend(names.child2, names.parent);
+  return names;
+}
+
+/** A flag of a test's own, archived. */
+async function archivedFlag(name: string, options: Parameters<typeof createFlag>[2] = {}) {
+  await createFlag(t, name, options);
+  expect((await t.rest("DELETE", `${P}/features/${name}`)).status).toBe(202);
+}
+
 beforeAll(async () => {
   t = await createTestApp();
-  for (const name of ["parent", "child2", "solo", "tagged"]) await createFlag(t, name);
-  // On everywhere, so that reviving it must turn it off.
-  await createFlag(t, "child1", { enabledIn: ["development", "production"] });
-  await depend("child1", "parent");
-  await depend("child2", "parent");
+  await createFlag(t, "solo");
+  await family("v");
 });
 afterAll(() => t.close());
 
@@ -25,10 +41,10 @@ describe("archive validation (spec 4.12, reference §5)", () => {
 
   it("answers the reference e2e example", async () => {
     const cases: [string[], string[]][] = [
-      [["child1", "child2", "parent"], []],
-      [["child1", "child2"], []],
-      [["parent"], ["parent"]],
-      [["child1", "parent"], ["parent"]],
+      [["v-child1", "v-child2", "v-parent"], []],
+      [["v-child1", "v-child2"], []],
+      [["v-parent"], ["v-parent"]],
+      [["v-child1", "v-parent"], ["v-parent"]],
     ];
     for (const [features, parents] of cases) {
       const res = await validate(features);
@@ -52,41 +68,47 @@ describe("archive validation (spec 4.12, reference §5)", () => {
 
   it("is the same over GraphQL", async () => {
     const res = await t.gql(
-      `{ archiveValidation(project: "default", features: ["parent"]) { parentsWithChildFeatures hasDeletedDependencies } }`,
+      `{ archiveValidation(project: "default", features: ["v-parent"]) { parentsWithChildFeatures hasDeletedDependencies } }`,
     );
     expect(res.data).toEqual({
-      archiveValidation: { parentsWithChildFeatures: ["parent"], hasDeletedDependencies: true },
+      archiveValidation: { parentsWithChildFeatures: ["v-parent"], hasDeletedDependencies: true },
     });
   });
 });
 
 describe("archive", () => {
   it("refuses to archive a parent with active children: 403 InvalidOperationError, nothing written", async () => {
-    const { result, events } = await recorded(t, () => t.rest("DELETE", `${P}/features/parent`));
+    const { parent, child1 } = await family("refused");
+    const { result, events } = await recorded(t, () => t.rest("DELETE", `${P}/features/${parent}`));
     expect(result).toMatchObject({ status: 403, body: { name: "InvalidOperationError" } });
     expect((result as { body: { message: string } }).body.message).toBe(
       "You can not archive/delete this feature since other features depend on it.",
     );
     expect(events).toEqual([]);
     const gql = await t.gql(
-      `mutation { archiveFeatures(project: "default", names: ["parent", "child1"]) { name } }`,
+      `mutation($n: [String!]!) { archiveFeatures(project: "default", names: $n) { name } }`,
+      {
+        n: [parent, child1],
+      },
     );
     expect(gqlCode(gql)).toBe("INVALID_OPERATION");
-    const child1 = await t.rest("GET", `${P}/features/child1`);
-    expect(child1.body).toMatchObject({ archived: false, dependencies: [{ feature: "parent" }] });
+    const child = await t.rest("GET", `${P}/features/${child1}`);
+    expect(child.body).toMatchObject({ archived: false, dependencies: [{ feature: parent }] });
   });
 
   it("archives a child with 202: feature-archived, its links removed, lifecycle archived", async () => {
-    const { result, brief } = await recorded(t, () => t.rest("DELETE", `${P}/features/child1`));
+    const { parent, child1, child2 } = await family("archived");
+    const { result, brief } = await recorded(t, () => t.rest("DELETE", `${P}/features/${child1}`));
     expect((result as { status: number }).status).toBe(202);
     expect(brief).toEqual([
-      { type: "feature-archived", featureName: "child1", data: null, preData: null },
-      { type: "feature-dependencies-removed", featureName: "child1", data: null, preData: null },
+      { type: "feature-archived", featureName: child1, data: null, preData: null },
+      { type: "feature-dependencies-removed", featureName: child1, data: null, preData: null },
     ]);
     // REST answers 404 for an archived flag (as Unleash); GraphQL still reads it.
-    expect((await t.rest("GET", `${P}/features/child1`)).status).toBe(404);
+    expect((await t.rest("GET", `${P}/features/${child1}`)).status).toBe(404);
     const res = await t.gql<{ projectFeature: Record<string, unknown> }>(
-      `{ projectFeature(project: "default", name: "child1") { archived archivedAt dependencies { feature } lifecycle { stage } } }`,
+      `query($n: String!) { projectFeature(project: "default", name: $n) { archived archivedAt dependencies { feature } lifecycle { stage } } }`,
+      { n: child1 },
     );
     expect(res.data?.projectFeature).toMatchObject({
       archived: true,
@@ -94,46 +116,49 @@ describe("archive", () => {
       lifecycle: { stage: "archived" },
     });
     expect(res.data?.projectFeature.archivedAt).not.toBeNull();
-    expect((await t.rest("GET", `${P}/features/parent`)).body.children).toEqual(["child2"]);
+    expect((await t.rest("GET", `${P}/features/${parent}`)).body.children).toEqual([child2]);
   });
 
   it("archives a parent together with its last child in one call", async () => {
+    const { parent, child1, child2 } = await family("last");
+    expect((await t.rest("DELETE", `${P}/features/${child1}`)).status).toBe(202);
     const { result, brief } = await recorded(t, () =>
-      t.gql(
-        `mutation { archiveFeatures(project: "default", names: ["parent", "child2"]) { name archived } }`,
-      ),
+      t.gql(`mutation($n: [String!]!) { archiveFeatures(project: "default", names: $n) { name archived } }`, {
+        n: [parent, child2],
+      }),
     );
     expect(result).toEqual({
       data: {
         archiveFeatures: [
-          { name: "child2", archived: true },
-          { name: "parent", archived: true },
+          { name: child2, archived: true },
+          { name: parent, archived: true },
         ],
       },
     });
     expect(brief.map((e) => [e.type, e.featureName])).toEqual([
-      ["feature-archived", "parent"],
-      ["feature-archived", "child2"],
-      ["feature-dependencies-removed", "child2"],
+      ["feature-archived", parent],
+      ["feature-archived", child2],
+      ["feature-dependencies-removed", child2],
     ]);
   });
 
   it("refuses changes to an archived flag with 400 ArchivedFeatureError", async () => {
+    await archivedFlag("frozen");
     const attempts = [
-      t.rest("PUT", `${P}/features/child1`, { description: "x" }),
-      t.rest("PATCH", `${P}/features/child1`, [{ op: "replace", path: "/stale", value: true }]),
-      t.rest("POST", `${P}/stale`, { features: ["child1"], stale: true }),
-      t.rest("DELETE", `${P}/features/child1`),
-      t.rest("POST", `${P}/features/child1/dependencies`, { feature: "solo" }),
-      t.rest("POST", `${P}/features/child1/favorites`),
-      t.rest("POST", "/api/admin/features/child1/tags", { type: "simple", value: "x1" }),
+      t.rest("PUT", `${P}/features/frozen`, { description: "x" }),
+      t.rest("PATCH", `${P}/features/frozen`, [{ op: "replace", path: "/stale", value: true }]),
+      t.rest("POST", `${P}/stale`, { features: ["frozen"], stale: true }),
+      t.rest("DELETE", `${P}/features/frozen`),
+      t.rest("POST", `${P}/features/frozen/dependencies`, { feature: "solo" }),
+      t.rest("POST", `${P}/features/frozen/favorites`),
+      t.rest("POST", "/api/admin/features/frozen/tags", { type: "simple", value: "x1" }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(400);
       expect(res.body.name).toBe("ArchivedFeatureError");
     }
     const gql = await t.gql(
-      `mutation { completeFeature(project: "default", name: "child1", status: kept) { name } }`,
+      `mutation { completeFeature(project: "default", name: "frozen", status: kept) { name } }`,
     );
     expect(gqlCode(gql)).toBe("ARCHIVED");
   });
@@ -141,42 +166,49 @@ describe("archive", () => {
 
 describe("revive and delete", () => {
   it("revives: off everywhere, lifecycle back to initial, feature-revived; not archived is left alone", async () => {
+    await archivedFlag("revived", { enabledIn: ["development", "production"] });
+    await createFlag(t, "revive-active");
     const { result, brief } = await recorded(t, () =>
-      t.rest("POST", `${P}/revive`, { features: ["child1", "solo"] }),
+      t.rest("POST", `${P}/revive`, { features: ["revived", "revive-active"] }),
     );
     expect(result).toMatchObject({ status: 200, body: undefined });
-    expect(brief).toEqual([{ type: "feature-revived", featureName: "child1", data: null, preData: null }]);
-    const res = await t.rest("GET", `${P}/features/child1`);
+    expect(brief).toEqual([{ type: "feature-revived", featureName: "revived", data: null, preData: null }]);
+    const res = await t.rest("GET", `${P}/features/revived`);
     expect(res.body).toMatchObject({ archived: false, archivedAt: null, lifecycle: { stage: "initial" } });
     expect(res.body.environments.map((e: { enabled: boolean }) => e.enabled)).toEqual([false, false]);
   });
 
   it("revives over GraphQL, returning the revived flags", async () => {
-    await t.rest("DELETE", `${P}/features/solo`);
+    await archivedFlag("revived-by-gql");
     const { result, brief } = await recorded(t, () =>
       t.gql(
-        `mutation { reviveFeatures(project: "default", names: ["solo"]) { name archived lifecycle { stage } } }`,
+        `mutation { reviveFeatures(project: "default", names: ["revived-by-gql"]) { name archived lifecycle { stage } } }`,
       ),
     );
     expect(result).toEqual({
-      data: { reviveFeatures: [{ name: "solo", archived: false, lifecycle: { stage: "initial" } }] },
+      data: {
+        reviveFeatures: [{ name: "revived-by-gql", archived: false, lifecycle: { stage: "initial" } }],
+      },
     });
     expect(brief.map((e) => e.type)).toEqual(["feature-revived"]);
   });
 
   it("404s for an unknown name and writes nothing", async () => {
+    await archivedFlag("revive-refused");
     const { result, events } = await recorded(t, () =>
-      t.rest("POST", `${P}/revive`, { features: ["child2", "ghost"] }),
+      t.rest("POST", `${P}/revive`, { features: ["revive-refused", "ghost"] }),
     );
     expect((result as { status: number }).status).toBe(404);
     expect(events).toEqual([]);
   });
 
   it("deletes archived flags: feature-deleted with preData = record and tags = its tags; active ones skipped", async () => {
+    await createFlag(t, "tagged");
+    await createFlag(t, "delete-active");
     await t.rest("POST", "/api/admin/features/tagged/tags", { type: "simple", value: "gone" });
     await t.rest("DELETE", `${P}/features/tagged`);
     const { result, events } = await recorded(t, () =>
-      t.rest("POST", `${P}/delete`, { features: ["tagged", "solo"] }),
+      t.rest("POST", `${P}/delete`, { features: ["tagged", "delete-active"] }),
     );
     expect((result as { status: number }).status).toBe(200);
     expect(events).toEqual([
@@ -190,8 +222,9 @@ describe("revive and delete", () => {
       }),
     ]);
     expect((await t.rest("GET", `${P}/features/tagged`)).status).toBe(404);
-    expect((await t.rest("GET", `${P}/features/solo`)).status).toBe(200);
-    const gql = await t.gql(`mutation { deleteFeatures(project: "default", names: ["child2"]) }`);
-    expect(gql).toEqual({ data: { deleteFeatures: ["child2"] } });
+    expect((await t.rest("GET", `${P}/features/delete-active`)).status).toBe(200);
+    await archivedFlag("deleted-by-gql");
+    const gql = await t.gql(`mutation { deleteFeatures(project: "default", names: ["deleted-by-gql"]) }`);
+    expect(gql).toEqual({ data: { deleteFeatures: ["deleted-by-gql"] } });
   });
 });
