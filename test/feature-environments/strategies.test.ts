@@ -55,10 +55,16 @@ describe("strategies over GraphQL", () => {
   });
 
   it("updates only the given fields; feature-strategy-update carries new and old; a no-op records nothing", async () => {
-    const [strategy] = (await environmentState(t, "strat-add")).strategies;
+    await createFlag(t, "strat-update");
+    const strategy = await addStrategy(t, "strat-update", {
+      name: "flexibleRollout",
+      title: "Ten percent",
+      parameters: { rollout: 10 },
+    });
+    await addStrategy(t, "strat-update", { name: "userWithId", parameters: { userIds: "1,2" } });
     const mark = await lastEventId(t);
     const res = await t.gql(UPDATE, {
-      f: "strat-add",
+      f: "strat-update",
       id: strategy.id,
       i: { title: "Twenty", parameters: { rollout: "20" } },
     });
@@ -73,7 +79,7 @@ describe("strategies over GraphQL", () => {
     expect(events[0]?.preData).toMatchObject({ title: "Ten percent", parameters: { rollout: "10" } });
     expect(events[0]?.data).toMatchObject({ title: "Twenty", parameters: { rollout: "20" } });
     const again = await lastEventId(t);
-    await t.gql(UPDATE, { f: "strat-add", id: strategy.id, i: { title: "Twenty" } });
+    await t.gql(UPDATE, { f: "strat-update", id: strategy.id, i: { title: "Twenty" } });
     expect(await eventsAfter(t, again)).toEqual([]);
   });
 
@@ -142,15 +148,18 @@ describe("strategies over GraphQL", () => {
   });
 
   it("answers NOT_FOUND for a strategy of another flag or environment", async () => {
-    const [strategy] = (await environmentState(t, "strat-order")).strategies;
-    const res = await t.gql(UPDATE, { f: "strat-add", id: strategy.id, i: { title: "x" } });
+    await createFlag(t, "strat-mine");
+    await createFlag(t, "strat-theirs");
+    await addStrategy(t, "strat-mine", { name: "default" });
+    const strategy = await addStrategy(t, "strat-theirs", { name: "default" });
+    const res = await t.gql(UPDATE, { f: "strat-mine", id: strategy.id, i: { title: "x" } });
     expect(res.errors?.[0]).toMatchObject({
       message: `Could not find strategy with id ${strategy.id}`,
       extensions: { code: "NOT_FOUND" },
     });
-    const missing = await t.gql(DELETE, { f: "strat-add", id: "00000000-0000-0000-0000-000000000000" });
+    const missing = await t.gql(DELETE, { f: "strat-mine", id: "00000000-0000-0000-0000-000000000000" });
     expect(missing.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
-    const reorder = await t.gql(REORDER, { f: "strat-add", o: [{ id: strategy.id, sortOrder: 0 }] });
+    const reorder = await t.gql(REORDER, { f: "strat-mine", o: [{ id: strategy.id, sortOrder: 0 }] });
     expect(reorder.errors?.[0]?.message).toBe(`Could not find strategy with id ${strategy.id}`);
   });
 
@@ -213,9 +222,10 @@ describe("strategy REST paths", () => {
   });
 
   it("answers 404 for an unknown strategy and 400 for a body that is not a strategy", async () => {
+    await createFlag(t, "rest-strat-refused");
     const missing = await t.rest(
       "PUT",
-      `${base("rest-strat")}/strategies/00000000-0000-0000-0000-000000000000`,
+      `${base("rest-strat-refused")}/strategies/00000000-0000-0000-0000-000000000000`,
       {
         name: "default",
       },
@@ -225,7 +235,7 @@ describe("strategy REST paths", () => {
     const viewer = (await userWithPat(t, "strategy-viewer", "Viewer")).token;
     const forbidden = await t.rest(
       "POST",
-      `${base("rest-strat", "production")}/strategies`,
+      `${base("rest-strat-refused", "production")}/strategies`,
       { name: "default" },
       viewer,
     );
@@ -233,27 +243,30 @@ describe("strategy REST paths", () => {
     expect(forbidden.body.message).toContain(
       '"CREATE_FEATURE_STRATEGY" permission in the "production" environment',
     );
-    const bad = await t.rest("POST", `${base("rest-strat")}/strategies`, [1, 2]);
+    const bad = await t.rest("POST", `${base("rest-strat-refused")}/strategies`, [1, 2]);
     expect(bad.status).toBe(400);
-    const noName = await t.rest("POST", `${base("rest-strat")}/strategies`, { title: "x" });
+    const noName = await t.rest("POST", `${base("rest-strat-refused")}/strategies`, { title: "x" });
     expect(noName.status).toBe(400);
     expect(noName.body.name).toBe("ValidationError");
   });
 
   it("answers 404 with Unleash's messages for a flag of another project or an unknown environment", async () => {
-    const wrongEnv = await t.rest("POST", `${base("rest-strat", "qa")}/strategies`, { name: "default" });
+    await createFlag(t, "rest-strat-elsewhere");
+    const wrongEnv = await t.rest("POST", `${base("rest-strat-elsewhere", "qa")}/strategies`, {
+      name: "default",
+    });
     expect(wrongEnv).toMatchObject({
       status: 404,
-      body: { message: "Could not find environment qa for feature: rest-strat" },
+      body: { message: "Could not find environment qa for feature: rest-strat-elsewhere" },
     });
     const wrongProject = await t.rest(
       "POST",
-      "/api/admin/projects/nope/features/rest-strat/environments/development/strategies",
+      "/api/admin/projects/nope/features/rest-strat-elsewhere/environments/development/strategies",
       { name: "default" },
     );
     expect(wrongProject.status).toBe(404);
     expect(wrongProject.body.message).toBe(
-      `There's no feature named "rest-strat" in project "nope", but there's a feature with that name in project "default"`,
+      `There's no feature named "rest-strat-elsewhere" in project "nope", but there's a feature with that name in project "default"`,
     );
   });
 });
