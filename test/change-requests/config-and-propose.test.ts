@@ -6,6 +6,7 @@ import {
   addStrategy,
   configureChangeRequests,
   createFlag,
+  createProject,
   createSegment,
   eventsOf,
   type TestUser,
@@ -22,13 +23,22 @@ beforeAll(async () => {
   viewer = await userWithPat(t, "vera", "Viewer");
   await createFlag(t, "checkout");
   await createFlag(t, "banner");
+  // Proposing needs change requests in production; the configuration tests use projects of their own.
+  await configureChangeRequests(t, "production", 2);
 });
 afterAll(() => t.close());
 
+/** The events of these types that name change request `id` in their data, oldest first. */
+const eventsOfRequest = async (types: string[], id: number) =>
+  (await eventsOf(t, types)).filter(
+    (e) => (e.data as { changeRequestId?: number } | null)?.changeRequestId === id,
+  );
+
 describe("configuration", () => {
   it("turns change requests on with required approvals and records the change", async () => {
-    await configureChangeRequests(t, "production", 2);
-    const res = await t.rest("GET", "/api/admin/projects/default/change-requests/config");
+    await createProject(t, "configured");
+    await configureChangeRequests(t, "production", 2, true, "configured");
+    const res = await t.rest("GET", "/api/admin/projects/configured/change-requests/config");
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       {
@@ -39,9 +49,11 @@ describe("configuration", () => {
       },
       { environment: "production", type: "production", changeRequestEnabled: true, requiredApprovals: 2 },
     ]);
-    const [event] = await eventsOf(t, ["change-request-configuration-updated"]);
+    const [event] = (await eventsOf(t, ["change-request-configuration-updated"])).filter(
+      (e) => e.project === "configured",
+    );
     expect(event).toMatchObject({
-      project: "default",
+      project: "configured",
       environment: "production",
       data: { changeRequestsEnabled: true, requiredApprovals: 2 },
       preData: { changeRequestsEnabled: false, requiredApprovals: null },
@@ -49,8 +61,11 @@ describe("configuration", () => {
   });
 
   it("records nothing when the configuration does not change", async () => {
-    await configureChangeRequests(t, "production", 2);
-    expect(await eventsOf(t, ["change-request-configuration-updated"])).toHaveLength(1);
+    await createProject(t, "configured-twice");
+    await configureChangeRequests(t, "production", 2, true, "configured-twice");
+    await configureChangeRequests(t, "production", 2, true, "configured-twice");
+    const events = await eventsOf(t, ["change-request-configuration-updated"]);
+    expect(events.filter((e) => e.project === "configured-twice")).toHaveLength(1);
   });
 
   it("refuses more than 10 approvals and unknown environments", async () => {
@@ -103,82 +118,100 @@ describe("configuration", () => {
 });
 
 describe("proposing (spec 4.5)", () => {
-  let id: number;
-  it("creates the caller's Draft with the change, grouped by flag, with the default strategy it implies", async () => {
-    const res = await propose(t, "production", enableChange("checkout"), editor.token);
-    expect(res.status).toBe(200);
-    id = res.body.id;
-    expect(res.body).toMatchObject({
-      title: `Change request #${id}`,
-      project: "default",
-      environment: "production",
-      state: "Draft",
-      minApprovals: 2,
-      createdBy: {
-        id: editor.id,
-        username: "eddie",
-        imageUrl: `http://localhost:4242/avatars/${editor.id}.svg`,
-      },
-      features: [
-        {
-          name: "checkout",
-          changes: [
-            { action: "updateEnabled", payload: { enabled: true }, createdBy: { username: "eddie" } },
-          ],
-          defaultChange: {
-            action: "addStrategy",
-            payload: {
-              name: "flexibleRollout",
-              constraints: [],
-              parameters: { rollout: "100", stickiness: "default", groupId: "checkout" },
+  // One Draft's story: each step adds to the Draft the one before made.
+  it("creates the caller's Draft with the change and the default strategy it implies; adds later changes to it; another user gets their own; the flag environment shows it", async () => {
+    await createFlag(t, "proposed");
+    await createFlag(t, "proposed-banner");
+    let id: number;
+    // creates the caller's Draft with the change, grouped by flag, with the default strategy it implies
+    {
+      const res = await propose(t, "production", enableChange("proposed"), editor.token);
+      expect(res.status).toBe(200);
+      id = res.body.id;
+      expect(res.body).toMatchObject({
+        title: `Change request #${id}`,
+        project: "default",
+        environment: "production",
+        state: "Draft",
+        minApprovals: 2,
+        createdBy: {
+          id: editor.id,
+          username: "eddie",
+          imageUrl: `http://localhost:4242/avatars/${editor.id}.svg`,
+        },
+        features: [
+          {
+            name: "proposed",
+            changes: [
+              { action: "updateEnabled", payload: { enabled: true }, createdBy: { username: "eddie" } },
+            ],
+            defaultChange: {
+              action: "addStrategy",
+              payload: {
+                name: "flexibleRollout",
+                constraints: [],
+                parameters: { rollout: "100", stickiness: "default", groupId: "proposed" },
+              },
             },
           },
-        },
-      ],
-      segments: [],
-      approvals: [],
-      rejections: [],
-      comments: [],
-    });
-    expect(res.body.features[0]).not.toHaveProperty("conflict");
-    expect(res.body).not.toHaveProperty("schedule");
-    expect(await eventsOf(t, ["change-request-created"])).toHaveLength(1);
-    const [added] = await eventsOf(t, ["change-added"]);
-    expect(added).toMatchObject({
-      featureName: "checkout",
-      environment: "production",
-      data: { changeRequestId: id, action: "updateEnabled" },
-    });
-  });
-
-  it("adds later changes (one or an array) to the same Draft", async () => {
-    const strategy = await addStrategy(t, "banner", { name: "default" }, "production");
-    const res = await propose(
-      t,
-      "production",
-      [
-        { action: "updateStrategy", feature: "banner", payload: { id: strategy.id, title: "Half" } },
-        { action: "patchVariant", feature: "banner", payload: { variants: [] } },
-      ],
-      editor.token,
-    );
-    expect(res.status).toBe(200);
-    expect(res.body.id).toBe(id);
-    expect(res.body.features.map((f: { name: string }) => f.name)).toEqual(["checkout", "banner"]);
-    expect(res.body.features[1].changes.map((c: { action: string }) => c.action)).toEqual([
-      "updateStrategy",
-      "patchVariant",
-    ]);
-    expect(res.body.features[1]).not.toHaveProperty("defaultChange");
-    expect(await eventsOf(t, ["change-request-created"])).toHaveLength(1);
-    expect(await eventsOf(t, ["change-added"])).toHaveLength(3);
-  });
-
-  it("gives another user their own Draft", async () => {
-    const res = await propose(t, "production", { action: "archiveFeature", feature: "banner" });
-    expect(res.status).toBe(200);
-    expect(res.body.id).not.toBe(id);
-    expect(res.body.createdBy.id).toBe(-42);
+        ],
+        segments: [],
+        approvals: [],
+        rejections: [],
+        comments: [],
+      });
+      expect(res.body.features[0]).not.toHaveProperty("conflict");
+      expect(res.body).not.toHaveProperty("schedule");
+      expect(await eventsOfRequest(["change-request-created"], id)).toHaveLength(1);
+      const [added] = await eventsOfRequest(["change-added"], id);
+      expect(added).toMatchObject({
+        featureName: "proposed",
+        environment: "production",
+        data: { changeRequestId: id, action: "updateEnabled" },
+      });
+    }
+    // adds later changes (one or an array) to the same Draft
+    {
+      const strategy = await addStrategy(t, "proposed-banner", { name: "default" }, "production");
+      const res = await propose(
+        t,
+        "production",
+        [
+          {
+            action: "updateStrategy",
+            feature: "proposed-banner",
+            payload: { id: strategy.id, title: "Half" },
+          },
+          { action: "patchVariant", feature: "proposed-banner", payload: { variants: [] } },
+        ],
+        editor.token,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.id).toBe(id);
+      expect(res.body.features.map((f: { name: string }) => f.name)).toEqual(["proposed", "proposed-banner"]);
+      expect(res.body.features[1].changes.map((c: { action: string }) => c.action)).toEqual([
+        "updateStrategy",
+        "patchVariant",
+      ]);
+      expect(res.body.features[1]).not.toHaveProperty("defaultChange");
+      expect(await eventsOfRequest(["change-request-created"], id)).toHaveLength(1);
+      expect(await eventsOfRequest(["change-added"], id)).toHaveLength(3);
+    }
+    // gives another user their own Draft
+    {
+      const res = await propose(t, "production", { action: "archiveFeature", feature: "proposed-banner" });
+      expect(res.status).toBe(200);
+      expect(res.body.id).not.toBe(id);
+      expect(res.body.createdBy.id).toBe(-42);
+    }
+    // shows open change requests on the flag environment (spec 2.7)
+    {
+      const res = await t.gql(`{ feature(name: "proposed") { environments { name changeRequestIds } } }`);
+      const production = (res.data as any).feature.environments.find(
+        (e: { name: string }) => e.name === "production",
+      );
+      expect(production.changeRequestIds).toContain(id);
+    }
   });
 
   it.each([
@@ -249,14 +282,6 @@ describe("proposing (spec 4.5)", () => {
     ]);
     expect(group("checkout").changes[6].payload).toEqual({ feature: "parent", enabled: true });
   });
-
-  it("shows open change requests on the flag environment (spec 2.7)", async () => {
-    const res = await t.gql(`{ feature(name: "checkout") { environments { name changeRequestIds } } }`);
-    const production = (res.data as any).feature.environments.find(
-      (e: { name: string }) => e.name === "production",
-    );
-    expect(production.changeRequestIds).toContain(id);
-  });
 });
 
 describe("editing a Draft", () => {
@@ -272,7 +297,7 @@ describe("editing a Draft", () => {
     expect(edited.status).toBe(200);
     const after = edited.body.features.find((f: { name: string }) => f.name === "banner").changes.at(-1);
     expect(after.payload).toEqual({ enabled: false });
-    expect((await eventsOf(t, ["change-edited"]))[0]).toMatchObject({
+    expect((await eventsOfRequest(["change-edited"], id))[0]).toMatchObject({
       data: { changeRequestId: id, changeId: change.id, payload: { enabled: false } },
     });
     const bad = await onChange("PUT", { enabled: "no" }, editor.token);
@@ -281,7 +306,7 @@ describe("editing a Draft", () => {
     expect(notAuthor.status).toBe(403);
     const discarded = await onChange("DELETE", undefined, editor.token);
     expect(discarded.status).toBe(204);
-    expect(await eventsOf(t, ["change-discarded"])).toHaveLength(1);
+    expect(await eventsOfRequest(["change-discarded"], id)).toHaveLength(1);
     const gone = await t.rest(
       "DELETE",
       `/api/admin/projects/default/change-requests/${id}`,
@@ -289,7 +314,7 @@ describe("editing a Draft", () => {
       editor.token,
     );
     expect(gone.status).toBe(204);
-    expect(await eventsOf(t, ["change-request-discarded"])).toHaveLength(1);
+    expect(await eventsOfRequest(["change-request-discarded"], id)).toHaveLength(1);
     expect((await t.rest("GET", `/api/admin/projects/default/change-requests/${id}`)).status).toBe(404);
   });
 });
