@@ -39,7 +39,9 @@ describe("users", () => {
     expect((await t.rest("DELETE", `/api/admin/user-admin/${id}`)).status).toBe(200);
     expect((await t.rest("GET", `/api/admin/user-admin/${id}`)).status).toBe(404);
 
-    const nodes = await eventsOf(t, ["user-created", "user-updated", "user-deleted"]);
+    const nodes = (await eventsOf(t, ["user-created", "user-updated", "user-deleted"])).filter(
+      (e) => (e.data ?? e.preData)?.id === id,
+    );
     expect(nodes.map((n) => n.type)).toEqual(["user-created", "user-updated", "user-deleted"]);
     expect(nodes[1]).toMatchObject({
       data: { name: "Samantha", rootRole: "Viewer" },
