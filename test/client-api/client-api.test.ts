@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   addDependency,
   apiToken,
+  archiveFlag,
   createFlag,
   createProject,
   createSegment,
@@ -126,10 +127,12 @@ describe("GET /api/client/features", () => {
     const etag = first.headers.get("etag") as string;
     expect(etag).toMatch(/^W\/"/);
     expect((await get("/api/client/features", devAll, { "if-none-match": etag })).status).toBe(304);
-    await createFlag(t, "newcomer");
+    await createFlag(t, "etag-newcomer");
     const changed = await get("/api/client/features", devAll, { "if-none-match": etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
+    // Archived, it is served to no one: the other tests' lists stay as they were.
+    await archiveFlag(t, "etag-newcomer");
   });
 
   it("gzip and brotli when asked, the same JSON", async () => {
@@ -351,6 +354,8 @@ async function* sseEvents(res: Response) {
 
 describe("GET /api/client/streaming", () => {
   it("hydrates, sends only what changed, and ends when its token is deleted", async () => {
+    await createFlag(t, "newcomer");
+    await createFlag(t, "outside-scope", { project: "other" });
     const created = await gqlOk<{ createApiToken: { secret: string; token: { id: number } } }>(
       t,
       `mutation { createApiToken(input: { tokenName: "streamer", type: "client", environment: "development", projects: ["default"] }) { secret token { id: databaseId } } }`,
@@ -375,12 +380,14 @@ describe("GET /api/client/streaming", () => {
       }),
     ]);
     // A change in a project outside the token's scope sends nothing; the next one in scope does.
-    await enableFlag(t, "other-flag", "production", "other");
+    await enableFlag(t, "outside-scope", "production", "other");
     await gqlOk(t, `mutation { archiveFeatures(project: "default", names: ["newcomer"]) { name } }`);
     const removed = (await events.next()).value;
     expect(removed?.data.events).toEqual([
       { eventId: expect.any(Number), type: "feature-removed", featureName: "newcomer" },
     ]);
+    // Out of the token's scope too: it sends nothing, and no other test's list serves it.
+    await archiveFlag(t, "outside-scope", "other");
     await gqlOk(t, `mutation($id: Int!) { deleteApiToken(id: $id) }`, {
       id: created.createApiToken.token.id,
     });
