@@ -22,8 +22,8 @@ const inConstraint = (n: number) => ({
   operator: "IN",
   values: Array.from({ length: n }, (_, i) => String(i)),
 });
-const UPDATE = `mutation($id: String!, $i: StrategyUpdateInput!) {
-  updateFeatureStrategy(project: "default", feature: "limited", environment: "development", id: $id, input: $i) { ${STRATEGY} } }`;
+const UPDATE = `mutation($f: String!, $id: String!, $i: StrategyUpdateInput!) {
+  updateFeatureStrategy(project: "default", feature: $f, environment: "development", id: $id, input: $i) { ${STRATEGY} } }`;
 
 describe("resource limits (reference-behaviours §12)", () => {
   it("featureEnvironmentStrategies: a third strategy in one environment is refused, naming the limit", async () => {
@@ -49,9 +49,10 @@ describe("resource limits (reference-behaviours §12)", () => {
   });
 
   it("constraints and constraintValues per strategy", async () => {
+    await createFlag(t, "constrained");
     const tooMany = await addStrategyError(
       t,
-      "limited",
+      "constrained",
       { name: "default", constraints: [inConstraint(1), inConstraint(1), inConstraint(1)] },
       "production",
     );
@@ -61,7 +62,7 @@ describe("resource limits (reference-behaviours §12)", () => {
     });
     const tooManyValues = await addStrategyError(
       t,
-      "limited",
+      "constrained",
       { name: "default", constraints: [inConstraint(4)] },
       "production",
     );
@@ -71,9 +72,8 @@ describe("resource limits (reference-behaviours §12)", () => {
   });
 
   it("grandfathers a stored strategy over the constraint limits as long as it does not grow", async () => {
-    const strategy = await t.database.prisma.featureStrategy.findFirstOrThrow({
-      where: { featureName: "limited", environmentName: "development" },
-    });
+    await createFlag(t, "grandfathered");
+    const strategy = await addStrategy(t, "grandfathered", { name: "default" });
     const over = [inConstraint(5), inConstraint(1), inConstraint(1)].map((c) => ({
       ...c,
       caseInsensitive: false,
@@ -85,14 +85,20 @@ describe("resource limits (reference-behaviours §12)", () => {
       where: { id: strategy.id },
       data: { constraints: over },
     });
-    const same = await t.gql(UPDATE, { id: strategy.id, i: { title: "kept", constraints: over } });
+    const same = await t.gql(UPDATE, {
+      f: "grandfathered",
+      id: strategy.id,
+      i: { title: "kept", constraints: over },
+    });
     expect(same.errors).toBeUndefined();
     const fewerValues = await t.gql(UPDATE, {
+      f: "grandfathered",
       id: strategy.id,
       i: { constraints: [inConstraint(4), inConstraint(1), inConstraint(1)] },
     });
     expect(fewerValues.errors).toBeUndefined();
     const grown = await t.gql(UPDATE, {
+      f: "grandfathered",
       id: strategy.id,
       i: { constraints: [inConstraint(4), inConstraint(1), inConstraint(1), inConstraint(1)] },
     });
@@ -100,6 +106,7 @@ describe("resource limits (reference-behaviours §12)", () => {
       "Failed to create constraints. You can't create more than the established limit of 2.",
     );
     const moreValues = await t.gql(UPDATE, {
+      f: "grandfathered",
       id: strategy.id,
       i: { constraints: [inConstraint(6), inConstraint(1), inConstraint(1)] },
     });
