@@ -31,6 +31,16 @@ async function eventsOf(type: string) {
   return t.database.prisma.event.findMany({ where: { type }, orderBy: { id: "asc" } });
 }
 
+/** The events of this type about link `id` (by its id or name, in their data or preData). */
+async function eventsOfLink(type: string, link: { id: number; name: string }) {
+  return (await eventsOf(type)).filter((e) =>
+    [e.data, e.preData].some((d) => {
+      const about = d as { id?: number; name?: string } | null;
+      return about?.id === link.id || about?.name === link.name;
+    }),
+  );
+}
+
 describe("managing invite links", () => {
   it("creates, lists, reads and updates a link (by secret or id); each change records its event, without the secret", async () => {
     const created = await t.rest("POST", TOKENS, { name: "Team invite", expiresAt: FUTURE });
@@ -68,10 +78,11 @@ describe("managing invite links", () => {
     const again = await t.rest("PUT", `${TOKENS}/${id}`, { enabled: false });
     expect(again.status).toBe(200);
 
-    const createdEvents = await eventsOf("public-signup-token-created");
+    const link = { id, name: "Team invite" };
+    const createdEvents = await eventsOfLink("public-signup-token-created", link);
     expect(createdEvents.at(-1)?.createdBy).toBe("admin-token");
     expect(createdEvents.at(-1)?.data).toMatchObject({ name: "Team invite" });
-    const updatedEvents = await eventsOf("public-signup-token-updated");
+    const updatedEvents = await eventsOfLink("public-signup-token-updated", link);
     expect(updatedEvents).toHaveLength(1); // the second, unchanged PUT records nothing
     expect(updatedEvents[0]?.preData).toMatchObject({ enabled: true });
     expect(updatedEvents[0]?.data).toMatchObject({ enabled: false });
