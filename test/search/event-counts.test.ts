@@ -136,6 +136,7 @@ describe("event-search totals over the rollup", () => {
   });
 
   it("answer a REST search in one statement, items included (the credential is remembered)", async () => {
+    await seed(9); // at least three feature-created, whatever ran before
     await t.rest("GET", "/api/admin/search/events?limit=1"); // first use of the token reads it
     const { result, statements } = await counter.during(() =>
       t.rest("GET", "/api/admin/search/events?type=IS:feature-created&limit=3"),
@@ -156,6 +157,7 @@ describe("event-search totals over the rollup", () => {
   });
 
   it("return the same items as the per-flag listing (spec 4.8)", async () => {
+    await seed(8); // events of f2, whatever ran before
     const res = await t.gql<{ eventSearch: { edges: { node: unknown }[] } }>(
       `{ eventSearch(filter: { feature: { operator: IS, values: ["f2"] } }, first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,
     );
