@@ -46,7 +46,7 @@ async function load(db: Awaited<ReturnType<typeof openBenchDatabase>>["prisma"])
   await db.$executeRawUnsafe(`
     INSERT INTO "FeatureStateVersion" ("featureName", "eventType", "projectId", "createdAt", state, environments)
     SELECT f.name, 'feature-created', 'default', f."createdAt", ${historyColumns(Prisma.sql`r.s`).sql}
-      FROM "Feature" f CROSS JOIN LATERAL (SELECT (${flagRecordJson(Prisma.sql`f`).sql})::jsonb AS s) r`);
+      FROM "Feature" f CROSS JOIN LATERAL (SELECT ${flagRecordJson(Prisma.sql`f`, { as: "jsonb" }).sql} AS s) r`);
   await db.$executeRawUnsafe(`
     CREATE TEMP TABLE toggles AS
     SELECT i, 'f-' || (i % ${FLAGS}) AS name, random() < 0.5 AS enabled,

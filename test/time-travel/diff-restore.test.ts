@@ -358,7 +358,7 @@ describe("history older than time travel", () => {
     await t.database.prisma.$executeRaw`
       INSERT INTO "FeatureStateVersion" ("featureName", "createdAt", "baseline", "projectId", "state", "environments")
       SELECT 'old-flag', ${new Date(baselineAt)}::timestamp(3), true, 'default', ${historyColumns(Prisma.sql`r.s`)}
-        FROM "Feature" f CROSS JOIN LATERAL (SELECT (${flagRecordJson(Prisma.sql`f`)})::jsonb AS s) r
+        FROM "Feature" f CROSS JOIN LATERAL (SELECT ${flagRecordJson(Prisma.sql`f`, { as: "jsonb" })} AS s) r
        WHERE f.name = 'old-flag'`;
     const later = await instant();
     const query = `query($at: DateTime!) { featureAt(name: "old-flag", at: $at) { exact exactSince state { name } } }`;

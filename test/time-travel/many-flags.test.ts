@@ -12,7 +12,7 @@ const T0 = "2026-06-01T00:00:00.000Z";
 const T1 = "2026-06-01T01:00:00.000Z";
 /** Each flag with its FlagRecord `r.s`, and the history columns of that record. */
 // Fragments without values, so their text goes into the statements below as it is.
-const RECORDS = `"Feature" f CROSS JOIN LATERAL (SELECT (${flagRecordJson(Prisma.sql`f`).sql})::jsonb AS s) r`;
+const RECORDS = `"Feature" f CROSS JOIN LATERAL (SELECT ${flagRecordJson(Prisma.sql`f`, { as: "jsonb" }).sql} AS s) r`;
 const HISTORY_COLUMNS = historyColumns(Prisma.sql`r.s`).sql;
 const name = (i: number) => `bulk-${String(i).padStart(5, "0")}`;
 

@@ -4,19 +4,38 @@ import { sqlOf } from "../../shared/sql.ts";
 import { textArray } from "../../shared/text-array.ts";
 import type { FlagRecord } from "./flag-record.logic.ts";
 
+/** The functions that build a record as json (read by the application) or jsonb (stored). */
+const BUILDERS = {
+  json: {
+    object: Prisma.raw("json_build_object"),
+    agg: Prisma.raw("json_agg"),
+    of: Prisma.raw("to_json"),
+    none: Prisma.raw("'[]'::json"),
+  },
+  jsonb: {
+    object: Prisma.raw("jsonb_build_object"),
+    agg: Prisma.raw("jsonb_agg"),
+    of: Prisma.raw("to_jsonb"),
+    none: Prisma.raw("'[]'::jsonb"),
+  },
+};
+
 /**
  * The FlagRecord (flag-record.logic.ts) of the "Feature" row `f`, as a json expression: the one
- * SQL spelling of a flag's configuration. Environments by name; strategies in evaluation order
- * (sortOrder, then creation, then id); segments, tags and parents in ascending order. With
- * `environment`, only that environment's state (none when the flag has no row there).
- * The history of time travel embeds it in each event's statement (flag-history.write.ts).
- * json rather than jsonb: building jsonb costs about twice as much, and the SDK configuration
- * reads every flag through it.
+ * SQL spelling of a record. Environments by name; strategies in evaluation order (sortOrder,
+ * then creation, then id); segments, tags and parents in ascending order. With `environment`,
+ * only that environment's state (none when the flag has no row there). Built as json to be read
+ * (half the cost of jsonb, and the SDK configuration reads every flag through it), as jsonb to
+ * be stored: the history of time travel embeds it in each event's statement (flag-history.write.ts).
  */
-export function flagRecordJson(f: Prisma.Sql, environment: string | null = null): Prisma.Sql {
+export function flagRecordJson(
+  f: Prisma.Sql,
+  { environment = null, as = "json" }: { environment?: string | null; as?: keyof typeof BUILDERS } = {},
+): Prisma.Sql {
+  const { object, agg, of, none } = BUILDERS[as];
   const inEnvironment =
     environment === null ? Prisma.empty : Prisma.sql`AND fe."environmentName" = ${environment}::text`;
-  return Prisma.sql`json_build_object(
+  return Prisma.sql`${object}(
       'name', ${f}.name,
       'project', ${f}."projectId",
       'type', ${f}.type,
@@ -26,12 +45,12 @@ export function flagRecordJson(f: Prisma.Sql, environment: string | null = null)
       'archived', ${f}."archivedAt" IS NOT NULL,
       'createdAt', to_char(${f}."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
       'environments', COALESCE((
-        SELECT json_agg(json_build_object(
+        SELECT ${agg}(${object}(
           'name', fe."environmentName",
           'enabled', fe.enabled,
           'variants', fe.variants,
           'strategies', COALESCE((
-            SELECT json_agg(json_build_object(
+            SELECT ${agg}(${object}(
               'id', s.id,
               'name', s."strategyName",
               'title', s.title,
@@ -41,21 +60,20 @@ export function flagRecordJson(f: Prisma.Sql, environment: string | null = null)
               'constraints', s.constraints,
               'variants', s.variants,
               'segments', COALESCE((
-                SELECT json_agg(ss."segmentId" ORDER BY ss."segmentId")
-                  FROM "FeatureStrategySegment" ss WHERE ss."strategyId" = s.id), '[]'::json)
+                SELECT ${agg}(ss."segmentId" ORDER BY ss."segmentId")
+                  FROM "FeatureStrategySegment" ss WHERE ss."strategyId" = s.id), ${none})
             ) ORDER BY s."sortOrder", s."createdAt", s.id)
               FROM "FeatureStrategy" s
-             WHERE s."featureName" = ${f}.name AND s."environmentName" = fe."environmentName"), '[]'::json)
+             WHERE s."featureName" = ${f}.name AND s."environmentName" = fe."environmentName"), ${none})
         ) ORDER BY fe."environmentName")
-          FROM "FeatureEnvironment" fe WHERE fe."featureName" = ${f}.name ${inEnvironment}), '[]'::json),
+          FROM "FeatureEnvironment" fe WHERE fe."featureName" = ${f}.name ${inEnvironment}), ${none}),
       'tags', COALESCE((
-        SELECT json_agg(json_build_object('type', t."tagType", 'value', t."tagValue")
-                         ORDER BY t."tagType", t."tagValue")
-          FROM "FeatureTag" t WHERE t."featureName" = ${f}.name), '[]'::json),
+        SELECT ${agg}(${object}('type', t."tagType", 'value', t."tagValue") ORDER BY t."tagType", t."tagValue")
+          FROM "FeatureTag" t WHERE t."featureName" = ${f}.name), ${none}),
       'dependencies', COALESCE((
-        SELECT json_agg(json_build_object('feature', d."parentName", 'enabled', d.enabled,
-                                            'variants', to_json(d.variants)) ORDER BY d."parentName")
-          FROM "FeatureDependency" d WHERE d."childName" = ${f}.name), '[]'::json))`;
+        SELECT ${agg}(${object}('feature', d."parentName", 'enabled', d.enabled, 'variants', ${of}(d.variants))
+                      ORDER BY d."parentName")
+          FROM "FeatureDependency" d WHERE d."childName" = ${f}.name), ${none}))`;
 }
 
 /**
@@ -76,7 +94,7 @@ export async function readFlagRecords(
 ): Promise<FlagRecord[]> {
   if ("names" in selection && selection.names.length === 0) return [];
   const rows = await sqlOf(db).query<{ record: string }>`
-    SELECT ${flagRecordJson(Prisma.sql`f`, environment)}::text AS record
+    SELECT ${flagRecordJson(Prisma.sql`f`, { environment })}::text AS record
       FROM "Feature" f WHERE ${selected(selection)} ORDER BY f.name`;
   // JSON text parsed here: faster than jsonb decoded by the driver (D-115).
   return rows.map((r) => JSON.parse(r.record) as FlagRecord);

@@ -64,7 +64,7 @@ export async function exportDocument(tx: Tx, query: ExportQuery): Promise<Record
                        AND (${s.tagType}::text IS NULL OR t."tagType" = ${s.tagType}::text))))
     )
     SELECT EXISTS (SELECT 1 FROM "Environment" WHERE name = ${query.environment}) AS environment,
-      COALESCE((SELECT json_agg(${flagRecordJson(Prisma.sql`sel`, query.environment)} ORDER BY sel.name)
+      COALESCE((SELECT json_agg(${flagRecordJson(Prisma.sql`sel`, { environment: query.environment })} ORDER BY sel.name)
                   FROM sel), '[]')::text AS records,
       -- Context fields, segments and tag types are few: all are read, those used kept below.
       COALESCE((SELECT json_agg(json_strip_nulls(json_build_object(

@@ -34,7 +34,7 @@ export const keepFlagHistory: EventEffect = {
       ) flag
       LEFT JOIN "Feature" f ON f.name = flag.name
       CROSS JOIN LATERAL (
-        SELECT CASE WHEN f.name IS NOT NULL THEN (${flagRecordJson(Prisma.sql`f`)})::jsonb END AS value
+        SELECT CASE WHEN f.name IS NOT NULL THEN ${flagRecordJson(Prisma.sql`f`, { as: "jsonb" })} END AS value
       ) record
     RETURNING id`,
 };
