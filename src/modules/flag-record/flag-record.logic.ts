@@ -35,35 +35,6 @@ export type FlagRecord = z.infer<typeof flagRecordSchema>;
 export type FlagRecordEnvironment = z.infer<typeof flagRecordEnvironmentSchema>;
 export type FlagRecordStrategy = z.infer<typeof flagRecordStrategySchema>;
 
-/** The fields of a flag without what it holds: what feature-created/-updated/-deleted events carry. */
-export function flagPayloadOf(record: FlagRecord) {
-  return {
-    name: record.name,
-    project: record.project,
-    type: record.type,
-    description: record.description,
-    stale: record.stale,
-    impressionData: record.impressionData,
-    createdAt: record.createdAt,
-    archived: record.archived,
-  };
-}
-
-/** A strategy as feature-strategy-add/-update/-remove events carry it. */
-export function strategyPayloadOf(s: FlagRecordStrategy) {
-  return {
-    id: s.id,
-    name: s.name,
-    title: s.title,
-    disabled: s.disabled,
-    sortOrder: s.sortOrder,
-    parameters: s.parameters,
-    constraints: s.constraints,
-    variants: s.variants,
-    segments: s.segments,
-  };
-}
-
 /** The flag's state in `environment` (a project environment it has no row for: off, empty). */
 export function environmentOf(record: FlagRecord, environment: string): FlagRecordEnvironment {
   return (
