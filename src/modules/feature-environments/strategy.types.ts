@@ -1,3 +1,6 @@
+import type { z } from "zod";
+import type { environmentVariantsPayload, StrategyContentPayload } from "../../events/payloads.ts";
+
 /** The 15 constraint operators of spec 2.2. */
 export const CONSTRAINT_OPERATORS = [
   "NOT_IN",
@@ -56,41 +59,12 @@ export function sharedWeights(variants: readonly { weight: number; weightType: s
   });
 }
 
-/** Shapes of the JSON columns of strategies and variants (validated at write time). */
-export type Constraint = {
-  contextName: string;
-  operator: string;
-  caseInsensitive?: boolean;
-  inverted?: boolean;
-  values?: string[];
-  value?: string;
-};
-
-export type StrategyVariant = {
-  name: string;
-  weight: number;
-  weightType: "variable" | "fix";
-  stickiness: string;
-  payload?: { type: string; value: string };
-};
-
-/** A strategy's content without its id: a project's default strategy, a strategy in the history. */
-export type StrategyContent = {
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  sortOrder: number;
-  parameters: Record<string, string>;
-  constraints: Constraint[];
-  variants: StrategyVariant[];
-  segments: number[];
-};
-
-export type EnvironmentVariant = {
-  name: string;
-  weight: number;
-  weightType?: "variable" | "fix";
-  stickiness?: string;
-  payload?: { type: string; value: string };
-  overrides?: { contextName: string; values: string[] }[];
-};
+/**
+ * Shapes of the JSON columns of strategies and variants (validated at write time): the event
+ * catalogue's payload shapes, which the flag read model (flag-record.logic.ts) is made of, so
+ * a strategy has one definition.
+ */
+export type StrategyContent = StrategyContentPayload;
+export type Constraint = StrategyContent["constraints"][number];
+export type StrategyVariant = StrategyContent["variants"][number];
+export type EnvironmentVariant = z.infer<typeof environmentVariantsPayload>["variants"][number];
