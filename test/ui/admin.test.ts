@@ -59,7 +59,12 @@ describe.skipIf(!hasChromium)("web UI: administration (catalogue)", () => {
   });
 
   it("adds and removes a project member, favourites, archives and revives the project", async () => {
-    await page.goto("/projects/checkout");
+    // A project of its own (the first test makes "checkout" through the UI).
+    const created = await ui.gql<any>(
+      `mutation { createProject(input: { id: "crew", name: "Crew" }) { id: databaseId } }`,
+    );
+    expect(created.errors).toBeUndefined();
+    await page.goto("/projects/crew");
     const addMember = page.getByRole("form", { name: "Add member" });
     await addMember.getByLabel("User").selectOption({ label: "admin" });
     await addMember.getByLabel("Role").selectOption({ label: "Member" });
@@ -70,7 +75,7 @@ describe.skipIf(!hasChromium)("web UI: administration (catalogue)", () => {
       const { data } = await ui.gql<any>(`{ users { username projectRoles { projectId role { name } } } }`);
       const admin = data?.users.find((u: { username: string }) => u.username === "admin");
       return admin?.projectRoles
-        .filter((r: { projectId: string }) => r.projectId === "checkout")
+        .filter((r: { projectId: string }) => r.projectId === "crew")
         .map((r: any) => r.role.name);
     };
     expect(await memberRoles()).toEqual(["Member"]);
@@ -80,17 +85,17 @@ describe.skipIf(!hasChromium)("web UI: administration (catalogue)", () => {
     expect(await memberRoles()).toEqual([]);
 
     await page.getByRole("link", { name: "All projects" }).click();
-    const favourite = page.getByRole("button", { name: "Favourite Checkout" });
+    const favourite = page.getByRole("button", { name: "Favourite Crew" });
     await favourite.click();
     await expect.poll(() => favourite.getAttribute("aria-pressed")).toBe("true");
     page.once("dialog", (dialog) => void dialog.accept());
-    await page.getByRole("button", { name: "Archive Checkout" }).click();
-    await expect.poll(() => page.getByRole("link", { name: "Checkout" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Archive Crew" }).click();
+    await expect.poll(() => page.getByRole("link", { name: "Crew" }).count()).toBe(0);
     await page.getByLabel("Show archived projects").check();
-    await page.getByRole("button", { name: "Revive Checkout" }).click();
-    await expect.poll(() => page.getByRole("link", { name: "Checkout" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Revive Crew" }).click();
+    await expect.poll(() => page.getByRole("link", { name: "Crew" }).count()).toBe(0);
     await page.getByLabel("Show archived projects").uncheck();
-    await page.getByRole("link", { name: "Checkout" }).waitFor();
+    await page.getByRole("link", { name: "Crew" }).waitFor();
   });
 
   it("shows the API's validation error next to its field", async () => {

@@ -78,6 +78,8 @@ describe.skipIf(!hasChromium)("web UI: time travel", () => {
   });
 
   it("restores the flag, then the environment, to that instant", async () => {
+    await typeInstant("Instant: date and time", t1);
+    await expect.poll(flagState).toBe("enabled");
     expect(await enabledInDevelopment()).toBe(false);
     await page.getByRole("button", { name: `Restore ${FLAG} to this instant` }).click();
     await page
@@ -90,6 +92,8 @@ describe.skipIf(!hasChromium)("web UI: time travel", () => {
     await page.getByRole("button", { name: "Restore environment to this instant" }).click();
     await expect.poll(enabledInDevelopment).toBe(true);
     expect(ui.externalRequests).toEqual([]);
+    // Off again, as the other tests expect the flag now.
+    await toggle(false);
   });
 
   it("the flag page has a slider: the flag as it was at T1, and before it existed", async () => {
