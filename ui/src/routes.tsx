@@ -13,6 +13,7 @@ export const PAGES: LazyPage[] = [
   lazyPage("environments", () => import("./pages/environments/EnvironmentsPage.tsx")),
   lazyPage("segments", () => import("./pages/segments/SegmentsPage.tsx")),
   lazyPage("context-fields", () => import("./pages/context-fields/ContextFieldsPage.tsx")),
+  lazyPage("strategy-types", () => import("./pages/strategy-types/StrategyTypesPage.tsx")),
   lazyPage("tag-types", () => import("./pages/tag-types/TagTypesPage.tsx")),
   lazyPage("integrations", () => import("./pages/integrations/IntegrationsPage.tsx")),
   lazyPage("integrations/:id", () => import("./pages/integrations/IntegrationPage.tsx")),

@@ -9,6 +9,7 @@ const NAV: { to: string; label: string; admin?: boolean }[] = [
   { to: "/environments", label: "Environments" },
   { to: "/segments", label: "Segments" },
   { to: "/context-fields", label: "Context fields" },
+  { to: "/strategy-types", label: "Strategy types" },
   { to: "/tag-types", label: "Tag types" },
   { to: "/change-requests", label: "Change requests" },
   { to: "/events", label: "Event log" },
