@@ -53,40 +53,4 @@ export const timeTravelRoutes = defineRoutes([
       }),
     },
   },
-  {
-    method: "GET",
-    path: "/api/admin/projects/:projectId/environments/:environment/snapshot",
-    tag: "Time travel",
-    summary: "Every flag of an environment as it was at an instant",
-    description: "The project's flags in the environment at `at` (RFC 3339), each with whether it was on.",
-    document: `query EnvironmentSnapshot($project: String!, $environment: String!, $at: DateTime!) {
-      environmentSnapshot(project: $project, environment: $environment, at: $at) {
-        at features { name exact state { environments { name enabled } } } } }`,
-    variables: ({ params, query }) => ({
-      project: params.projectId,
-      environment: params.environment,
-      at: single(query, "at"),
-    }),
-    respond: (data) => {
-      const snapshot = data.environmentSnapshot as {
-        at: string;
-        features: { name: string; exact: boolean; state: { environments: { enabled: boolean }[] } | null }[];
-      };
-      return {
-        at: snapshot.at,
-        features: snapshot.features.map((f) => ({
-          name: f.name,
-          exact: f.exact,
-          enabled: f.state?.environments[0]?.enabled ?? false,
-        })),
-      };
-    },
-    schemas: {
-      query: z.object({ at: z.iso.datetime({ offset: true }).describe("The instant (RFC 3339).") }),
-      response: z.object({
-        at: z.string(),
-        features: z.array(z.object({ name: z.string(), exact: z.boolean(), enabled: z.boolean() })),
-      }),
-    },
-  },
 ]);
