@@ -2,11 +2,13 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addStrategy,
+  apiToken,
   createContextField,
   createFlag,
   createSegment,
   enableFlag,
   gqlOk,
+  reportMetrics,
 } from "../helpers/builders.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
@@ -342,6 +344,11 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   it("edits the settings, completes and uncompletes, favourites, marks stale and archives", async () => {
     await createFlag(ui, "old-flag");
     await openFlag("old-flag");
+    // A flag no SDK has seen has nothing to complete.
+    expect(await page.getByRole("form", { name: "Complete flag" }).count()).toBe(0);
+    const sdk = await apiToken(ui, "client", "development", ["*"]);
+    expect(await reportMetrics(ui, sdk, { "old-flag": { yes: 1, no: 0 } })).toBe(202);
+    await openFlag("old-flag");
     const settings = page.getByRole("form", { name: "Flag settings" });
     await settings.getByLabel("Description").fill("Old checkout path");
     await settings.getByLabel("Impression data").check();
@@ -381,6 +388,12 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     await page.getByText("This flag is archived").waitFor();
     expect((await stored("old-flag")).archived).toBe(true);
     expect(await page.getByRole("switch", { name: "Enabled in development" }).isDisabled()).toBe(true);
+    // The list says "archived" once (not also as its lifecycle stage).
+    await page.goto("/flags?archived=1&q=old-flag");
+    const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: "old-flag" }) });
+    await row.waitFor();
+    expect(await row.getByText("archived", { exact: true }).count()).toBe(1);
+    await openFlag("old-flag");
     await page.getByRole("button", { name: "Revive" }).click();
     await page.getByRole("button", { name: "Archive" }).waitFor();
     expect((await stored("old-flag")).archived).toBe(false);

@@ -23,6 +23,7 @@ export const PAGES: LazyPage[] = [
   lazyPage("change-requests/:id", () => import("./pages/change-requests/ChangeRequestPage.tsx")),
   lazyPage("events", () => import("./pages/events/EventsPage.tsx")),
   lazyPage("time-travel", () => import("./pages/time-travel/TimeTravelPage.tsx")),
+  lazyPage("profile", () => import("./pages/profile/ProfilePage.tsx")),
 ];
 
 export function AppRoutes() {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { CONSTRAINT_OPERATORS, TOTAL_WEIGHT } from "./strategy.types.ts";
+import { CONSTRAINT_OPERATORS } from "./strategy.types.ts";
+import { TOTAL_WEIGHT } from "./variant-weights.logic.ts";
 
 // The inputs of strategies, their constraints and variants (and of environment variants), as
 // every module that takes one checks them (strategies, segments, default strategies, imports).

@@ -1,11 +1,7 @@
 import { ValidationError } from "../../shared/errors.ts";
 import { type VariantInput, variantSchema } from "./strategy.inputs.ts";
-import {
-  type EnvironmentVariant,
-  type StrategyVariant,
-  sharedWeights,
-  TOTAL_WEIGHT,
-} from "./strategy.types.ts";
+import type { EnvironmentVariant, StrategyVariant } from "./strategy.types.ts";
+import { sharedWeights, TOTAL_WEIGHT } from "./variant-weights.logic.ts";
 
 /**
  * Validates strategy-level variants (spec 2.4) and returns them with weights rebalanced.

@@ -28,10 +28,10 @@ export function Shell() {
       </a>
       <header className="topbar">
         <span className="brand">Vexil</span>
-        <span className="who">
+        <NavLink className="who" to="/profile" aria-label={`Your profile (${viewer.name})`}>
           {viewer.user?.imageUrl && <img src={viewer.user.imageUrl} alt="" width={24} height={24} />}
           {viewer.name}
-        </span>
+        </NavLink>
         <button type="button" className="secondary" onClick={() => void logout()}>
           Log out
         </button>

@@ -138,9 +138,7 @@ function Review(props: { request: Request }) {
 
   return (
     <>
-      <PageTitle actions={<StateBadge state={cr.state} />}>
-        Change request #{cr.databaseId}: {cr.title}
-      </PageTitle>
+      <PageTitle actions={<StateBadge state={cr.state} />}>{titleOf(cr)}</PageTitle>
       <dl className="facts">
         <dt>Project</dt>
         <dd>{cr.project}</dd>
@@ -361,4 +359,10 @@ function Comments(props: { request: Request }) {
       </form>
     </section>
   );
+}
+
+/** "Change request #2: Fix pricing", or the number alone when the title is the default one. */
+function titleOf(cr: { databaseId: number; title: string | null }): string {
+  const number = `Change request #${cr.databaseId}`;
+  return !cr.title || cr.title === number ? number : `${number}: ${cr.title}`;
 }

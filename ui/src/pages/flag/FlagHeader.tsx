@@ -180,7 +180,8 @@ function Lifecycle(props: { flag: Flag }) {
       </div>
     );
   }
-  if (props.flag.archived) return null;
+  // Nothing to complete before an SDK has seen the flag (Unleash offers it from then on).
+  if (props.flag.archived || !props.flag.lifecycle || props.flag.lifecycle.stage === "initial") return null;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

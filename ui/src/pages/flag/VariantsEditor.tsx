@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useMutation } from "urql";
-import { sharedWeights } from "../../../../src/modules/feature-environments/strategy.types.ts";
+import { sharedWeights } from "../../../../src/modules/feature-environments/variant-weights.logic.ts";
 import { BUILT_IN_CONTEXT_FIELDS } from "../../components/ConstraintsEditor.tsx";
 import { Field, SelectField } from "../../components/form.tsx";
 import { fieldProblem, type PathProblem, pathProblemOf } from "../../lib/path-problems.ts";

@@ -76,7 +76,9 @@ function FlagTable(props: { items: Item[]; onFavoriteChanged(): void }) {
             {item.stale && <span className="badge off">stale</span>}
             {item.potentiallyStale && !item.stale && <span className="badge">potentially stale</span>}
             {item.archived && <span className="badge">archived</span>}
-            {item.lifecycle && <span className="badge">{item.lifecycle.stage}</span>}
+            {item.lifecycle && item.lifecycle.stage !== "archived" && (
+              <span className="badge">{item.lifecycle.stage}</span>
+            )}
             {item.description && <div className="description">{item.description}</div>}
             {item.tags.length > 0 && (
               <div>
