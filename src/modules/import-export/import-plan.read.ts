@@ -1,6 +1,6 @@
 import type { Tx } from "../../db/database.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS, type Permission, type PermissionCheck } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { isKnownStrategy } from "../evaluation/strategies.logic.ts";

@@ -3,7 +3,7 @@ import type { ResourceLimits } from "../../config.ts";
 import type { Tx } from "../../db/database.ts";
 import { ConflictError, NoAccessError, NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { APPLIERS, PROPOSE_PERMISSION } from "../change-requests/appliers.write.ts";

@@ -116,7 +116,9 @@ export default function ChangeRequestPage() {
 
 function Review(props: { request: Request }) {
   const cr = props.request;
-  const { viewer, isAdmin } = useSession();
+  const { viewer, isAdmin, can } = useSession();
+  const mayApprove = can("APPROVE_CHANGE_REQUEST", cr.project, cr.environment);
+  const mayApply = can("APPLY_CHANGE_REQUEST", cr.project, cr.environment);
   const navigate = useNavigate();
   const action = useAction();
   const isAuthor = viewer.user?.databaseId === cr.createdBy.id;
@@ -182,17 +184,17 @@ function Review(props: { request: Request }) {
               Send to review
             </button>
           )}
-          {cr.state === "In review" && (
+          {cr.state === "In review" && mayApprove && (
             <button type="button" disabled={action.busy} onClick={() => void action.run(Approve, ids)}>
               Approve
             </button>
           )}
-          {(cr.state === "Approved" || cr.state === "Scheduled") && (
+          {(cr.state === "Approved" || cr.state === "Scheduled") && mayApply && (
             <button type="button" disabled={action.busy} onClick={() => void action.run(Apply, ids)}>
               {cr.state === "Scheduled" ? "Apply now" : "Apply changes"}
             </button>
           )}
-          {["In review", "Approved", "Scheduled"].includes(cr.state) && (
+          {["In review", "Approved", "Scheduled"].includes(cr.state) && mayApprove && (
             <button
               type="button"
               className="danger"
@@ -223,7 +225,13 @@ function Review(props: { request: Request }) {
             </button>
           )}
         </div>
-        {(cr.state === "Approved" || cr.state === "Scheduled") && (
+        {cr.state === "In review" && !mayApprove && (
+          <p className="muted" role="note">
+            You cannot approve or reject change requests in {cr.environment} of {cr.project}: that takes the
+            APPROVE_CHANGE_REQUEST permission there (the project's settings show who holds it).
+          </p>
+        )}
+        {(cr.state === "Approved" || cr.state === "Scheduled") && mayApply && (
           <ScheduleForm
             busy={action.busy}
             onSchedule={(scheduledAt) => void action.run(Schedule, { ...ids, scheduledAt })}

@@ -4,6 +4,7 @@ import { sharedWeights } from "../../../../src/modules/feature-environments/vari
 import { BUILT_IN_CONTEXT_FIELDS } from "../../components/ConstraintsEditor.tsx";
 import { Field, SelectField } from "../../components/form.tsx";
 import { fieldProblem, type PathProblem, pathProblemOf } from "../../lib/path-problems.ts";
+import { useSession } from "../../lib/session.tsx";
 import { type ChangeOutcome, useEnvironmentChange, useFlag } from "./context.ts";
 import type { FlagEnvironment, PayloadType } from "./EnvironmentSection.tsx";
 import { SetEnvironmentVariants } from "./queries.ts";
@@ -42,6 +43,7 @@ export function VariantsEditor(props: {
   const [problem, setProblem] = useState<PathProblem | null>(null);
   const [, save] = useMutation(SetEnvironmentVariants);
   const run = useEnvironmentChange(environment.name, props.needsReview);
+  const mayEdit = useSession().can("UPDATE_FEATURE_ENVIRONMENT_VARIANTS", project, environment.name);
 
   if (!variants) {
     return (
@@ -66,9 +68,11 @@ export function VariantsEditor(props: {
             ))}
           </ul>
         )}
-        <button type="button" className="secondary" onClick={() => setVariants(variantsOf(environment))}>
-          Edit variants in {environment.name}
-        </button>
+        {mayEdit && (
+          <button type="button" className="secondary" onClick={() => setVariants(variantsOf(environment))}>
+            Edit variants in {environment.name}
+          </button>
+        )}
       </div>
     );
   }
