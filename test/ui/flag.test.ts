@@ -348,6 +348,16 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     expect(await page.getByRole("form", { name: "Complete flag" }).count()).toBe(0);
     const sdk = await apiToken(ui, "client", "development", ["*"]);
     expect(await reportMetrics(ui, sdk, { "old-flag": { yes: 1, no: 0 } })).toBe(202);
+    // Metrics are written within a second (buffered): then the flag is pre-live.
+    await expect
+      .poll(async () => {
+        const { projectFeature } = await gqlOk<{ projectFeature: { lifecycle: { stage: string } } }>(
+          ui,
+          `{ projectFeature(project: "default", name: "old-flag") { lifecycle { stage } } }`,
+        );
+        return projectFeature.lifecycle.stage;
+      })
+      .toBe("pre-live");
     await openFlag("old-flag");
     const settings = page.getByRole("form", { name: "Flag settings" });
     await settings.getByLabel("Description").fill("Old checkout path");

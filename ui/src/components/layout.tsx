@@ -13,6 +13,8 @@ const NAV: { to: string; label: string; admin?: boolean }[] = [
   { to: "/change-requests", label: "Change requests" },
   { to: "/events", label: "Event log" },
   { to: "/time-travel", label: "Time travel" },
+  { to: "/playground", label: "Playground" },
+  { to: "/applications", label: "Applications" },
   { to: "/integrations", label: "Integrations" },
   { to: "/tokens", label: "API tokens" },
   { to: "/users", label: "Users", admin: true },
