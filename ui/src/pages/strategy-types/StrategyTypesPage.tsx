@@ -71,7 +71,7 @@ export default function StrategyTypesPage() {
                 <button
                   type="button"
                   className="secondary"
-                  onClick={() => void setDeprecated({ name: t.name, deprecated: !t.deprecated }).then(reload)}
+                  onClick={() => void perform(setDeprecated({ name: t.name, deprecated: !t.deprecated }))}
                 >
                   {t.deprecated ? `Reactivate ${t.name}` : `Deprecate ${t.name}`}
                 </button>
