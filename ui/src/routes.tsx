@@ -24,6 +24,7 @@ export const PAGES: LazyPage[] = [
   lazyPage("change-requests/:id", () => import("./pages/change-requests/ChangeRequestPage.tsx")),
   lazyPage("events", () => import("./pages/events/EventsPage.tsx")),
   lazyPage("time-travel", () => import("./pages/time-travel/TimeTravelPage.tsx")),
+  lazyPage("import-export", () => import("./pages/import-export/ImportExportPage.tsx")),
   lazyPage("playground", () => import("./pages/playground/PlaygroundPage.tsx")),
   lazyPage("applications", () => import("./pages/applications/ApplicationsPage.tsx")),
   lazyPage("profile", () => import("./pages/profile/ProfilePage.tsx")),

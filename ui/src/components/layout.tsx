@@ -15,6 +15,7 @@ const NAV: { to: string; label: string; admin?: boolean }[] = [
   { to: "/events", label: "Event log" },
   { to: "/time-travel", label: "Time travel" },
   { to: "/playground", label: "Playground" },
+  { to: "/import-export", label: "Export and import" },
   { to: "/applications", label: "Applications" },
   { to: "/integrations", label: "Integrations" },
   { to: "/tokens", label: "API tokens" },
