@@ -13,6 +13,7 @@ export const PAGES: LazyPage[] = [
   lazyPage("environments", () => import("./pages/environments/EnvironmentsPage.tsx")),
   lazyPage("segments", () => import("./pages/segments/SegmentsPage.tsx")),
   lazyPage("context-fields", () => import("./pages/context-fields/ContextFieldsPage.tsx")),
+  lazyPage("strategy-types", () => import("./pages/strategy-types/StrategyTypesPage.tsx")),
   lazyPage("tag-types", () => import("./pages/tag-types/TagTypesPage.tsx")),
   lazyPage("integrations", () => import("./pages/integrations/IntegrationsPage.tsx")),
   lazyPage("integrations/:id", () => import("./pages/integrations/IntegrationPage.tsx")),
@@ -23,6 +24,8 @@ export const PAGES: LazyPage[] = [
   lazyPage("change-requests/:id", () => import("./pages/change-requests/ChangeRequestPage.tsx")),
   lazyPage("events", () => import("./pages/events/EventsPage.tsx")),
   lazyPage("time-travel", () => import("./pages/time-travel/TimeTravelPage.tsx")),
+  lazyPage("import-export", () => import("./pages/import-export/ImportExportPage.tsx")),
+  lazyPage("playground", () => import("./pages/playground/PlaygroundPage.tsx")),
   lazyPage("applications", () => import("./pages/applications/ApplicationsPage.tsx")),
   lazyPage("profile", () => import("./pages/profile/ProfilePage.tsx")),
 ];

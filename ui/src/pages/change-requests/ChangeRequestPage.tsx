@@ -5,6 +5,7 @@ import { Field, ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { type ApiProblem, problemOf } from "../../lib/errors.ts";
 import { graphql, type ResultOf, readFragment } from "../../lib/graphql.ts";
+import { useRefetchOnEvents } from "../../lib/live.ts";
 import { useSession } from "../../lib/session.tsx";
 import { ChangeRequestFields, FlagChanges, SegmentChanges } from "./changes.tsx";
 import { StateBadge, userLabel } from "./state.tsx";
@@ -97,7 +98,18 @@ function useAction() {
 export default function ChangeRequestPage() {
   const param = useParams().id;
   const id = Number(param);
-  const [result] = useQuery({ query: ChangeRequestQuery, variables: { id }, pause: !Number.isInteger(id) });
+  const [result, refetch] = useQuery({
+    query: ChangeRequestQuery,
+    variables: { id },
+    pause: !Number.isInteger(id),
+  });
+  const project = result.data?.changeRequest
+    ? readFragment(ChangeRequestFields, result.data.changeRequest).project
+    : null;
+  // Reviews, comments and state changes made by others show at once.
+  useRefetchOnEvents({ projects: project ? [project] : [] }, () =>
+    refetch({ requestPolicy: "network-only" }),
+  );
   const request = result.data?.changeRequest
     ? readFragment(ChangeRequestFields, result.data.changeRequest)
     : null;

@@ -7,6 +7,7 @@ import { PageTitle, Pending } from "../../components/layout.tsx";
 import { Table } from "../../components/table.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import type { ResultOf } from "../../lib/graphql.ts";
+import { useRefetchOnEvents } from "../../lib/live.ts";
 import { CreateFlagForm } from "./CreateFlagForm.tsx";
 import { FlagFilters } from "./FlagFilters.tsx";
 import { FavoriteFlag, FilterOptions, FlagSearch, UnfavoriteFlag } from "./queries.ts";
@@ -28,6 +29,8 @@ export default function FlagsPage() {
   const [result, refetch] = useQuery({ query: FlagSearch, variables });
   const page = result.data?.featureSearch;
   const reload = () => refetch({ requestPolicy: "network-only" });
+  // Flags created, changed or toggled elsewhere show without a reload.
+  useRefetchOnEvents({}, reload);
   // Typing in the search box replaces the history entry; other changes add one (back undoes them).
   const onChange = (next: URLSearchParams) => setParams(next, { replace: next.get("q") !== params.get("q") });
 
