@@ -1,6 +1,7 @@
 // `npm run bench:doc` (also the end of `npm run bench`): rewrites the table of
 // docs/performance.md from bench/results/*.json. Everything above the GENERATED marker is
 // hand-written and kept as it is.
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { RESULTS_DIR, readResults, type ScenarioResult, type Target } from "./results.ts";
 
@@ -40,7 +41,10 @@ function rowOf(group: string, name: string, levels: ScenarioResult[]): string {
   const figure = levels
     .map((r) => (many ? `${LEVEL.exec(r.scenario)?.[2]} conn: ${figuresOf(r)}` : figuresOf(r)))
     .join("; ");
-  const target = levels.map((r) => targetOf(r, many)).filter(Boolean).join("; ");
+  const target = levels
+    .map((r) => targetOf(r, many))
+    .filter(Boolean)
+    .join("; ");
   const last = levels.reduce((a, b) => (a.date > b.date ? a : b));
   const date = last.date.slice(0, 16).replace("T", " ");
   const otherLoad = Math.max(...levels.map((r) => r.otherLoad));
@@ -76,4 +80,6 @@ const at = text.indexOf(MARKER);
 const header = at < 0 ? `${text.trimEnd()}\n\n` : text.slice(0, at);
 const table = tableOf();
 writeFileSync(DOC, `${header}${MARKER}\n\n${table.join("\n")}\n`);
+// Aligned as the project's formatter aligns Markdown tables, so `npm run lint` stays clean.
+execFileSync("npx", ["biome", "format", "--write", DOC], { stdio: "ignore" });
 console.log(`[bench:doc] docs/performance.md: ${table.length - 2} scenario rows`);
