@@ -59,7 +59,10 @@ export function judge(latest: ScenarioResult, baseline: ScenarioResult | undefin
     const slower = m.higherIsBetter ? change < -TOLERANCE : change > TOLERANCE;
     worse ||= slower;
     const sign = change >= 0 ? "+" : "";
-    notes.push(`${m.name} ${before}${m.unit} -> ${now}${m.unit} (${sign}${(change * 100).toFixed(0)} %)`);
+    const show = (n: number) => Number(n.toPrecision(4));
+    notes.push(
+      `${m.name} ${show(before)}${m.unit} -> ${show(now)}${m.unit} (${sign}${(change * 100).toFixed(0)} %)`,
+    );
   }
   notes.push(`other load ${baseline.otherLoad} -> ${latest.otherLoad}`);
   const verdict: Verdict = !worse ? "ok" : comparable ? "regression" : "inconclusive";
