@@ -6,7 +6,7 @@
 // BENCH_DATABASE_NAME on it, default `vexil_bench`, is dropped and re-created), BENCH_FLAGS (10000), BENCH_PROJECTS (20),
 // BENCH_EVENTS (1000000), BENCH_DURATION seconds per scenario (5), BENCH_CONNECTIONS (levels, default 2,8),
 // BENCH_ONLY (substring of scenario names, or a group: "flag search", "event search"), BENCH_REUSE=1 (keep an existing PostgreSQL dataset).
-// Results: bench/results/search.json (bench/results.ts).
+// BENCH_EXPLAIN=0 skips the plans. Results: bench/results/search.json (bench/results.ts).
 import autocannon from "autocannon";
 import { type Database, openPostgres } from "../src/db/database.ts";
 import { createPglite } from "../src/db/pglite.ts";
