@@ -107,8 +107,8 @@ const MATCH_COLUMNS = sql`f.name, f."createdAt", f."lastSeenAt", f.type, f.stale
 
 /**
  * The positions (sort key values, the name last, as a JSON array) of one page's flags, past
- * the request's cursor. Favourites first is a UNION of the caller's matching favourites (few)
- * and the first other matches, so the ranking never needs a sort of all matches.
+ * the request's cursor. Favourites first is a UNION of the caller's first matching favourites
+ * and the first other matches, each cut at the page, so the ranking never sorts all matches.
  * `flags` is where the candidates come from: the flags, or the materialised matches.
  */
 function pageOf(args: FeatureSearchArgs, where: Sql, request: PageRequest, flags = FLAGS): Sql {
