@@ -70,6 +70,11 @@ const envSchema = z.object({
   VEXIL_METRICS_MAX_INSTANCES: z.coerce.number().int().min(1).default(20_000),
   /** Unknown-flag rows (name x application x environment) kept; the oldest go first (D-171). */
   VEXIL_METRICS_MAX_UNKNOWN_FLAGS: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * Names of unknown flags SDK reports may bring in per minute on this node; reports' counts for
+   * further unknown names are dropped at the edge, before they are buffered (D-171).
+   */
+  VEXIL_METRICS_UNKNOWN_FLAGS_PER_MINUTE: z.coerce.number().int().min(1).default(1_000),
   /** Hours per-application metrics and silent SDK instances are kept (D-172). */
   VEXIL_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   /** OFREP evaluations one API token may ask for per second on this node (then 429 with Retry-After). */
@@ -228,6 +233,8 @@ export type MetricsConfig = {
   maxApplications: number;
   maxInstances: number;
   maxUnknownFlags: number;
+  /** Distinct unknown flag names admitted per minute and node; the rest are dropped at the edge. */
+  unknownFlagsPerMinute: number;
   /** Hours per-application metrics and silent instances are kept. */
   retentionHours: number;
 };
@@ -312,6 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxApplications: e.VEXIL_METRICS_MAX_APPLICATIONS,
       maxInstances: e.VEXIL_METRICS_MAX_INSTANCES,
       maxUnknownFlags: e.VEXIL_METRICS_MAX_UNKNOWN_FLAGS,
+      unknownFlagsPerMinute: e.VEXIL_METRICS_UNKNOWN_FLAGS_PER_MINUTE,
       retentionHours: e.VEXIL_METRICS_RETENTION_HOURS,
     },
     integrations: {

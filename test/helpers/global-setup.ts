@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -15,6 +16,8 @@ import { TEST_ADMIN_ENV } from "./admin.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 import { buildIfStale } from "./server-process.ts";
 
+const ROOT = join(import.meta.dirname, "..", "..");
+
 type Provided = {
   pgliteTemplate?: string;
   pgliteBootstrappedTemplate?: string;
@@ -26,10 +29,11 @@ type Template = { provided: Provided; teardown(): Promise<void> };
 /**
  * Builds what is stale, then makes the templates of a run: a migrated database, and a copy of it
  * bootstrapped with the test apps' admin (TEST_ADMIN_ENV; see createTestApp). On PGlite, data
- * dirs dumped to files (each test file loads a copy); with TEST_DATABASE_URL, PostgreSQL template
- * databases (each file CREATEs from one). Vitest calls a global setup once per project
+ * dirs dumped to files (each test file loads a copy), kept between runs while what they are made
+ * from is unchanged; with TEST_DATABASE_URL, PostgreSQL template databases (each file CREATEs
+ * from one). Vitest calls a global setup once per project
  * (vitest.config.ts has two): the first call makes the templates, every call provides them, and
- * the last teardown removes them.
+ * the last teardown removes the PostgreSQL ones.
  */
 export default async function setup(project: TestProject) {
   const shared = globalThis as { vexilTestTemplate?: { made: Promise<Template>; users: number } };
@@ -74,15 +78,75 @@ async function makeTemplate(): Promise<Template> {
       },
     };
   }
-  const dir = await mkdtemp(join(tmpdir(), "vexil-test-"));
-  const [migrated, bootstrapped] = await pgliteTarballs(dir);
+  const dir = await cachedPgliteTemplates();
   const files = {
     pgliteTemplate: join(dir, "template.tar"),
     pgliteBootstrappedTemplate: join(dir, "bootstrapped.tar"),
   };
-  await writeFile(files.pgliteTemplate, migrated);
-  await writeFile(files.pgliteBootstrappedTemplate, bootstrapped);
-  return { provided: files, teardown: () => rm(dir, { recursive: true, force: true }) };
+  return { provided: files, teardown: async () => {} };
+}
+
+/** Where PGlite templates are kept between runs, one folder per TEMPLATE_INPUTS state. */
+const TEMPLATE_CACHE = join(ROOT, "node_modules", ".cache", "vexil-test-templates");
+/** What the templates are made from: the migrations, the bootstrap and the test admin. */
+const TEMPLATE_INPUTS = [
+  "prisma/migrations",
+  "src/bootstrap.ts",
+  "src/config.ts",
+  "src/modules/access",
+  "src/shared/actor.ts",
+  "test/helpers/admin.ts",
+  "test/helpers/global-setup.ts",
+  "node_modules/@electric-sql/pglite/package.json",
+];
+
+/**
+ * The folder holding this state's PGlite tarballs: made once and kept (making them costs
+ * seconds of CPU, which every run, even of one file, would pay). A new one is written aside
+ * and renamed, so concurrent runs never read half a folder.
+ */
+async function cachedPgliteTemplates(): Promise<string> {
+  const dir = join(TEMPLATE_CACHE, await hashOfInputs());
+  if (existsSync(join(dir, "bootstrapped.tar"))) {
+    const now = new Date();
+    await utimes(dir, now, now); // in use: see forgetUnusedTemplates
+    return dir;
+  }
+  await mkdir(TEMPLATE_CACHE, { recursive: true });
+  const work = await mkdtemp(join(tmpdir(), "vexil-test-"));
+  const [migrated, bootstrapped] = await pgliteTarballs(work);
+  await writeFile(join(work, "template.tar"), migrated);
+  await writeFile(join(work, "bootstrapped.tar"), bootstrapped);
+  const staged = `${dir}.${process.pid}`;
+  await cp(work, staged, { recursive: true });
+  await rm(work, { recursive: true, force: true });
+  await rename(staged, dir).catch(() => rm(staged, { recursive: true, force: true })); // another run made it
+  await forgetUnusedTemplates();
+  return dir;
+}
+
+/** Folders unused for a day go (not sooner: another checkout sharing node_modules may use one). */
+async function forgetUnusedTemplates(): Promise<void> {
+  const dayAgo = Date.now() - 24 * 3600_000;
+  for (const name of await readdir(TEMPLATE_CACHE)) {
+    const path = join(TEMPLATE_CACHE, name);
+    if ((await stat(path)).mtimeMs < dayAgo) await rm(path, { recursive: true, force: true });
+  }
+}
+
+async function hashOfInputs(): Promise<string> {
+  const hash = createHash("sha256");
+  for (const input of TEMPLATE_INPUTS) {
+    const path = join(ROOT, input);
+    const files = input.endsWith(".ts") || input.endsWith(".json") ? [path] : await filesUnder(path);
+    for (const file of files.sort()) hash.update(file.slice(ROOT.length)).update(await readFile(file));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
 /** What a test app's first start writes (createTestApp: TEST_ADMIN_ENV, no other INIT_ADMIN_*). */
