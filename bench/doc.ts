@@ -23,7 +23,7 @@ function figuresOf(r: ScenarioResult): string {
   return parts.filter(Boolean).join(", ");
 }
 
-function targetOf(r: ScenarioResult, levels: boolean): string {
+function targetOf(r: ScenarioResult, levels: boolean, databases: number): string {
   const t: Target | undefined = r.target;
   if (!t) return "";
   const parts = [
@@ -33,16 +33,21 @@ function targetOf(r: ScenarioResult, levels: boolean): string {
     t.rssMiB !== undefined ? `RSS ≤ ${number(t.rssMiB)} MiB` : null,
   ];
   const at = levels ? ` at ${LEVEL.exec(r.scenario)?.[2]}` : "";
-  return `${parts.filter(Boolean).join(", ")}${at} ${r.meetsTarget ? "✓" : "**✗**"}`;
+  const on = databases > 1 ? ` (${r.database})` : "";
+  return `${parts.filter(Boolean).join(", ")}${at}${on} ${r.meetsTarget ? "✓" : "**✗**"}`;
 }
 
+/** One row per scenario: its concurrency levels, and its databases, side by side. */
 function rowOf(group: string, name: string, levels: ScenarioResult[]): string {
   const many = levels.length > 1 || LEVEL.test(levels[0]?.scenario ?? "");
-  const figure = levels
-    .map((r) => (many ? `${LEVEL.exec(r.scenario)?.[2]} conn: ${figuresOf(r)}` : figuresOf(r)))
-    .join("; ");
+  const databases = [...new Set(levels.map((r) => r.database))];
+  const label = (r: ScenarioResult) =>
+    [databases.length > 1 ? r.database : "", many ? `${LEVEL.exec(r.scenario)?.[2]} conn` : ""]
+      .filter(Boolean)
+      .join(", ");
+  const figure = levels.map((r) => (label(r) ? `${label(r)}: ${figuresOf(r)}` : figuresOf(r))).join("; ");
   const target = levels
-    .map((r) => targetOf(r, many))
+    .map((r) => targetOf(r, many, databases.length))
     .filter(Boolean)
     .join("; ");
   const last = levels.reduce((a, b) => (a.date > b.date ? a : b));
@@ -50,7 +55,7 @@ function rowOf(group: string, name: string, levels: ScenarioResult[]): string {
   const otherLoad = Math.max(...levels.map((r) => r.otherLoad));
   const load = `${Math.round(otherLoad * 100)} % / ${last.loadAverage.toFixed(1)}`;
   const commits = [...new Set(levels.map((r) => `\`${r.commit}\``))].join(" ");
-  return `| ${[group, name, last.database, figure, target, date, load, commits].join(" | ")} |`;
+  return `| ${[group, name, databases.join(", "), figure, target, date, load, commits].join(" | ")} |`;
 }
 
 function tableOf(): string[] {
@@ -65,11 +70,11 @@ function tableOf(): string[] {
     const results = readResults(`${RESULTS_DIR}${file}`);
     const scenarios = new Map<string, ScenarioResult[]>();
     for (const r of results?.scenarios ?? []) {
-      const key = `${r.database}\u0000${LEVEL.exec(r.scenario)?.[1] ?? r.scenario}`;
+      const key = LEVEL.exec(r.scenario)?.[1] ?? r.scenario;
       scenarios.set(key, [...(scenarios.get(key) ?? []), r]);
     }
     for (const [key, levels] of scenarios) {
-      rows.push(rowOf(results?.group ?? file, key.split("\u0000")[1] as string, levels));
+      rows.push(rowOf(results?.group ?? file, key, levels));
     }
   }
   return rows;
