@@ -80,7 +80,11 @@ async function runScenario(url: string, s: Scenario, connections: number, second
       target: judged ? { p99Ms: s.targetP99 } : undefined,
       otherLoad: load.otherLoad(),
       // The slowest request: shows a cold first request (e.g. a free-text term's first count) that p99 hides.
-      details: { maxMs: result.latency.max, errors: result.errors + result.timeouts + result.non2xx },
+      details: {
+        ...size,
+        maxMs: result.latency.max,
+        errors: result.errors + result.timeouts + result.non2xx,
+      },
     },
   );
 }
