@@ -106,7 +106,11 @@ export function scenarioResult(
   const rounded = Object.fromEntries(
     Object.entries(figures)
       .filter(([, v]) => v !== undefined && Number.isFinite(v))
-      .map(([k, v]) => [k, round(v as number, (v as number) < 10 ? 2 : 1)]),
+      // Three significant digits below 100 (an in-process operation takes microseconds).
+      .map(([k, v]) => [
+        k,
+        (v as number) < 100 ? Number((v as number).toPrecision(3)) : round(v as number, 1),
+      ]),
   ) as Figures;
   return {
     scenario,
