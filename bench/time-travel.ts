@@ -6,7 +6,10 @@
 // environment at a random instant, and the diff of the environment over the whole day.
 // Results: bench/results/time-travel.json.
 import { applyMigrations } from "../src/db/migrate.ts";
+import { Prisma } from "../src/generated/prisma/client.ts";
+import { flagRecordJson } from "../src/modules/flag-record/flag-record.read.ts";
 import { changesBetween } from "../src/modules/time-travel/changes.read.ts";
+import { historyColumns } from "../src/modules/time-travel/flag-history.write.ts";
 import { environmentAt, flagAt, projectFlagNames } from "../src/modules/time-travel/history.read.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { databaseKind, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
@@ -44,8 +47,8 @@ async function load(db: Awaited<ReturnType<typeof openBenchDatabase>>["prisma"])
   // Each flag's state at creation, then EVENTS toggles in one day, each with its state after.
   await db.$executeRawUnsafe(`
     INSERT INTO "FeatureStateVersion" ("featureName", "eventType", "projectId", "createdAt", state, environments)
-    SELECT name, 'feature-created', 'default', "createdAt", s - 'environments', vexil_environments_by_name(s)
-      FROM "Feature", vexil_flag_state(name) s`);
+    SELECT f.name, 'feature-created', 'default', f."createdAt", ${historyColumns(Prisma.sql`r.s`).sql}
+      FROM "Feature" f CROSS JOIN LATERAL (SELECT ${flagRecordJson(Prisma.sql`f`, { as: "jsonb" }).sql} AS s) r`);
   await db.$executeRawUnsafe(`
     CREATE TEMP TABLE toggles AS
     SELECT i, 'f-' || (i % ${FLAGS}) AS name, random() < 0.5 AS enabled,

@@ -2,12 +2,25 @@ import { createHash } from "node:crypto";
 import type { GraphiQLOptions, Plugin } from "graphql-yoga";
 import { assetResponse, CONTENT_TYPES, IMMUTABLE, type StaticAsset } from "./static-asset.ts";
 
-/** What GraphiQL opens with: where the token goes, and a first query to run. */
+/**
+ * What GraphiQL opens with: no header (the page adds the UI session's CSRF token when there is
+ * a session: see renderOfflineGraphiQL), the session's cookie, and a first query saying how to
+ * authenticate otherwise.
+ */
 export const GRAPHIQL_OPTIONS: GraphiQLOptions = {
   title: "Vexil GraphiQL",
-  headers: JSON.stringify({ Authorization: "<your API token>" }, null, 2),
-  defaultQuery:
-    "{\n  viewer { name }\n  features(first: 10) { totalCount edges { node { id name enabled } } }\n}\n",
+  headers: "{}",
+  credentials: "same-origin",
+  defaultQuery: [
+    "# Logged in to the Vexil UI? GraphiQL uses that session.",
+    '# Otherwise put {"Authorization": "<an admin API token>"} in Headers and run a query:',
+    "# the documentation explorer then reads the schema with it.",
+    "{",
+    "  viewer { name }",
+    "  features(first: 10) { totalCount edges { node { id name enabled } } }",
+    "}",
+    "",
+  ].join("\n"),
 };
 
 /** GraphiQL's files live under `/graphiql/<hash of the package's code>/`. */
@@ -65,9 +78,39 @@ const workers = {
 self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => workers[label] };
 </script>
 <script src="${base}graphiql.js"></script>
-<script>YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), ${json(options)});</script>
+<script>${startScript(json(options))}</script>
 </body>
 </html>`;
+}
+
+/**
+ * Starts GraphiQL: with the UI session's CSRF token as its header when there is a session (the
+ * cookie goes along: same origin). The schema (for the docs and completion) is readable only
+ * with a credential: when it could not be read and a query then succeeds, GraphiQL re-fetches
+ * it (its own button), with the headers that just worked.
+ */
+function startScript(optionsJson: string): string {
+  return `
+const options = ${optionsJson};
+const csrf = document.cookie.match(/(?:^|;\\s*)vexil-csrf=([^;]*)/);
+if (csrf) options.headers = JSON.stringify({ "x-csrf-token": decodeURIComponent(csrf[1]) }, null, 2);
+let schemaRead = false;
+const send = window.fetch.bind(window);
+window.fetch = async (input, init) => {
+  const response = await send(input, init);
+  const body = typeof init?.body === "string" ? init.body : "";
+  if (schemaRead || !body) return response;
+  const answer = await response.clone().json().catch(() => null);
+  if (body.includes("__schema")) {
+    schemaRead = Boolean(answer?.data?.__schema);
+  } else if (answer?.data && !answer.errors) {
+    // GraphiQL's own re-fetch, which sends the headers that just worked.
+    setTimeout(() => document.querySelector('[aria-label^="Re-fetch GraphQL schema"]')?.click());
+  }
+  return response;
+};
+YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), options);
+`;
 }
 
 /** Serves GraphiQL's files (see `graphiqlBundle`); another path is left to the 404. */

@@ -2,7 +2,7 @@ import type { Plugin } from "graphql-yoga";
 import type pg from "pg";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { type AppScope, callerOfRequest } from "../context.ts";
-import { can } from "../modules/access/check.logic.ts";
+import { can } from "../modules/access/grant-check.logic.ts";
 import { AuthenticationRequired, NoAccessError } from "../shared/errors.ts";
 import { operationOf, surfaceOf } from "./labels.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { can } from "../../src/modules/access/check.logic.ts";
+import { can } from "../../src/modules/access/grant-check.logic.ts";
 import type { Principal } from "../../src/modules/access/principal.types.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {

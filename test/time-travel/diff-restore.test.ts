@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../../src/generated/prisma/client.ts";
+import { flagRecordJson } from "../../src/modules/flag-record/flag-record.read.ts";
+import { historyColumns } from "../../src/modules/time-travel/flag-history.write.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   addStrategy,
@@ -354,9 +357,9 @@ describe("history older than time travel", () => {
     const baselineAt = await instant();
     await t.database.prisma.$executeRaw`
       INSERT INTO "FeatureStateVersion" ("featureName", "createdAt", "baseline", "projectId", "state", "environments")
-      SELECT 'old-flag', ${new Date(baselineAt)}::timestamp(3), true, 'default', s - 'environments',
-             vexil_environments_by_name(s)
-        FROM vexil_flag_state('old-flag') s`;
+      SELECT 'old-flag', ${new Date(baselineAt)}::timestamp(3), true, 'default', ${historyColumns(Prisma.sql`r.s`)}
+        FROM "Feature" f CROSS JOIN LATERAL (SELECT ${flagRecordJson(Prisma.sql`f`, { as: "jsonb" })} AS s) r
+       WHERE f.name = 'old-flag'`;
     const later = await instant();
     const query = `query($at: DateTime!) { featureAt(name: "old-flag", at: $at) { exact exactSince state { name } } }`;
     expect((await gqlOk(t, query, { at: early })).featureAt).toEqual({

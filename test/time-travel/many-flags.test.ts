@@ -1,12 +1,19 @@
 // A snapshot or a diff of more flags than one statement reads (FLAGS_PER_STATEMENT): the slices,
 // read a few at once, come back whole and in order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../../src/generated/prisma/client.ts";
+import { flagRecordJson } from "../../src/modules/flag-record/flag-record.read.ts";
+import { historyColumns } from "../../src/modules/time-travel/flag-history.write.ts";
 import { FLAGS_PER_STATEMENT } from "../../src/modules/time-travel/history.read.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 const FLAGS = FLAGS_PER_STATEMENT * 4 + 37;
 const T0 = "2026-06-01T00:00:00.000Z";
 const T1 = "2026-06-01T01:00:00.000Z";
+/** Each flag with its FlagRecord `r.s`, and the history columns of that record. */
+// Fragments without values, so their text goes into the statements below as it is.
+const RECORDS = `"Feature" f CROSS JOIN LATERAL (SELECT ${flagRecordJson(Prisma.sql`f`, { as: "jsonb" }).sql} AS s) r`;
+const HISTORY_COLUMNS = historyColumns(Prisma.sql`r.s`).sql;
 const name = (i: number) => `bulk-${String(i).padStart(5, "0")}`;
 
 let t: TestApp;
@@ -25,16 +32,15 @@ beforeAll(async () => {
   // As the recorder writes them: each flag at its creation, then every third one turned on.
   await sql(`INSERT INTO "FeatureStateVersion" ("featureName", "eventType", "projectId", "createdBy", "createdAt",
                                                 state, environments)
-             SELECT name, 'feature-created', 'default', 'bulk', timestamp '${T0}', s - 'environments',
-                    vexil_environments_by_name(s)
-               FROM "Feature", vexil_flag_state(name) s WHERE name LIKE 'bulk-%'`);
+             SELECT name, 'feature-created', 'default', 'bulk', timestamp '${T0}', ${HISTORY_COLUMNS}
+               FROM ${RECORDS} WHERE name LIKE 'bulk-%'`);
   await sql(`UPDATE "FeatureEnvironment" SET enabled = true
               WHERE "featureName" LIKE 'bulk-%' AND substr("featureName", 6)::int % 3 = 0`);
   await sql(`INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", environment, "projectId",
                                                 "createdBy", "createdAt", state, environments)
              SELECT name, 1000000 + substr(name, 6)::int, 'feature-environment-enabled', 'production', 'default',
-                    'bulk', timestamp '${T1}', s - 'environments', vexil_environments_by_name(s)
-               FROM "Feature", vexil_flag_state(name) s
+                    'bulk', timestamp '${T1}', ${HISTORY_COLUMNS}
+               FROM ${RECORDS}
               WHERE name LIKE 'bulk-%' AND substr(name, 6)::int % 3 = 0`);
 });
 afterAll(() => t.close());

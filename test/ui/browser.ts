@@ -83,3 +83,19 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
     },
   };
 }
+
+/** Runs a GraphQL operation in the page as its signed-in user (cookie plus CSRF header). */
+export async function gqlAs(page: Page, query: string, variables: Record<string, unknown>) {
+  return page.evaluate(
+    async ({ query, variables }) => {
+      const csrf = decodeURIComponent(document.cookie.match(/(?:^|;\s*)vexil-csrf=([^;]*)/)?.[1] ?? "");
+      const response = await fetch("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": csrf },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as { data?: any; errors?: { message: string }[] };
+    },
+    { query, variables },
+  );
+}

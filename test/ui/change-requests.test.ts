@@ -1,4 +1,3 @@
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addProjectMember,
@@ -8,26 +7,10 @@ import {
   createUser,
   gqlOk,
 } from "../helpers/builders.ts";
-import { hasChromium, startUi, type UiHarness } from "./browser.ts";
+import { gqlAs, hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 const ALICE = { username: "alice", password: "Alice-Password-1!" };
 const BOB = { username: "bob", password: "Bobby-Password-2!" };
-
-/** Runs a GraphQL operation in the page as its signed-in user (cookie plus CSRF header). */
-async function gqlAs(page: Page, query: string, variables: Record<string, unknown>) {
-  return page.evaluate(
-    async ({ query, variables }) => {
-      const csrf = decodeURIComponent(document.cookie.match(/(?:^|;\s*)vexil-csrf=([^;]*)/)?.[1] ?? "");
-      const response = await fetch("/graphql", {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-csrf-token": csrf },
-        body: JSON.stringify({ query, variables }),
-      });
-      return (await response.json()) as { data?: any; errors?: { message: string }[] };
-    },
-    { query, variables },
-  );
-}
 
 const PROPOSE = `mutation($changes: [ChangeRequestChangeInput!]!) {
   proposeChanges(project: "default", environment: "production", changes: $changes) { databaseId state }
@@ -85,7 +68,8 @@ describe.skipIf(!hasChromium)("web UI: change requests", { timeout: 60_000 }, ()
 
     await alice.reload();
     await alice.getByRole("link", { name: new RegExp(`#${id} `) }).click();
-    await alice.getByRole("heading", { name: new RegExp(`Change request #${id}`) }).waitFor();
+    // The default title is the number: said once.
+    await alice.getByRole("heading", { level: 1, name: new RegExp(`^Change request #${id}$`) }).waitFor();
     await alice.getByLabel("Title", { exact: true }).fill("Roll out checkout to 75%");
     await alice.getByRole("button", { name: "Save title" }).click();
     await alice.getByRole("heading", { name: /Roll out checkout to 75%/ }).waitFor();

@@ -1,6 +1,15 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addStrategy, createFlag, createSegment, enableFlag, gqlOk } from "../helpers/builders.ts";
+import {
+  addStrategy,
+  apiToken,
+  createContextField,
+  createFlag,
+  createSegment,
+  enableFlag,
+  gqlOk,
+  reportMetrics,
+} from "../helpers/builders.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 type StoredStrategy = {
@@ -95,7 +104,6 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     await form.getByLabel("Context field of constraint 1").selectOption("userId");
     await form.getByLabel("Operator of constraint 1").selectOption("IN");
     await form.getByLabel("Values of constraint 1 (comma-separated)").fill("alice, bob");
-    await form.getByLabel("Case-insensitive").check();
     await form.getByRole("group", { name: "Segments" }).getByLabel("beta-testers").check();
     await form.getByRole("button", { name: "Save strategy" }).click();
     await environmentOf("development").getByText("Beta users").waitFor();
@@ -114,12 +122,73 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
           values: ["alice", "bob"],
           value: null,
           inverted: false,
-          caseInsensitive: true,
+          caseInsensitive: false,
         },
       ],
     });
     expect(strategies[0]?.segments).toEqual([segmentId]);
     expect(Object.keys(strategies[0]?.parameters ?? {}).sort()).toEqual(["groupId", "rollout", "stickiness"]);
+  });
+
+  it("constraints offer the built-in context fields, and a defined field's legal values as checkboxes", async () => {
+    await page.goto("/context-fields");
+    const builtIn = page.getByRole("table", { name: "Built-in context fields" });
+    for (const name of ["userId", "sessionId", "remoteAddress", "appName", "environment", "currentTime"])
+      await builtIn.getByRole("rowheader", { name, exact: true }).waitFor();
+    await page.getByText("No context fields defined yet.").waitFor();
+
+    await createContextField(ui, "tier", { legalValues: [{ value: "gold" }, { value: "silver" }] });
+    await createFlag(ui, "context-flag");
+    await openFlag("context-flag");
+    await page.getByRole("button", { name: "Add strategy in development" }).click();
+    const form = page.getByRole("form", { name: "New strategy in development" });
+    await form.getByLabel("Strategy type").selectOption("default");
+    const addConstraint = () => form.getByRole("button", { name: "Add constraint" }).click();
+    await addConstraint();
+    await form.getByLabel("Context field of constraint 1").selectOption("currentTime");
+    await form.getByLabel("Operator of constraint 1").selectOption("DATE_AFTER");
+    await form.getByLabel("Value of constraint 1").fill("2026-01-01T00:00:00.000Z");
+    await addConstraint();
+    await form.getByLabel("Context field of constraint 2").selectOption("tier");
+    await form
+      .getByRole("group", { name: "Values of constraint 2" })
+      .getByRole("checkbox", { name: "gold" })
+      .check();
+    await addConstraint();
+    await form.getByLabel("Context field of constraint 3").selectOption("appName");
+    await form.getByLabel("Operator of constraint 3").selectOption("STR_STARTS_WITH");
+    await form.getByLabel("Values of constraint 3 (comma-separated)").fill("Web");
+    await form.getByRole("group", { name: "Constraint 3" }).getByLabel("Case-insensitive").check();
+    await form.getByRole("button", { name: "Save strategy" }).click();
+    await form.waitFor({ state: "detached" });
+
+    const [strategy] = await strategiesIn("context-flag", "development");
+    expect(strategy?.constraints).toEqual([
+      {
+        contextName: "currentTime",
+        operator: "DATE_AFTER",
+        values: [],
+        value: "2026-01-01T00:00:00.000Z",
+        inverted: false,
+        caseInsensitive: false,
+      },
+      {
+        contextName: "tier",
+        operator: "IN",
+        values: ["gold"],
+        value: null,
+        inverted: false,
+        caseInsensitive: false,
+      },
+      {
+        contextName: "appName",
+        operator: "STR_STARTS_WITH",
+        values: ["Web"],
+        value: null,
+        inverted: false,
+        caseInsensitive: true,
+      },
+    ]);
   });
 
   it("shows the API's validation error next to the constraint value", async () => {
@@ -190,9 +259,13 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     const form = page.getByRole("form", { name: "Variants in development" });
     await form.getByRole("button", { name: "Add variant" }).click();
     await form.getByRole("button", { name: "Add variant" }).click();
+    // Variable variants show the share the server will store.
+    const weight = (n: number) => form.getByLabel(`Weight of variant ${n} (of 1000)`).inputValue();
+    expect([await weight(1), await weight(2)]).toEqual(["500", "500"]);
     await form.getByLabel("Name of variant 1").fill("blue");
     await form.getByLabel("Weight type of variant 1").selectOption("fix");
     await form.getByLabel("Weight of variant 1 (of 1000)").fill("300");
+    expect(await weight(2)).toBe("700");
     await form.getByLabel("Payload type of variant 1").selectOption("json");
     await form.getByLabel("Payload of variant 1").fill("{not json");
     await form.getByLabel("Name of variant 2").fill("green");
@@ -271,6 +344,21 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
   it("edits the settings, completes and uncompletes, favourites, marks stale and archives", async () => {
     await createFlag(ui, "old-flag");
     await openFlag("old-flag");
+    // A flag no SDK has seen has nothing to complete.
+    expect(await page.getByRole("form", { name: "Complete flag" }).count()).toBe(0);
+    const sdk = await apiToken(ui, "client", "development", ["*"]);
+    expect(await reportMetrics(ui, sdk, { "old-flag": { yes: 1, no: 0 } })).toBe(202);
+    // Metrics are written within a second (buffered): then the flag is pre-live.
+    await expect
+      .poll(async () => {
+        const { projectFeature } = await gqlOk<{ projectFeature: { lifecycle: { stage: string } } }>(
+          ui,
+          `{ projectFeature(project: "default", name: "old-flag") { lifecycle { stage } } }`,
+        );
+        return projectFeature.lifecycle.stage;
+      })
+      .toBe("pre-live");
+    await openFlag("old-flag");
     const settings = page.getByRole("form", { name: "Flag settings" });
     await settings.getByLabel("Description").fill("Old checkout path");
     await settings.getByLabel("Impression data").check();
@@ -310,6 +398,12 @@ describe.skipIf(!hasChromium)("web UI: the flag page", () => {
     await page.getByText("This flag is archived").waitFor();
     expect((await stored("old-flag")).archived).toBe(true);
     expect(await page.getByRole("switch", { name: "Enabled in development" }).isDisabled()).toBe(true);
+    // The list says "archived" once (not also as its lifecycle stage).
+    await page.goto("/flags?archived=1&q=old-flag");
+    const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: "old-flag" }) });
+    await row.waitFor();
+    expect(await row.getByText("archived", { exact: true }).count()).toBe(1);
+    await openFlag("old-flag");
     await page.getByRole("button", { name: "Revive" }).click();
     await page.getByRole("button", { name: "Archive" }).waitFor();
     expect((await stored("old-flag")).archived).toBe(false);

@@ -23,6 +23,9 @@ export const PAGES: LazyPage[] = [
   lazyPage("change-requests/:id", () => import("./pages/change-requests/ChangeRequestPage.tsx")),
   lazyPage("events", () => import("./pages/events/EventsPage.tsx")),
   lazyPage("time-travel", () => import("./pages/time-travel/TimeTravelPage.tsx")),
+  lazyPage("playground", () => import("./pages/playground/PlaygroundPage.tsx")),
+  lazyPage("applications", () => import("./pages/applications/ApplicationsPage.tsx")),
+  lazyPage("profile", () => import("./pages/profile/ProfilePage.tsx")),
 ];
 
 export function AppRoutes() {

@@ -3,7 +3,7 @@ import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { ForbiddenOperation, InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";

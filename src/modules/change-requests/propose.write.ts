@@ -4,7 +4,7 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import { InvalidOperationError, NoAccessError, NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { featureEnvironment } from "../feature-environments/feature-lock.read.ts";
 import { changeRequestSetting } from "../feature-environments/guards.read.ts";

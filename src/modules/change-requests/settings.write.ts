@@ -3,7 +3,7 @@ import { NoAccessError, NotFoundError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { changeRequestSetting } from "../feature-environments/guards.read.ts";

@@ -8,7 +8,7 @@ import {
 } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { applyChanges } from "./apply.write.ts";

@@ -2,7 +2,7 @@ import type { Context } from "../../context.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { AuthenticationRequired } from "../../shared/errors.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 
 /**

@@ -1,14 +1,11 @@
 import semver from "semver";
 import { LimitExceededError, ValidationError } from "../../shared/errors.ts";
 import { type ConstraintInput, constraintSchema } from "./strategy.inputs.ts";
-import type { Constraint } from "./strategy.types.ts";
+import { type Constraint, LIST_OPERATORS, TEXT_OPERATORS } from "./strategy.types.ts";
 
-/** Operators that compare against a list (`values`); STR_* take a list as in Unleash. */
-const MULTI_VALUE = new Set(["IN", "NOT_IN", "STR_ENDS_WITH", "STR_STARTS_WITH", "STR_CONTAINS"]);
 const NUMERIC = new Set(["NUM_EQ", "NUM_GT", "NUM_GTE", "NUM_LT", "NUM_LTE"]);
 const DATES = new Set(["DATE_AFTER", "DATE_BEFORE"]);
 const SEMVERS = new Set(["SEMVER_EQ", "SEMVER_GT", "SEMVER_LT"]);
-const STRING_OPERATORS = new Set(["STR_ENDS_WITH", "STR_STARTS_WITH", "STR_CONTAINS"]);
 
 const RFC_3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -31,8 +28,8 @@ export function normalizeConstraint(input: ConstraintInput, path: string): Const
     caseInsensitive: c.caseInsensitive ?? false,
     inverted: c.inverted ?? false,
   };
-  if (MULTI_VALUE.has(c.operator)) {
-    const values = c.values?.length ? c.values : STRING_OPERATORS.has(c.operator) && c.value ? [c.value] : [];
+  if (LIST_OPERATORS.has(c.operator)) {
+    const values = c.values?.length ? c.values : TEXT_OPERATORS.has(c.operator) && c.value ? [c.value] : [];
     if (values.length === 0) fail(`${path}.values`, `${c.operator} needs at least one value in "values"`);
     return { ...base, values };
   }
@@ -97,7 +94,7 @@ export function assertLegalValues(
   constraints.forEach((c, i) => {
     const allowed = legal.get(c.contextName);
     if (!allowed) return;
-    const given = MULTI_VALUE.has(c.operator) ? (c.values ?? []) : [c.value ?? ""];
+    const given = LIST_OPERATORS.has(c.operator) ? (c.values ?? []) : [c.value ?? ""];
     const wrong = given.find((v) => !allowed.includes(v));
     if (wrong !== undefined) {
       fail(`${path}.${i}`, `"${wrong}" is not specified as a legal value on context field ${c.contextName}`);

@@ -3,7 +3,7 @@ import type { Tx } from "../../db/database.ts";
 import { AuthenticationRequired, DomainError, NoAccessError } from "../../shared/errors.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CONSTRAINT_OPERATORS } from "./strategy.types.ts";
+import { TOTAL_WEIGHT } from "./variant-weights.logic.ts";
 
 // The inputs of strategies, their constraints and variants (and of environment variants), as
 // every module that takes one checks them (strategies, segments, default strategies, imports).
@@ -15,7 +16,6 @@ export const constraintSchema = z.object({
 export type ConstraintInput = z.input<typeof constraintSchema>;
 
 /** Every variant set shares 1000 weight units (spec 2.4). */
-export const TOTAL_WEIGHT = 1000;
 
 const payloadSchema = z.object({
   type: z.enum(["json", "csv", "string", "number"]),

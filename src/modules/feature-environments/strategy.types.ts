@@ -1,3 +1,6 @@
+import type { z } from "zod";
+import type { environmentVariantsPayload, StrategyContentPayload } from "../../events/payloads.ts";
+
 /** The 15 constraint operators of spec 2.2. */
 export const CONSTRAINT_OPERATORS = [
   "NOT_IN",
@@ -17,41 +20,28 @@ export const CONSTRAINT_OPERATORS = [
   "SEMVER_LT",
 ] as const;
 
-/** Shapes of the JSON columns of strategies and variants (validated at write time). */
-export type Constraint = {
-  contextName: string;
-  operator: string;
-  caseInsensitive?: boolean;
-  inverted?: boolean;
-  values?: string[];
-  value?: string;
-};
+/** Operators that compare against a list (`values`), as in Unleash; the others take one `value`. */
+export const LIST_OPERATORS: ReadonlySet<string> = new Set([
+  "IN",
+  "NOT_IN",
+  "STR_ENDS_WITH",
+  "STR_STARTS_WITH",
+  "STR_CONTAINS",
+]);
 
-export type StrategyVariant = {
-  name: string;
-  weight: number;
-  weightType: "variable" | "fix";
-  stickiness: string;
-  payload?: { type: string; value: string };
-};
+/** Operators on text, the ones `caseInsensitive` applies to (IN and NOT_IN compare exactly). */
+export const TEXT_OPERATORS: ReadonlySet<string> = new Set([
+  "STR_ENDS_WITH",
+  "STR_STARTS_WITH",
+  "STR_CONTAINS",
+]);
 
-/** A strategy's content without its id: a project's default strategy, a strategy in the history. */
-export type StrategyContent = {
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  sortOrder: number;
-  parameters: Record<string, string>;
-  constraints: Constraint[];
-  variants: StrategyVariant[];
-  segments: number[];
-};
-
-export type EnvironmentVariant = {
-  name: string;
-  weight: number;
-  weightType?: "variable" | "fix";
-  stickiness?: string;
-  payload?: { type: string; value: string };
-  overrides?: { contextName: string; values: string[] }[];
-};
+/**
+ * Shapes of the JSON columns of strategies and variants (validated at write time): the event
+ * catalogue's payload shapes, which the flag read model (flag-record.logic.ts) is made of, so
+ * a strategy has one definition.
+ */
+export type StrategyContent = StrategyContentPayload;
+export type Constraint = StrategyContent["constraints"][number];
+export type StrategyVariant = StrategyContent["variants"][number];
+export type EnvironmentVariant = z.infer<typeof environmentVariantsPayload>["variants"][number];

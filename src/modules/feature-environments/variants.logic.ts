@@ -1,6 +1,7 @@
 import { ValidationError } from "../../shared/errors.ts";
-import { TOTAL_WEIGHT, type VariantInput, variantSchema } from "./strategy.inputs.ts";
+import { type VariantInput, variantSchema } from "./strategy.inputs.ts";
 import type { EnvironmentVariant, StrategyVariant } from "./strategy.types.ts";
+import { sharedWeights, TOTAL_WEIGHT } from "./variant-weights.logic.ts";
 
 /**
  * Validates strategy-level variants (spec 2.4) and returns them with weights rebalanced.
@@ -69,10 +70,8 @@ function checkPayload(payload: { type: string; value: string }, path: string) {
 }
 
 /**
- * `fix` weights are kept; the rest of the 1000 units is shared by the `variable` variants:
- * each gets floor(rest / count) and the first (rest % count) of them, in the given order, one
- * more, so the total is exactly 1000. Fix weights over 1000 (or, with no variable variant,
- * not exactly 1000) are refused.
+ * The weights as stored (sharedWeights, the rule the UI shows too). Fix weights over 1000 (or,
+ * with no variable variant, not exactly 1000) are refused.
  */
 function rebalance<V extends ParsedVariant>(variants: V[], path: string): V[] {
   if (variants.length === 0) return [];
@@ -87,15 +86,8 @@ function rebalance<V extends ParsedVariant>(variants: V[], path: string): V[] {
     }
     return variants;
   }
-  const rest = TOTAL_WEIGHT - fixTotal;
-  const share = Math.floor(rest / variable.length);
-  let remainder = rest % variable.length;
-  return variants.map((v) => {
-    if (v.weightType === "fix") return v;
-    const extra = remainder > 0 ? 1 : 0;
-    remainder -= extra;
-    return { ...v, weight: share + extra };
-  });
+  const weights = sharedWeights(variants);
+  return variants.map((v, i) => ({ ...v, weight: weights[i] ?? v.weight }));
 }
 
 function fail(path: string, message: string): never {

@@ -1,10 +1,11 @@
 import type { Tx } from "../../db/database.ts";
 import { NotFoundError } from "../../shared/errors.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS, type Permission, type PermissionCheck } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { isKnownStrategy } from "../evaluation/strategies.logic.ts";
 import { changeRequestSetting } from "../feature-environments/guards.read.ts";
+import { LIST_OPERATORS } from "../feature-environments/strategy.types.ts";
 import { type ExportDocument, exportDocumentSchema } from "./export-document.inputs.ts";
 
 /** One finding of a validation: Unleash's importTogglesValidateItemSchema. */
@@ -22,7 +23,6 @@ export type ImportPlan = {
   segmentIds: Map<number, number>;
 };
 
-const MULTI_VALUE = new Set(["IN", "NOT_IN", "STR_ENDS_WITH", "STR_STARTS_WITH", "STR_CONTAINS"]);
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
 /**
@@ -207,7 +207,7 @@ async function checkContextFields(tx: Tx, doc: ExportDocument, error: Report) {
     for (const c of s.constraints ?? []) {
       const allowed = legal.get(String(c.contextName ?? ""));
       if (!allowed || allowed.length === 0) continue;
-      const given = MULTI_VALUE.has(String(c.operator))
+      const given = LIST_OPERATORS.has(String(c.operator))
         ? ((c.values as string[] | undefined) ?? [])
         : [c.value];
       for (const v of given) {

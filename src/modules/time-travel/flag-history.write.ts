@@ -1,6 +1,7 @@
 import type { EventType } from "../../events/catalogue.ts";
 import type { EventEffect } from "../../events/hooks.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { flagRecordJson } from "../flag-record/flag-record.read.ts";
 
 /**
  * Events that change the state of every flag of their project (their per-environment state
@@ -9,19 +10,20 @@ import { Prisma } from "../../generated/prisma/client.ts";
 const PROJECT_FLAGS_EVENTS: EventType[] = ["project-environment-added", "project-environment-removed"];
 
 /**
- * Keeps the history time travel reads (history.read.ts): the state of the flag the event names
- * (or, for PROJECT_FLAGS_EVENTS, of every flag of its project) right after it, as the database
- * function `vexil_flag_state` builds it. Runs in the event's statement (an effect of
- * src/event-hooks.ts), which sees every earlier change of the transaction, so the state is the
- * one the event produced.
+ * Keeps the history time travel reads (history.read.ts): the FlagRecord of the flag the event
+ * names (or, for PROJECT_FLAGS_EVENTS, of every flag of its project) right after it, null when
+ * the event deleted it; stored as the flag without its environments (`state`) and its
+ * environments by name. Runs in the event's statement (an effect of src/event-hooks.ts), which
+ * sees every earlier change of the transaction, so the record is the one the event produced;
+ * the record is built by the read model's own SQL (flag-record.read.ts), so the history and
+ * every other projection of a flag cannot disagree on its shape.
  */
 export const keepFlagHistory: EventEffect = {
   statement: () => Prisma.sql`
     INSERT INTO "FeatureStateVersion" ("featureName", "eventId", "eventType", "environment", "projectId",
                                        "createdBy", "createdAt", "state", "environments")
-    SELECT flag.name, event.id, event.type, event.environment, COALESCE(state.value->>'project', event.project),
-           event."createdBy", event."createdAt", state.value - 'environments',
-           vexil_environments_by_name(state.value)
+    SELECT flag.name, event.id, event.type, event.environment, COALESCE(f."projectId", event.project),
+           event."createdBy", event."createdAt", ${historyColumns(Prisma.sql`record.value`)}
       FROM event
       CROSS JOIN LATERAL (
         SELECT event."featureName" AS name WHERE event."featureName" IS NOT NULL
@@ -30,6 +32,21 @@ export const keepFlagHistory: EventEffect = {
          WHERE event."featureName" IS NULL AND event.type = ANY (${PROJECT_FLAGS_EVENTS})
            AND f."projectId" = event.project
       ) flag
-      CROSS JOIN LATERAL (SELECT vexil_flag_state(flag.name) AS value) state
+      LEFT JOIN "Feature" f ON f.name = flag.name
+      CROSS JOIN LATERAL (
+        SELECT CASE WHEN f.name IS NOT NULL THEN ${flagRecordJson(Prisma.sql`f`, { as: "jsonb" })} END AS value
+      ) record
     RETURNING id`,
 };
+
+/**
+ * The values of the `state` and `environments` columns of a history row holding the FlagRecord
+ * `record` (jsonb, null for a deleted flag): the flag without its environments, and its
+ * environments by name (history.read.ts reads one environment without parsing the others).
+ */
+export function historyColumns(record: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`${record} - 'environments',
+    CASE WHEN ${record} IS NOT NULL THEN COALESCE(
+      (SELECT jsonb_object_agg(e->>'name', e) FROM jsonb_array_elements(${record}->'environments') e),
+      '{}'::jsonb) END`;
+}

@@ -1,33 +1,19 @@
 import { isDeepStrictEqual } from "node:util";
-import type { EnvironmentVariant, StrategyContent } from "../feature-environments/strategy.types.ts";
+import type {
+  FlagRecord,
+  FlagRecordEnvironment,
+  FlagRecordStrategy,
+} from "../flag-record/flag-record.logic.ts";
 
-/** A strategy as the history keeps it (the database function `vexil_flag_state` builds it). */
-export type PastStrategy = StrategyContent & { id: string };
-
-export type PastEnvironment = {
-  name: string;
-  enabled: boolean;
-  variants: EnvironmentVariant[];
-  strategies: PastStrategy[];
-};
-
-export type PastTag = { type: string; value: string };
-export type PastDependency = { feature: string; enabled: boolean; variants: string[] };
-
-/** The whole state of one flag at one instant. */
-export type FlagState = {
-  name: string;
-  project: string;
-  type: string;
-  description: string | null;
-  stale: boolean;
-  impressionData: boolean;
-  archived: boolean;
-  createdAt: string;
-  environments: PastEnvironment[];
-  tags: PastTag[];
-  dependencies: PastDependency[];
-};
+/**
+ * The whole state of one flag at one instant: its FlagRecord (flag-record.logic.ts), as the
+ * history keeps it (flag-history.write.ts) and the live flag is read.
+ */
+export type FlagState = FlagRecord;
+export type PastEnvironment = FlagRecordEnvironment;
+export type PastStrategy = FlagRecordStrategy;
+export type PastTag = FlagRecord["tags"][number];
+export type PastDependency = FlagRecord["dependencies"][number];
 
 /** A deletion of tags that removed them from every flag without a per-flag event. */
 export type TagDeletion = { at: Date; type: string; value: string | null };

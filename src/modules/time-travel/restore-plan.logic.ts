@@ -5,17 +5,10 @@ import type { PastEnvironment, PastStrategy } from "./flag-state.logic.ts";
 /** One change of a restore, in the change-request form (so it can be proposed or applied as is). */
 export type PlannedChange = { action: ChangeAction; feature: string; payload: unknown };
 
+/** A past strategy as a change's payload: every field of its record but the id. */
 function strategyFields(s: PastStrategy) {
-  return {
-    name: s.name,
-    title: s.title,
-    disabled: s.disabled,
-    sortOrder: s.sortOrder,
-    parameters: s.parameters,
-    constraints: s.constraints,
-    variants: s.variants,
-    segments: s.segments,
-  };
+  const { id: _id, ...fields } = s;
+  return fields;
 }
 
 /**

@@ -2,9 +2,8 @@ import { isDeepStrictEqual } from "node:util";
 import type { ResourceLimits } from "../../config.ts";
 import type { Tx } from "../../db/database.ts";
 import { ConflictError, NoAccessError, NotFoundError } from "../../shared/errors.ts";
-import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
-import { can } from "../access/check.logic.ts";
+import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { APPLIERS, PROPOSE_PERMISSION } from "../change-requests/appliers.write.ts";
@@ -19,6 +18,7 @@ import {
 import { archiveFeatures, reviveFeatures } from "../features/feature-archive.write.ts";
 import { addFeatureTag, removeFeatureTag } from "../features/feature-tags.write.ts";
 import { updateFeature } from "../features/feature-update.write.ts";
+import { readFlagRecord } from "../flag-record/flag-record.read.ts";
 import type { FlagState, PastEnvironment } from "./flag-state.logic.ts";
 import { environmentAt, type FlagAt, flagAt } from "./history.read.ts";
 import { environmentPlan, type PlannedChange, segmentsOf } from "./restore-plan.logic.ts";
@@ -35,9 +35,8 @@ export type RestoreResult = {
 type Restorer = { w: Write; principal: Principal; limits: ResourceLimits };
 
 /** The flag as it is now, in the shape of its history (null when there is no such flag). */
-async function currentState(tx: Tx, name: string): Promise<FlagState | null> {
-  const [row] = await sqlOf(tx).query<{ state: FlagState | null }>`SELECT vexil_flag_state(${name}) AS state`;
-  return row?.state ?? null;
+function currentState(tx: Tx, name: string): Promise<FlagState | null> {
+  return readFlagRecord(tx, name);
 }
 
 function requireCan(principal: Principal, permission: Permission, project: string, environment?: string) {

@@ -10,10 +10,14 @@ import { activeUser, deleteUser } from "./users.write.ts";
 /** Unleash counts a user inactive after 180 days without a login or a personal-token use. */
 export const INACTIVE_AFTER_DAYS = 180;
 
-/** The old password given to change one's own password is wrong (401, as Unleash). */
+/**
+ * The old password given to change one's own password is wrong (401, as Unleash). Its detail
+ * names the input, so clients tell it from a session that ended.
+ */
 export class OldPasswordMismatch extends DomainError {
   constructor() {
-    super("UNAUTHENTICATED", "Old password is incorrect");
+    const message = "Old password is incorrect";
+    super("UNAUTHENTICATED", message, [{ message, path: "oldPassword" }]);
   }
 }
 

@@ -1,19 +1,40 @@
 import { useId, useState } from "react";
-import { CONSTRAINT_OPERATORS } from "../../../src/modules/feature-environments/strategy.types.ts";
+import { SDK_CONTEXT_FIELDS } from "../../../src/modules/evaluation/context-value.logic.ts";
+import {
+  CONSTRAINT_OPERATORS,
+  LIST_OPERATORS,
+  TEXT_OPERATORS,
+} from "../../../src/modules/feature-environments/strategy.types.ts";
+import { fieldProblem, messageAt, type PathProblem } from "../lib/path-problems.ts";
+import { Field, SelectField } from "./form.tsx";
 
-/**
- * The API's list, in the order of its ConstraintOperator enum: strategy.types.ts holds only
- * plain values, so importing it brings no server code into the bundle.
+/*
+ * The one constraint editor, for strategies and segments. The operator lists and the built-in
+ * context fields are the server's own (plain values, so importing them brings no server code
+ * into the bundle).
  */
 export { CONSTRAINT_OPERATORS };
 
 export type ConstraintOperator = (typeof CONSTRAINT_OPERATORS)[number];
 
-/** A constraint as the API's ConstraintInput takes it. */
+/** The context fields every SDK sends by name, which need no definition to be used. */
+export const BUILT_IN_CONTEXT_FIELDS: readonly string[] = [...SDK_CONTEXT_FIELDS];
+
+/** A constraint as edited: both `values` and `value` kept, so switching operator loses nothing. */
 export type ConstraintValue = {
   contextName: string;
   operator: ConstraintOperator;
-  values?: string[] | null;
+  values: string[];
+  value: string | null;
+  inverted: boolean;
+  caseInsensitive: boolean;
+};
+
+/** A constraint as the API returns it. */
+type StoredConstraint = {
+  contextName: string;
+  operator: string;
+  values?: readonly string[] | null;
   value?: string | null;
   inverted?: boolean | null;
   caseInsensitive?: boolean | null;
@@ -25,28 +46,37 @@ export type ContextFieldChoice = {
 };
 
 /** Operators comparing against a list (`values`); every other one takes one `value`. */
-export function isMultiValue(operator: ConstraintOperator): boolean {
-  return operator === "IN" || operator === "NOT_IN";
+export const isListOperator = (operator: string) => LIST_OPERATORS.has(operator);
+
+/** The editable form of a stored constraint. */
+export function constraintValue(c: StoredConstraint): ConstraintValue {
+  return {
+    contextName: c.contextName,
+    operator: c.operator as ConstraintOperator,
+    values: [...(c.values ?? [])],
+    value: c.value ?? null,
+    inverted: Boolean(c.inverted),
+    caseInsensitive: Boolean(c.caseInsensitive),
+  };
 }
 
-const STRING_OPERATORS = new Set<ConstraintOperator>([
-  "IN",
-  "NOT_IN",
-  "STR_CONTAINS",
-  "STR_STARTS_WITH",
-  "STR_ENDS_WITH",
-]);
+/** What the API's ConstraintInput takes: list operators send `values`, the others one `value`. */
+export function constraintInput(c: ConstraintValue) {
+  return isListOperator(c.operator)
+    ? { ...c, values: c.values.map((v) => v.trim()).filter(Boolean), value: null }
+    : { ...c, values: [], value: c.value ?? "" };
+}
 
 /**
- * Edits a list of constraints (controlled): context field, operator, value(s), inverted and
- * case-insensitive for each. Used wherever constraints are configured (segments, strategies).
- * Keeps only the fields the operator uses, so `value` can be sent as the API's input as is.
+ * Edits a list of constraints (controlled): context field (built-in or defined), operator,
+ * value(s), inverted and case-insensitive for each. The API's messages show under the control
+ * they concern (`problem`, by path `constraints.N.field`) or under the list (`message`).
  */
 export function ConstraintsEditor(props: {
   value: ConstraintValue[];
   onChange(value: ConstraintValue[]): void;
   contextFields: readonly ContextFieldChoice[];
-  /** Messages of the API for the constraints, shown under the list. */
+  problem?: PathProblem | null;
   message?: string | undefined;
 }) {
   const replace = (index: number, next: ConstraintValue) =>
@@ -56,9 +86,10 @@ export function ConstraintsEditor(props: {
     props.onChange([
       ...props.value,
       {
-        contextName: props.contextFields[0]?.name ?? "userId",
+        contextName: "userId",
         operator: "IN",
         values: [],
+        value: null,
         inverted: false,
         caseInsensitive: false,
       },
@@ -74,6 +105,7 @@ export function ConstraintsEditor(props: {
           index={index}
           constraint={constraint}
           contextFields={props.contextFields}
+          problem={props.problem ?? null}
           onChange={(next) => replace(index, next)}
           onRemove={() => remove(index)}
         />
@@ -94,69 +126,69 @@ function ConstraintRow(props: {
   index: number;
   constraint: ConstraintValue;
   contextFields: readonly ContextFieldChoice[];
+  problem: PathProblem | null;
   onChange(next: ConstraintValue): void;
   onRemove(): void;
 }) {
   const id = useId();
-  const { constraint } = props;
-  const field = props.contextFields.find((f) => f.name === constraint.contextName);
-  const names = props.contextFields.map((f) => f.name);
-  if (!names.includes(constraint.contextName)) names.unshift(constraint.contextName);
-
-  function setOperator(operator: ConstraintOperator) {
-    const multi = isMultiValue(operator);
-    const current = isMultiValue(constraint.operator) ? (constraint.values ?? []) : [constraint.value ?? ""];
-    props.onChange({
-      ...constraint,
-      operator,
-      values: multi ? current.filter(Boolean) : undefined,
-      value: multi ? undefined : (current[0] ?? ""),
-      caseInsensitive: STRING_OPERATORS.has(operator) ? constraint.caseInsensitive : false,
-    });
-  }
-
+  const { constraint: c, problem } = props;
+  const n = props.index + 1;
+  const path = `constraints.${props.index}`;
+  const field = props.contextFields.find((f) => f.name === c.contextName);
+  const defined = props.contextFields.map((f) => f.name).filter((name) => !SDK_CONTEXT_FIELDS.has(name));
+  const others = [c.contextName].filter((name) => !defined.includes(name) && !SDK_CONTEXT_FIELDS.has(name));
+  const rowMessage = messageAt(problem, path);
   return (
-    <fieldset className="constraint">
-      <legend>Constraint {props.index + 1}</legend>
-      <div className="field">
-        <label htmlFor={`${id}-context`}>Context field</label>
-        <select
-          id={`${id}-context`}
-          value={constraint.contextName}
-          onChange={(e) => props.onChange({ ...constraint, contextName: e.target.value })}
-        >
-          {names.map((name) => (
+    <fieldset className="constraint" aria-describedby={rowMessage ? `${id}-row` : undefined}>
+      <legend>Constraint {n}</legend>
+      <SelectField
+        label={`Context field of constraint ${n}`}
+        name="contextName"
+        value={c.contextName}
+        problem={fieldProblem(problem, `${path}.contextName`, "contextName")}
+        onChange={(e) => props.onChange({ ...c, contextName: e.target.value })}
+      >
+        <optgroup label="Built-in">
+          {BUILT_IN_CONTEXT_FIELDS.map((name) => (
             <option key={name}>{name}</option>
           ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-operator`}>Operator</label>
-        <select
-          id={`${id}-operator`}
-          value={constraint.operator}
-          onChange={(e) => setOperator(e.target.value as ConstraintOperator)}
-        >
-          {CONSTRAINT_OPERATORS.map((operator) => (
-            <option key={operator}>{operator}</option>
-          ))}
-        </select>
-      </div>
-      {isMultiValue(constraint.operator) ? (
+        </optgroup>
+        {defined.length + others.length > 0 && (
+          <optgroup label="Defined">
+            {[...defined, ...others].map((name) => (
+              <option key={name}>{name}</option>
+            ))}
+          </optgroup>
+        )}
+      </SelectField>
+      <SelectField
+        label={`Operator of constraint ${n}`}
+        name="operator"
+        value={c.operator}
+        problem={fieldProblem(problem, `${path}.operator`, "operator")}
+        onChange={(e) => props.onChange({ ...c, operator: e.target.value as ConstraintOperator })}
+      >
+        {CONSTRAINT_OPERATORS.map((operator) => (
+          <option key={operator}>{operator}</option>
+        ))}
+      </SelectField>
+      {isListOperator(c.operator) ? (
         <ValuesInput
-          id={`${id}-values`}
-          values={constraint.values ?? []}
+          n={n}
+          values={c.values}
           legalValues={field?.legalValues ?? []}
-          onChange={(values) => props.onChange({ ...constraint, values })}
+          problem={fieldProblem(problem, `${path}.values`, "values")}
+          onChange={(values) => props.onChange({ ...c, values })}
         />
       ) : (
-        <div className="field">
-          <label htmlFor={`${id}-value`}>Value</label>
-          <input
-            id={`${id}-value`}
-            value={constraint.value ?? ""}
+        <>
+          <Field
+            label={`Value of constraint ${n}`}
+            name="value"
+            value={c.value ?? ""}
             list={field?.legalValues.length ? `${id}-legal` : undefined}
-            onChange={(e) => props.onChange({ ...constraint, value: e.target.value })}
+            problem={fieldProblem(problem, `${path}.value`, "value")}
+            onChange={(e) => props.onChange({ ...c, value: e.target.value })}
           />
           {field && field.legalValues.length > 0 && (
             <datalist id={`${id}-legal`}>
@@ -165,47 +197,54 @@ function ConstraintRow(props: {
               ))}
             </datalist>
           )}
-        </div>
+        </>
       )}
       <label className="check">
         <input
           type="checkbox"
-          checked={Boolean(constraint.inverted)}
-          onChange={(e) => props.onChange({ ...constraint, inverted: e.target.checked })}
+          checked={c.inverted}
+          onChange={(e) => props.onChange({ ...c, inverted: e.target.checked })}
         />
         Inverted (NOT)
       </label>
-      {STRING_OPERATORS.has(constraint.operator) && (
+      {TEXT_OPERATORS.has(c.operator) && (
         <label className="check">
           <input
             type="checkbox"
-            checked={Boolean(constraint.caseInsensitive)}
-            onChange={(e) => props.onChange({ ...constraint, caseInsensitive: e.target.checked })}
+            checked={c.caseInsensitive}
+            onChange={(e) => props.onChange({ ...c, caseInsensitive: e.target.checked })}
           />
           Case-insensitive
         </label>
       )}
       <button type="button" className="danger" onClick={props.onRemove}>
-        Remove constraint {props.index + 1}
+        Remove constraint {n}
       </button>
+      {rowMessage && (
+        <p className="field-error" id={`${id}-row`} role="alert">
+          {rowMessage}
+        </p>
+      )}
     </fieldset>
   );
 }
 
-/** The values of IN / NOT_IN: checkboxes when the field has legal values, else a comma list. */
+/** A list operator's values: checkboxes when the field has legal values, else a comma list. */
 function ValuesInput(props: {
-  id: string;
+  n: number;
   values: string[];
   legalValues: readonly { value: string; description?: string | null }[];
+  problem: ReturnType<typeof fieldProblem>;
   onChange(values: string[]): void;
 }) {
   // The text is kept as typed (a trailing comma included); the list is parsed from it.
   const [text, setText] = useState(props.values.join(", "));
+  const message = props.problem.fields.values;
   if (props.legalValues.length > 0) {
     const chosen = new Set(props.values);
     return (
       <fieldset className="checkbox-group">
-        <legend>Values</legend>
+        <legend>Values of constraint {props.n}</legend>
         {props.legalValues.map((legal) => (
           <label key={legal.value}>
             <input
@@ -223,25 +262,29 @@ function ValuesInput(props: {
             {legal.description && <span className="hint"> — {legal.description}</span>}
           </label>
         ))}
+        {message && (
+          <p className="field-error" role="alert">
+            {message}
+          </p>
+        )}
       </fieldset>
     );
   }
   return (
-    <div className="field">
-      <label htmlFor={props.id}>Values (comma-separated)</label>
-      <input
-        id={props.id}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          props.onChange(
-            e.target.value
-              .split(",")
-              .map((v) => v.trim())
-              .filter(Boolean),
-          );
-        }}
-      />
-    </div>
+    <Field
+      label={`Values of constraint ${props.n} (comma-separated)`}
+      name="values"
+      value={text}
+      problem={props.problem}
+      onChange={(e) => {
+        setText(e.target.value);
+        props.onChange(
+          e.target.value
+            .split(",")
+            .map((v) => v.trim())
+            .filter(Boolean),
+        );
+      }}
+    />
   );
 }

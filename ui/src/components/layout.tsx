@@ -13,6 +13,8 @@ const NAV: { to: string; label: string; admin?: boolean }[] = [
   { to: "/change-requests", label: "Change requests" },
   { to: "/events", label: "Event log" },
   { to: "/time-travel", label: "Time travel" },
+  { to: "/playground", label: "Playground" },
+  { to: "/applications", label: "Applications" },
   { to: "/integrations", label: "Integrations" },
   { to: "/tokens", label: "API tokens" },
   { to: "/users", label: "Users", admin: true },
@@ -28,10 +30,10 @@ export function Shell() {
       </a>
       <header className="topbar">
         <span className="brand">Vexil</span>
-        <span className="who">
+        <NavLink className="who" to="/profile" aria-label={`Your profile (${viewer.name})`}>
           {viewer.user?.imageUrl && <img src={viewer.user.imageUrl} alt="" width={24} height={24} />}
           {viewer.name}
-        </span>
+        </NavLink>
         <button type="button" className="secondary" onClick={() => void logout()}>
           Log out
         </button>

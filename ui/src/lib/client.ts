@@ -1,4 +1,5 @@
 import { cacheExchange, type Data } from "@urql/exchange-graphcache";
+import type { GraphQLError } from "graphql";
 import { createClient as createWsClient } from "graphql-ws";
 import { Client, fetchExchange, mapExchange, subscriptionExchange } from "urql";
 import { csrfToken } from "./csrf.ts";
@@ -10,6 +11,16 @@ import { csrfToken } from "./csrf.ts";
  * (graphcache) keys every entity by its Relay `id`, so a mutation's result updates every page
  * that shows the same object.
  */
+/**
+ * An UNAUTHENTICATED error means the session ended, unless it is about an input (a wrong
+ * current password names `oldPassword` in its details).
+ */
+function endsSession(error: GraphQLError): boolean {
+  if (error.extensions?.code !== "UNAUTHENTICATED") return false;
+  const details = (error.extensions.details ?? []) as { path?: string }[];
+  return !details.some((d) => d.path);
+}
+
 export function createClient(onUnauthenticated: () => void): Client {
   const ws = createWsClient({
     url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`,
@@ -28,7 +39,7 @@ export function createClient(onUnauthenticated: () => void): Client {
       cacheExchange({ keys: { ...UNKEYED, ...KEYED_BY_NAME } }),
       mapExchange({
         onError(error) {
-          if (error.graphQLErrors.some((e) => e.extensions?.code === "UNAUTHENTICATED")) onUnauthenticated();
+          if (error.graphQLErrors.some(endsSession)) onUnauthenticated();
         },
       }),
       fetchExchange,

@@ -1,5 +1,8 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import { type Client, Provider, useQuery } from "urql";
+import { can as canDo } from "../../../src/modules/access/grant-check.logic.ts";
+import type { Permission } from "../../../src/modules/access/permissions.logic.ts";
+import type { Grant } from "../../../src/modules/access/principal.types.ts";
 import { createClient } from "./client.ts";
 import { graphql, type ResultOf } from "./graphql.ts";
 
@@ -21,6 +24,8 @@ export type Viewer = ResultOf<typeof ViewerQuery>["viewer"];
 type Session = {
   viewer: Viewer;
   isAdmin: boolean;
+  /** Whether the viewer holds `permission` there, by the API's own rule (controls they cannot use are not shown). */
+  can(permission: string, project?: string | null, environment?: string | null): boolean;
   logout(): Promise<void>;
 };
 
@@ -90,7 +95,14 @@ function ViewerGate(props: { logout(): Promise<void>; signedOut: () => ReactNode
   const session = useMemo<Session | null>(() => {
     const viewer = result.data?.viewer;
     if (!viewer) return null;
-    return { viewer, isAdmin: viewer.rootRole === "Admin", logout: props.logout };
+    const grants = viewer.permissions as Grant[];
+    return {
+      viewer,
+      isAdmin: viewer.rootRole === "Admin",
+      can: (permission, project, environment) =>
+        canDo({ grants }, { permission: permission as Permission, project, environment }),
+      logout: props.logout,
+    };
   }, [result.data, props.logout]);
   if (result.fetching && !result.data) return <p className="loading">Loading…</p>;
   if (!session) return <>{props.signedOut()}</>;

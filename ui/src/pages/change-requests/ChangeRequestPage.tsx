@@ -5,6 +5,7 @@ import { Field, ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { type ApiProblem, problemOf } from "../../lib/errors.ts";
 import { graphql, type ResultOf, readFragment } from "../../lib/graphql.ts";
+import { useRefetchOnEvents } from "../../lib/live.ts";
 import { useSession } from "../../lib/session.tsx";
 import { ChangeRequestFields, FlagChanges, SegmentChanges } from "./changes.tsx";
 import { StateBadge, userLabel } from "./state.tsx";
@@ -97,7 +98,18 @@ function useAction() {
 export default function ChangeRequestPage() {
   const param = useParams().id;
   const id = Number(param);
-  const [result] = useQuery({ query: ChangeRequestQuery, variables: { id }, pause: !Number.isInteger(id) });
+  const [result, refetch] = useQuery({
+    query: ChangeRequestQuery,
+    variables: { id },
+    pause: !Number.isInteger(id),
+  });
+  const project = result.data?.changeRequest
+    ? readFragment(ChangeRequestFields, result.data.changeRequest).project
+    : null;
+  // Reviews, comments and state changes made by others show at once.
+  useRefetchOnEvents({ projects: project ? [project] : [] }, () =>
+    refetch({ requestPolicy: "network-only" }),
+  );
   const request = result.data?.changeRequest
     ? readFragment(ChangeRequestFields, result.data.changeRequest)
     : null;
@@ -116,7 +128,9 @@ export default function ChangeRequestPage() {
 
 function Review(props: { request: Request }) {
   const cr = props.request;
-  const { viewer, isAdmin } = useSession();
+  const { viewer, isAdmin, can } = useSession();
+  const mayApprove = can("APPROVE_CHANGE_REQUEST", cr.project, cr.environment);
+  const mayApply = can("APPLY_CHANGE_REQUEST", cr.project, cr.environment);
   const navigate = useNavigate();
   const action = useAction();
   const isAuthor = viewer.user?.databaseId === cr.createdBy.id;
@@ -138,9 +152,7 @@ function Review(props: { request: Request }) {
 
   return (
     <>
-      <PageTitle actions={<StateBadge state={cr.state} />}>
-        Change request #{cr.databaseId}: {cr.title}
-      </PageTitle>
+      <PageTitle actions={<StateBadge state={cr.state} />}>{titleOf(cr)}</PageTitle>
       <dl className="facts">
         <dt>Project</dt>
         <dd>{cr.project}</dd>
@@ -184,17 +196,17 @@ function Review(props: { request: Request }) {
               Send to review
             </button>
           )}
-          {cr.state === "In review" && (
+          {cr.state === "In review" && mayApprove && (
             <button type="button" disabled={action.busy} onClick={() => void action.run(Approve, ids)}>
               Approve
             </button>
           )}
-          {(cr.state === "Approved" || cr.state === "Scheduled") && (
+          {(cr.state === "Approved" || cr.state === "Scheduled") && mayApply && (
             <button type="button" disabled={action.busy} onClick={() => void action.run(Apply, ids)}>
               {cr.state === "Scheduled" ? "Apply now" : "Apply changes"}
             </button>
           )}
-          {["In review", "Approved", "Scheduled"].includes(cr.state) && (
+          {["In review", "Approved", "Scheduled"].includes(cr.state) && mayApprove && (
             <button
               type="button"
               className="danger"
@@ -225,7 +237,13 @@ function Review(props: { request: Request }) {
             </button>
           )}
         </div>
-        {(cr.state === "Approved" || cr.state === "Scheduled") && (
+        {cr.state === "In review" && !mayApprove && (
+          <p className="muted" role="note">
+            You cannot approve or reject change requests in {cr.environment} of {cr.project}: that takes the
+            APPROVE_CHANGE_REQUEST permission there (the project's settings show who holds it).
+          </p>
+        )}
+        {(cr.state === "Approved" || cr.state === "Scheduled") && mayApply && (
           <ScheduleForm
             busy={action.busy}
             onSchedule={(scheduledAt) => void action.run(Schedule, { ...ids, scheduledAt })}
@@ -361,4 +379,10 @@ function Comments(props: { request: Request }) {
       </form>
     </section>
   );
+}
+
+/** "Change request #2: Fix pricing", or the number alone when the title is the default one. */
+function titleOf(cr: { databaseId: number; title: string | null }): string {
+  const number = `Change request #${cr.databaseId}`;
+  return !cr.title || cr.title === number ? number : `${number}: ${cr.title}`;
 }

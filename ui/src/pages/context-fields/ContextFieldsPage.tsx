@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useMutation } from "urql";
+import { BUILT_IN_CONTEXT_FIELDS } from "../../components/ConstraintsEditor.tsx";
 import { CreateOrEditForm, Field, ProblemBanner } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { DataTable, WideRow } from "../../components/table.tsx";
@@ -33,6 +34,16 @@ const DeleteContextField = graphql(`
 `);
 
 type ContextField = ResultOf<typeof ContextFieldList>["contextFields"][number];
+
+/** What each built-in field holds, as the SDKs fill it in. */
+const BUILT_IN_MEANING: Record<string, string> = {
+  userId: "The signed-in user's id, as the application sets it.",
+  sessionId: "The session's id, as the application sets it.",
+  remoteAddress: "The client's IP address.",
+  appName: "The application's name from the SDK's configuration.",
+  environment: "The environment the SDK names in its configuration.",
+  currentTime: "The time of the evaluation (for DATE_AFTER and DATE_BEFORE).",
+};
 type LegalValue = { value: string; description: string };
 
 /** Context fields: create, edit legal values / stickiness / order, delete. */
@@ -68,7 +79,16 @@ export default function ContextFieldsPage() {
       <ProblemBanner problem={problem} showFieldErrors />
       <Pending fetching={result.fetching && !fields} error={result.error} />
       {fields && (
-        <DataTable columns={["Name", "Description", "Legal values", "Stickiness", "Order", "Actions"]}>
+        <DataTable
+          caption={<caption>Defined context fields</caption>}
+          columns={["Name", "Description", "Legal values", "Stickiness", "Order", "Actions"]}
+        >
+          {fields.length === 0 && (
+            <WideRow columns={6}>
+              No context fields defined yet. The built-in fields below work in constraints as they are; define
+              a field to use another context property, give it legal values, or use it for stickiness.
+            </WideRow>
+          )}
           {fields.map((field) =>
             editing === field.name ? (
               <WideRow key={field.name} columns={6}>
@@ -102,7 +122,24 @@ export default function ContextFieldsPage() {
           )}
         </DataTable>
       )}
+      {fields && <BuiltInFields defined={fields.map((f) => f.name)} />}
     </>
+  );
+}
+
+/** The fields every SDK sends, usable in constraints without a definition (unless one redefines them). */
+function BuiltInFields(props: { defined: string[] }) {
+  const builtIn = BUILT_IN_CONTEXT_FIELDS.filter((name) => !props.defined.includes(name));
+  if (builtIn.length === 0) return null;
+  return (
+    <DataTable caption={<caption>Built-in context fields</caption>} columns={["Name", "What it holds"]}>
+      {builtIn.map((name) => (
+        <tr key={name}>
+          <th scope="row">{name}</th>
+          <td>{BUILT_IN_MEANING[name] ?? ""}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -4,6 +4,7 @@ import { useMutation } from "urql";
 import { ProblemBanner } from "../../components/form.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import { type ResultOf, readFragment } from "../../lib/graphql.ts";
+import { useSession } from "../../lib/session.tsx";
 import { type ChangeOutcome, useEnvironmentChange, useFlag } from "./context.ts";
 import {
   DeleteStrategy,
@@ -63,6 +64,7 @@ function EnabledSwitch(props: {
   const [disabling, disable] = useMutation(DisableEnvironment);
   const run = useEnvironmentChange(environment.name, props.needsReview);
   const variables = { project, name, environment: environment.name };
+  const allowed = useSession().can("UPDATE_FEATURE_ENVIRONMENT", project, environment.name);
 
   async function toggle() {
     const enabled = !environment.enabled;
@@ -80,7 +82,8 @@ function EnabledSwitch(props: {
         role="switch"
         aria-checked={environment.enabled}
         checked={environment.enabled}
-        disabled={enabling.fetching || disabling.fetching}
+        disabled={!allowed || enabling.fetching || disabling.fetching}
+        title={allowed ? undefined : `You may not turn the flag on or off in ${environment.name}.`}
         onChange={() => void toggle()}
       />{" "}
       Enabled in {environment.name}
@@ -130,6 +133,8 @@ type ListProps = {
 
 function StrategyList(props: ListProps) {
   const { environment, strategies } = props;
+  const { project } = useFlag();
+  const mayAdd = useSession().can("CREATE_FEATURE_STRATEGY", project, environment.name);
   const [editing, setEditing] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   /** The editor of `strategy` (null: a new one); `close` puts back what it replaced. */
@@ -167,13 +172,13 @@ function StrategyList(props: ListProps) {
           </li>
         ))}
       </ol>
-      {adding ? (
-        editor(null, () => setAdding(false))
-      ) : (
-        <button type="button" onClick={() => setAdding(true)}>
-          Add strategy in {environment.name}
-        </button>
-      )}
+      {adding
+        ? editor(null, () => setAdding(false))
+        : mayAdd && (
+            <button type="button" onClick={() => setAdding(true)}>
+              Add strategy in {environment.name}
+            </button>
+          )}
     </div>
   );
 }
@@ -187,6 +192,9 @@ function StrategyRow(props: ListProps & { strategy: FlagStrategy; index: number;
   const run = useEnvironmentChange(environment.name, props.needsReview);
   const target = { project, name, environment: environment.name };
   const label = strategy.title || strategy.name;
+  const { can } = useSession();
+  const mayUpdate = can("UPDATE_FEATURE_STRATEGY", project, environment.name);
+  const mayDelete = can("DELETE_FEATURE_STRATEGY", project, environment.name);
 
   async function setDisabled(disabled: boolean) {
     props.onOutcome(
@@ -223,43 +231,49 @@ function StrategyRow(props: ListProps & { strategy: FlagStrategy; index: number;
         <p className="muted">{strategySummary(strategy)}</p>
       </div>
       <div className="strategy-actions">
-        <button
-          type="button"
-          className="secondary"
-          aria-label={`Move ${label} up`}
-          disabled={index === 0}
-          onClick={() => void move(-1)}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          aria-label={`Move ${label} down`}
-          disabled={index === strategies.length - 1}
-          onClick={() => void move(1)}
-        >
-          ↓
-        </button>
-        <button type="button" className="secondary" onClick={props.onEdit} aria-label={`Edit ${label}`}>
-          Edit
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => void setDisabled(!strategy.disabled)}
-          aria-label={`${strategy.disabled ? "Enable" : "Disable"} ${label}`}
-        >
-          {strategy.disabled ? "Enable" : "Disable"}
-        </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={() => void deleteStrategy()}
-          aria-label={`Delete ${label}`}
-        >
-          Delete
-        </button>
+        {mayUpdate && (
+          <>
+            <button
+              type="button"
+              className="secondary"
+              aria-label={`Move ${label} up`}
+              disabled={index === 0}
+              onClick={() => void move(-1)}
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              aria-label={`Move ${label} down`}
+              disabled={index === strategies.length - 1}
+              onClick={() => void move(1)}
+            >
+              ↓
+            </button>
+            <button type="button" className="secondary" onClick={props.onEdit} aria-label={`Edit ${label}`}>
+              Edit
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => void setDisabled(!strategy.disabled)}
+              aria-label={`${strategy.disabled ? "Enable" : "Disable"} ${label}`}
+            >
+              {strategy.disabled ? "Enable" : "Disable"}
+            </button>
+          </>
+        )}
+        {mayDelete && (
+          <button
+            type="button"
+            className="danger"
+            onClick={() => void deleteStrategy()}
+            aria-label={`Delete ${label}`}
+          >
+            Delete
+          </button>
+        )}
       </div>
     </div>
   );

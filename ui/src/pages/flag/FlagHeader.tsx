@@ -1,10 +1,11 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { type CombinedError, useMutation } from "urql";
 import { NamedOptions } from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { PageTitle } from "../../components/layout.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import type { ResultOf } from "../../lib/graphql.ts";
+import { useSession } from "../../lib/session.tsx";
 import { useFlag } from "./context.ts";
 import {
   ArchiveFlag,
@@ -48,8 +49,10 @@ export function FlagHeader(props: { flag: Flag }) {
           {flag.lifecycle?.status && ` (${flag.lifecycle.status})`}
         </dd>
       </dl>
-      <SettingsForm flag={flag} />
-      <Lifecycle flag={flag} />
+      <EditableByPermission permission="UPDATE_FEATURE">
+        <SettingsForm flag={flag} />
+        <Lifecycle flag={flag} />
+      </EditableByPermission>
     </header>
   );
 }
@@ -65,6 +68,7 @@ function FlagActions(props: { flag: Flag }) {
   const error: CombinedError | undefined =
     favorite.error ?? unfavorite.error ?? stale.error ?? archive.error ?? revive.error;
 
+  const { can } = useSession();
   async function archiveFlag() {
     if (!window.confirm(`Archive flag ${name}? SDKs will no longer get it.`)) return;
     await setArchive({ project, name });
@@ -81,23 +85,27 @@ function FlagActions(props: { flag: Flag }) {
       >
         {flag.favorite ? "★" : "☆"}
       </button>
-      <button
-        type="button"
-        className="secondary"
-        aria-pressed={flag.stale}
-        onClick={() => setStale({ project, name, stale: !flag.stale })}
-      >
-        {flag.stale ? "Mark active" : "Mark stale"}
-      </button>
-      {flag.archived ? (
-        <button type="button" className="secondary" onClick={() => setRevive({ project, name })}>
-          Revive
-        </button>
-      ) : (
-        <button type="button" className="danger" onClick={() => void archiveFlag()}>
-          Archive
+      {can("UPDATE_FEATURE", project) && (
+        <button
+          type="button"
+          className="secondary"
+          aria-pressed={flag.stale}
+          onClick={() => setStale({ project, name, stale: !flag.stale })}
+        >
+          {flag.stale ? "Mark active" : "Mark stale"}
         </button>
       )}
+      {flag.archived
+        ? can("UPDATE_FEATURE", project) && (
+            <button type="button" className="secondary" onClick={() => setRevive({ project, name })}>
+              Revive
+            </button>
+          )
+        : can("DELETE_FEATURE", project) && (
+            <button type="button" className="danger" onClick={() => void archiveFlag()}>
+              Archive
+            </button>
+          )}
       <ProblemBanner problem={problemOf(error)} showFieldErrors />
     </>
   );
@@ -180,7 +188,8 @@ function Lifecycle(props: { flag: Flag }) {
       </div>
     );
   }
-  if (props.flag.archived) return null;
+  // Nothing to complete before an SDK has seen the flag (Unleash offers it from then on).
+  if (props.flag.archived || !props.flag.lifecycle || props.flag.lifecycle.stage === "initial") return null;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -201,4 +210,10 @@ function Lifecycle(props: { flag: Flag }) {
       <ProblemBanner problem={problem} />
     </form>
   );
+}
+
+/** Its children only for a viewer holding `permission` in the flag's project. */
+function EditableByPermission(props: { permission: string; children: ReactNode }) {
+  const { project } = useFlag();
+  return useSession().can(props.permission, project) ? <>{props.children}</> : null;
 }

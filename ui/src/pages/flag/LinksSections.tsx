@@ -4,13 +4,15 @@ import { useMutation } from "urql";
 import { NamedOptions } from "../../components/choices.tsx";
 import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { problemOf } from "../../lib/errors.ts";
+import { useSession } from "../../lib/session.tsx";
 import { useFlag } from "./context.ts";
 import type { Flag } from "./FlagHeader.tsx";
 import { AddDependency, AddTag, RemoveDependency, RemoveTag } from "./queries.ts";
 
 /** The flag's tags (spec 2.1): a value of a tag type, added and removed one by one. */
 export function TagsSection(props: { tags: Flag["tags"] }) {
-  const { name, choices, refresh } = useFlag();
+  const { name, project, choices, refresh } = useFlag();
+  const mayEdit = useSession().can("UPDATE_FEATURE", project);
   const [adding, add] = useMutation(AddTag);
   const [removing, remove] = useMutation(RemoveTag);
   const problem = problemOf(adding.error ?? removing.error);
@@ -38,32 +40,36 @@ export function TagsSection(props: { tags: Flag["tags"] }) {
               <span className="badge">
                 {tag.type}: {tag.value}
               </span>
-              <button
-                type="button"
-                className="secondary"
-                aria-label={`Remove tag ${tag.type}: ${tag.value}`}
-                onClick={() => remove({ name, type: tag.type, value: tag.value })}
-              >
-                ×
-              </button>
+              {mayEdit && (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Remove tag ${tag.type}: ${tag.value}`}
+                  onClick={() => remove({ name, type: tag.type, value: tag.value })}
+                >
+                  ×
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <form className="inline-form" aria-label="Add tag" onSubmit={submit}>
-        <SelectField label="Tag type" name="type" problem={problem}>
-          {(choices?.tagTypes ?? []).map((t) => (
-            <option key={t.name} value={t.name}>
-              {t.name}
-            </option>
-          ))}
-        </SelectField>
-        <Field label="Tag value" name="value" required problem={problem} />
-        <button type="submit" disabled={adding.fetching}>
-          Add tag
-        </button>
-        <ProblemBanner problem={problem} />
-      </form>
+      {mayEdit && (
+        <form className="inline-form" aria-label="Add tag" onSubmit={submit}>
+          <SelectField label="Tag type" name="type" problem={problem}>
+            {(choices?.tagTypes ?? []).map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name}
+              </option>
+            ))}
+          </SelectField>
+          <Field label="Tag value" name="value" required problem={problem} />
+          <button type="submit" disabled={adding.fetching}>
+            Add tag
+          </button>
+          <ProblemBanner problem={problem} />
+        </form>
+      )}
     </section>
   );
 }
@@ -71,6 +77,7 @@ export function TagsSection(props: { tags: Flag["tags"] }) {
 /** Parents the flag depends on (enabled, or one of their variants), and its children. */
 export function DependenciesSection(props: { dependencies: Flag["dependencies"]; childFlags: string[] }) {
   const { project, name, choices } = useFlag();
+  const mayEdit = useSession().can("UPDATE_FEATURE_DEPENDENCY", project);
   const [adding, add] = useMutation(AddDependency);
   const [removing, remove] = useMutation(RemoveDependency);
   const problem = problemOf(adding.error ?? removing.error);
@@ -113,14 +120,16 @@ export function DependenciesSection(props: { dependencies: Flag["dependencies"];
                   ? `with variant ${d.variants.join(" or ")}`
                   : "enabled"
                 : "disabled"}{" "}
-              <button
-                type="button"
-                className="secondary"
-                aria-label={`Remove dependency on ${d.feature}`}
-                onClick={() => removeDependency(d.feature)}
-              >
-                Remove
-              </button>
+              {mayEdit && (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Remove dependency on ${d.feature}`}
+                  onClick={() => removeDependency(d.feature)}
+                >
+                  Remove
+                </button>
+              )}
             </li>
           ))}
         </ul>
@@ -135,21 +144,23 @@ export function DependenciesSection(props: { dependencies: Flag["dependencies"];
           ))}
         </p>
       )}
-      <form className="inline-form" aria-label="Add dependency" onSubmit={submit}>
-        <SelectField label="Parent flag" name="feature" problem={problem} required>
-          <NamedOptions items={candidates} valueOf={(f) => f.name} />
-        </SelectField>
-        <div className="field checkbox">
-          <label>
-            <input type="checkbox" name="enabled" defaultChecked /> Parent enabled
-          </label>
-        </div>
-        <Field label="Parent variants (comma-separated)" name="variants" problem={problem} />
-        <button type="submit" disabled={adding.fetching || candidates.length === 0}>
-          Add dependency
-        </button>
-        <ProblemBanner problem={problem} />
-      </form>
+      {mayEdit && (
+        <form className="inline-form" aria-label="Add dependency" onSubmit={submit}>
+          <SelectField label="Parent flag" name="feature" problem={problem} required>
+            <NamedOptions items={candidates} valueOf={(f) => f.name} />
+          </SelectField>
+          <div className="field checkbox">
+            <label>
+              <input type="checkbox" name="enabled" defaultChecked /> Parent enabled
+            </label>
+          </div>
+          <Field label="Parent variants (comma-separated)" name="variants" problem={problem} />
+          <button type="submit" disabled={adding.fetching || candidates.length === 0}>
+            Add dependency
+          </button>
+          <ProblemBanner problem={problem} />
+        </form>
+      )}
     </section>
   );
 }

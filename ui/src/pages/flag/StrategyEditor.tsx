@@ -1,19 +1,16 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useMutation } from "urql";
-import { CONSTRAINT_OPERATORS, type ConstraintOperator } from "../../components/ConstraintsEditor.tsx";
+import {
+  ConstraintsEditor,
+  type ConstraintValue,
+  constraintInput,
+} from "../../components/ConstraintsEditor.tsx";
 import { Field, SelectField } from "../../components/form.tsx";
-import { type ChangeOutcome, fieldProblem, useEnvironmentChange, useFlag } from "./context.ts";
+import { fieldProblem, type PathProblem, pathProblemOf } from "../../lib/path-problems.ts";
+import { type ChangeOutcome, useEnvironmentChange, useFlag } from "./context.ts";
 import { type FlagStrategy, strategyPayload } from "./EnvironmentSection.tsx";
-import { type PathProblem, pathProblemOf } from "./problems.ts";
 import { AddStrategy, UpdateStrategy } from "./queries.ts";
 import { GeneralProblems, VariantsFields, type VariantValue } from "./VariantsEditor.tsx";
-
-/** The spec's constraint operators (2.2), the same list the segment editor offers. */
-const OPERATORS = CONSTRAINT_OPERATORS;
-type Operator = ConstraintOperator;
-/** The first five compare with a list of values. */
-const MULTI_VALUE = new Set<Operator>(["IN", "NOT_IN", "STR_CONTAINS", "STR_STARTS_WITH", "STR_ENDS_WITH"]);
-const TEXT_OPERATORS = new Set<Operator>(["STR_CONTAINS", "STR_STARTS_WITH", "STR_ENDS_WITH"]);
 
 type ParameterKind = "percentage" | "stickiness" | "text" | "list";
 type StrategyParameter = { key: string; label: string; kind: ParameterKind };
@@ -66,15 +63,6 @@ export const STRATEGY_TYPES: StrategyType[] = [
   },
 ];
 
-export type ConstraintValue = {
-  contextName: string;
-  operator: Operator;
-  values: string[];
-  value: string | null;
-  inverted: boolean;
-  caseInsensitive: boolean;
-};
-
 export type StrategyValue = {
   name: string;
   title: string | null;
@@ -111,13 +99,6 @@ export function strategySummary(strategy: FlagStrategy): string {
   if (strategy.segments.length) parts.push(`${strategy.segments.length} segment(s)`);
   if (strategy.variants.length) parts.push(`variants: ${strategy.variants.map((v) => v.name).join(", ")}`);
   return parts.join(" · ") || "on for everyone";
-}
-
-/** What the API takes: list operators send `values`, the others one `value`. */
-function constraintInput(c: ConstraintValue) {
-  return MULTI_VALUE.has(c.operator)
-    ? { ...c, values: c.values.map((v) => v.trim()).filter(Boolean), value: null }
-    : { ...c, values: [], value: c.value ?? "" };
 }
 
 function strategyInput(value: StrategyValue) {
@@ -318,139 +299,15 @@ function ConstraintsFields(props: {
   problem: PathProblem | null;
 }) {
   const { choices } = useFlag();
-  const contextNames = (choices?.contextFields ?? []).map((f) => f.name);
-  const replace = (index: number, c: ConstraintValue) =>
-    props.onChange(props.constraints.map((old, i) => (i === index ? c : old)));
-  function addConstraint() {
-    const contextName = contextNames[0] ?? "userId";
-    props.onChange([
-      ...props.constraints,
-      { contextName, operator: "IN", values: [], value: null, inverted: false, caseInsensitive: false },
-    ]);
-  }
   return (
     <fieldset className="constraints">
       <legend>Constraints</legend>
-      {props.constraints.map((c, index) => (
-        <ConstraintRow
-          // biome-ignore lint/suspicious/noArrayIndexKey: constraints have no identity but their place
-          key={index}
-          index={index}
-          constraint={c}
-          contextNames={contextNames}
-          problem={props.problem}
-          onChange={(changed) => replace(index, changed)}
-          onRemove={() => props.onChange(props.constraints.filter((_, i) => i !== index))}
-        />
-      ))}
-      <button type="button" className="secondary" onClick={addConstraint}>
-        Add constraint
-      </button>
-    </fieldset>
-  );
-}
-
-function ConstraintRow(props: {
-  index: number;
-  constraint: ConstraintValue;
-  contextNames: string[];
-  problem: PathProblem | null;
-  onChange(c: ConstraintValue): void;
-  onRemove(): void;
-}) {
-  const { constraint: c, index, problem } = props;
-  const n = index + 1;
-  const path = `constraints.${index}`;
-  const multi = MULTI_VALUE.has(c.operator);
-  const rowMessage =
-    problem?.byPath[path] ?? Object.entries(problem?.byPath ?? {}).find(([p]) => p.endsWith(`.${path}`))?.[1];
-  const id = useId();
-  const names = [...new Set([...props.contextNames, c.contextName])];
-  return (
-    <fieldset
-      className="constraint-row"
-      aria-label={`Constraint ${n}`}
-      aria-describedby={rowMessage ? id : undefined}
-    >
-      <SelectField
-        label={`Context field of constraint ${n}`}
-        name="contextName"
-        value={c.contextName}
-        problem={fieldProblem(problem, `${path}.contextName`, "contextName")}
-        onChange={(e) => props.onChange({ ...c, contextName: e.target.value })}
-      >
-        {names.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField
-        label={`Operator of constraint ${n}`}
-        name="operator"
-        value={c.operator}
-        problem={fieldProblem(problem, `${path}.operator`, "operator")}
-        onChange={(e) => props.onChange({ ...c, operator: e.target.value as Operator })}
-      >
-        {OPERATORS.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </SelectField>
-      {multi ? (
-        <Field
-          label={`Values of constraint ${n} (comma-separated)`}
-          name="values"
-          value={c.values.join(", ")}
-          problem={fieldProblem(problem, `${path}.values`, "values")}
-          onChange={(e) =>
-            props.onChange({
-              ...c,
-              values: e.target.value
-                .split(",")
-                .map((v, i, all) => (i < all.length - 1 ? v.trim() : v.trimStart())),
-            })
-          }
-          onBlur={() => props.onChange({ ...c, values: c.values.map((v) => v.trim()).filter(Boolean) })}
-        />
-      ) : (
-        <Field
-          label={`Value of constraint ${n}`}
-          name="value"
-          value={c.value ?? ""}
-          problem={fieldProblem(problem, `${path}.value`, "value")}
-          onChange={(e) => props.onChange({ ...c, value: e.target.value })}
-        />
-      )}
-      <div className="field checkbox">
-        <label>
-          <input
-            type="checkbox"
-            checked={c.inverted}
-            onChange={(e) => props.onChange({ ...c, inverted: e.target.checked })}
-          />{" "}
-          Inverted
-        </label>
-        {TEXT_OPERATORS.has(c.operator) || c.operator === "IN" || c.operator === "NOT_IN" ? (
-          <label>
-            <input
-              type="checkbox"
-              checked={c.caseInsensitive}
-              onChange={(e) => props.onChange({ ...c, caseInsensitive: e.target.checked })}
-            />{" "}
-            Case-insensitive
-          </label>
-        ) : null}
-      </div>
-      <button type="button" className="danger" onClick={props.onRemove} aria-label={`Remove constraint ${n}`}>
-        Remove
-      </button>
-      {rowMessage && (
-        <p className="field-error" id={id} role="alert">
-          {rowMessage}
-        </p>
-      )}
+      <ConstraintsEditor
+        value={props.constraints}
+        onChange={props.onChange}
+        contextFields={choices?.contextFields ?? []}
+        problem={props.problem}
+      />
     </fieldset>
   );
 }

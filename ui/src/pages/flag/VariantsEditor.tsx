@@ -1,9 +1,12 @@
 import { type FormEvent, useState } from "react";
 import { useMutation } from "urql";
+import { sharedWeights } from "../../../../src/modules/feature-environments/variant-weights.logic.ts";
+import { BUILT_IN_CONTEXT_FIELDS } from "../../components/ConstraintsEditor.tsx";
 import { Field, SelectField } from "../../components/form.tsx";
-import { type ChangeOutcome, fieldProblem, useEnvironmentChange, useFlag } from "./context.ts";
+import { fieldProblem, type PathProblem, pathProblemOf } from "../../lib/path-problems.ts";
+import { useSession } from "../../lib/session.tsx";
+import { type ChangeOutcome, useEnvironmentChange, useFlag } from "./context.ts";
 import type { FlagEnvironment, PayloadType } from "./EnvironmentSection.tsx";
-import { type PathProblem, pathProblemOf } from "./problems.ts";
 import { SetEnvironmentVariants } from "./queries.ts";
 
 export type VariantValue = {
@@ -40,6 +43,7 @@ export function VariantsEditor(props: {
   const [problem, setProblem] = useState<PathProblem | null>(null);
   const [, save] = useMutation(SetEnvironmentVariants);
   const run = useEnvironmentChange(environment.name, props.needsReview);
+  const mayEdit = useSession().can("UPDATE_FEATURE_ENVIRONMENT_VARIANTS", project, environment.name);
 
   if (!variants) {
     return (
@@ -64,9 +68,11 @@ export function VariantsEditor(props: {
             ))}
           </ul>
         )}
-        <button type="button" className="secondary" onClick={() => setVariants(variantsOf(environment))}>
-          Edit variants in {environment.name}
-        </button>
+        {mayEdit && (
+          <button type="button" className="secondary" onClick={() => setVariants(variantsOf(environment))}>
+            Edit variants in {environment.name}
+          </button>
+        )}
       </div>
     );
   }
@@ -118,6 +124,8 @@ export function VariantsFields(props: {
 }) {
   const replace = (index: number, v: VariantValue) =>
     props.onChange(props.variants.map((old, i) => (i === index ? v : old)));
+  // What the server will store: variable variants share what the fixed ones leave.
+  const weights = sharedWeights(props.variants);
   function addVariant() {
     const base: VariantValue = {
       name: `variant-${props.variants.length + 1}`,
@@ -137,6 +145,7 @@ export function VariantsFields(props: {
           key={index}
           index={index}
           variant={v}
+          weight={weights[index] ?? v.weight}
           problem={props.problem}
           withOverrides={props.withOverrides}
           onChange={(changed) => replace(index, changed)}
@@ -153,6 +162,8 @@ export function VariantsFields(props: {
 function VariantRow(props: {
   index: number;
   variant: VariantValue;
+  /** The weight the server will store (a variable variant's share). */
+  weight: number;
   problem: PathProblem | null;
   withOverrides: boolean;
   onChange(v: VariantValue): void;
@@ -187,7 +198,14 @@ function VariantRow(props: {
         name="weightType"
         value={v.weightType}
         problem={fieldProblem(problem, `${path}.weightType`, "weightType")}
-        onChange={(e) => props.onChange({ ...v, weightType: e.target.value === "fix" ? "fix" : "variable" })}
+        onChange={(e) =>
+          props.onChange({
+            ...v,
+            weightType: e.target.value === "fix" ? "fix" : "variable",
+            // A variant fixed from variable keeps the share it had.
+            weight: props.weight,
+          })
+        }
       >
         <option value="variable">variable</option>
         <option value="fix">fix</option>
@@ -198,7 +216,7 @@ function VariantRow(props: {
         type="number"
         min={0}
         max={1000}
-        value={String(v.weight)}
+        value={String(v.weightType === "fix" ? v.weight : props.weight)}
         disabled={v.weightType !== "fix"}
         problem={fieldProblem(problem, `${path}.weight`, "weight")}
         onChange={(e) => props.onChange({ ...v, weight: Number(e.target.value) })}
@@ -277,7 +295,7 @@ function OverridesFields(props: { index: number; variant: VariantValue; onChange
   const n = props.index + 1;
   const { choices } = useFlag();
   const overrides = v.overrides ?? [];
-  const names = (choices?.contextFields ?? []).map((f) => f.name);
+  const names = [...BUILT_IN_CONTEXT_FIELDS, ...(choices?.contextFields ?? []).map((f) => f.name)];
   const set = (next: { contextName: string; values: string[] }[]) =>
     props.onChange({ ...v, overrides: next });
   return (
@@ -324,7 +342,7 @@ function OverridesFields(props: { index: number; variant: VariantValue; onChange
       <button
         type="button"
         className="secondary"
-        onClick={() => set([...overrides, { contextName: names[0] ?? "userId", values: [] }])}
+        onClick={() => set([...overrides, { contextName: "userId", values: [] }])}
       >
         Add override to variant {n}
       </button>

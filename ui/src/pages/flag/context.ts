@@ -1,8 +1,7 @@
 import { createContext, useContext } from "react";
 import { type CombinedError, useMutation } from "urql";
-import type { ApiProblem } from "../../lib/errors.ts";
 import type { ResultOf } from "../../lib/graphql.ts";
-import { messageAt, type PathProblem } from "./problems.ts";
+
 import { type FlagChoicesQuery, ProposeChanges } from "./queries.ts";
 
 export type Choices = ResultOf<typeof FlagChoicesQuery>;
@@ -52,14 +51,4 @@ export function useEnvironmentChange(environment: string, needsReview: boolean) 
     if (!result.error) flag.refresh();
     return { error: result.error ?? null, proposedId: null };
   };
-}
-
-/** The `Field` components' problem shape for one control, from a message found by path. */
-export function fieldProblem(
-  problem: PathProblem | null | undefined,
-  path: string,
-  name: string,
-): ApiProblem {
-  const message = messageAt(problem, path);
-  return { fields: message ? { [name]: message } : {}, general: [] };
 }

@@ -7,6 +7,7 @@ import { PageTitle, Pending } from "../../components/layout.tsx";
 import { Table } from "../../components/table.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import type { ResultOf } from "../../lib/graphql.ts";
+import { useRefetchOnEvents } from "../../lib/live.ts";
 import { CreateFlagForm } from "./CreateFlagForm.tsx";
 import { FlagFilters } from "./FlagFilters.tsx";
 import { FavoriteFlag, FilterOptions, FlagSearch, UnfavoriteFlag } from "./queries.ts";
@@ -28,6 +29,8 @@ export default function FlagsPage() {
   const [result, refetch] = useQuery({ query: FlagSearch, variables });
   const page = result.data?.featureSearch;
   const reload = () => refetch({ requestPolicy: "network-only" });
+  // Flags created, changed or toggled elsewhere show without a reload.
+  useRefetchOnEvents({}, reload);
   // Typing in the search box replaces the history entry; other changes add one (back undoes them).
   const onChange = (next: URLSearchParams) => setParams(next, { replace: next.get("q") !== params.get("q") });
 
@@ -76,7 +79,9 @@ function FlagTable(props: { items: Item[]; onFavoriteChanged(): void }) {
             {item.stale && <span className="badge off">stale</span>}
             {item.potentiallyStale && !item.stale && <span className="badge">potentially stale</span>}
             {item.archived && <span className="badge">archived</span>}
-            {item.lifecycle && <span className="badge">{item.lifecycle.stage}</span>}
+            {item.lifecycle && item.lifecycle.stage !== "archived" && (
+              <span className="badge">{item.lifecycle.stage}</span>
+            )}
             {item.description && <div className="description">{item.description}</div>}
             {item.tags.length > 0 && (
               <div>

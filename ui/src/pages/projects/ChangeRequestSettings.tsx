@@ -4,6 +4,7 @@ import { Field, ProblemBanner } from "../../components/form.tsx";
 import { Pending } from "../../components/layout.tsx";
 import { problemOf } from "../../lib/errors.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
+import { ChangeRequestApprovers } from "./ChangeRequestApprovers.tsx";
 
 const ChangeRequestConfigQuery = graphql(`
   query ChangeRequestConfig($project: String!) {
@@ -64,28 +65,33 @@ function EnvironmentSetting(props: { project: string; config: Config; onSaved():
   }
   const problem = problemOf(result.error);
   return (
-    <form className="inline-form" onSubmit={submit} aria-label={`Change requests in ${config.environment}`}>
-      <strong>
-        {config.environment} <span className="hint">({config.type})</span>
-      </strong>
-      <label className="check">
-        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
-        Require change requests in {config.environment}
-      </label>
-      <Field
-        label={`Approvals needed in ${config.environment}`}
-        name="requiredApprovals"
-        type="number"
-        min={0}
-        max={10}
-        disabled={!enabled}
-        defaultValue={config.requiredApprovals ?? 1}
-        problem={problem}
-      />
-      <button type="submit" disabled={result.fetching}>
-        Save {config.environment}
-      </button>
-      <ProblemBanner problem={problem} />
-    </form>
+    <>
+      <form className="inline-form" onSubmit={submit} aria-label={`Change requests in ${config.environment}`}>
+        <strong>
+          {config.environment} <span className="hint">({config.type})</span>
+        </strong>
+        <label className="check">
+          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+          Require change requests in {config.environment}
+        </label>
+        <Field
+          label={`Approvals needed in ${config.environment}`}
+          name="requiredApprovals"
+          type="number"
+          min={0}
+          max={10}
+          disabled={!enabled}
+          defaultValue={config.requiredApprovals ?? 1}
+          problem={problem}
+        />
+        <button type="submit" disabled={result.fetching}>
+          Save {config.environment}
+        </button>
+        <ProblemBanner problem={problem} />
+      </form>
+      {config.changeRequestEnabled && (
+        <ChangeRequestApprovers project={props.project} environment={config.environment} />
+      )}
+    </>
   );
 }

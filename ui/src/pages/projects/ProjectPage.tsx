@@ -7,6 +7,7 @@ import { PageTitle, Pending } from "../../components/layout.tsx";
 import { DataTable } from "../../components/table.tsx";
 import { type ApiProblem, problemOf } from "../../lib/errors.ts";
 import { graphql, type ResultOf } from "../../lib/graphql.ts";
+import { useRefetchOnEvents } from "../../lib/live.ts";
 import { ChangeRequestSettings } from "./ChangeRequestSettings.tsx";
 import { ProjectMembers } from "./ProjectMembers.tsx";
 
@@ -45,11 +46,18 @@ type Project = ResultOf<typeof Overview>["projectOverview"];
 /** One project: its details, flags, environments, change request settings and members. */
 export default function ProjectPage() {
   const projectId = useParams().project ?? "";
-  const [result] = useQuery({
+  const [result, refetch] = useQuery({
     query: Overview,
     variables: { id: projectId },
     requestPolicy: "cache-and-network",
   });
+  const reload = () => refetch({ requestPolicy: "network-only" });
+  // Members, flags and settings changed elsewhere, and environments added to the instance, show at once.
+  useRefetchOnEvents({ projects: [projectId] }, reload);
+  useRefetchOnEvents(
+    { types: ["environment-created", "environment-updated", "environment-deleted"] },
+    reload,
+  );
   const project = result.data?.projectOverview;
   return (
     <>

@@ -1,6 +1,11 @@
 import { useState } from "react";
 import { useMutation } from "urql";
-import { ConstraintsEditor, type ConstraintValue } from "../../components/ConstraintsEditor.tsx";
+import {
+  ConstraintsEditor,
+  type ConstraintValue,
+  constraintInput,
+  constraintValue,
+} from "../../components/ConstraintsEditor.tsx";
 import { ProjectOptions } from "../../components/choices.tsx";
 import { CreateOrEditForm, Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
@@ -133,14 +138,7 @@ function ConstraintList(props: { constraints: Segment["constraints"] }) {
 function SegmentForm(props: { data: Data; segment?: Segment; onDone(saved: boolean): void }) {
   const existing = props.segment;
   const [constraints, setConstraints] = useState<ConstraintValue[]>(
-    existing?.constraints.map((c) => ({
-      contextName: c.contextName,
-      operator: c.operator,
-      values: c.operator === "IN" || c.operator === "NOT_IN" ? c.values : undefined,
-      value: c.operator === "IN" || c.operator === "NOT_IN" ? undefined : c.value,
-      inverted: c.inverted,
-      caseInsensitive: c.caseInsensitive,
-    })) ?? [],
+    existing?.constraints.map(constraintValue) ?? [],
   );
   const { create, update, busy, problem } = useCreateOrUpdate(CreateSegment, UpdateSegment, existing);
   const submit = submitWith(
@@ -149,7 +147,7 @@ function SegmentForm(props: { data: Data; segment?: Segment; onDone(saved: boole
         name: String(data.get("name")),
         description: optionalText(data, "description"),
         project: optionalText(data, "project"),
-        constraints,
+        constraints: constraints.map(constraintInput),
       };
       return existing ? update({ id: existing.databaseId, input }) : create({ input });
     },

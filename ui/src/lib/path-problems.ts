@@ -1,4 +1,5 @@
 import type { CombinedError } from "urql";
+import type { ApiProblem } from "./errors.ts";
 
 /**
  * The API's messages by the full path of the input they concern (`constraints.1.value`), and
@@ -28,4 +29,14 @@ export function messageAt(problem: PathProblem | null | undefined, path: string)
   if (problem.byPath[path]) return problem.byPath[path];
   const key = Object.keys(problem.byPath).find((p) => p.endsWith(`.${path}`));
   return key ? problem.byPath[key] : undefined;
+}
+
+/** The `Field` components' problem shape for one control, from a message found by path. */
+export function fieldProblem(
+  problem: PathProblem | null | undefined,
+  path: string,
+  name: string,
+): ApiProblem {
+  const message = messageAt(problem, path);
+  return { fields: message ? { [name]: message } : {}, general: [] };
 }
