@@ -24,6 +24,7 @@ import { createInterface } from "node:readline";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { openPostgres } from "../src/db/database.ts";
+import { listeningUrl } from "../test/helpers/server-process.ts";
 import { runBench } from "./bench-server.ts";
 import { databaseKind, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
@@ -52,8 +53,8 @@ async function startServer(extraEnv: Record<string, string>) {
   const url = await new Promise<string>((resolve, reject) => {
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on("line", (line) => {
-        const m = /"msg":"Vexil listening".*?"url":"([^"]+)"/.exec(line);
-        if (m?.[1]) resolve(m[1]);
+        const url = listeningUrl(line);
+        if (url) resolve(url);
       });
     }
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
@@ -206,16 +207,23 @@ async function run(serverUrl: string, serverPid: number) {
     `last delivery of each event (end to end):              ${summary(measured.map((m) => m.endToEnd.at(-1) ?? Number.NaN))}`,
   );
   console.log(`deliveries missing 60 s after the last write: ${missing}`);
+  // The target names the delivery (event recorded -> subscriber got it); end to end adds the write.
+  const delivery = measured.flatMap((m) => m.delivery).sort((a, b) => a - b);
   const endToEnd = measured.flatMap((m) => m.endToEnd).sort((a, b) => a - b);
   await saveResults("subscriptions", [
     scenarioResult(
-      `${SUBSCRIBERS} graphql-ws subscribers, ${RATE} flags created/s: mutation sent to event delivered`,
-      { p50Ms: percentile(endToEnd, 50), p99Ms: percentile(endToEnd, 99) },
+      `${SUBSCRIBERS} graphql-ws subscribers, ${RATE} flags created/s: event recorded to delivered`,
+      { p50Ms: percentile(delivery, 50), p99Ms: percentile(delivery, 99) },
       {
         database: databaseKind(),
         target: { p99Ms: 1000 },
         otherLoad,
-        details: { writes: names.length, deliveries: endToEnd.length, missing },
+        details: {
+          writes: names.length,
+          deliveries: delivery.length,
+          missing,
+          endToEndP99Ms: Math.round(percentile(endToEnd, 99)),
+        },
       },
     ),
   ]);
