@@ -69,7 +69,7 @@ async function runMode(flushMs: number) {
     ...db.env,
     INIT_ADMIN_API_TOKENS: TOKEN,
     VEXIL_METRICS_FLUSH_MS: String(flushMs),
-    // This measures ingestion, not the per-token and per-address limits of one fleet (D-170).
+    // This measures ingestion, not the per-token and per-address limits of one fleet (D-35).
     VEXIL_SDK_WRITES_PER_MINUTE_PER_TOKEN: "100000000",
     VEXIL_SDK_WRITES_PER_MINUTE_PER_ADDRESS: "100000000",
   });

@@ -77,7 +77,7 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
         );
       }
       const params = flatParams(hit.m.params);
-      // Before the body is read (D-160): the credential, and what the path and query decide.
+      // Before the body is read (D-15): the credential, and what the path and query decide.
       const authorized = await authorize(hit.route, request, serverContext, {
         params,
         query: url.searchParams,
@@ -120,7 +120,7 @@ export function restPlugin(deps: AppDeps, routes: Route[] = allRoutes): Plugin<R
     return refusal ?? { enveloped, document, bodyPath, contextValue };
   }
 
-  /** The route's variables, not yet validated: a refusal of them waits until the permission is known (D-153). */
+  /** The route's variables, not yet validated: a refusal of them waits until the permission is known (D-12). */
   function rawVariables(
     route: Route,
     req: RestRequest,

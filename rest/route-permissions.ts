@@ -91,7 +91,7 @@ function checkScopeMap(ctx: Context, scopes: AuthScopeMap): void {
  * Checks, before the request body is validated, what can be checked without valid arguments:
  * a credential at all (401), every root field's static scopes (403), and for scopes computed
  * from arguments, that the caller holds the permission they name somewhere (403): so a caller
- * who may not do this anywhere learns nothing from validation errors (D-153). `variables` are
+ * who may not do this anywhere learns nothing from validation errors (D-12). `variables` are
  * the route's, not yet validated; the full check, with the validated arguments, is GraphQL's.
  */
 export function preAuthorize(

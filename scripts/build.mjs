@@ -9,7 +9,7 @@
 //   folder copies it instead of running initdb (seconds of WebAssembly CPU).
 // - ui/dist/: the web UI (Vite), after ui/src/graphql-env.d.ts, the schema's types for the UI's
 //   typed GraphQL documents (gql.tada), is generated from schema/schema.graphql.
-// See docs/decisions.md D-015.
+// See docs/decisions.md D-07.
 //   node scripts/build.mjs             build what is out of date
 //   node scripts/build.mjs --if-stale  the same, silent when nothing is (npm's prestart)
 import { spawnSync } from "node:child_process";

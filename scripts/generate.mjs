@@ -1,5 +1,5 @@
 // Runs `prisma generate` without the native schema engine, which cannot be downloaded here
-// (and is not needed to generate: the client is TypeScript + WASM). See docs/decisions.md D-004.
+// (and is not needed to generate: the client is TypeScript + WASM). See docs/decisions.md D-08.
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";

@@ -55,7 +55,7 @@ const envSchema = z.object({
   VEXIL_WS_INIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(3_000),
   /**
    * How long SDK metrics wait in memory before they are written in one batch (ms); 0 writes
-   * each request's batch before it is answered (see docs/decisions.md D-097).
+   * each request's batch before it is answered (see docs/decisions.md D-35).
    */
   VEXIL_METRICS_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Flags one SDK metrics report may carry; more is refused whole with 400. */
@@ -64,18 +64,18 @@ const envSchema = z.object({
   VEXIL_SDK_WRITES_PER_MINUTE_PER_TOKEN: z.coerce.number().int().min(1).default(60_000),
   /** SDK writes one client address may make per minute on this node, whatever the token (then 429). */
   VEXIL_SDK_WRITES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(1).default(6_000),
-  /** Applications kept; reports naming a new one beyond it are dropped (D-171). */
+  /** Applications kept; reports naming a new one beyond it are dropped (D-35). */
   VEXIL_METRICS_MAX_APPLICATIONS: z.coerce.number().int().min(1).default(5_000),
-  /** SDK instances kept; a new one beyond it is not recorded, its counts are (D-171). */
+  /** SDK instances kept; a new one beyond it is not recorded, its counts are (D-35). */
   VEXIL_METRICS_MAX_INSTANCES: z.coerce.number().int().min(1).default(20_000),
-  /** Unknown-flag rows (name x application x environment) kept; the oldest go first (D-171). */
+  /** Unknown-flag rows (name x application x environment) kept; the oldest go first (D-35). */
   VEXIL_METRICS_MAX_UNKNOWN_FLAGS: z.coerce.number().int().min(1).default(10_000),
   /**
    * Names of unknown flags SDK reports may bring in per minute on this node; reports' counts for
-   * further unknown names are dropped at the edge, before they are buffered (D-171).
+   * further unknown names are dropped at the edge, before they are buffered (D-35).
    */
   VEXIL_METRICS_UNKNOWN_FLAGS_PER_MINUTE: z.coerce.number().int().min(1).default(1_000),
-  /** Hours per-application metrics and silent SDK instances are kept (D-172). */
+  /** Hours per-application metrics and silent SDK instances are kept (D-35). */
   VEXIL_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   /** OFREP evaluations one API token may ask for per second on this node (then 429 with Retry-After). */
   VEXIL_OFREP_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),

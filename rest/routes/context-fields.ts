@@ -49,7 +49,7 @@ const shaped = (field: unknown) => {
 /**
  * The context routes at `/api/admin/context` (root fields; any field by name) and at
  * `/api/admin/projects/:projectId/context` (that project's fields only; see docs/decisions.md
- * D-046).
+ * D-23).
  */
 function contextFieldRoutes(base: string, scoped: boolean): Route[] {
   const project = (params: Record<string, string>) => (scoped ? (params.projectId ?? null) : null);

@@ -162,7 +162,7 @@ export function concretePath(path: string, ids: Fixture["ids"]): string {
       if (path.startsWith("/api/admin/api-tokens/")) return "peer-client";
       return "peer-flag";
     }
-    // An invite link's secret, which Unleash's paths carry (Vexil's take its id too: D-194).
+    // An invite link's secret, which Unleash's paths carry (Vexil's take its id too: D-29).
     if (name === "token" && path.includes("invite")) return ids.invite;
     return byName[name] ?? "peer-nothing";
   });

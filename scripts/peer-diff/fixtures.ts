@@ -70,7 +70,7 @@ async function userWithSession(base: string, username: string, rootRole: number)
   });
   if (!res.ok) throw new Error(`${base}: login ${username}: ${res.status} ${await res.text()}`);
   const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0] ?? "");
-  // Vexil asks cookie-authenticated writes for its CSRF token (D-080), as its UI sends it; Unleash ignores it.
+  // Vexil asks cookie-authenticated writes for its CSRF token (D-13), as its UI sends it; Unleash ignores it.
   const csrf = cookies.find((c) => c.startsWith("vexil-csrf="))?.slice("vexil-csrf=".length);
   return { cookie: cookies.join("; "), ...(csrf ? { "x-csrf-token": decodeURIComponent(csrf) } : {}) };
 }

@@ -9,15 +9,15 @@ import { type Rule, SHAPE_BY_OPERATION, STATUS_BY_OPERATION } from "./reasons-by
 export type ReasonKind = "spec" | "security" | "deliberate" | "left" | "fixture" | "unexplained";
 type Request = { operation: Operation; caller: Caller; variant: Variant };
 
-/** Operations Vexil does not serve, with D-074's reasons. */
+/** Operations Vexil does not serve, with D-20's reasons. */
 export const NOT_SERVED: Record<string, string> = {
-  "POST /api/admin/feedback": "Unleash's in-app survey (D-074)",
-  "PUT /api/admin/feedback/{id}": "Unleash's in-app survey (D-074)",
-  "POST /api/admin/record-ui-error": "Unleash's UI reporting its crashes (D-074)",
-  "POST /api/admin/splash/{id}": "splash screens of Unleash's UI (D-074)",
-  "GET /api/admin/telemetry/settings": "phone-home; Vexil sends none (D-074)",
-  "DELETE /api/admin/user-admin/scim-users": "SCIM is an Enterprise feature (D-074)",
-  "POST /edge/issue-token": "a second credential able to mint tokens (D-074, D-075)",
+  "POST /api/admin/feedback": "Unleash's in-app survey (D-20)",
+  "PUT /api/admin/feedback/{id}": "Unleash's in-app survey (D-20)",
+  "POST /api/admin/record-ui-error": "Unleash's UI reporting its crashes (D-20)",
+  "POST /api/admin/splash/{id}": "splash screens of Unleash's UI (D-20)",
+  "GET /api/admin/telemetry/settings": "phone-home; Vexil sends none (D-20)",
+  "DELETE /api/admin/user-admin/scim-users": "SCIM is an Enterprise feature (D-20)",
+  "POST /edge/issue-token": "a second credential able to mint tokens (D-20, D-33)",
 };
 
 const only = (side: "onlyVexil" | "onlyUnleash", pattern: RegExp) => (o: Outcome) =>
@@ -64,13 +64,13 @@ const SPEC_ERRORS: Rule[] = [
   {
     when: (o) => same(o) && o.vexil.status >= 400 && only("onlyVexil", /^details(\[\]\.path)?$/)(o),
     kind: "deliberate",
-    text: "D-069: Vexil's `details` name the field at fault (`path`)",
+    text: "D-19: Vexil's `details` name the field at fault (`path`)",
   },
   {
     when: (o) =>
       same(o) && o.vexil.status >= 400 && only("onlyUnleash", /^details\[\]\.(path|description)$/)(o),
     kind: "deliberate",
-    text: "D-069/D-071: Vexil's `details` name the body field (Unleash: its schema path); the message says the same",
+    text: "D-19: Vexil's `details` name the body field (Unleash: its schema path); the message says the same",
   },
 ];
 
@@ -81,25 +81,25 @@ const STATUS_RULES: Rule[] = [
     variant: ["none"],
     when: (o) => o.vexil.status === 403 && o.unleash.status < 300,
     kind: "security",
-    text: "D-080: a cookie-authenticated write without a JSON body needs the CSRF token (x-csrf-token); Unleash takes the cookie alone",
+    text: "D-13: a cookie-authenticated write without a JSON body needs the CSRF token (x-csrf-token); Unleash takes the cookie alone",
   },
   {
     caller: ["editor"],
     when: (o) => o.vexil.status === 400 && o.unleash.status === 403,
     kind: "deliberate",
-    text: "D-077: Vexil's Editor holds this permission (every one but ADMIN), so it is told what its body lacks; Unleash 8.2's Editor lacks it",
+    text: "D-12: Vexil's Editor holds this permission (every one but ADMIN), so it is told what its body lacks; Unleash 8.2's Editor lacks it",
   },
   {
     path: /^\/api\/(client|frontend)/,
     caller: ["admin"],
     when: (o) => o.unleash.status === 403,
     kind: "deliberate",
-    text: "D-030: an admin token is accepted on the SDK endpoints (for the development environment) where Unleash 8.2 refuses it",
+    text: "D-33: an admin token is accepted on the SDK endpoints (for the development environment) where Unleash 8.2 refuses it",
   },
   {
     path: /^\/api\/admin\/instance-admin\/statistics/,
     kind: "deliberate",
-    text: "D-066: instance statistics are for admins only",
+    text: "D-30: instance statistics are for admins only",
   },
   {
     when: (o) => o.unleash.status === 429,
@@ -126,12 +126,12 @@ const SHAPE_RULES: Rule[] = [
       same(o) &&
       o.onlyUnleash.every((k) => /(alias|secret|secure|createdAt|environment|expiresAt|project)$/.test(k)),
     kind: "security",
-    text: "D-062: Vexil never keeps or shows a token's secret after creation (lists show `displayPrefix`); no legacy `alias`/`secure`",
+    text: "D-29: Vexil never keeps or shows a token's secret after creation (lists show `displayPrefix`); no legacy `alias`/`secure`",
   },
   {
     when: (o) => same(o) && o.vexil.status < 400 && o.onlyUnleash.length === 0,
     kind: "deliberate",
-    text: "D-154: Vexil answers more fields than Unleash (listed); every field Unleash answers is there",
+    text: "D-20: Vexil answers more fields than Unleash (listed); every field Unleash answers is there",
   },
 ];
 

@@ -24,7 +24,7 @@ const ratio = (values: (boolean | null)[]) => {
 function row(operation: Operation, served: Set<string>, byOperation: Map<string, Result[]>): string {
   const cells = [operation.tag, operation.method, `\`${operation.path}\``];
   if (!served.has(key(operation))) {
-    return `| ${[...cells, "not served", "", "", "", NOT_SERVED[key(operation)] ?? "see D-074"].join(" | ")} |`;
+    return `| ${[...cells, "not served", "", "", "", NOT_SERVED[key(operation)] ?? "see D-20"].join(" | ")} |`;
   }
   const results = byOperation.get(key(operation)) ?? [];
   const outcomes = results.map((r) => r.outcome);

@@ -56,7 +56,7 @@ const PREPARED_MIN_LENGTH = 50;
  * trivial statements (`SELECT 1`, savepoints, `pg_notify`) stay unnamed (a 62-character row
  * lock was planned at every call under the old limit of 100). Values are always parameters, so
  * the texts are query shapes; a pooled PostgreSQL connection is replaced every half hour
- * (`openPostgres`) and drops what it kept (D-137).
+ * (`openPostgres`) and drops what it kept (D-09).
  */
 function statementName(query: { sql: string }): string {
   if (query.sql.length < PREPARED_MIN_LENGTH) return undefined as unknown as string;

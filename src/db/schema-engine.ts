@@ -9,7 +9,7 @@ let initialised: Promise<void> | undefined;
 
 /**
  * Instantiates the WASM schema engine once per process. Node 20 cannot import the package's
- * `.wasm` entry as an ES module, so the module is compiled by hand (see docs/decisions.md D-004).
+ * `.wasm` entry as an ES module, so the module is compiled by hand (see docs/decisions.md D-08).
  */
 function initWasm(): Promise<void> {
   initialised ??= (async () => {

@@ -6,7 +6,7 @@ import { ValidationError } from "./errors.ts";
 /**
  * Global ids (Relay): opaque base64 of `<Type>:<key>`, the key being the entity's primary key
  * (a compound key is JSON). Every entity type implements `Node`; its own key stays readable
- * as `databaseId` (or `name` where the name is the key, D-151), which REST and the arguments use.
+ * as `databaseId` (or `name` where the name is the key, D-18), which REST and the arguments use.
  */
 export const encodeNodeId = (typename: string, key: bigint | number | string) =>
   encodeGlobalID(typename, key);

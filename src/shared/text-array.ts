@@ -8,7 +8,7 @@ const SPELLED_OUT_MAX = 8;
  * PostgreSQL then knows the array's length when it plans the statement without its values, and
  * keeps that generic plan after the first five runs. A `$1::text[]` parameter is assumed to hold
  * 100 values, which made the generic plan look dearer than planning for the values, so such a
- * statement was planned at every call (D-137: a record's facts, 0.9 ms of planning for 0.1 ms of
+ * statement was planned at every call (D-09: a record's facts, 0.9 ms of planning for 0.1 ms of
  * execution). Longer lists stay one parameter: a page of them shares its planning.
  */
 export function textArray(values: readonly string[]): Prisma.Sql {

@@ -183,7 +183,7 @@ describe("project roles cannot escalate to root", () => {
       { u: mallory.id, r: role.id },
       mallory.token,
     );
-    // She cannot give it herself (she does not hold ADMIN, D-155); an admin still may, and then
+    // She cannot give it herself (she does not hold ADMIN, D-12); an admin still may, and then
     // it must grant nothing beyond the project.
     expect(given.errors?.[0]?.extensions).toMatchObject({
       code: "FORBIDDEN",

@@ -13,7 +13,7 @@ import {
   userWithPat,
 } from "../helpers/builders.ts";
 
-// Issue 36 point 3: granting a role never gives more than the granter holds (D-155).
+// Issue 36 point 3: granting a role never gives more than the granter holds (D-12).
 
 let t: TestApp;
 let skipInProduction: number;

@@ -17,7 +17,7 @@ import { nextMillisecond } from "../time-travel/time-travel-helpers.ts";
 import { approved, setState } from "./fixtures.ts";
 
 // Issue 36 point 3: segment and dependency changes alter what a protected environment serves,
-// so they go through a change request there (D-156, D-157).
+// so they go through a change request there (D-26).
 
 let t: TestApp;
 let editor: TestUser;

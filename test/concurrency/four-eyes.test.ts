@@ -11,7 +11,7 @@ import {
 import { expectNoServerError, type Res, storedEvents, times } from "../helpers/concurrency.ts";
 
 /**
- * The change-request guards of issue 36 point 3 under concurrency (D-156). On
+ * The change-request guards of issue 36 point 3 under concurrency (D-26). On
  * PostgreSQL (TEST_DATABASE_URL) the requests really overlap at READ COMMITTED; PGlite runs
  * one transaction at a time, so there these only check the answers.
  */

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createFlag } from "../helpers/builders.ts";
 
 /**
- * D-137: statements run as named prepared statements, so each connection plans them once.
+ * D-09: statements run as named prepared statements, so each connection plans them once.
  * PostgreSQL plans a prepared statement with its values for its first five runs, then keeps a
  * generic plan only if that plan's estimate is no dearer: a statement whose generic estimate is
  * off (an array parameter it assumes holds 100 values) is planned at every run, which cost more

@@ -80,7 +80,7 @@ describe("events subscription", () => {
     );
     expect(got.map((r) => r.data?.events.featureName)).toEqual(["scope-other"]);
     await viewer.dispose();
-    // SDK tokens may run nothing on /graphql (D-166): the socket is refused at connection_init.
+    // SDK tokens may run nothing on /graphql (D-13): the socket is refused at connection_init.
     const sdk = await apiToken(t, "client", "development", ["other"]);
     const client = wsClient(t.url, sdk);
     const refused = client.iterate({ query: EVENTS, variables: { afterId: from } });
@@ -291,7 +291,7 @@ describe("featureChanged subscription", () => {
     await client.dispose();
   });
 
-  it("refuses an SDK token, whatever projects it covers (D-166)", async () => {
+  it("refuses an SDK token, whatever projects it covers (D-13)", async () => {
     const token = await apiToken(t, "client", "development", ["other"]);
     const client = wsClient(t.url, token);
     const stream = client.iterate({

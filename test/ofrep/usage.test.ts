@@ -5,7 +5,7 @@ import { createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts
 import { apiToken, createFlag, enableFlag } from "../helpers/builders.ts";
 
 /**
- * OFREP evaluations count as SDK metrics (D-150): what OpenFeature's own server provider
+ * OFREP evaluations count as SDK metrics (D-34): what OpenFeature's own server provider
  * evaluates shows in flag search (yes/no, last seen, lifecycle) and in the applications.
  */
 let t: ListeningTestApp;

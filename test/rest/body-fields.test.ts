@@ -55,7 +55,7 @@ type Case = {
   token?: () => string;
   /** A field and a value of the wrong JSON type (default: the first string field gets a number). */
   wrongType?: { path: Path; value: unknown };
-  /** Parts of the body Vexil reads tolerantly on purpose (docs/decisions.md D-071), not walked. */
+  /** Parts of the body Vexil reads tolerantly on purpose (docs/decisions.md D-19), not walked. */
   tolerant?: string[];
   /** Why this route is left out (its body has no fixed fields). */
   skip?: string;

@@ -150,7 +150,7 @@ describe("tags, clone, patches", () => {
       (await t.rest("PUT", `${flag("original")}/environments/development/variants`, variants)).status,
     ).toBe(200);
     const res = await t.rest("POST", `${flag("original")}/clone`, { name: "copy", replaceGroupId: true });
-    expect(res.status).toBe(201); // the running Unleash 8.2 answers 201 (D-152)
+    expect(res.status).toBe(201); // the running Unleash 8.2 answers 201 (D-20)
     expect(res.body).toMatchObject({ name: "copy", type: "experiment", description: "the first" });
     const dev = res.body.environments.find((e: { name: string }) => e.name === "development");
     expect(dev.enabled).toBe(false);

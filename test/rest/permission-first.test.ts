@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { userWithPat } from "../helpers/builders.ts";
 
 /**
- * The permission is checked before the body (D-153), as Unleash 8.2 answers: a caller who may not
+ * The permission is checked before the body (D-12), as Unleash 8.2 answers: a caller who may not
  * do this anywhere gets 403 whatever the body, and learns nothing from validation messages. Routes
  * whose permission depends on the arguments (a project, an environment) are the ones covered here;
  * fixed permissions were already checked first.

@@ -48,7 +48,7 @@ describe("Unleash's answers", () => {
     expect(res.body).toEqual({ integrationEvents: [] });
   });
 
-  it("a reset link is for an email, as Unleash 8.2 looks users up: a username is a 404 (D-152)", async () => {
+  it("a reset link is for an email, as Unleash 8.2 looks users up: a username is a 404 (D-20)", async () => {
     const unknown = await t.rest("POST", "/api/admin/user-admin/reset-password", { id: "nobody" });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ name: "NotFoundError" });

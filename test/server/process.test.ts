@@ -62,7 +62,7 @@ describe("the server process (npm start)", () => {
     expect(await ready.json()).toEqual({ health: "GOOD" });
   });
 
-  it("runs graphql's ES modules, one copy (D-144: its CommonJS files cost a getter per export use)", async () => {
+  it("runs graphql's ES modules, one copy (D-07: its CommonJS files cost a getter per export use)", async () => {
     const dist = join(import.meta.dirname, "../../dist");
     const files = (await readdir(dist)).filter(
       (name) => name.endsWith(".js") && !name.startsWith("graphiql"),

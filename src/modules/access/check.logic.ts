@@ -36,7 +36,7 @@ export function requirePermission(ctx: Context, check: PermissionCheck): true {
 }
 
 /**
- * Before an operation's arguments are valid (REST checks this ahead of the body, D-153): does
+ * Before an operation's arguments are valid (REST checks this ahead of the body, D-12): does
  * the caller hold `permission` in at least one project or environment? Weaker than `can`.
  */
 export function requirePermissionSomewhere(ctx: Context, check: PermissionCheck): true {

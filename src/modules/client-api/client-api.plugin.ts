@@ -342,7 +342,7 @@ function bulkReport(req: SdkRequest): Promise<Response> {
 /**
  * An SDK write counts against the per-token and per-address limits before its body is read;
  * over a limit it is answered 429 with Retry-After (unleash-client keeps its bucket and backs
- * off; unleash-proxy-client drops that bucket; D-170).
+ * off; unleash-proxy-client drops that bucket; D-35).
  */
 async function limitedWrite(req: SdkRequest, write: () => Promise<Response>): Promise<Response> {
   const { principal } = req.caller;

@@ -52,7 +52,7 @@ export const EDGE_VALIDATE_PER_MINUTE = 30;
  * tells only whether secrets the caller already holds work. So that it cannot serve as an
  * oracle, a call asks about at most MAX_TOKENS secrets, each client address gets
  * EDGE_VALIDATE_PER_MINUTE calls (counted before the body is read), and admin tokens are never
- * described (docs/decisions.md D-161). `/edge/issue-token` is not served (D-075).
+ * described (docs/decisions.md D-33). `/edge/issue-token` is not served (D-33).
  */
 export function edgePlugin(deps: AppDeps): Plugin<Record<string, unknown>> {
   const limiter = new RateLimiterMemory({ points: EDGE_VALIDATE_PER_MINUTE, duration: 60 });

@@ -3,7 +3,7 @@ import type { Report } from "./batch.logic.ts";
 
 /**
  * This node's view of which applications, SDK instances and flags exist, to hold what SDK
- * reports bring in under the caps without a database round trip per report (D-171):
+ * reports bring in under the caps without a database round trip per report (D-35):
  * - Known applications and instances always pass. A new application beyond
  *   VEXIL_METRICS_MAX_APPLICATIONS: the report is dropped (its counts belong to no application
  *   kept); a new instance beyond VEXIL_METRICS_MAX_INSTANCES: the report's counts are kept, the

@@ -4,7 +4,7 @@ import { sqlOf } from "../../shared/sql.ts";
 import { UNKNOWN_FLAG_HOURS } from "./unknown-flags.logic.ts";
 
 /**
- * Retention of SDK telemetry, as Unleash keeps it (D-172): per-application hourly counts and
+ * Retention of SDK telemetry, as Unleash keeps it (D-35): per-application hourly counts and
  * SDK instances for `retentionHours` (48) after their hour or last report, unknown flags for
  * 24 hours, applications for 30 days after their last report. Once the applications reach
  * their cap, those no admin described and with no instance left go at once, so that room comes

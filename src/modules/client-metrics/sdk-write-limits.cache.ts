@@ -5,7 +5,7 @@ import { RateLimitError } from "../../shared/errors.ts";
  * Rate limits of SDK writes (register, metrics, Edge's bulk metrics), per minute: one count per
  * API token and one per client address, so that neither one public frontend token nor one
  * machine can flood the metrics tables. Counted in this node's memory (rate-limiter-flexible):
- * each node limits what reaches it, so N nodes accept up to N times the limit (D-170). Keys
+ * each node limits what reaches it, so N nodes accept up to N times the limit (D-35). Keys
  * expire with their minute, so memory stays bounded by the callers of the last minute.
  */
 export type SdkWriteLimiter = {

@@ -7,7 +7,7 @@ import type { AppFlagCounts } from "./batch.logic.ts";
  * Remembers the flag names in rejected metrics rows that no flag (active or archived) has, per
  * application and environment, with when they were last reported: two statements per batch
  * with such rows, none otherwise, and a third when new rows were added: at most `maxRows` rows
- * are kept, the least recently seen go first (D-171). Rows are sorted so concurrent batches
+ * are kept, the least recently seen go first (D-35). Rows are sorted so concurrent batches
  * lock in the same order.
  */
 export async function recordUnknownFlags(

@@ -61,7 +61,7 @@ export async function assertDirectProjectChangeAllowed(
 }
 
 /**
- * A segment change alters every strategy that uses it at once (D-156): where one of those
+ * A segment change alters every strategy that uses it at once (D-26): where one of those
  * strategies is in an environment requiring change requests, the change needs
  * SKIP_CHANGE_REQUEST there, or goes through a change request (`updateSegment`). The segment
  * row is locked FOR UPDATE first, which a strategy taking the segment (its foreign key's KEY
@@ -97,7 +97,7 @@ export async function assertSegmentChangeAllowed(
 }
 
 /**
- * A parent link is one for every environment of the flag (D-157): where any environment of
+ * A parent link is one for every environment of the flag (D-26): where any environment of
  * the project requires change requests, adding or removing one needs SKIP_CHANGE_REQUEST
  * there, or goes through a change request (`addDependency`, `deleteDependency`), as Unleash.
  */

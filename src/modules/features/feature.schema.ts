@@ -97,7 +97,7 @@ export const FeatureRef = builder.prismaNode("Feature", {
   id: { ...NODE_ID, field: "name" },
   fields: (t) => ({
     name: t.exposeID("name", {
-      description: "Unique, URL-friendly flag name: the flag's own key (it has no databaseId, D-151).",
+      description: "Unique, URL-friendly flag name: the flag's own key (it has no databaseId, D-18).",
     }),
     type: t.exposeString("type", {
       description: "release, experiment, operational, kill-switch or permission.",

@@ -96,7 +96,7 @@ export async function readFlagRecords(
   const rows = await sqlOf(db).query<{ record: string }>`
     SELECT ${flagRecordJson(Prisma.sql`f`, { environment })}::text AS record
       FROM "Feature" f WHERE ${selected(selection)} ORDER BY f.name`;
-  // JSON text parsed here: faster than jsonb decoded by the driver (D-115).
+  // JSON text parsed here: faster than jsonb decoded by the driver (D-27).
   return rows.map((r) => JSON.parse(r.record) as FlagRecord);
 }
 

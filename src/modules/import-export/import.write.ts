@@ -156,7 +156,7 @@ async function importLinks(w: Write, doc: ExportDocument, project: string) {
 
 /**
  * Each imported flag ends with exactly its imported parents (added or changed, others removed).
- * Parent links apply in every environment: a change to them passes the dependency guard (D-157).
+ * Parent links apply in every environment: a change to them passes the dependency guard (D-26).
  */
 async function importDependencies(w: Write, doc: ExportDocument, project: string, principal: Principal) {
   const names = doc.features.map((f) => f.name);

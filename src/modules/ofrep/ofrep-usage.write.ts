@@ -10,7 +10,7 @@ const INSTANCE_ID_HEADER = "unleash-instanceid";
 const SDK_VERSION = "ofrep";
 
 /**
- * Counts one OFREP flag evaluation as an SDK metrics report (D-150), through the same entry
+ * Counts one OFREP flag evaluation as an SDK metrics report (D-34), through the same entry
  * point as `POST /api/client/metrics`, so last-seen, yes/no counts, lifecycle and applications
  * see OpenFeature clients too. The application is the `unleash-appname` header, else the token's
  * name; the instance `unleash-instanceid`, else `ofrep`. A metrics failure (a limit, a full

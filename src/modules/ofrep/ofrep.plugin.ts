@@ -45,7 +45,7 @@ async function answer(deps: AppScope, limiter: RateLimiterMemory, request: Reque
     return Response.json(evaluation);
   }
   // A bulk answer is not counted: the provider caches it and evaluates locally, so which flags
-  // the application uses is unknown here (D-150).
+  // the application uses is unknown here (D-34).
   const { json: body, etag } = deps.services.contextAnswers.answer(snapshot, "ofrep-bulk", context, () => ({
     flags: evaluateEveryForOfrep(compiled, context),
   }));

@@ -66,7 +66,7 @@ export async function createSegment(w: Write, input: SegmentInput, limits: Resou
  * Replaces a segment's name, description, project and constraints. Event: segment-updated
  * (none when nothing changes). A segment used by strategies of other projects cannot be
  * moved into one project. `by` (the caller; null when a change request applies it) must be
- * allowed to skip change requests where strategies using the segment require them (D-156).
+ * allowed to skip change requests where strategies using the segment require them (D-26).
  */
 export async function updateSegment(
   w: Write,

@@ -4,7 +4,7 @@ import { lockRow } from "../../shared/row-lock.ts";
 
 // The Setting table holds one JSON document per instance-wide setting (maintenance mode, the
 // frontend API's origins, ...). Every module that keeps a setting stores it here, so the
-// table has one writer (src/db/table-owners.ts); the caller records its own event (D-127).
+// table has one writer (src/db/table-owners.ts); the caller records its own event (D-04).
 
 /**
  * The setting `name` as it was before this transaction's change, locked as `lockRow` locks a row;

@@ -4,7 +4,7 @@ import { sqlOf } from "../../shared/sql.ts";
 import { type DiffField, differences, eventTypesChanging, type FieldDifference } from "./flag-state.logic.ts";
 import { FLAGS_PER_STATEMENT, flagPairsAt, inSlices, tagDeletions } from "./history.read.ts";
 
-/** The longest range a diff covers (docs/decisions.md D-056). */
+/** The longest range a diff covers (docs/decisions.md D-27). */
 export const MAX_DIFF_DAYS = 31;
 /** Events listed per changed field, the most recent first. */
 export const EVENTS_PER_FIELD = 10;
@@ -81,7 +81,7 @@ async function changesOf(
  * listed, to tell whether there were more. One statement for all of them, each field's events
  * as one JSON array (a day's diff lists ~55,000 events: as rows,
  * the driver's decoding of their bigints and timestamps cost more than the lookups;
- * docs/decisions.md D-115).
+ * docs/decisions.md D-27).
  */
 async function eventsOfFields(
   db: Db,

@@ -34,7 +34,7 @@ type VersionRow = {
   createdAt: Date | null;
   /**
    * The flag without its environments, as JSON text, parsed here: about twice as fast as jsonb
-   * decoded by the driver (docs/decisions.md D-115).
+   * decoded by the driver (docs/decisions.md D-27).
    */
   state: string | null;
   /** JSON text: the environments by name, or with an environment asked for, that one's state. */
@@ -226,7 +226,7 @@ function stateOf(
 /**
  * Tag and tag-type deletions in (`after`, `through`]: they untag flags without a flag event.
  * Raw, with the two types in the text: as parameters PostgreSQL could not see from its statistics
- * that such events are rare, and planned the statement at every time-travel read (D-137).
+ * that such events are rare, and planned the statement at every time-travel read (D-09).
  */
 export async function tagDeletions(db: Db | Tx, after: Date, through: Date): Promise<TagDeletion[]> {
   const rows = await sqlOf(db).query<{ type: string; createdAt: Date; data: unknown; preData: unknown }>`

@@ -180,7 +180,7 @@ builder.mutationField("createApiToken", (t) =>
     type: CreatedApiTokenRef,
     description: "Creates an API token and returns its secret once; records api-token-created.",
     args: { input: t.arg({ type: CreateApiTokenInput, required: true, description: "The token." }) },
-    // REST also evaluates this on a body not yet validated (D-153): no type asks for the client permission.
+    // REST also evaluates this on a body not yet validated (D-12): no type asks for the client permission.
     authScopes: (_root, args) => ({
       permission: {
         permission:

@@ -19,7 +19,7 @@ async function projectRole(w: Write, project: string, roleId: number) {
 
 /**
  * Gives a user a project role (records `project-user-added`; nothing when already held). The
- * granter must hold every permission of the role in the project (D-155), else FORBIDDEN.
+ * granter must hold every permission of the role in the project (D-12), else FORBIDDEN.
  */
 export async function addProjectMember(
   w: Write,

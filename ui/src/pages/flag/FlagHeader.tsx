@@ -215,5 +215,5 @@ function Lifecycle(props: { flag: Flag }) {
 /** Its children only for a viewer holding `permission` in the flag's project. */
 function EditableByPermission(props: { permission: string; children: ReactNode }) {
   const { project } = useFlag();
-  return useSession().can(props.permission, project) ? <>{props.children}</> : null;
+  return useSession().can(props.permission, project) ? props.children : null;
 }

@@ -192,13 +192,31 @@ export function StrategyEditor(props: EditorProps) {
   );
 }
 
+/** The built-in strategy types, then the custom ones defined on the instance (not deprecated). */
+function useStrategyTypes(): StrategyType[] {
+  const { choices } = useFlag();
+  const custom = (choices?.strategyDefinitions ?? [])
+    .filter((d) => d.editable && !d.deprecated)
+    .map((d) => ({
+      name: d.name,
+      label: d.title || d.name,
+      parameters: d.parameters.map((p) => ({
+        key: p.name,
+        label: `${p.name}${p.required ? " (required)" : ""}`,
+        kind: (p.type === "percentage" ? "percentage" : p.type === "list" ? "list" : "text") as ParameterKind,
+      })),
+    }));
+  return [...STRATEGY_TYPES, ...custom];
+}
+
 function StrategyBasics(props: {
   value: StrategyValue;
   onChange(value: StrategyValue): void;
   problem: PathProblem | null;
 }) {
   const { value, onChange, problem } = props;
-  const type = STRATEGY_TYPES.find((t) => t.name === value.name);
+  const types = useStrategyTypes();
+  const type = types.find((t) => t.name === value.name);
   const setParameter = (key: string, v: string) =>
     onChange({ ...value, parameters: { ...value.parameters, [key]: v } });
   return (
@@ -211,7 +229,7 @@ function StrategyBasics(props: {
         onChange={(e) => onChange({ ...value, name: e.target.value })}
       >
         {!type && <option value={value.name}>{value.name}</option>}
-        {STRATEGY_TYPES.map((t) => (
+        {types.map((t) => (
           <option key={t.name} value={t.name}>
             {t.label} ({t.name})
           </option>

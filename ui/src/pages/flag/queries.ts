@@ -74,6 +74,7 @@ export const FlagChoicesQuery = graphql(`
     contextFields { name stickiness legalValues { value } }
     segments(project: $project) { id databaseId name }
     projectFeatures(project: $project) { id name }
+    strategyDefinitions { name title deprecated editable parameters { name type description required } }
   }
 `);
 
