@@ -5,19 +5,20 @@
  * at the peak and after, and the server's CPU time. The attackers run in a child process, so
  * that the admin's timings do not wait for them. Run: `npm run bench:attacks` (`BENCH_SECONDS`,
  * default 10 per scenario; `VEXIL_ROOT=<another checkout>` serves that checkout's `dist/server.js`).
- * Figures go to docs/performance.md and bench/results/attacks.json; nothing here is a pass/fail
+ * Figures go to bench/results/attacks.json (bench/results.ts); nothing here is a pass/fail
  * test (targets: admin p99 <= 100 ms, RSS after a flood within 50 MB of its start).
  *
  * A scenario is an `Attack` in ATTACKS: it starts its attackers and returns their stop.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { request } from "node:http";
 import { connect } from "node:net";
 import os, { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServerProcess } from "../test/helpers/server-process.ts";
+import { saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 const ADMIN = "*:*.bench-attack-admin-secret-0123456789";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -280,6 +281,27 @@ function attackInChild(index: number, url: string): Promise<Record<string, numbe
   );
 }
 
+/**
+ * One flood's record: the admin's slower surface (GraphQL or REST) and the server's RSS once
+ * settled after it, against the targets (p99 <= 100 ms, RSS within 50 MiB of before the flood).
+ */
+function attackResult(
+  name: string,
+  admin: Awaited<ReturnType<typeof adminLatencies>>,
+  rssBeforeMb: number,
+  rssAfterMb: number,
+  otherLoad: number,
+  details: Record<string, unknown> | undefined,
+) {
+  const p50Ms = Math.max(admin.graphql.p50, admin.rest.p50);
+  const p99Ms = Math.max(admin.graphql.p99, admin.rest.p99);
+  return scenarioResult(
+    `admin GraphQL/REST latency and server RSS: ${name}`,
+    { p50Ms, p99Ms, rssMiB: rssAfterMb },
+    { database: "pglite", target: { p99Ms: 100, rssMiB: rssBeforeMb + 50 }, otherLoad, details },
+  );
+}
+
 /** The attacker process: runs one attack for SECONDS against `url` and prints its counts. */
 async function attacker(index: number, url: string) {
   const stop = await (ATTACKS[index] as Attack).start(url, ADMIN);
@@ -304,15 +326,19 @@ async function main() {
   try {
     await adminLatencies(server.url, 2); // warm-up
     const rows: Record<string, unknown>[] = [];
+    const results = [];
     const quiet = await settledRss(pid, 6);
     let cpu = await cpuMs(pid);
+    let load = startLoadMeter({ pids: [pid] });
     const admin = await adminLatencies(server.url, SECONDS);
     rows.push({ scenario: "no attack", admin, serverCpuMs: (await cpuMs(pid)) - cpu, rssBeforeMb: quiet });
+    results.push(attackResult("no attack", admin, quiet, quiet, load.otherLoad(), rows.at(-1)));
     log(JSON.stringify(rows.at(-1)));
     for (const [index, attack] of ATTACKS.entries()) {
       const before = await settledRss(pid, 6);
       const peak = peakRss(pid);
       cpu = await cpuMs(pid);
+      load = startLoadMeter({ pids: [pid] });
       const attackers = attackInChild(index, server.url);
       const admin = await adminLatencies(server.url, SECONDS);
       const counts = await attackers;
@@ -328,21 +354,12 @@ async function main() {
         rssPeakMb: peakMb,
         rssAfterMb: afterMb,
       });
+      results.push(attackResult(attack.name, admin, before, afterMb, load.otherLoad(), rows.at(-1)));
       log(JSON.stringify(rows.at(-1)));
     }
-    const report = {
-      date: new Date().toISOString(),
-      root: process.env.VEXIL_ROOT ?? "this checkout",
-      cores: os.cpus().length,
-      loadAverage: os.loadavg()[0],
-      seconds: SECONDS,
-      rows,
-    };
-    const results = new URL("results/", import.meta.url).pathname;
-    await mkdir(results, { recursive: true });
-    const file = process.env.VEXIL_ROOT ? "attacks-other-root.json" : "attacks.json";
-    await writeFile(join(results, file), `${JSON.stringify(report, null, 2)}\n`);
-    console.log(JSON.stringify(report, null, 2));
+    // Another checkout's figures (VEXIL_ROOT) are printed, not recorded as this one's.
+    if (process.env.VEXIL_ROOT) console.log(JSON.stringify(rows, null, 2));
+    else await saveResults("attacks", results);
   } catch (error) {
     console.error(server.output.slice(-30).join("\n"));
     throw error;

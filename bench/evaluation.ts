@@ -1,10 +1,11 @@
 /**
  * Evaluation engine speed (no database): one flexibleRollout flag with two constraints for one
  * context, and every flag of a 10,000-flag configuration for one context.
- * Run: npm run bench:evaluation
+ * Run: npm run bench:evaluation. Results: bench/results/evaluation.json (operations per second, p50/p99).
  */
 import type { ClientFeature } from "../src/modules/evaluation/client-features.types.ts";
 import { compileState, evaluateAll, evaluateFlag } from "../src/modules/evaluation/engine.logic.ts";
+import { type ScenarioResult, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 function flag(i: number): ClientFeature {
   return {
@@ -37,15 +38,28 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
+const results: ScenarioResult[] = [];
+
 function measure(label: string, runs: number, fn: () => void, unit: "µs" | "ms") {
   for (let i = 0; i < Math.min(runs, 1000); i++) fn();
+  const load = startLoadMeter();
+  const started = performance.now();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = process.hrtime.bigint();
     fn();
     times.push(Number(process.hrtime.bigint() - start) / (unit === "µs" ? 1e3 : 1e6));
   }
+  const seconds = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
+  const toMs = unit === "µs" ? 1 / 1000 : 1;
+  results.push(
+    scenarioResult(
+      label,
+      { reqPerSec: runs / seconds, p50Ms: percentile(times, 50) * toMs, p99Ms: percentile(times, 99) * toMs },
+      { database: "none", otherLoad: load.otherLoad(), details: { runs } },
+    ),
+  );
   console.log(
     `${label}: median ${percentile(times, 50).toFixed(2)} ${unit}, p99 ${percentile(times, 99).toFixed(2)} ${unit} (${runs} runs)`,
   );
@@ -75,3 +89,5 @@ measure(
   },
   "µs",
 );
+
+await saveResults("evaluation", results);

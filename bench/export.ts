@@ -5,6 +5,7 @@
 // server on 127.0.0.1 answers `POST /api/admin/features-batch/export` for every flag of
 // `development` (features: []); each run times the request until the whole body is read.
 // Options: BENCH_EXPORT_FLAGS (10000), BENCH_EXPORT_RUNS (10), BENCH_DATABASE_URL (PostgreSQL).
+// Results: bench/results/export.json.
 
 import { createApp } from "../src/app.ts";
 import { bootstrap } from "../src/bootstrap.ts";
@@ -17,6 +18,7 @@ import { createLogger } from "../src/shared/logger.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { runBench } from "./bench-server.ts";
 import { generateDataset } from "./dataset.ts";
+import { databaseKind, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 const env = process.env;
 const FLAGS = Number(env.BENCH_EXPORT_FLAGS ?? 10_000);
@@ -57,6 +59,7 @@ async function main() {
   const deps = { config, db, bus: createInProcessBus(), logger, now: () => new Date() };
   const app = createApp({ ...deps, ready: async () => {} });
   const server = await listen(app, "127.0.0.1", 0);
+  const meter = startLoadMeter({ postgres: Boolean(process.env.BENCH_DATABASE_URL) });
   const times: number[] = [];
   // The SQL statement and JSON.parse alone, as the resolver runs them (no HTTP, GraphQL, REST).
   const statement: number[] = [];
@@ -105,7 +108,13 @@ async function main() {
     ...summary,
   };
   console.table([row]);
-  console.log(JSON.stringify(row));
+  await saveResults("export", [
+    scenarioResult(
+      `export of every flag of an environment (${FLAGS} flags)`,
+      { p50Ms: row.p50 },
+      { database: databaseKind(), target: { p50Ms: 2000 }, otherLoad: meter.otherLoad(), details: row },
+    ),
+  ]);
   if (row.max > 2000) process.exitCode = 1;
 }
 

@@ -13,7 +13,7 @@
 // - every acknowledged description patch has exactly one feature-metadata-updated event;
 // - no flag has more than one default strategy in development, and its enabled/disabled events
 //   alternate (no repeated enable or disable back to back) and end in its current state.
-// Exits 1 when a check fails.
+// Exits 1 when a check fails. Results: bench/results/load.json.
 
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
@@ -22,6 +22,7 @@ import { createPglite } from "../src/db/pglite.ts";
 import { startServerProcess } from "../test/helpers/server-process.ts";
 import { type BenchStorage, benchStorage } from "./bench-database.ts";
 import { runBench } from "./bench-server.ts";
+import { databaseKind, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 const env = process.env;
 const CONNECTIONS = Number(env.BENCH_LOAD_CONNECTIONS ?? 200);
@@ -253,7 +254,9 @@ async function main() {
   try {
     const clientToken = await setUp(server.url);
     log(`${CONNECTIONS} connections for ${SECONDS} s on ${target.url ? "PostgreSQL" : "PGlite"}`);
+    const meter = startLoadMeter({ pids: [server.child.pid ?? 0], postgres: Boolean(target.url) });
     const { result, acked } = await drive(server.url, clientToken);
+    const otherLoad = meter.otherLoad();
     const statuses = Object.fromEntries(acked.statuses);
     log(
       `${result.requests.total} requests, ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
@@ -287,6 +290,13 @@ async function main() {
         failures,
       }),
     );
+    await saveResults("load", [
+      scenarioResult(
+        `${CONNECTIONS} connections of mixed reads and writes (every check passed: ${failures.length === 0})`,
+        { reqPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99 },
+        { database: databaseKind(), otherLoad, details: { statuses, failures: failures.length } },
+      ),
+    ]);
     if (failures.length) {
       for (const failure of failures) log(`FAILED: ${failure}`);
       process.exitCode = 1;

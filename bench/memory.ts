@@ -6,6 +6,7 @@
 // 2. the peak while heavy requests run: full SDK answers, flag exports, large flag searches;
 // 3. idle again afterwards, to show whether the memory those requests took is given back.
 // Options: BENCH_FLAGS (10000), BENCH_EVENTS (100000), BENCH_IDLE_SECONDS (15).
+// Results: bench/results/memory.json; targets from issue 42 (idle <= 160 MiB, after load <= 368 MiB, Unleash's).
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { bootstrap } from "../src/bootstrap.ts";
@@ -18,6 +19,7 @@ import { createLogger } from "../src/shared/logger.ts";
 import { startServerProcess } from "../test/helpers/server-process.ts";
 import { benchStorage } from "./bench-database.ts";
 import { generateDataset } from "./dataset.ts";
+import { databaseKind, saveResults, scenarioResult, startLoadMeter, type Target } from "./results.ts";
 
 const env = process.env;
 const size = {
@@ -139,14 +141,25 @@ async function main() {
   });
   try {
     const pid = server.child.pid!;
+    const load = startLoadMeter({ pids: [pid], postgres: Boolean(storage.url) });
     const idleBefore = await idleRss(pid, IDLE_SECONDS);
     log(`idle after start: ${mib(idleBefore)} (${await heapOf(server.url)})`);
     const peak = await heavyLoad(server.url, pid);
     log(`peak under heavy requests: ${mib(peak)}`);
     const idleAfter = await idleRss(pid, IDLE_SECONDS);
-    log(
-      `idle after the heavy requests: ${mib(idleAfter)} (${await heapOf(server.url)}; target: idle <= 213 MiB, Unleash's)`,
-    );
+    log(`idle after the heavy requests: ${mib(idleAfter)} (${await heapOf(server.url)})`);
+    const otherLoad = load.otherLoad();
+    const result = (scenario: string, kib: number, target?: Target) =>
+      scenarioResult(
+        scenario,
+        { rssMiB: kib / 1024 },
+        { database: databaseKind(), target, otherLoad, details: { ...size } },
+      );
+    await saveResults("memory", [
+      result("server RSS, idle after start", idleBefore, { rssMiB: 160 }),
+      result("server RSS, peak under heavy requests", peak),
+      result("server RSS, idle after heavy requests", idleAfter, { rssMiB: 368 }),
+    ]);
   } catch (error) {
     console.error(server.output.slice(-30).join("\n"));
     throw error;

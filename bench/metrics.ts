@@ -8,11 +8,12 @@
 // 50 app instances. Run once per flush mode (VEXIL_METRICS_FLUSH_MS: 1000 = buffered, the
 // default; 0 = each report stored before its 202). After each run it checks that every
 // answered bucket's counts are stored: the stored `yes` sum must equal 202s x flags per bucket.
-// Target (issue 13): >= 2,000 buckets/s.
+// Target (issue 13): >= 2,000 buckets/s. Results: bench/results/sdk-metrics.json.
 
 import autocannon from "autocannon";
 import { startServerProcess } from "../test/helpers/server-process.ts";
 import { benchStorage } from "./bench-database.ts";
+import { databaseKind, type ScenarioResult, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 const env = process.env;
 const FLAGS = Number(env.BENCH_METRICS_FLAGS ?? 200);
@@ -85,6 +86,10 @@ async function runMode(flushMs: number) {
       `mutation { createApiToken(input: { tokenName: "bench-sdk", type: "client", environment: "development" }) { secret } }`,
     );
     const bodies = bucketBodies();
+    const meter = startLoadMeter({
+      pids: [server.child.pid ?? 0],
+      postgres: Boolean(env.BENCH_DATABASE_URL),
+    });
     const result = await autocannon({
       url: `${server.url}/api/client/metrics`,
       connections: CONNECTIONS,
@@ -96,6 +101,7 @@ async function runMode(flushMs: number) {
         headers: { authorization: createApiToken.secret, "content-type": "application/json" },
       })),
     });
+    const otherLoad = meter.otherLoad();
     const accepted = result["2xx"];
     // Buffered mode: the last batch is written within flushMs; wait for it (a bench may sleep).
     await new Promise((r) => setTimeout(r, flushMs + 1500));
@@ -132,7 +138,12 @@ async function runMode(flushMs: number) {
       meetsTarget: result.requests.average >= TARGET,
     };
     console.log(JSON.stringify(line));
-    return line;
+    const mode = flushMs ? `buffered (flush every ${flushMs} ms)` : "each report stored before its 202";
+    return scenarioResult(
+      `POST /api/client/metrics, ${PER_BUCKET}-flag buckets, ${mode}`,
+      { reqPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99 },
+      { database: databaseKind(), target: { reqPerSec: TARGET }, otherLoad, details: line },
+    );
   } finally {
     await server.stop();
     await db.cleanup();
@@ -142,6 +153,8 @@ async function runMode(flushMs: number) {
 console.log(
   `SDK metrics ingestion: ${PER_BUCKET} flags per bucket, ${CONNECTIONS} connections, ${SECONDS} s per mode (target >= ${TARGET} buckets/s)`,
 );
+const results: ScenarioResult[] = [];
 for (const flushMs of (env.BENCH_METRICS_FLUSH_MODES ?? "1000,0").split(",").map(Number)) {
-  await runMode(flushMs);
+  results.push(await runMode(flushMs));
 }
+await saveResults("sdk-metrics", results);

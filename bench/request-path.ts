@@ -4,11 +4,12 @@
 // scenario: requests that need little or no database work, through each surface. Besides
 // req/s and latency it reports the server's main-thread CPU per request (event-loop utilisation
 // x duration / requests), which is what "fixed cost" means on a busy server.
-import os from "node:os";
+// Results: bench/results/request-path.json.
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 import { openBenchDatabase } from "./bench-database.ts";
 import { prepareBenchDatabase, runBench, serveBenchDatabase } from "./bench-server.ts";
+import { databaseKind, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 const env = process.env;
 const duration = Number(env.BENCH_DURATION ?? 10);
@@ -62,19 +63,22 @@ function load(url: string, s: Scenario, seconds: number) {
 
 async function run(url: string, s: Scenario) {
   if (warmUp > 0) await load(url, s, warmUp);
+  const meter = startLoadMeter({ postgres: Boolean(env.BENCH_DATABASE_URL) });
   const before = performance.eventLoopUtilization();
   const result = await load(url, s, duration);
   const elu = performance.eventLoopUtilization(before);
-  const row = {
-    scenario: s.name,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuMsPerRequest: Number(((elu.active || 0) / Math.max(1, result.requests.total)).toFixed(3)),
-    non2xx: result.non2xx,
-  };
+  const cpuMsPerRequest = Number(((elu.active || 0) / Math.max(1, result.requests.total)).toFixed(3));
+  const row = scenarioResult(
+    s.name,
+    { reqPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99 },
+    {
+      database: databaseKind(),
+      otherLoad: meter.otherLoad(),
+      details: { connections, cpuMsPerRequest, non2xx: result.non2xx },
+    },
+  );
   log(
-    `${row.scenario}: ${row.requestsPerSecond} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.cpuMsPerRequest} ms main-thread CPU per request, non-2xx ${row.non2xx}`,
+    `${row.scenario}: ${row.reqPerSec} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${cpuMsPerRequest} ms main-thread CPU per request, non-2xx ${result.non2xx}`,
   );
   return row;
 }
@@ -89,10 +93,7 @@ async function main() {
   const rows = [];
   for (const s of scenarios)
     if (!env.BENCH_ONLY || s.name.includes(env.BENCH_ONLY)) rows.push(await run(server.url, s));
-  console.table(rows);
-  console.log(
-    JSON.stringify({ database: database.kind, connections, duration, cpus: os.cpus().length, rows }),
-  );
+  await saveResults("request-path", rows);
   await server.close();
 }
 

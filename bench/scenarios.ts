@@ -42,6 +42,13 @@ export function scenarios(): Scenario[] {
   return [
     fs("dashboard default (REST)", ""),
     {
+      name: "dashboard without favoritesFirst (REST)",
+      group: "flag search",
+      path: "/api/admin/search/features?sortBy=createdAt&sortOrder=desc&limit=25",
+      token: BENCH_USER_TOKEN,
+      targetP99: 25,
+    },
+    {
       name: "dashboard default (GraphQL)",
       group: "flag search",
       path: "/graphql",

@@ -5,13 +5,14 @@
 // PGlite by default; BENCH_DATABASE_URL for PostgreSQL (database `vexil_bench_sdk` on it is
 // dropped and re-created). BENCH_FLAGS (10000), BENCH_DURATION seconds per scenario (10),
 // BENCH_CONNECTIONS (10), BENCH_ONLY (run only the scenarios whose name contains it).
-import os from "node:os";
+// Results: bench/results/sdk.json; targets from issue 42.
 import autocannon from "autocannon";
 import type { Database } from "../src/db/database.ts";
 import { hashSecret } from "../src/modules/access/credentials.write.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { prepareBenchDatabase, runBench, serveBenchDatabase } from "./bench-server.ts";
 import { generateDataset } from "./dataset.ts";
+import { databaseKind, saveResults, scenarioResult, startLoadMeter, type Target } from "./results.ts";
 
 const env = process.env;
 const flags = Number(env.BENCH_FLAGS ?? 10_000);
@@ -32,9 +33,11 @@ type Scenario = {
   body?: string;
   /** Every request with a context not seen before (a new targetingKey): nothing is memoised. */
   newContextEachRequest?: boolean;
+  target?: Target;
 };
 
 async function run(url: string, s: Scenario) {
+  const load = startLoadMeter({ postgres: Boolean(env.BENCH_DATABASE_URL) });
   const result = await autocannon({
     url: `${url}${s.path}`,
     headers: { authorization: s.token, ...s.headers },
@@ -46,21 +49,25 @@ async function run(url: string, s: Scenario) {
     duration,
     workers: 1,
   });
-  const row = {
-    scenario: s.name,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    kBPerRequest: Math.round(result.throughput.average / Math.max(1, result.requests.average) / 1024),
-    errors:
-      result.errors +
-      result.timeouts +
-      result.non2xx -
-      (s.headers?.["if-none-match"] ? (result.statusCodeStats?.["304"]?.count ?? 0) : 0),
-    status: Object.keys(result.statusCodeStats ?? {}).join(","),
-  };
+  const kBPerRequest = Math.round(result.throughput.average / Math.max(1, result.requests.average) / 1024);
+  const errors =
+    result.errors +
+    result.timeouts +
+    result.non2xx -
+    (s.headers?.["if-none-match"] ? (result.statusCodeStats?.["304"]?.count ?? 0) : 0);
+  const status = Object.keys(result.statusCodeStats ?? {}).join(",");
+  const row = scenarioResult(
+    s.name,
+    { reqPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99 },
+    {
+      database: databaseKind(),
+      target: s.target,
+      otherLoad: load.otherLoad(),
+      details: { flags, connections, kBPerRequest, errors, status },
+    },
+  );
   log(
-    `${row.scenario}: ${row.requestsPerSecond} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.kBPerRequest} kB, status ${row.status}`,
+    `${row.scenario}: ${row.reqPerSec} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${kBPerRequest} kB, status ${status}, other load ${row.otherLoad}`,
   );
   return row;
 }
@@ -103,20 +110,32 @@ async function main() {
     "/api/frontend?appName=web&userId=2&properties[appVersion]=2.1.0&properties[region]=eu";
   const rows = [];
   const scenarios: Scenario[] = [
-    { name: "client features, full (identity)", path: "/api/client/features", token: CLIENT },
+    {
+      name: "client features, full (identity)",
+      path: "/api/client/features",
+      token: CLIENT,
+      target: { reqPerSec: 150, p99Ms: 150 },
+    },
     {
       name: "client features, full (gzip)",
       path: "/api/client/features",
       token: CLIENT,
       headers: { "accept-encoding": "gzip" },
+      target: { reqPerSec: 1000 },
     },
     {
       name: "client features, If-None-Match",
       path: "/api/client/features",
       token: CLIENT,
       headers: { "if-none-match": etag },
+      target: { reqPerSec: 15_000 },
     },
-    { name: "frontend API, one context", path: frontendPath, token: FRONTEND },
+    {
+      name: "frontend API, one context",
+      path: frontendPath,
+      token: FRONTEND,
+      target: { reqPerSec: 5000 },
+    },
     {
       name: "OFREP, one flag",
       path: "/ofrep/v1/evaluate/flags/flag-00042",
@@ -146,10 +165,7 @@ async function main() {
   if (evaluated !== OFREP_PROJECT_FLAGS) throw new Error(`OFREP bulk evaluated ${evaluated} flags`);
   const only = env.BENCH_ONLY;
   for (const s of scenarios) if (!only || s.name.includes(only)) rows.push(await run(server.url, s));
-  console.table(rows);
-  console.log(
-    JSON.stringify({ database: database.kind, flags, connections, duration, cpus: os.cpus().length, rows }),
-  );
+  await saveResults("sdk", rows);
   await server.close();
 }
 

@@ -4,7 +4,7 @@
 // Prints wall time and the server's CPU time (user + system, from /proc) at the moment it was
 // ready, plus the machine's load, since this machine's 2 cores are shared.
 //
-// Options (environment): BENCH_START_RUNS (restarts, default 5).
+// Options (environment): BENCH_START_RUNS (restarts, default 5). Results: bench/results/start.json.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -12,6 +12,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { cpuMsOf } from "./process-cpu.ts";
+import { saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const runs = Number(process.env.BENCH_START_RUNS ?? 5);
@@ -63,6 +64,8 @@ try {
       .map((l) => l.toFixed(1))
       .join(" ");
   console.log(`[start] ${os.cpus().length} cores, load ${load()}`);
+  // The servers started are children that have ended when it is read: the meter counts them as the bench's own.
+  const meter = startLoadMeter();
   const first = await startOnce(join(dir, "data"));
   console.log(`[start] first start (new data folder): ${show(first)}`);
   const restarts: Start[] = [];
@@ -72,6 +75,22 @@ try {
     `[start] restart median: ${Math.round(median(restarts.map((r) => r.wallMs)))} ms wall, ` +
       `${Math.round(median(restarts.map((r) => r.cpuMs)))} ms CPU (targets: restart <= 1500 ms, first <= 5000 ms); load ${load()}`,
   );
+  const otherLoad = meter.otherLoad();
+  const result = (scenario: string, wallMs: number, cpuMs: number, targetMs: number) =>
+    scenarioResult(
+      scenario,
+      { p50Ms: wallMs },
+      { database: "pglite", target: { p50Ms: targetMs }, otherLoad, details: { cpuMs: Math.round(cpuMs) } },
+    );
+  await saveResults("start", [
+    result("server start to ready, new data folder", first.wallMs, first.cpuMs, 5000),
+    result(
+      `server restart to ready (median of ${runs})`,
+      median(restarts.map((r) => r.wallMs)),
+      median(restarts.map((r) => r.cpuMs)),
+      1500,
+    ),
+  ]);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

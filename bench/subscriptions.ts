@@ -14,6 +14,7 @@
 // Prints p50/p99/max of both, of the write round trip, the first and last delivery of each
 // event, and how many deliveries had still not arrived 60 s after the last write (there must
 // be none). BENCH_SERVER_NODE_ARGS adds Node flags to the server process (e.g. `--cpu-prof`).
+// Results: bench/results/subscriptions.json.
 
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -23,7 +24,9 @@ import { createInterface } from "node:readline";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { openPostgres } from "../src/db/database.ts";
+import { listeningUrl } from "../test/helpers/server-process.ts";
 import { runBench } from "./bench-server.ts";
+import { databaseKind, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 const env = process.env;
 const SUBSCRIBERS = Number(env.BENCH_SUBSCRIBERS ?? 1000);
@@ -50,8 +53,8 @@ async function startServer(extraEnv: Record<string, string>) {
   const url = await new Promise<string>((resolve, reject) => {
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on("line", (line) => {
-        const m = /"msg":"Vexil listening".*?"url":"([^"]+)"/.exec(line);
-        if (m?.[1]) resolve(m[1]);
+        const url = listeningUrl(line);
+        if (url) resolve(url);
       });
     }
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
@@ -92,7 +95,7 @@ async function main() {
       : { VEXIL_DATA_DIR: dataDir as string },
   );
   try {
-    await run(server.url);
+    await run(server.url, server.child.pid ?? 0);
   } finally {
     server.child.kill("SIGTERM");
     await new Promise((r) => server.child.once("exit", r));
@@ -100,7 +103,7 @@ async function main() {
   }
 }
 
-async function run(serverUrl: string) {
+async function run(serverUrl: string, serverPid: number) {
   const sentAt = new Map<string, number>();
   /** Per measured event: [end to end, delivery] of each delivery, in arrival order. */
   const deliveries = new Map<string, { endToEnd: number[]; delivery: number[] }>();
@@ -174,6 +177,7 @@ async function run(serverUrl: string) {
     `${SUBSCRIBERS} subscribers live; warming up ${WARMUP_SECONDS}s, then writing ${RATE}/s for ${SECONDS}s`,
   );
   await writeSteadily("warmup", WARMUP_SECONDS, write);
+  const meter = startLoadMeter({ pids: [serverPid], postgres: Boolean(env.BENCH_DATABASE_URL) });
   const names = await writeSteadily("load", SECONDS, write, (name) => {
     deliveries.set(name, { endToEnd: [], delivery: [] });
   });
@@ -183,6 +187,7 @@ async function run(serverUrl: string) {
   while (performance.now() < deadline && names.some((n) => (received.get(n.name) ?? 0) < SUBSCRIBERS)) {
     await new Promise((r) => setTimeout(r, 50));
   }
+  const otherLoad = meter.otherLoad();
   const missing = names.reduce((sum, n) => sum + (SUBSCRIBERS - (received.get(n.name) ?? 0)), 0);
   const measured = names.map((n) => deliveries.get(n.name) as { endToEnd: number[]; delivery: number[] });
   console.log(
@@ -202,6 +207,26 @@ async function run(serverUrl: string) {
     `last delivery of each event (end to end):              ${summary(measured.map((m) => m.endToEnd.at(-1) ?? Number.NaN))}`,
   );
   console.log(`deliveries missing 60 s after the last write: ${missing}`);
+  // The target names the delivery (event recorded -> subscriber got it); end to end adds the write.
+  const delivery = measured.flatMap((m) => m.delivery).sort((a, b) => a - b);
+  const endToEnd = measured.flatMap((m) => m.endToEnd).sort((a, b) => a - b);
+  await saveResults("subscriptions", [
+    scenarioResult(
+      `${SUBSCRIBERS} graphql-ws subscribers, ${RATE} flags created/s: event recorded to delivered`,
+      { p50Ms: percentile(delivery, 50), p99Ms: percentile(delivery, 99) },
+      {
+        database: databaseKind(),
+        target: { p99Ms: 1000 },
+        otherLoad,
+        details: {
+          writes: names.length,
+          deliveries: delivery.length,
+          missing,
+          endToEndP99Ms: Math.round(percentile(endToEnd, 99)),
+        },
+      },
+    ),
+  ]);
   await Promise.all(clients.map((c) => c.dispose()));
   if (missing > 0) process.exitCode = 1;
 }

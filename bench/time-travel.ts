@@ -4,6 +4,7 @@
 // flag's state after it, as the event recorder writes them. Measured in-process on the module's
 // read functions (what the GraphQL resolvers call): one flag at a random instant, the whole
 // environment at a random instant, and the diff of the environment over the whole day.
+// Results: bench/results/time-travel.json.
 import { applyMigrations } from "../src/db/migrate.ts";
 import { Prisma } from "../src/generated/prisma/client.ts";
 import { flagRecordJson } from "../src/modules/flag-record/flag-record.read.ts";
@@ -11,6 +12,7 @@ import { changesBetween } from "../src/modules/time-travel/changes.read.ts";
 import { historyColumns } from "../src/modules/time-travel/flag-history.write.ts";
 import { environmentAt, flagAt, projectFlagNames } from "../src/modules/time-travel/history.read.ts";
 import { openBenchDatabase } from "./bench-database.ts";
+import { databaseKind, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 const env = process.env;
 const FLAGS = Number(env.BENCH_TT_FLAGS ?? 10_000);
@@ -100,6 +102,7 @@ async function main() {
   const [loadMs] = await timed(() => load(db));
   log(`loaded in ${Math.round(loadMs / 1000)} s`);
   const rows = [];
+  const meter = startLoadMeter({ postgres: Boolean(process.env.BENCH_DATABASE_URL) });
 
   const single: number[] = [];
   for (let i = 0; i < SINGLE_RUNS; i++) {
@@ -132,7 +135,17 @@ async function main() {
   rows.push(summary(`diff of the environment over the day (${EVENTS} events)`, diff, { flags: changed }));
 
   console.table(rows);
-  console.log(JSON.stringify({ database: database.kind, flags: FLAGS, events: EVENTS, rows }));
+  const otherLoad = meter.otherLoad();
+  await saveResults(
+    "time-travel",
+    rows.map(({ name, p50, p99, ...details }) =>
+      scenarioResult(
+        `${name} (${FLAGS} flags)`,
+        { p50Ms: p50, p99Ms: p99 },
+        { database: databaseKind(), otherLoad, details },
+      ),
+    ),
+  );
   await database.close();
 }
 

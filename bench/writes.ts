@@ -4,6 +4,7 @@ import { startServerProcess } from "../test/helpers/server-process.ts";
 import { benchStorage } from "./bench-database.ts";
 import { runBench } from "./bench-server.ts";
 import { cpuMsOf, postgresCpuMs } from "./process-cpu.ts";
+import { databaseKind, type ScenarioResult, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 
 const env = process.env;
 const FLAGS = Number(env.BENCH_WRITE_FLAGS ?? 1000);
@@ -65,6 +66,7 @@ async function createFlags(url: string) {
 async function toggle(url: string, connections: number, serverPid: number, warmUp = false) {
   const duration = warmUp ? WARMUP : DURATION;
   const cpu = startCpuMeter(serverPid);
+  const load = startLoadMeter({ pids: [serverPid], postgres: ON_POSTGRES });
   const result = await autocannon({
     url,
     connections,
@@ -101,6 +103,7 @@ async function toggle(url: string, connections: number, serverPid: number, warmU
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    otherLoad: load.otherLoad(),
   };
   log(
     `${warmUp ? "(warm-up) " : ""}${connections} connections: ${row.requestsPerSecond} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU per toggle: server ${row.serverCpuMs ?? "?"} ms, PostgreSQL ${row.databaseCpuMs ?? "-"} ms, load generator ${row.loadGeneratorCpuMs} ms; non-2xx ${row.non2xx}, errors ${row.errors}`,
@@ -172,6 +175,7 @@ async function createWithStrategiesAndTags(url: string, workers: number, serverP
   };
   const started = performance.now();
   const cpu = startCpuMeter(serverPid);
+  const load = startLoadMeter({ pids: [serverPid], postgres: ON_POSTGRES });
   await Promise.all(Array.from({ length: workers }, (_, w) => run(w)));
   agent.destroy();
   const seconds = (performance.now() - started) / 1000;
@@ -184,6 +188,7 @@ async function createWithStrategiesAndTags(url: string, workers: number, serverP
     p50: Math.round(latencies[Math.floor(latencies.length * 0.5)] ?? 0),
     p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
     failed,
+    otherLoad: load.otherLoad(),
   };
   log(
     `${warmUp ? "(warm-up) " : ""}creates at ${workers} connections: ${row.callsPerSecond} calls/s (${row.flagsPerSecond} flags/s), p50 ${row.p50} ms, p99 ${row.p99} ms, CPU per call: server ${row.serverCpuMs ?? "?"} ms, PostgreSQL ${row.databaseCpuMs ?? "-"} ms, load generator ${row.loadGeneratorCpuMs} ms; failed ${failed}`,
@@ -236,9 +241,37 @@ async function measure(url: string, database: string, serverPid: number) {
       creates,
     }),
   );
+  if (!TARGET) await saveResults("writes", resultsOf(rows, creates));
   const failed =
     [...warmUp, ...rows].some((r) => r.non2xx || r.errors) || warmUpCreates?.failed || creates?.failed;
   if (failed) process.exitCode = 1;
+}
+
+/** The toggles (REST, or GraphQL with BENCH_TOGGLE_VIA) at each level, and the creates' calls. */
+function resultsOf(
+  rows: Awaited<ReturnType<typeof toggle>>[],
+  creates?: Awaited<ReturnType<typeof createWithStrategiesAndTags>>,
+): ScenarioResult[] {
+  const database = databaseKind();
+  const via = VIA_GRAPHQL ? "GraphQL" : "REST";
+  const results = rows.map(({ requestsPerSecond, p50, p99, otherLoad, ...details }) =>
+    scenarioResult(
+      `toggle (${via} on/off in development), ${details.connections} connections`,
+      { reqPerSec: requestsPerSecond, p50Ms: p50, p99Ms: p99 },
+      { database, otherLoad, details: { flags: FLAGS, ...details } },
+    ),
+  );
+  if (creates) {
+    const { callsPerSecond, p50, p99, otherLoad, ...details } = creates;
+    results.push(
+      scenarioResult(
+        `create a flag with 3 strategies and 2 tags (REST calls), ${details.connections} connections`,
+        { reqPerSec: callsPerSecond, p50Ms: p50, p99Ms: p99 },
+        { database, otherLoad, details },
+      ),
+    );
+  }
+  return results;
 }
 
 async function main() {

@@ -117,6 +117,8 @@ const envSchema = z.object({
   VEXIL_WEBHOOK_ALLOW_LINK_LOCAL: z.enum(["true", "false"]).default("false"),
   /** Milliseconds an integration request may take before it counts as failed. */
   VEXIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** Slack's Web API, which Slack integrations post to (chat.postMessage); a test points it elsewhere. */
+  VEXIL_SLACK_API_URL: z.string().url().default("https://slack.com/api"),
   /** Attempts per event and integration before the delivery is given up. */
   VEXIL_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   /** Delay before the first retry; doubles with each further attempt (at most 15 minutes). */
@@ -259,6 +261,8 @@ export type IntegrationConfig = {
   maxAttempts: number;
   retryBaseMs: number;
   pollMs: number;
+  /** Slack's Web API base URL (no trailing slash). */
+  slackApiUrl: string;
 };
 
 /** Parses `env` (default: process.env) into a Config; throws a ConfigError listing every problem. */
@@ -325,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     integrations: {
       allowLinkLocal: e.VEXIL_WEBHOOK_ALLOW_LINK_LOCAL === "true",
       timeoutMs: e.VEXIL_WEBHOOK_TIMEOUT_MS,
+      slackApiUrl: e.VEXIL_SLACK_API_URL.replace(/\/$/, ""),
       maxAttempts: e.VEXIL_WEBHOOK_MAX_ATTEMPTS,
       retryBaseMs: e.VEXIL_WEBHOOK_RETRY_BASE_MS,
       pollMs: e.VEXIL_WORKER_POLL_MS,

@@ -51,8 +51,8 @@ const PREPARED_MIN_LENGTH = 50;
 /**
  * Statements run as named prepared statements: each connection parses them once, and
  * PostgreSQL may keep their plan. Planning costs more than running for most of them: a flag's
- * record 1.8 ms against 0.1 ms, a flag's lock 0.15 against 0.04 (docs/performance.md, "Plans
- * kept"). Named by a hash of the text, so the same text always has the same name; only
+ * record 1.8 ms against 0.1 ms, a flag's lock 0.15 against 0.04 (`pg_stat_statements` during a
+ * benchmark, D-108). Named by a hash of the text, so the same text always has the same name; only
  * trivial statements (`SELECT 1`, savepoints, `pg_notify`) stay unnamed (a 62-character row
  * lock was planned at every call under the old limit of 100). Values are always parameters, so
  * the texts are query shapes; a pooled PostgreSQL connection is replaced every half hour

@@ -9,7 +9,7 @@ import {
   settleDelivery,
 } from "../modules/addons/addon-deliveries.write.ts";
 import { logDeliveryAttempt } from "../modules/addons/integration-event.write.ts";
-import { type DeliveryOutcome, eventView, sendWebhook } from "./webhook.ts";
+import { type DeliveryOutcome, deliverEvent, eventView } from "./webhook.ts";
 
 /** Deliveries claimed (and sent in parallel) per round. */
 const BATCH = 10;
@@ -119,9 +119,10 @@ async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, r
       }),
     });
   }
-  const outcome = await sendWebhook(parameters, event, {
+  const outcome = await deliverEvent(addon.provider, parameters, event, {
     allowLinkLocal: settings.allowLinkLocal,
     timeoutMs: settings.timeoutMs,
+    slackApiUrl: settings.slackApiUrl,
   });
   await record(deps, row, addon.id, event, outcome);
 }

@@ -59,57 +59,210 @@ export function renderBody(
   return { text, logged: text };
 }
 
-/** POSTs one event to a webhook addon; never throws (every failure is an outcome). */
-export async function sendWebhook(
-  parameters: Record<string, unknown>,
+/** One HTTP request an integration makes for an event. */
+type IntegrationRequest = {
+  url: string;
+  contentType: string;
+  headers: Record<string, string>;
+  body: { text: string; logged: unknown };
+};
+
+type Parameters = Record<string, unknown>;
+
+/** Where Slack's Web API is (its chat.postMessage); the tests point it at a local receiver. */
+export type IntegrationEndpoints = { slackApiUrl: string };
+
+/**
+ * The requests each provider makes for an event (reference-behaviours §8.1), in the shapes the
+ * receiving services document: the event as JSON (webhook, or its Mustache `bodyTemplate`), a
+ * Microsoft Teams workflow message, a Datadog event, a New Relic custom event, and one Slack
+ * chat.postMessage per channel.
+ */
+const REQUESTS: Record<
+  string,
+  (p: Parameters, event: StoredEvent, at: IntegrationEndpoints) => IntegrationRequest[]
+> = {
+  webhook: (p, event) => [
+    {
+      url: String(p.url ?? ""),
+      contentType: stringParam(p.contentType) ?? "application/json",
+      headers: stringParam(p.authorization)
+        ? { Authorization: String(p.authorization) }
+        : ({} as Record<string, string>),
+      body: renderBody(stringParam(p.bodyTemplate), event),
+    },
+  ],
+  teamsworkflow: (p, event) => [
+    json(String(p.url ?? ""), {
+      type: "message",
+      attachments: [
+        {
+          contentType: "application/vnd.microsoft.card.adaptive",
+          content: {
+            type: "AdaptiveCard",
+            version: "1.4",
+            body: [{ type: "TextBlock", text: markdownOf(event), wrap: true }],
+          },
+        },
+      ],
+    }),
+  ],
+  datadog: (p, event) => {
+    const url = stringParam(p.url) ?? "https://api.datadoghq.com/api/v1/events";
+    const request = stringParam(p.bodyTemplate)
+      ? {
+          url,
+          contentType: "application/json",
+          headers: {},
+          body: renderBody(stringParam(p.bodyTemplate), event),
+        }
+      : json(url, {
+          title: "Vexil notification update",
+          text: `%%% \n${markdownOf(event)}\n %%%`,
+          tags: [`type:${event.type}`, ...(event.project ? [`project:${event.project}`] : [])],
+          ...(stringParam(p.sourceTypeName) ? { source_type_name: String(p.sourceTypeName) } : {}),
+        });
+    return [{ ...request, headers: { ...request.headers, "DD-API-KEY": String(p.apiKey ?? "") } }];
+  },
+  "new-relic": (p, event) => {
+    const url = String(p.url ?? "");
+    const request = stringParam(p.bodyTemplate)
+      ? {
+          url,
+          contentType: "application/json",
+          headers: {},
+          body: renderBody(stringParam(p.bodyTemplate), event),
+        }
+      : json(url, [
+          {
+            eventType: "UnleashServiceEvent",
+            unleashEventType: event.type,
+            featureName: event.featureName,
+            environment: event.environment,
+            project: event.project,
+            createdBy: event.createdBy,
+            createdByUserId: event.createdByUserId,
+            createdAt: event.createdAt.getTime(),
+            summary: markdownOf(event),
+          },
+        ]);
+    return [{ ...request, headers: { ...request.headers, "Api-Key": String(p.licenseKey ?? "") } }];
+  },
+  "slack-app": (p, event, at) =>
+    String(p.defaultChannels ?? "")
+      .split(",")
+      .map((channel) => channel.trim())
+      .filter(Boolean)
+      .map((channel) => ({
+        ...json(`${at.slackApiUrl}/chat.postMessage`, { channel, text: markdownOf(event) }),
+        headers: { Authorization: `Bearer ${String(p.accessToken ?? "")}` },
+      })),
+};
+
+function json(url: string, body: unknown): IntegrationRequest {
+  return {
+    url,
+    contentType: "application/json",
+    headers: {},
+    body: { text: JSON.stringify(body), logged: body },
+  };
+}
+
+/** The event's summary in the simple markdown style chat tools render. */
+function markdownOf(event: StoredEvent): string {
+  return (event.summary ?? event.type).replaceAll("**", "*");
+}
+
+/** The name a delivery log gives the provider's requests ("Webhook request failed …"). */
+const REQUEST_LABELS: Record<string, string> = {
+  webhook: "Webhook",
+  teamsworkflow: "Microsoft Teams",
+  datadog: "Datadog",
+  "new-relic": "New Relic",
+  "slack-app": "Slack",
+};
+
+/**
+ * Sends one event through an addon of `provider`: its requests one after the other (extra
+ * `customHeaders` on each); never throws (every failure is an outcome). A delivery succeeds
+ * when every request does; it is worth retrying when a failed one is.
+ */
+export async function deliverEvent(
+  provider: string,
+  parameters: Parameters,
   event: StoredEvent,
+  options: OutboundPolicy & { timeoutMs: number } & IntegrationEndpoints,
+): Promise<DeliveryOutcome> {
+  const build = REQUESTS[provider];
+  const label = REQUEST_LABELS[provider] ?? provider;
+  const requests = build ? build(parameters, event, options) : [];
+  const first = requests[0];
+  const details = first
+    ? { url: first.url, contentType: first.contentType, body: first.body.logged }
+    : { url: "", contentType: "application/json", body: null };
+  if (requests.length === 0) {
+    const why = build
+      ? "it has nowhere to send the event (no channel)"
+      : `the provider ${provider} is unknown`;
+    return { state: "failed", stateDetails: `Nothing was sent: ${why}.`, details, retryable: false };
+  }
+  const warnings: string[] = [];
+  const extra = customHeaders(stringParam(parameters.customHeaders), warnings);
+  const outcomes: DeliveryOutcome[] = [];
+  for (const request of requests) {
+    const headers = { "Content-Type": request.contentType, ...request.headers, ...extra };
+    outcomes.push(await send(label, request, headers, options));
+  }
+  const failed = outcomes.filter((o) => o.state === "failed");
+  const stateDetails = [...outcomes.map((o) => o.stateDetails), ...warnings].join("\n");
+  if (failed.length > 0)
+    return { state: "failed", stateDetails, details, retryable: failed.some((o) => o.retryable) };
+  return {
+    state: warnings.length ? "successWithErrors" : "success",
+    stateDetails,
+    details,
+    retryable: false,
+  };
+}
+
+function customHeaders(custom: string | undefined, warnings: string[]): Record<string, string> {
+  if (!custom) return {};
+  try {
+    const parsed = JSON.parse(custom) as unknown;
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not a JSON object");
+    return Object.fromEntries(Object.entries(parsed).map(([name, value]) => [name, String(value)]));
+  } catch (error) {
+    warnings.push(
+      `Could not parse the customHeaders parameter as a JSON object (${(error as Error).message}); sent without them.`,
+    );
+    return {};
+  }
+}
+
+async function send(
+  label: string,
+  request: IntegrationRequest,
+  headers: Record<string, string>,
   options: OutboundPolicy & { timeoutMs: number },
 ): Promise<DeliveryOutcome> {
-  const url = String(parameters.url ?? "");
-  const contentType = stringParam(parameters.contentType) ?? "application/json";
-  const body = renderBody(stringParam(parameters.bodyTemplate), event);
-  const details = { url, contentType, body: body.logged };
-  const problem = urlProblem(url, options);
-  if (problem) return { state: "failed", stateDetails: `Webhook URL ${problem}.`, details, retryable: false };
-
-  const headers: Record<string, string> = { "Content-Type": contentType };
-  const authorization = stringParam(parameters.authorization);
-  if (authorization) headers.Authorization = authorization;
-  const warnings: string[] = [];
-  const custom = stringParam(parameters.customHeaders);
-  if (custom) {
-    try {
-      const parsed = JSON.parse(custom) as unknown;
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-        throw new Error("not a JSON object");
-      for (const [name, value] of Object.entries(parsed)) headers[name] = String(value);
-    } catch (error) {
-      warnings.push(
-        `Could not parse the customHeaders parameter as a JSON object (${(error as Error).message}); sent without them.`,
-      );
-    }
-  }
-
+  const details = { url: request.url, contentType: request.contentType, body: request.body.logged };
+  const problem = urlProblem(request.url, options);
+  if (problem)
+    return { state: "failed", stateDetails: `${label} URL ${problem}.`, details, retryable: false };
   try {
-    const status = await post(url, headers, body.text, options);
+    const status = await post(request.url, headers, request.body.text, options);
     const ok = status >= 200 && status < 300;
-    const stateDetails = ok
-      ? `Webhook request was successful with status code: ${status}.`
-      : `Webhook request failed with status code: ${status}.`;
     return {
-      state: ok ? (warnings.length ? "successWithErrors" : "success") : "failed",
-      stateDetails: [stateDetails, ...warnings].join("\n"),
+      state: ok ? "success" : "failed",
+      stateDetails: ok
+        ? `${label} request was successful with status code: ${status}.`
+        : `${label} request failed with status code: ${status}.`,
       details,
       retryable: !ok && (status >= 500 || status === 408 || status === 429),
     };
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    return {
-      state: "failed",
-      stateDetails: [`Webhook request failed: ${reason}.`, ...warnings].join("\n"),
-      details,
-      retryable: true,
-    };
+    return { state: "failed", stateDetails: `${label} request failed: ${reason}.`, details, retryable: true };
   }
 }
 

@@ -124,7 +124,7 @@ describe("keyset cursors", () => {
 
 describe("flag search cursors carry their order", () => {
   beforeAll(async () => {
-    // ties and NULLs: two types, some flags seen, some on in production, a favourite
+    // ties and NULLs: two types, some flags seen, some on in production, favourites (more than a page)
     for (const name of ["flag-2", "flag-5"]) {
       await gqlOk(
         t,
@@ -140,7 +140,7 @@ describe("flag search cursors carry their order", () => {
     const sdk = await apiToken(t, "client", "development", ["*"]);
     expect(await reportMetrics(t, sdk, { "flag-1": seen, "flag-4": seen })).toBe(202);
     t.setNow(null);
-    await favoriteFlag(t, "flag-6");
+    for (const name of ["flag-6", "flag-1", "flag-3", "flag-4"]) await favoriteFlag(t, name);
   });
 
   const orders = [
@@ -150,6 +150,8 @@ describe("flag search cursors carry their order", () => {
     "sort: { field: LAST_SEEN_AT }",
     'sort: { field: ENVIRONMENT, environment: "production", direction: DESC }',
     "sort: { field: CREATED_AT, direction: DESC }, favoritesFirst: true",
+    "sort: { field: NAME }, favoritesFirst: true",
+    'sort: { field: ENVIRONMENT, environment: "production" }, favoritesFirst: true',
   ];
 
   it.each(orders)("walks %s page by page, both ways, as one page", async (order) => {

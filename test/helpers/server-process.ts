@@ -129,7 +129,7 @@ export async function runServerToExit(
 }
 
 /** The URL of a "Vexil listening" log line (a JSON object; field order is the logger's). */
-function listeningUrl(line: string): string | null {
+export function listeningUrl(line: string): string | null {
   if (!line.includes("Vexil listening")) return null;
   try {
     const entry = JSON.parse(line) as { msg?: string; url?: string };

@@ -9,7 +9,7 @@ import { ADMIN_TOKEN, createListeningTestApp, type ListeningTestApp } from "../h
 /*
  * Issue 12 item 4: unauthenticated denial of service. Every limit is exercised over HTTP
  * (a real socket for the body cap, in-process requests for the rest); the time and memory the
- * attacks cost before and after are in docs/performance.md, not asserted here.
+ * attacks cost before and after are in bench/results/attacks.json, not asserted here.
  */
 let t: ListeningTestApp;
 

@@ -154,6 +154,12 @@ describe("addons over GraphQL", () => {
     expect(res.errors).toBeUndefined();
     expect(res.data?.createAddon.parameters).toEqual({ url: "*****" });
     const providers = await t.gql<{ addonProviders: { name: string }[] }>(`{ addonProviders { name } }`);
-    expect(providers.data?.addonProviders.map((p) => p.name)).toEqual(["webhook"]);
+    expect(providers.data?.addonProviders.map((p) => p.name)).toEqual([
+      "webhook",
+      "slack-app",
+      "teamsworkflow",
+      "datadog",
+      "new-relic",
+    ]);
   });
 });

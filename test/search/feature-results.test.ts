@@ -177,6 +177,33 @@ describe("paging and total", () => {
     },
   );
 
+  // More favourites than a page: the favourites' own order is cut at the page too, and the
+  // boundary between favourites and the others falls inside a page.
+  it.each([
+    ["project=IS:page", "sortBy=createdAt&sortOrder=desc"],
+    ["project=IS:page", "sortBy=name&sortOrder=desc"],
+    ["project=IS:page", "sortBy=environment:development"],
+    ["project=IS:page&tag=INCLUDE:simple:xx", "sortBy=createdAt"],
+  ])("favourites first with many favourites, page by page (%s, %s)", async (filter, order) => {
+    const favorites = ["p0", "p1", "p3", "p5", "p6"];
+    for (const flag of favorites) await favorite("POST", "page", flag);
+    const plain = await names(`${filter}&${order}&limit=100`, alice.token);
+    const expected = [
+      ...plain.filter((n) => favorites.includes(n)),
+      ...plain.filter((n) => !favorites.includes(n)),
+    ];
+    const seen: string[] = [];
+    for (const offset of [0, 2, 4, 6]) {
+      const query = `${filter}&${order}&favoritesFirst=true&limit=2&offset=${offset}`;
+      seen.push(...(await names(query, alice.token)));
+    }
+    expect(seen).toEqual(expected);
+    expect(await names(`${filter}&${order}&favoritesFirst=true&limit=3&offset=3`, alice.token)).toEqual(
+      expected.slice(3, 6),
+    );
+    for (const flag of favorites) await favorite("DELETE", "page", flag);
+  });
+
   it("counts every match on a page past the end", async () => {
     expect(await search("project=IS:page&offset=100&limit=5")).toEqual({ features: [], total: 7 });
     expect(await search("project=IS:nothing")).toEqual({ features: [], total: 0 });

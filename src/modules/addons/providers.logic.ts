@@ -128,8 +128,146 @@ const WEBHOOK: ProviderDefinition = {
   events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
 };
 
+const CUSTOM_HEADERS: ParameterDefinition = {
+  name: "customHeaders",
+  displayName: "Extra HTTP Headers",
+  type: "textfield",
+  description: "A JSON object of extra request headers.",
+  placeholder: '{ "X-Team": "flags" }',
+  required: false,
+  sensitive: true,
+};
+
+const BODY_TEMPLATE: ParameterDefinition = {
+  name: "bodyTemplate",
+  displayName: "Body template",
+  type: "textfield",
+  description:
+    "Mustache template of the request body instead of the default one (variables as for webhooks).",
+  required: false,
+  sensitive: false,
+};
+
+const SLACK_APP: ProviderDefinition = {
+  name: "slack-app",
+  displayName: "Slack App",
+  description: "Posts a message about each matching event to Slack channels.",
+  documentationUrl: "https://docs.getunleash.io/reference/integrations/slack-app",
+  howTo: "Create a Slack app with the chat:write scope, install it, and give its bot token and the channels.",
+  parameters: [
+    {
+      name: "accessToken",
+      displayName: "Access token",
+      type: "text",
+      description: "The Slack app's bot token (xoxb-…).",
+      required: true,
+      sensitive: true,
+    },
+    {
+      name: "defaultChannels",
+      displayName: "Channels",
+      type: "text",
+      description: "Comma-separated channels the app posts to (it must be a member).",
+      placeholder: "feature-flags, releases",
+      required: true,
+      sensitive: false,
+    },
+    CUSTOM_HEADERS,
+  ],
+  events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
+};
+
+const TEAMS_WORKFLOW: ProviderDefinition = {
+  name: "teamsworkflow",
+  displayName: "Microsoft Teams (workflow)",
+  description: "Posts an adaptive card about each matching event to a Microsoft Teams workflow.",
+  documentationUrl: "https://docs.getunleash.io/reference/integrations/teams",
+  howTo: 'Create a Teams workflow "Post to a channel when a webhook request is received" and give its URL.',
+  parameters: [
+    {
+      name: "url",
+      displayName: "Workflow URL",
+      type: "url",
+      description: "The workflow's HTTP POST URL.",
+      required: true,
+      sensitive: true,
+    },
+    CUSTOM_HEADERS,
+  ],
+  events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
+};
+
+const DATADOG: ProviderDefinition = {
+  name: "datadog",
+  displayName: "Datadog",
+  description: "Sends each matching event to Datadog's event stream.",
+  documentationUrl: "https://docs.getunleash.io/reference/integrations/datadog",
+  howTo:
+    "Give a Datadog API key; the URL defaults to https://api.datadoghq.com/api/v1/events (another site: its own).",
+  parameters: [
+    {
+      name: "url",
+      displayName: "Datadog events URL",
+      type: "url",
+      description: "Default https://api.datadoghq.com/api/v1/events.",
+      placeholder: "https://api.datadoghq.com/api/v1/events",
+      required: false,
+      sensitive: false,
+    },
+    {
+      name: "apiKey",
+      displayName: "API key",
+      type: "text",
+      description: "A Datadog API key (sent as DD-API-KEY).",
+      required: true,
+      sensitive: true,
+    },
+    {
+      name: "sourceTypeName",
+      displayName: "Source type",
+      type: "text",
+      description: "Datadog's source_type_name of the events.",
+      required: false,
+      sensitive: false,
+    },
+    CUSTOM_HEADERS,
+    BODY_TEMPLATE,
+  ],
+  events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
+};
+
+const NEW_RELIC: ProviderDefinition = {
+  name: "new-relic",
+  displayName: "New Relic",
+  description: "Sends each matching event to New Relic as a custom event (UnleashServiceEvent).",
+  documentationUrl: "https://docs.getunleash.io/reference/integrations/new-relic",
+  howTo: "Give your account's Event API URL and a license key.",
+  parameters: [
+    {
+      name: "url",
+      displayName: "Event API URL",
+      type: "url",
+      description:
+        "https://insights-collector.newrelic.com/v1/accounts/<account id>/events (or your region's).",
+      required: true,
+      sensitive: false,
+    },
+    {
+      name: "licenseKey",
+      displayName: "License key",
+      type: "text",
+      description: "An ingest license key (sent as Api-Key).",
+      required: true,
+      sensitive: true,
+    },
+    CUSTOM_HEADERS,
+    BODY_TEMPLATE,
+  ],
+  events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
+};
+
 /** The providers addons can be created for. */
-export const PROVIDERS: ProviderDefinition[] = [WEBHOOK];
+export const PROVIDERS: ProviderDefinition[] = [WEBHOOK, SLACK_APP, TEAMS_WORKFLOW, DATADOG, NEW_RELIC];
 
 export function providerNamed(name: string): ProviderDefinition | undefined {
   return PROVIDERS.find((p) => p.name === name);

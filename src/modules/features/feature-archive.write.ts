@@ -15,7 +15,7 @@ import { featureRecord } from "./feature-create.write.ts";
  */
 export async function validateArchive(tx: Tx, names: string[]) {
   // Raw: this check runs before every archive dialog, and Prisma's runtime costs a model query
-  // about 1 ms more CPU than the statement itself (docs/performance.md, the request path).
+  // about 1 ms more CPU than the statement itself (`npm run bench:request-path`).
   const links = await sqlOf(tx).query<{ parentName: string; childName: string }>`
     SELECT "parentName", "childName" FROM "FeatureDependency"
     WHERE "parentName" = ANY(${names}::text[]) OR "childName" = ANY(${names}::text[])`;

@@ -72,10 +72,11 @@ export function featureSearchStatement(
   request: PageRequest,
   detailsOf: PageDetailsOf,
 ): Sql {
-  // MATERIALIZED: the details read the page's names several times; computed once.
-  return sql`WITH s AS MATERIALIZED (SELECT p.keys, p.total,
-      ARRAY(SELECT k ->> -1 FROM unnest(p.keys) WITH ORDINALITY u(k, i) ORDER BY i) AS names
-      FROM (${featureSearchQuery(args, request)}) p)
+  // MATERIALIZED: the page is read once (a plain subquery is pulled up, and each use of its
+  // keys would run the page's read again), and the details read the page's names several times.
+  return sql`WITH p AS MATERIALIZED (${featureSearchQuery(args, request)}),
+    s AS MATERIALIZED (SELECT p.keys, p.total,
+      ARRAY(SELECT k ->> -1 FROM unnest(p.keys) WITH ORDINALITY u(k, i) ORDER BY i) AS names FROM p)
     SELECT s.keys, s.total, ${detailsOf(sql`s.names`)} AS details FROM s`;
 }
 
@@ -101,15 +102,16 @@ function featureSearchQuery(args: FeatureSearchArgs, request: PageRequest): Sql 
       ARRAY(${pageOf(args, sql`TRUE`, request, sql`matches`)}) AS keys`;
 }
 
+const FLAGS = sql`"Feature"`;
 const MATCH_COLUMNS = sql`f.name, f."createdAt", f."lastSeenAt", f.type, f.stale, f."projectId"`;
 
 /**
  * The positions (sort key values, the name last, as a JSON array) of one page's flags, past
- * the request's cursor. Favourites first is a UNION of the caller's matching favourites (few)
- * and the first other matches, so the ranking never needs a sort of all matches.
+ * the request's cursor. Favourites first is a UNION of the caller's first matching favourites
+ * and the first other matches, each cut at the page, so the ranking never sorts all matches.
  * `flags` is where the candidates come from: the flags, or the materialised matches.
  */
-function pageOf(args: FeatureSearchArgs, where: Sql, request: PageRequest, flags = sql`"Feature"`): Sql {
+function pageOf(args: FeatureSearchArgs, where: Sql, request: PageRequest, flags = FLAGS): Sql {
   const keys = sortKeysOf(args);
   const page = sql`LIMIT ${rowsToRead(request)} OFFSET ${request.offset}`;
   const candidates = sql`${where} AND ${seekSql(keys, request)}`;
@@ -129,12 +131,25 @@ function pageOf(args: FeatureSearchArgs, where: Sql, request: PageRequest, flags
     Prisma.join(of.map((k, i) => sql`${k.expression} AS ${Prisma.raw(`k${i}`)}`));
   const outer = keys.map((k, i) => ({ ...k, expression: Prisma.raw(`k.k${i}`) }));
   const favorite = favoriteOf(args.userId);
+  const read = sql`LIMIT ${request.offset + rowsToRead(request)}`;
   return sql`SELECT ${positionOf(outer)} FROM (
-      (SELECT ${columns(favorites)} FROM ${flags} f WHERE ${where} AND ${seekSql(favorites, request)} AND ${favorite})
+      (SELECT ${columns(favorites)} FROM ${flags} f WHERE ${where} AND ${seekSql(favorites, request)}
+        AND ${favoritesAmong(flags, args.userId)} ORDER BY ${orderOf(favorites, request)} ${read})
       UNION ALL
       (SELECT ${columns(others)} FROM ${flags} f WHERE ${where} AND ${seekSql(others, request)} AND NOT ${favorite}
-        ORDER BY ${orderOf(others, request)} LIMIT ${request.offset + rowsToRead(request)})
+        ORDER BY ${orderOf(others, request)} ${read})
     ) k ORDER BY ${orderOf(outer, request)} ${page}`;
+}
+
+/**
+ * The caller's favourites among `flags`. On the flags table they are looked up by name from
+ * the caller's list (an index probe each), where a semi-join is planned as a hash of every
+ * flag once favourites are more than a few dozen (1.7 ms of a 7 ms page with 161 of 10,000).
+ * On the materialised matches (no index) the semi-join hashes the favourites instead.
+ */
+function favoritesAmong(flags: Sql, userId: number): Sql {
+  if (flags !== FLAGS) return favoriteOf(userId);
+  return sql`f.name = ANY(ARRAY(SELECT ff."featureName" FROM "FavoriteFeature" ff WHERE ff."userId" = ${userId}))`;
 }
 
 const positionOf = (keys: SqlSortKey[]) =>

@@ -76,7 +76,7 @@ export async function flagsAt(
  * is a few index lookups per flag, bound by the database's CPU: its slices run as concurrent
  * statements, so PostgreSQL spreads them over its cores, and the driver reads one slice's rows
  * while the next is computed (on one connection, a transaction's or PGlite's, they run one after
- * the other). At most STATEMENTS_AT_ONCE of the pool's connections. docs/performance.md.
+ * the other). At most STATEMENTS_AT_ONCE of the pool's connections (`npm run bench:time-travel`).
  */
 export const FLAGS_PER_STATEMENT = 1_000;
 const STATEMENTS_AT_ONCE = 4;

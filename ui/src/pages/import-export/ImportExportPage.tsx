@@ -180,7 +180,7 @@ function ImportForm(props: Lists) {
         </button>
       </form>
       {validation && (
-        <div role="region" aria-label="Validation">
+        <section aria-label="Validation">
           <Findings title="Errors (the import is refused)" items={validation.errors} />
           <Findings title="Missing permissions" items={validation.permissions} />
           <Findings title="Warnings" items={validation.warnings} />
@@ -188,7 +188,7 @@ function ImportForm(props: Lists) {
           <button type="button" disabled={blocked || importing.fetching} onClick={() => void confirm()}>
             Import
           </button>
-        </div>
+        </section>
       )}
       {outcome && <p role="status">{outcome}</p>}
       <ProblemBanner problem={problem} showFieldErrors />
