@@ -5,6 +5,8 @@
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# Node 20 ships npm 10; the lockfile and package.json's `allowScripts` are npm 11's (README).
+RUN npm install -g npm@11 --no-audit --no-fund
 COPY . .
 # `npm install` generates the Prisma client and builds dist/ and ui/dist (postinstall); the
 # development packages it needed for that are then removed.
