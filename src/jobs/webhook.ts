@@ -109,44 +109,29 @@ const REQUESTS: Record<
   ],
   datadog: (p, event) => {
     const url = stringParam(p.url) ?? "https://api.datadoghq.com/api/v1/events";
-    const request = stringParam(p.bodyTemplate)
-      ? {
-          url,
-          contentType: "application/json",
-          headers: {},
-          body: renderBody(stringParam(p.bodyTemplate), event),
-        }
-      : json(url, {
-          title: "Vexil notification update",
-          text: `%%% \n${markdownOf(event)}\n %%%`,
-          tags: [`type:${event.type}`, ...(event.project ? [`project:${event.project}`] : [])],
-          ...(stringParam(p.sourceTypeName) ? { source_type_name: String(p.sourceTypeName) } : {}),
-        });
-    return [{ ...request, headers: { ...request.headers, "DD-API-KEY": String(p.apiKey ?? "") } }];
+    const request = templateOr(url, p, event, {
+      title: "Vexil notification update",
+      text: `%%% \n${markdownOf(event)}\n %%%`,
+      tags: [`type:${event.type}`, ...(event.project ? [`project:${event.project}`] : [])],
+      ...(stringParam(p.sourceTypeName) ? { source_type_name: String(p.sourceTypeName) } : {}),
+    });
+    return [{ ...request, headers: { "DD-API-KEY": String(p.apiKey ?? "") } }];
   },
   "new-relic": (p, event) => {
-    const url = String(p.url ?? "");
-    const request = stringParam(p.bodyTemplate)
-      ? {
-          url,
-          contentType: "application/json",
-          headers: {},
-          body: renderBody(stringParam(p.bodyTemplate), event),
-        }
-      : json(url, [
-          {
-            eventType: "UnleashServiceEvent",
-            unleashEventType: event.type,
-            featureName: event.featureName,
-            environment: event.environment,
-            project: event.project,
-            createdBy: event.createdBy,
-            createdByUserId: event.createdByUserId,
-            createdAt: event.createdAt.getTime(),
-            summary: markdownOf(event),
-          },
-        ]);
-    return [{ ...request, headers: { ...request.headers, "Api-Key": String(p.licenseKey ?? "") } }];
+    const request = templateOr(String(p.url ?? ""), p, event, [
+      {
+        eventType: "UnleashServiceEvent",
+        unleashEventType: event.type,
+        featureName: event.featureName,
+        environment: event.environment,
+        project: event.project,
+        createdBy: event.createdBy,
+        createdByUserId: event.createdByUserId,
+        createdAt: event.createdAt.getTime(),
+        summary: markdownOf(event),
+      },
+    ]);
+    return [{ ...request, headers: { "Api-Key": String(p.licenseKey ?? "") } }];
   },
   "slack-app": (p, event, at) =>
     String(p.defaultChannels ?? "")
@@ -158,6 +143,13 @@ const REQUESTS: Record<
         headers: { Authorization: `Bearer ${String(p.accessToken ?? "")}` },
       })),
 };
+
+/** The addon's `bodyTemplate` rendered (as webhooks do), or else the service's own body as JSON. */
+function templateOr(url: string, p: Parameters, event: StoredEvent, body: unknown): IntegrationRequest {
+  const template = stringParam(p.bodyTemplate);
+  if (!template) return json(url, body);
+  return { url, contentType: "application/json", headers: {}, body: renderBody(template, event) };
+}
 
 function json(url: string, body: unknown): IntegrationRequest {
   return {

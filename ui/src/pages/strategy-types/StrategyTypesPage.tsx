@@ -4,6 +4,7 @@ import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
 import { PageTitle, Pending } from "../../components/layout.tsx";
 import { DataTable } from "../../components/table.tsx";
 import { problemOf } from "../../lib/errors.ts";
+import { optionalText } from "../../lib/form-submit.ts";
 import { graphql } from "../../lib/graphql.ts";
 import { useListPage } from "../../lib/list-page.ts";
 
@@ -109,8 +110,8 @@ function NewStrategyTypeForm(props: { onCreated(): void }) {
     const outcome = await create({
       input: {
         name: String(data.get("name")),
-        title: String(data.get("title") || "") || null,
-        description: String(data.get("description") || "") || null,
+        title: optionalText(data, "title"),
+        description: optionalText(data, "description"),
         parameters: parameters.map((p) => ({ ...p, description: p.description || null })),
       },
     });
