@@ -18,8 +18,12 @@ import type { Report } from "./batch.logic.ts";
  * caps' worth of names, plus the flags' names.
  */
 export type MetricsRoom = {
-  /** The report as it may be buffered (the instance left out when there is no room), or null. */
-  admit(report: Report): Promise<Report | null>;
+  /**
+   * The report as it may be buffered (the instance left out when there is no room, counts for
+   * names beyond the budget left out), or null. Its counts are passed through unread, so a
+   * caller may check only those admitted.
+   */
+  admit<Counts>(report: Report<Counts>): Promise<Report<Counts> | null>;
   /** Reads the database again on the next report (after rows were pruned). */
   forget(): void;
 };
@@ -29,7 +33,6 @@ const REFRESH_MS = 60_000;
 const WARN_EVERY_MS = 60_000;
 
 type View = { apps: Set<string>; instances: Set<string>; flags: Set<string> };
-type Toggles = NonNullable<Report["bucket"]>["toggles"];
 
 export const instanceKey = (appName: string, instanceId: string, environment: string) =>
   `${appName}\u0000${instanceId}\u0000${environment}`;
@@ -85,7 +88,7 @@ export function createMetricsRoom(deps: Pick<AppDeps, "config" | "db" | "logger"
   }
 
   /** The toggles whose counts may pass: all of them, or a copy without the dropped names. */
-  function admitToggles(v: View, toggles: Toggles): Toggles {
+  function admitToggles<Counts>(v: View, toggles: Record<string, Counts>): Record<string, Counts> {
     const entries = Object.entries(toggles);
     const kept = entries.filter(([name]) => v.flags.has(name) || unknownMayPass(name));
     if (kept.length === entries.length) return toggles;
