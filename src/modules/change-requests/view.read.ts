@@ -14,6 +14,8 @@ export type ChangeItem = {
 };
 export type FeatureGroup = {
   name: string;
+  /** The request it belongs to, and whether it was applied (what it changed is in the log). */
+  changeRequest: { id: number; project: string; applied: boolean };
   conflict: string | null;
   changes: ChangeItem[];
   defaultChange: { action: string; payload: unknown } | null;
@@ -107,6 +109,7 @@ async function viewOf(tx: Tx, row: Loaded, users: Map<number, CrUser>): Promise<
     }
     const group = features.get(c.featureName) ?? {
       name: c.featureName,
+      changeRequest: { id: row.id, project: row.projectId, applied: row.state === "Applied" },
       conflict: null,
       changes: [],
       defaultChange: null,
