@@ -26,6 +26,7 @@ import "./modules/events/events.schema.ts";
 import "./modules/events/event-creators.schema.ts";
 import "./modules/projects/project-mutations.schema.ts";
 import "./modules/projects/default-strategy.schema.ts";
+import "./modules/projects/environment-lifecycle.schema.ts";
 import "./modules/context-fields/context-fields.schema.ts";
 import "./modules/context-fields/legal-values.schema.ts";
 import "./modules/tags/tags.schema.ts";
