@@ -57,6 +57,7 @@ import "./modules/client-metrics/client-metrics.schema.ts";
 import "./modules/client-metrics/feature-usage.schema.ts";
 import "./modules/client-metrics/project-applications.schema.ts";
 import "./modules/client-metrics/application-overview.schema.ts";
+import "./modules/client-metrics/impact-metrics.schema.ts";
 import "./modules/time-travel/time-travel.schema.ts";
 import "./modules/time-travel/restore.schema.ts";
 import "./modules/import-export/import-export.schema.ts";

@@ -34,6 +34,7 @@ export const TABLE_OWNERS = {
   ClientApplication: "src/modules/client-metrics/",
   ClientInstance: "src/modules/client-metrics/",
   UnknownFlag: "src/modules/client-metrics/",
+  ImpactMetricMinute: "src/modules/client-metrics/",
 
   User: "src/modules/users/",
   Role: "src/modules/users/",

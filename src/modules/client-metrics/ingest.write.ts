@@ -3,6 +3,8 @@ import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { hourOf } from "../features/evaluation-metrics.logic.ts";
 import type { Report, SdkType } from "./batch.logic.ts";
+import { impactMetricsBody } from "./impact-metrics.inputs.ts";
+import { impactRowsOf } from "./impact-metrics.logic.ts";
 import { bulkMetricsBody, type InstanceFields, metricsBody, registerBody } from "./payloads.inputs.ts";
 
 /**
@@ -34,8 +36,18 @@ export async function receiveClientMetrics(
   sdkType: SdkType,
 ): Promise<void> {
   const report = parseInput(metricsBody(deps.config.metrics.maxFlags), body);
+  // Impact metrics are kept from server-side SDKs only (a frontend token ships in every browser).
+  const impact = sdkType === "backend" ? parseInput(impactMetricsBody, body).impactMetrics : null;
   const now = deps.now();
   const bucket = report.bucket;
+  if (impact?.length) {
+    const source = {
+      appName: report.appName,
+      environment: environmentOf(scope, report.environment),
+      at: now,
+    };
+    await deps.services.impactMetrics.add(impactRowsOf(impact, source));
+  }
   await buffer(deps, {
     projects: scope.projects,
     instance: instanceOf(scope, report, sdkType, now),
