@@ -58,6 +58,8 @@ import "./modules/client-metrics/feature-usage.schema.ts";
 import "./modules/client-metrics/project-applications.schema.ts";
 import "./modules/client-metrics/application-overview.schema.ts";
 import "./modules/client-metrics/impact-metrics.schema.ts";
+import "./modules/release-plans/release-plan.schema.ts";
+import "./modules/release-plans/release-plans.schema.ts";
 import "./modules/time-travel/time-travel.schema.ts";
 import "./modules/time-travel/restore.schema.ts";
 import "./modules/import-export/import-export.schema.ts";
