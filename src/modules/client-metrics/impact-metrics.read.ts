@@ -44,3 +44,15 @@ export function knownImpactMetrics(db: Db | Tx, environment?: string | null): Pr
     ORDER BY name, environment, minute DESC
     LIMIT 1000`;
 }
+
+/** The type of the latest minute of a metric in an environment, or null when none is kept. */
+export async function impactMetricType(
+  db: Db | Tx,
+  name: string,
+  environment: string,
+): Promise<ImpactMetricType | null> {
+  const [row] = await sqlOf(db).query<{ type: ImpactMetricType }>`
+    SELECT type FROM "ImpactMetricMinute" WHERE name = ${name} AND environment = ${environment}
+    ORDER BY minute DESC LIMIT 1`;
+  return row?.type ?? null;
+}

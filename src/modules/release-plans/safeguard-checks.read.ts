@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Tx } from "../../db/database.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
-import { modeFits } from "../client-metrics/impact-metrics.logic.ts";
-import { knownImpactMetrics } from "../client-metrics/impact-metrics.read.ts";
+import { type ImpactMetricType, modeFits } from "../client-metrics/impact-metrics.logic.ts";
+import { impactMetricType } from "../client-metrics/impact-metrics.read.ts";
 import type { Safeguard } from "./release-plan.types.ts";
 import { safeguardsInput } from "./release-plans.inputs.ts";
 
@@ -13,9 +13,10 @@ import { safeguardsInput } from "./release-plans.inputs.ts";
  */
 export async function checkedSafeguards(tx: Tx, environment: string, inputs: unknown): Promise<Safeguard[]> {
   const parsed = parseInput(safeguardsInput, inputs);
-  const known = new Map((await knownImpactMetrics(tx, environment)).map((m) => [m.name, m.type]));
+  const types: (ImpactMetricType | null)[] = [];
+  for (const s of parsed) types.push(await impactMetricType(tx, s.metricName, environment)); // one transaction: in turn
   return parsed.map((s, i) => {
-    const type = known.get(s.metricName);
+    const type = types[i];
     if (!type) {
       throw new ValidationError(
         `safeguards.${i}.metricName: no SDK reported an impact metric "${s.metricName}" in the "${environment}" environment`,
