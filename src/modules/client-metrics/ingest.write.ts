@@ -5,7 +5,13 @@ import { hourOf } from "../features/evaluation-metrics.logic.ts";
 import type { Report, SdkType } from "./batch.logic.ts";
 import { impactMetricsBody } from "./impact-metrics.inputs.ts";
 import { impactRowsOf } from "./impact-metrics.logic.ts";
-import { bulkMetricsBody, type InstanceFields, metricsBody, registerBody } from "./payloads.inputs.ts";
+import {
+  bulkMetricsBody,
+  flagCountsByName,
+  type InstanceFields,
+  metricsBody,
+  registerBody,
+} from "./payloads.inputs.ts";
 
 /**
  * The SDK endpoints' work, one function per endpoint, for callers that already checked the
@@ -40,6 +46,26 @@ export async function receiveClientMetrics(
   const impact = sdkType === "backend" ? parseInput(impactMetricsBody, body).impactMetrics : null;
   const now = deps.now();
   const bucket = report.bucket;
+  const admitted = await deps.services.metricsRoom.admit({
+    projects: scope.projects,
+    instance: instanceOf(scope, report, sdkType, now),
+    // The hour is the bucket's start as the SDK saw it, unless its clock runs ahead of ours.
+    bucket: bucket
+      ? { at: new Date(Math.min(bucket.start.getTime(), now.getTime())), toggles: bucket.toggles }
+      : undefined,
+  });
+  if (!admitted) return;
+  // Refused here, the report leaves nothing stored; the room may count its names until it
+  // reads the database again (a minute at most).
+  const toggles = admitted.bucket?.toggles;
+  await deps.services.metricsIngestor.add({
+    ...admitted,
+    bucket: admitted.bucket && {
+      ...admitted.bucket,
+      toggles: parseInput(flagCountsByName, toggles, ["bucket", "toggles"]),
+    },
+  });
+  // Last, once the whole body passed: a refused report keeps none of its impact metrics either.
   if (impact?.length) {
     const source = {
       appName: report.appName,
@@ -48,14 +74,6 @@ export async function receiveClientMetrics(
     };
     await deps.services.impactMetrics.add(impactRowsOf(impact, source));
   }
-  await buffer(deps, {
-    projects: scope.projects,
-    instance: instanceOf(scope, report, sdkType, now),
-    // The hour is the bucket's start as the SDK saw it, unless its clock runs ahead of ours.
-    bucket: bucket
-      ? { at: new Date(Math.min(bucket.start.getTime(), now.getTime())), toggles: bucket.toggles }
-      : undefined,
-  });
 }
 
 /** `POST /api/client/register`, `POST /api/frontend/client/register`: an SDK instance starts. */
