@@ -82,7 +82,9 @@ export async function lockEnvironment(w: Write, name: string) {
  */
 export async function deleteEnvironmentRow(w: Write, environment: EnvironmentRow) {
   if (environment.protected) {
-    throw new InvalidOperationError(`The environment "${environment.name}" is protected and cannot be deleted.`);
+    throw new InvalidOperationError(
+      `The environment "${environment.name}" is protected and cannot be deleted.`,
+    );
   }
   await w.tx.environment.delete({ where: { name: environment.name } });
   await recordEvent(w, {

@@ -11,7 +11,8 @@ const CloneEnvironmentInput = builder.inputType("CloneEnvironmentInput", {
     type: t.string({ required: true, description: "Environment type, e.g. development, test, production." }),
     sortOrder: t.int({ description: "Position in lists, ascending; default the source's." }),
     projects: t.stringList({
-      description: "Projects to clone it in (each must have the source enabled); default every project that has it.",
+      description:
+        "Projects to clone it in (each must have the source enabled); default every project that has it.",
     }),
   }),
 });

@@ -4,12 +4,16 @@ import { lockRow } from "../../shared/row-lock.ts";
 import type { Write } from "../../shared/write.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { openChangeRequestCountIn } from "../change-requests/view.read.ts";
-import { createEnvironment, deleteEnvironmentRow, lockEnvironment } from "../environments/environment.write.ts";
 import type { CreateEnvironmentInput } from "../environments/environment.inputs.ts";
+import {
+  createEnvironment,
+  deleteEnvironmentRow,
+  lockEnvironment,
+} from "../environments/environment.write.ts";
 import { copyProjectFlagsToEnvironment } from "../feature-environments/feature-environment.write.ts";
 import { apiTokenCountIn } from "../tokens/api-tokens.read.ts";
-import { disableProjectEnvironment } from "./project-environments.write.ts";
 import { findProject } from "./project.write.ts";
+import { disableProjectEnvironment } from "./project-environments.write.ts";
 
 /*
  * An environment's whole life across projects (Unleash Enterprise's environment delete and
