@@ -171,6 +171,24 @@ describe("impact metrics", () => {
       t.setNow(null);
       expect(res.status, JSON.stringify(impactMetrics)).toBe(400);
     }
+    // Good impact metrics in a report whose flag counts are refused are not kept either.
+    t.setNow(at);
+    const badCounts = await t.rest(
+      "POST",
+      "/api/client/metrics",
+      {
+        appName: "shop-bad",
+        bucket: {
+          start: at.toISOString(),
+          stop: at.toISOString(),
+          toggles: { "checkout-v2": { yes: -1, no: 0 } },
+        },
+        impactMetrics: [counter("fine", [{ value: 1 }])],
+      },
+      tokens.dev,
+    );
+    t.setNow(null);
+    expect(badCounts.status).toBe(400);
     expect(await t.database.prisma.clientMetricsHourly.count({ where: { appName: "shop-bad" } })).toBe(0);
     expect(await t.database.prisma.impactMetricMinute.count({ where: { appName: "shop-bad" } })).toBe(0);
   });
