@@ -129,8 +129,9 @@ const readsOutside = reads.filter(
 function countsOf(list: Read[]): Record<string, Record<string, number>> {
   const counts: Record<string, Record<string, number>> = {};
   for (const r of list) {
-    const ofFile = (counts[r.file] ??= {});
+    const ofFile = counts[r.file] ?? {};
     ofFile[r.table] = (ofFile[r.table] ?? 0) + 1;
+    counts[r.file] = ofFile;
   }
   return counts;
 }
