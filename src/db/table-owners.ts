@@ -176,6 +176,16 @@ export const EXTRA_READERS: readonly { file: string; tables: readonly TableName[
     why: "flag search: the page's items, with what each shows, in one statement",
   },
   {
+    file: "src/modules/events/collaborators.read.ts",
+    tables: ["User"],
+    why: "a flag's collaborators: the users of its events, in the flag-facts statement",
+  },
+  {
+    file: "src/modules/events/event-search.read.ts",
+    tables: ["User"],
+    why: "event search: the creator filter inside the search's one statement",
+  },
+  {
     file: "src/modules/import-export/export.read.ts",
     tables: ["ContextField", "Environment", "Feature", "FeatureLink", "FeatureTag", "Segment", "TagType"],
     why: "the export document in one statement",

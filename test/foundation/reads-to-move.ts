@@ -8,15 +8,6 @@ export const READS_TO_MOVE: Record<string, Record<string, number>> = {
   "src/http/metrics.ts": { AddonDelivery: 1 },
   "src/jobs/delivery-worker.ts": { Addon: 1, Event: 1 },
   "src/jobs/scheduled-change-requests.ts": { ChangeRequest: 1, ChangeRequestSchedule: 1, User: 1 },
-  "src/loaders.ts": {
-    ChangeRequest: 1,
-    ChangeRequestChange: 1,
-    Event: 3,
-    FavoriteFeature: 1,
-    FavoriteProject: 1,
-    FeatureMetricsHourly: 1,
-    User: 1,
-  },
   "src/modules/change-requests/propose.write.ts": { FeatureStrategy: 1, Segment: 1 },
   "src/modules/change-requests/snapshots.read.ts": {
     Feature: 2,
@@ -36,7 +27,6 @@ export const READS_TO_MOVE: Record<string, Record<string, number>> = {
   "src/modules/client-metrics/unknown-flags.write.ts": { Feature: 1 },
   "src/modules/dependencies/dependency-options.schema.ts": { FeatureEnvironment: 1, FeatureStrategy: 1 },
   "src/modules/events/event-creators.schema.ts": { User: 1 },
-  "src/modules/events/event-search.read.ts": { User: 1 },
   "src/modules/favorites/favorites.schema.ts": { Feature: 1, Project: 1 },
   "src/modules/favorites/favorites.write.ts": { Project: 1 },
   "src/modules/features/evaluation-metrics.write.ts": { Environment: 1, FeatureEnvironment: 1 },

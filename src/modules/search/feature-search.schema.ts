@@ -4,6 +4,7 @@ import { actorOf } from "../../shared/actor.ts";
 import { pageRequest, toConnection } from "../../shared/pagination.ts";
 import { FeatureEnvironmentRef } from "../feature-environments/feature-environment.schema.ts";
 import { FeatureRef, LifecycleRef, TagRef, UserSummaryRef } from "../features/feature.schema.ts";
+import { NO_EVALUATIONS } from "../features/last-hour-counts.read.ts";
 import { searchFeatures, searchOrdering } from "./feature-search.read.ts";
 import {
   type SearchEnvironment,
@@ -12,7 +13,6 @@ import {
   toSearchItems,
 } from "./feature-search-items.read.ts";
 import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search-filters.schema.ts";
-import { NO_EVALUATIONS } from "./search-loaders.read.ts";
 
 /** Flag search pages: the dashboard asks for 25, Unleash caps at 100. */
 export const FEATURE_SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 100, minLimit: 1 };
