@@ -61,7 +61,6 @@ export const READS_TO_MOVE: Record<string, Record<string, number>> = {
   "src/modules/live/feed.live.ts": { Event: 1 },
   "src/modules/live/follow.live.ts": { Event: 1 },
   "src/modules/live/live.schema.ts": { Feature: 1 },
-  "src/modules/maintenance/maintenance.read.ts": { Setting: 1 },
   "src/modules/personal-dashboard/personal-dashboard.read.ts": { Feature: 1, Project: 1, User: 2 },
   "src/modules/personal-dashboard/project-details.read.ts": {
     ClientMetricsHourly: 1,
@@ -70,7 +69,6 @@ export const READS_TO_MOVE: Record<string, Record<string, number>> = {
     Role: 1,
     User: 2,
   },
-  "src/modules/playground/playground-state.read.ts": { Environment: 1 },
   "src/modules/project-insights/project-insights.read.ts": {
     ApiToken: 1,
     Environment: 1,
@@ -82,16 +80,10 @@ export const READS_TO_MOVE: Record<string, Record<string, number>> = {
     Segment: 1,
     User: 1,
   },
-  "src/modules/projects/project-environments.write.ts": { Environment: 1, Feature: 1 },
-  "src/modules/projects/project.write.ts": { Environment: 2, Feature: 1 },
   "src/modules/search/feature-search.schema.ts": { Feature: 1 },
   "src/modules/segments/segment-usage.schema.ts": { FeatureStrategy: 1 },
   "src/modules/segments/segment.write.ts": { FeatureStrategySegment: 2 },
   "src/modules/segments/strategy-segments.schema.ts": { FeatureStrategy: 3 },
   "src/modules/time-travel/history.read.ts": { Event: 2, Feature: 1 },
   "src/modules/time-travel/restore.write.ts": { Feature: 1, ProjectEnvironment: 1, Segment: 1, TagType: 1 },
-  "src/modules/tokens/api-tokens.write.ts": { Environment: 1 },
-  "src/modules/ui-config/frontend-settings.write.ts": { Setting: 1 },
-  "src/modules/ui-config/ui-config.read.ts": { Setting: 1 },
-  "src/modules/users/roles.write.ts": { Environment: 1 },
 };

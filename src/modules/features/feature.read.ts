@@ -24,3 +24,14 @@ export async function featureByName(tx: Tx, featureName: string, allowArchived =
   if (feature.archivedAt && !allowArchived) throw new ArchivedFeatureError();
   return feature;
 }
+
+/** How many flags of project `projectId` are not archived. */
+export function activeFlagCount(tx: Tx, projectId: string): Promise<number> {
+  return tx.feature.count({ where: { projectId, archivedAt: null } });
+}
+
+/** The names of the flags of project `projectId`, archived ones included. */
+export async function flagNamesOfProject(tx: Tx, projectId: string): Promise<string[]> {
+  const flags = await tx.feature.findMany({ where: { projectId }, select: { name: true } });
+  return flags.map((f) => f.name);
+}

@@ -1,0 +1,27 @@
+import type { Db, Tx } from "../../db/database.ts";
+
+/** Whether an environment named `name` exists. */
+export async function environmentExists(db: Db | Tx, name: string): Promise<boolean> {
+  return (await db.environment.findUnique({ where: { name }, select: { name: true } })) !== null;
+}
+
+/** The environment `name`, or null. */
+export function environmentNamed(db: Db | Tx, name: string) {
+  return db.environment.findUnique({ where: { name } });
+}
+
+/** The names of the enabled environments, in their order. */
+export async function enabledEnvironmentNames(db: Db | Tx): Promise<string[]> {
+  const enabled = await db.environment.findMany({
+    where: { enabled: true },
+    orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
+    select: { name: true },
+  });
+  return enabled.map((e) => e.name);
+}
+
+/** Which of `names` are environments. */
+export async function existingEnvironmentNames(db: Db | Tx, names: string[]): Promise<string[]> {
+  const found = await db.environment.findMany({ where: { name: { in: names } }, select: { name: true } });
+  return found.map((f) => f.name);
+}
