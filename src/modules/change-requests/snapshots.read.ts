@@ -1,5 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Tx } from "../../db/database.ts";
+import { featureEnvironmentOf } from "../feature-environments/feature-environment.read.ts";
+import { strategyWithSegments } from "../feature-environments/strategy.read.ts";
+import { segmentOrNull } from "../segments/segment.read.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";
 
 /** Where a change applies: its change request's project and environment, and its flag. */
@@ -8,10 +11,7 @@ type Payload = Record<string, unknown>;
 
 /** What a strategy is, for comparison (its position is left out: reordering is not editing it). */
 async function strategyState(tx: Tx, id: string) {
-  const s = await tx.featureStrategy.findUnique({
-    where: { id },
-    include: { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" } } },
-  });
+  const s = await strategyWithSegments(tx, id);
   if (!s) return null;
   return {
     name: s.strategyName,
@@ -25,18 +25,14 @@ async function strategyState(tx: Tx, id: string) {
 }
 
 async function segmentState(tx: Tx, id: number) {
-  const s = await tx.segment.findUnique({ where: { id } });
+  const s = await segmentOrNull(tx, id);
   if (!s) return null;
   return { name: s.name, description: s.description, project: s.projectId, constraints: s.constraints };
 }
 
 async function variantsState(tx: Tx, target: ChangeTarget) {
   if (!target.feature) return null;
-  const env = await tx.featureEnvironment.findUnique({
-    where: {
-      featureName_environmentName: { featureName: target.feature, environmentName: target.environment },
-    },
-  });
+  const env = await featureEnvironmentOf(tx, target.feature, target.environment);
   return env ? env.variants : null;
 }
 

@@ -1,4 +1,5 @@
-import type { Tx } from "../../db/database.ts";
+import type { Db, Tx } from "../../db/database.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
 import { ArchivedFeatureError, NotFoundError } from "../../shared/errors.ts";
 import { checkFeature } from "../feature-environments/feature-lock.read.ts";
 
@@ -34,4 +35,16 @@ export function activeFlagCount(tx: Tx, projectId: string): Promise<number> {
 export async function flagNamesOfProject(tx: Tx, projectId: string): Promise<string[]> {
   const flags = await tx.feature.findMany({ where: { projectId }, select: { name: true } });
   return flags.map((f) => f.name);
+}
+
+type FeatureQuery = { include?: Prisma.FeatureInclude; select?: Prisma.FeatureSelect };
+
+/** The flag `name` as a Pothos field's `query` asks for it (its relations included). */
+export function featureForQuery(db: Db | Tx, query: FeatureQuery, name: string) {
+  return db.feature.findUniqueOrThrow({ ...query, where: { name } });
+}
+
+/** The flag `name` of project `projectId` as `query` asks for it, or null. */
+export function featureInProjectForQuery(db: Db | Tx, query: FeatureQuery, name: string, projectId: string) {
+  return db.feature.findFirst({ ...query, where: { name, projectId } });
 }

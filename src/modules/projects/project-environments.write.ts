@@ -18,7 +18,7 @@ import {
 import { assertDirectChangeAllowed, changeRequestSetting } from "../feature-environments/guards.read.ts";
 import { flagNamesOfProject } from "../features/feature.read.ts";
 import { type DefaultStrategyInput, setDefaultStrategy } from "./default-strategy.write.ts";
-import { findProject } from "./project.write.ts";
+import { findProject } from "./project.read.ts";
 
 /**
  * Enables an environment for a project: links it and gives every flag of the project (archived

@@ -5,7 +5,6 @@ import {
   InvalidOperationError,
   LimitExceededError,
   NameExistsError,
-  NotFoundError,
   ValidationError,
 } from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
@@ -20,6 +19,7 @@ import {
   type UpdateProjectInput,
   updateProjectSchema,
 } from "./project.inputs.ts";
+import { findProject } from "./project.read.ts";
 
 type ProjectRow = {
   id: string;
@@ -41,13 +41,6 @@ export function projectRecord(p: ProjectRow): ProjectPayload {
     featureLimit: p.featureLimit,
     archived: p.archivedAt !== null,
   };
-}
-
-/** Loads a project (archived ones too) or throws NotFoundError. */
-export async function findProject(tx: Tx, id: string) {
-  const project = await tx.project.findUnique({ where: { id } });
-  if (!project) throw new NotFoundError(`Could not find project with id "${id}"`);
-  return project;
 }
 
 /**

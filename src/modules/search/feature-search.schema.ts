@@ -3,6 +3,7 @@ import type { Context } from "../../context.ts";
 import { actorOf } from "../../shared/actor.ts";
 import { pageRequest, toConnection } from "../../shared/pagination.ts";
 import { FeatureEnvironmentRef } from "../feature-environments/feature-environment.schema.ts";
+import { featureForQuery } from "../features/feature.read.ts";
 import { FeatureRef, LifecycleRef, TagRef, UserSummaryRef } from "../features/feature.schema.ts";
 import { NO_EVALUATIONS } from "../features/last-hour-counts.read.ts";
 import { searchFeatures, searchOrdering } from "./feature-search.read.ts";
@@ -136,8 +137,7 @@ const SearchItemRef = builder.objectRef<SearchItem>("FeatureSearchItem").impleme
     feature: t.prismaField({
       type: "Feature",
       description: "The whole flag (strategies, variants, dependencies...), read only when asked for.",
-      resolve: (query, item, _args, ctx) =>
-        ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: item.name } }),
+      resolve: (query, item, _args, ctx) => featureForQuery(ctx.db, query, item.name),
     }),
   }),
 });

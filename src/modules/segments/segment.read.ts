@@ -7,3 +7,8 @@ export async function segmentById(tx: Tx, id: number) {
   if (!segment) throw new NotFoundError(`Could not find segment with id ${id}`);
   return segment;
 }
+
+/** One segment by id, or null. */
+export function segmentOrNull(tx: Tx, id: number) {
+  return tx.segment.findUnique({ where: { id } });
+}
