@@ -1,0 +1,19 @@
+import type { Db } from "../../db/database.ts";
+
+/** The API tokens of `types` among the hashed secrets `hashes` that have not expired at `now`. */
+export function unexpiredTokensByHash(db: Db, hashes: string[], types: string[], now: Date) {
+  return db.apiToken.findMany({
+    where: {
+      secretHash: { in: hashes },
+      type: { in: types },
+      OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+    },
+    select: { secretHash: true, type: true, projects: true, environment: true },
+  });
+}
+
+/** Whether API token `id` still exists and has not expired at `now`. */
+export async function apiTokenInForce(db: Db, id: number, now: Date): Promise<boolean> {
+  const token = await db.apiToken.findFirst({ where: { id }, select: { expiresAt: true } });
+  return token !== null && (!token.expiresAt || token.expiresAt > now);
+}
