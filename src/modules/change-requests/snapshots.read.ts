@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Tx } from "../../db/database.ts";
 import { featureEnvironmentOf } from "../feature-environments/feature-environment.read.ts";
 import { strategyWithSegments } from "../feature-environments/strategy.read.ts";
+import { featureWithName } from "../features/feature.read.ts";
 import { segmentOrNull } from "../segments/segment.read.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";
 
@@ -71,7 +72,7 @@ export async function findConflict(
 ): Promise<string | null> {
   const p = (payload ?? {}) as Payload;
   if (target.feature) {
-    const flag = await tx.feature.findUnique({ where: { name: target.feature } });
+    const flag = await featureWithName(tx, target.feature);
     if (!flag) return `The flag "${target.feature}" no longer exists.`;
     if (flag.archivedAt) return `The flag "${target.feature}" has been archived.`;
   }
@@ -97,7 +98,7 @@ export async function findConflict(
     case "patchVariant":
       return changedSince(snapshot, await variantsState(tx, target), "variants");
     case "addDependency": {
-      const parent = await tx.feature.findUnique({ where: { name: String(p.feature) } });
+      const parent = await featureWithName(tx, String(p.feature));
       if (!parent) return `The parent flag "${p.feature}" no longer exists.`;
       if (parent.archivedAt) return `The parent flag "${p.feature}" has been archived.`;
       return null;

@@ -18,3 +18,8 @@ export async function hasActiveChildOutside(tx: Tx, names: string[]): Promise<bo
   });
   return activeChildren.length > 0;
 }
+
+/** The dependency links whose child is one of `names`. */
+export function parentLinksOf(tx: Db | Tx, names: string[]) {
+  return tx.featureDependency.findMany({ where: { childName: { in: names } } });
+}

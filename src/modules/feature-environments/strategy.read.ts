@@ -57,3 +57,8 @@ export function strategyWithSegments(tx: Db | Tx, id: string) {
 export function strategyVariantsOfFlag(db: Db | Tx, featureName: string) {
   return db.featureStrategy.findMany({ where: { featureName }, select: { variants: true } });
 }
+
+/** Whether each strategy of flag `featureName` in `environmentName` is disabled (no order). */
+export function strategiesDisabledIn(db: Db | Tx, featureName: string, environmentName: string) {
+  return db.featureStrategy.findMany({ where: { featureName, environmentName }, select: { disabled: true } });
+}

@@ -48,3 +48,30 @@ export function featureForQuery(db: Db | Tx, query: FeatureQuery, name: string) 
 export function featureInProjectForQuery(db: Db | Tx, query: FeatureQuery, name: string, projectId: string) {
   return db.feature.findFirst({ ...query, where: { name, projectId } });
 }
+
+/** The flag `name` (archived ones too), or null. */
+export function featureWithName(db: Db | Tx, name: string) {
+  return db.feature.findUnique({ where: { name } });
+}
+
+/** The flags among `names` (archived ones too), with their project and archive time. */
+export function flagsNamed(db: Db | Tx, names: string[]) {
+  return db.feature.findMany({
+    where: { name: { in: names } },
+    select: { name: true, projectId: true, archivedAt: true },
+  });
+}
+
+/** The names among `names` of flags not archived (of `projectId` when given). */
+export async function activeFlagNames(db: Db | Tx, names: string[], projectId?: string): Promise<string[]> {
+  const flags = await db.feature.findMany({
+    where: { name: { in: names }, ...(projectId === undefined ? {} : { projectId }), archivedAt: null },
+    select: { name: true },
+  });
+  return flags.map((f) => f.name);
+}
+
+/** The ids of the flag types. */
+export async function featureTypeIds(db: Db | Tx): Promise<string[]> {
+  return (await db.featureType.findMany({ select: { id: true } })).map((t) => t.id);
+}

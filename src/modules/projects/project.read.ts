@@ -22,3 +22,16 @@ export function projectForQuery(
 ) {
   return db.project.findUniqueOrThrow({ ...query, where: { id } });
 }
+
+/** Whether project `id` is archived, and its link to `environment` (none: not enabled there); null when unknown. */
+export function projectWithEnvironment(tx: Db | Tx, id: string, environment: string) {
+  return tx.project.findUnique({
+    where: { id },
+    select: { archivedAt: true, environments: { where: { environmentName: environment } } },
+  });
+}
+
+/** The names of the environments project `id` is enabled in. */
+export async function environmentNamesOfProject(tx: Db | Tx, id: string): Promise<string[]> {
+  return (await tx.projectEnvironment.findMany({ where: { projectId: id } })).map((l) => l.environmentName);
+}

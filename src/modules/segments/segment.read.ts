@@ -12,3 +12,13 @@ export async function segmentById(tx: Tx, id: number) {
 export function segmentOrNull(tx: Tx, id: number) {
   return tx.segment.findUnique({ where: { id } });
 }
+
+/** The segments named in `names`. */
+export function segmentsNamed(tx: Tx, names: string[]) {
+  return tx.segment.findMany({ where: { name: { in: names } } });
+}
+
+/** The ids among `ids` of segments that exist. */
+export async function existingSegmentIds(tx: Tx, ids: number[]): Promise<number[]> {
+  return (await tx.segment.findMany({ where: { id: { in: ids } } })).map((s) => s.id);
+}
