@@ -75,3 +75,22 @@ export async function activeFlagNames(db: Db | Tx, names: string[], projectId?: 
 export async function featureTypeIds(db: Db | Tx): Promise<string[]> {
   return (await db.featureType.findMany({ select: { id: true } })).map((t) => t.id);
 }
+
+/** The flags among `names` with their project and type, newest first. */
+export function flagsNewestFirst(db: Db, names: string[]) {
+  return db.feature.findMany({
+    where: { name: { in: names } },
+    select: { name: true, projectId: true, type: true },
+    orderBy: [{ createdAt: "desc" }, { name: "asc" }],
+  });
+}
+
+/** The name of the oldest flag of project `projectId` (archived ones too), or null. */
+export async function oldestFlagName(db: Db, projectId: string): Promise<string | null> {
+  const first = await db.feature.findFirst({
+    where: { projectId },
+    orderBy: [{ createdAt: "asc" }, { name: "asc" }],
+    select: { name: true },
+  });
+  return first?.name ?? null;
+}

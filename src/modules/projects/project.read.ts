@@ -35,3 +35,18 @@ export function projectWithEnvironment(tx: Db | Tx, id: string, environment: str
 export async function environmentNamesOfProject(tx: Db | Tx, id: string): Promise<string[]> {
   return (await tx.projectEnvironment.findMany({ where: { projectId: id } })).map((l) => l.environmentName);
 }
+
+/** The projects `ids` with their health, members and count of active flags, by name. */
+export function projectSummaries(db: Db, ids: string[]) {
+  return db.project.findMany({
+    where: { id: { in: ids } },
+    select: {
+      id: true,
+      name: true,
+      health: true,
+      members: { select: { userId: true } },
+      _count: { select: { features: { where: { archivedAt: null } } } },
+    },
+    orderBy: { name: "asc" },
+  });
+}

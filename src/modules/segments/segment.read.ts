@@ -1,5 +1,7 @@
-import type { Tx } from "../../db/database.ts";
+import type { Db, Tx } from "../../db/database.ts";
 import { NotFoundError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
+import type { ClientSegment } from "../evaluation/client-features.types.ts";
 
 /** One segment by id, or 404 with Unleash's message. */
 export async function segmentById(tx: Tx, id: number) {
@@ -21,4 +23,10 @@ export function segmentsNamed(tx: Tx, names: string[]) {
 /** The ids among `ids` of segments that exist. */
 export async function existingSegmentIds(tx: Tx, ids: number[]): Promise<number[]> {
   return (await tx.segment.findMany({ where: { id: { in: ids } } })).map((s) => s.id);
+}
+
+/** The segments `ids` as SDKs get them, in id order. Raw: part of every SDK document's read (D-09). */
+export function sdkSegments(db: Db, ids: number[]): Promise<ClientSegment[]> {
+  return sqlOf(db).query<ClientSegment>`
+    SELECT id, name, constraints FROM "Segment" WHERE id = ANY(${ids}::int[]) ORDER BY id`;
 }

@@ -9,3 +9,46 @@ export function userById(db: Db | Tx, id: number) {
 export function usersWithIds(db: Db | Tx, ids: number[]) {
   return db.user.findMany({ where: { id: { in: ids } } });
 }
+
+/** The names a user is shown by (name, username, email) of the users among `ids`. */
+export function userNamesWithIds(db: Db | Tx, ids: number[]) {
+  return db.user.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, name: true, username: true, email: true },
+  });
+}
+
+/** The active administrators (root role Admin, not service accounts), by id. */
+export function rootAdmins(db: Db) {
+  return db.user.findMany({
+    where: { rootRole: "Admin", deletedAt: null, isService: false },
+    select: { id: true, name: true, username: true, imageUrl: true, email: true },
+    orderBy: { id: "asc" },
+  });
+}
+
+/** The active users who own one of `projectIds` (project role Owner), by id. */
+export function ownersOfProjects(db: Db, projectIds: string[]) {
+  return db.user.findMany({
+    where: {
+      deletedAt: null,
+      projectMemberships: { some: { projectId: { in: projectIds }, role: { name: "Owner" } } },
+    },
+    select: { id: true, name: true, username: true, email: true, imageUrl: true },
+    orderBy: { id: "asc" },
+  });
+}
+
+/** The avatars of the users among `ids`. */
+export function userImages(db: Db, ids: number[]) {
+  return db.user.findMany({ where: { id: { in: ids } }, select: { id: true, imageUrl: true } });
+}
+
+/** The roles user `userId` holds in project `projectId`, by id. */
+export function projectRolesOf(db: Db, projectId: string, userId: number) {
+  return db.role.findMany({
+    where: { members: { some: { projectId, userId } } },
+    select: { id: true, name: true, type: true },
+    orderBy: { id: "asc" },
+  });
+}
