@@ -186,6 +186,21 @@ export const EXTRA_READERS: readonly { file: string; tables: readonly TableName[
     why: "event search: the creator filter inside the search's one statement",
   },
   {
+    file: "src/modules/features/evaluation-metrics.write.ts",
+    tables: ["Environment", "FeatureEnvironment"],
+    why: "SDK metrics: the flag-environment pairs a report may count, in one statement per batch (a hot path)",
+  },
+  {
+    file: "src/modules/project-insights/project-insights.read.ts",
+    tables: ["Environment", "Event", "Feature"],
+    why: "DORA lead time: each flag with its first enabling in a production environment, in one statement",
+  },
+  {
+    file: "src/modules/time-travel/history.read.ts",
+    tables: ["Event", "Feature"],
+    why: "time travel: a project's flags now and those deleted from it since, in one statement",
+  },
+  {
     file: "src/modules/import-export/export.read.ts",
     tables: ["ContextField", "Environment", "Feature", "FeatureLink", "FeatureTag", "Segment", "TagType"],
     why: "the export document in one statement",
@@ -261,6 +276,11 @@ export const EXTRA_READERS: readonly { file: string; tables: readonly TableName[
     file: "src/modules/feature-environments/feature-lock.read.ts",
     tables: ["Feature"],
     why: "features imports feature-environments (the flag locks every flag write starts with)",
+  },
+  {
+    file: "src/modules/feature-environments/strategy.read.ts",
+    tables: ["Feature"],
+    why: "features imports feature-environments (the strategies of active flags, for instance statistics)",
   },
   {
     file: "src/modules/feature-environments/enablement.write.ts",

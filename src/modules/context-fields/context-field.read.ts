@@ -9,3 +9,8 @@ export function contextFieldsNamed(db: Db | Tx, names: string[]) {
 export function contextFieldCount(db: Db | Tx, names: string[]): Promise<number> {
   return db.contextField.count({ where: { name: { in: names } } });
 }
+
+/** How many context fields there are. */
+export function allContextFieldCount(db: Db) {
+  return db.contextField.count();
+}

@@ -25,3 +25,15 @@ export async function existingEnvironmentNames(db: Db | Tx, names: string[]): Pr
   const found = await db.environment.findMany({ where: { name: { in: names } }, select: { name: true } });
   return found.map((f) => f.name);
 }
+
+/** The names of the environments of type production. */
+export async function productionEnvironmentNames(db: Db): Promise<string[]> {
+  return (await db.environment.findMany({ where: { type: "production" }, select: { name: true } })).map(
+    (e) => e.name,
+  );
+}
+
+/** How many environments there are. */
+export function environmentCount(db: Db) {
+  return db.environment.count();
+}

@@ -1,6 +1,6 @@
 import type { Db, Tx } from "../../db/database.ts";
 import type { StoredEvent } from "../../events/types.ts";
-import type { Prisma } from "../../generated/prisma/client.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 import { sqlOf } from "../../shared/sql.ts";
 
 /** The stored event `id`, or null. */
@@ -48,4 +48,27 @@ export function latestProjectEvents(db: Db, projectId: string, take: number) {
 export async function projectHasEvent(db: Db, projectId: string, type: string): Promise<boolean> {
   const found = await db.event.findFirst({ where: { project: projectId, type }, select: { id: true } });
   return found !== null;
+}
+
+/** Events of project `projectId` per UTC day since `since`, by day. */
+export function projectActivityByDay(db: Db, projectId: string, since: Date) {
+  return sqlOf(db).query<{ date: string; count: bigint }>(Prisma.sql`
+    SELECT to_char(("createdAt" AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, count(*) AS count
+    FROM "Event" WHERE project = ${projectId} AND "createdAt" >= ${since}
+    GROUP BY 1 ORDER BY 1`);
+}
+
+/** How many events project `projectId` recorded in `range`. */
+export function projectEventCount(db: Db, projectId: string, range: { gte: Date; lt?: Date }) {
+  return db.event.count({ where: { project: projectId, createdAt: range } });
+}
+
+/** How many events of environments `environments` were recorded since `since`. */
+export function environmentEventCount(db: Db, environments: string[], since: Date) {
+  return db.event.count({ where: { createdAt: { gte: since }, environment: { in: environments } } });
+}
+
+/** How many events of `type` were recorded. */
+export function eventCountOfType(db: Db, type: string) {
+  return db.event.count({ where: { type } });
 }

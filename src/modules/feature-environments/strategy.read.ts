@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../../db/database.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { SEGMENT_IDS } from "./strategy-record.read.ts";
 
 type StrategyQuery = { include?: Prisma.FeatureStrategyInclude; select?: Prisma.FeatureStrategySelect };
@@ -61,4 +62,26 @@ export function strategyVariantsOfFlag(db: Db | Tx, featureName: string) {
 /** Whether each strategy of flag `featureName` in `environmentName` is disabled (no order). */
 export function strategiesDisabledIn(db: Db | Tx, featureName: string, environmentName: string) {
   return db.featureStrategy.findMany({ where: { featureName, environmentName }, select: { disabled: true } });
+}
+
+/**
+ * Over the strategies of active flags: the most strategies of a flag in one environment, and the
+ * most constraints of a strategy and values of a constraint.
+ */
+export async function strategyMaxima(db: Db) {
+  const [maxima] = await sqlOf(db).query<{
+    strategies: number;
+    constraints: number;
+    constraintValues: number;
+  }>`
+    WITH active AS (
+      SELECT s.* FROM "FeatureStrategy" s JOIN "Feature" f ON f.name = s."featureName" WHERE f."archivedAt" IS NULL
+    )
+    SELECT
+      (SELECT COALESCE(MAX(n), 0)::int FROM (SELECT count(*) AS n FROM active GROUP BY "featureName", "environmentName") x) AS strategies,
+      (SELECT COALESCE(MAX(jsonb_array_length(constraints)), 0)::int FROM active WHERE jsonb_typeof(constraints) = 'array') AS constraints,
+      (SELECT COALESCE(MAX(jsonb_array_length(c->'values')), 0)::int
+         FROM active, jsonb_array_elements(CASE WHEN jsonb_typeof(constraints) = 'array' THEN constraints ELSE '[]'::jsonb END) c
+         WHERE jsonb_typeof(c->'values') = 'array') AS "constraintValues"`;
+  return maxima;
 }

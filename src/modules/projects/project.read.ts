@@ -50,3 +50,8 @@ export function projectSummaries(db: Db, ids: string[]) {
     orderBy: { name: "asc" },
   });
 }
+
+/** How many projects there are (archived ones too). */
+export function projectCount(db: Db) {
+  return db.project.count();
+}

@@ -30,3 +30,8 @@ export function sdkSegments(db: Db, ids: number[]): Promise<ClientSegment[]> {
   return sqlOf(db).query<ClientSegment>`
     SELECT id, name, constraints FROM "Segment" WHERE id = ANY(${ids}::int[]) ORDER BY id`;
 }
+
+/** How many segments belong to project `projectId` (all segments without one). */
+export function segmentCount(db: Db, projectId?: string) {
+  return db.segment.count(projectId === undefined ? undefined : { where: { projectId } });
+}

@@ -17,3 +17,13 @@ export async function apiTokenInForce(db: Db, id: number, now: Date): Promise<bo
   const token = await db.apiToken.findFirst({ where: { id }, select: { expiresAt: true } });
   return token !== null && (!token.expiresAt || token.expiresAt > now);
 }
+
+/** How many API tokens may read project `projectId` by name. */
+export function apiTokenCountOfProject(db: Db, projectId: string) {
+  return db.apiToken.count({ where: { projects: { has: projectId } } });
+}
+
+/** How many API tokens are of one of `types`. */
+export function apiTokenCountOfTypes(db: Db, types: string[]) {
+  return db.apiToken.count({ where: { type: { in: types } } });
+}

@@ -52,3 +52,43 @@ export function projectRolesOf(db: Db, projectId: string, userId: number) {
     orderBy: { id: "asc" },
   });
 }
+
+/** The users (not pseudo-users) who created an active flag of project `projectId`. */
+export function creatorsOfActiveFlags(db: Db, projectId: string) {
+  return db.user.findMany({
+    where: { id: { gt: 0 }, createdFeatures: { some: { projectId, archivedAt: null } } },
+    select: { id: true, name: true, username: true, email: true },
+  });
+}
+
+/** The distinct members of project `projectId` (added in `added` when given). */
+export function projectMemberIds(db: Db, projectId: string, added?: { gte: Date }) {
+  return db.projectMember.findMany({
+    where: { projectId, ...(added ? { createdAt: added } : {}) },
+    select: { userId: true },
+    distinct: ["userId"],
+  });
+}
+
+/** People, not deleted: no service accounts. */
+const HUMANS = { deletedAt: null, isService: false } as const;
+
+/** How many people have an account (seen since `seenSince` when given). */
+export function humanUserCount(db: Db, seenSince?: Date) {
+  return db.user.count({ where: seenSince ? { ...HUMANS, seenAt: { gte: seenSince } } : HUMANS });
+}
+
+/** Users seen since `since`, deleted ones included (Unleash's licensed users). */
+export function licensedUserCount(db: Db, since: Date) {
+  return db.user.count({ where: { isService: false, seenAt: { gte: since } } });
+}
+
+/** Viewers who hold no project role: they can read and change nothing. */
+export function readOnlyUserCount(db: Db) {
+  return db.user.count({ where: { ...HUMANS, rootRole: "Viewer", projectMemberships: { none: {} } } });
+}
+
+/** How many roles there are. */
+export function roleCount(db: Db) {
+  return db.role.count();
+}
