@@ -26,6 +26,7 @@ import "./modules/events/events.schema.ts";
 import "./modules/events/event-creators.schema.ts";
 import "./modules/projects/project-mutations.schema.ts";
 import "./modules/projects/default-strategy.schema.ts";
+import "./modules/projects/environment-lifecycle.schema.ts";
 import "./modules/context-fields/context-fields.schema.ts";
 import "./modules/context-fields/legal-values.schema.ts";
 import "./modules/tags/tags.schema.ts";
@@ -58,6 +59,7 @@ import "./modules/client-metrics/feature-usage.schema.ts";
 import "./modules/client-metrics/project-applications.schema.ts";
 import "./modules/client-metrics/application-overview.schema.ts";
 import "./modules/time-travel/time-travel.schema.ts";
+import "./modules/time-travel/applied-change-request.schema.ts";
 import "./modules/time-travel/restore.schema.ts";
 import "./modules/import-export/import-export.schema.ts";
 

@@ -283,6 +283,11 @@ export const EXTRA_READERS: readonly { file: string; tables: readonly TableName[
     why: "features imports feature-environments (the strategies of active flags, for instance statistics)",
   },
   {
+    file: "src/modules/feature-environments/feature-environment.write.ts",
+    tables: ["Feature"],
+    why: "features imports feature-environments (a project's flags' states copied to a cloned environment, one statement each)",
+  },
+  {
     file: "src/modules/feature-environments/enablement.write.ts",
     tables: ["ProjectEnvironment"],
     why: "projects imports feature-environments (a project's default strategies)",

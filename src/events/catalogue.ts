@@ -160,7 +160,9 @@ export const EVENT_CATALOGUE = {
     data: p.environmentPayload,
     preData: p.environmentPayload,
   }),
-  "environment-deleted": UNRECORDED,
+  "environment-deleted": elsewhere("Environment deleted", "deleted the **{{environment}}** environment", {
+    preData: p.environmentPayload,
+  }),
   "segment-created": inProject("Segment created", "created a segment", { data: p.segmentPayload }),
   "segment-updated": inProject("Segment updated", "updated a segment", {
     data: p.segmentPayload,

@@ -3,7 +3,13 @@ import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { hourOf } from "../features/evaluation-metrics.logic.ts";
 import type { Report, SdkType } from "./batch.logic.ts";
-import { bulkMetricsBody, type InstanceFields, metricsBody, registerBody } from "./payloads.inputs.ts";
+import {
+  bulkMetricsBody,
+  flagCountsByName,
+  type InstanceFields,
+  metricsBody,
+  registerBody,
+} from "./payloads.inputs.ts";
 
 /**
  * The SDK endpoints' work, one function per endpoint, for callers that already checked the
@@ -36,13 +42,24 @@ export async function receiveClientMetrics(
   const report = parseInput(metricsBody(deps.config.metrics.maxFlags), body);
   const now = deps.now();
   const bucket = report.bucket;
-  await buffer(deps, {
+  const admitted = await deps.services.metricsRoom.admit({
     projects: scope.projects,
     instance: instanceOf(scope, report, sdkType, now),
     // The hour is the bucket's start as the SDK saw it, unless its clock runs ahead of ours.
     bucket: bucket
       ? { at: new Date(Math.min(bucket.start.getTime(), now.getTime())), toggles: bucket.toggles }
       : undefined,
+  });
+  if (!admitted) return;
+  // Refused here, the report leaves nothing stored; the room may count its names until it
+  // reads the database again (a minute at most).
+  const toggles = admitted.bucket?.toggles;
+  await deps.services.metricsIngestor.add({
+    ...admitted,
+    bucket: admitted.bucket && {
+      ...admitted.bucket,
+      toggles: parseInput(flagCountsByName, toggles, ["bucket", "toggles"]),
+    },
   });
 }
 

@@ -6,6 +6,9 @@ import { MAX_COUNT } from "../features/evaluation-metrics.logic.ts";
  * createMetricsData, unleash-proxy-client's register and metrics), as zod schemas. Fields the
  * SDKs add that Vexil does not use (connectionId, yggdrasilVersion, impactMetrics, ...) are
  * let through untouched; those it uses are checked, and one bad field refuses the whole body.
+ * A metrics report's counts are checked in a second step, `flagCountsByName`, only for the
+ * flags the metrics room admits (D-35): a flood of made-up names from a public token costs a
+ * look-up per name, not a validation of each.
  */
 
 const NAME_MAX = 255;
@@ -36,6 +39,15 @@ const flagCounts = z.looseObject({
       message: `at most ${MAX_VARIANTS_PER_FLAG} variants per flag`,
     }),
 });
+
+/** A metrics report's counts per flag name, before `flagCountsByName` checks them. */
+const uncheckedToggles = z.custom<Record<string, unknown>>(
+  (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+  "expected an object of counts per flag name",
+);
+
+/** The counts of the flags admitted from a metrics report's `bucket.toggles`. */
+export const flagCountsByName = z.record(name, flagCounts);
 
 /** What every register and metrics call says about the SDK instance that sends it. */
 const instanceFields = {
@@ -70,7 +82,7 @@ function buildMetricsBody(maxFlags: number) {
       .looseObject({
         start: dateLike,
         stop: dateLike,
-        toggles: z.record(name, flagCounts).refine((t) => Object.keys(t).length <= maxFlags, {
+        toggles: uncheckedToggles.refine((t) => Object.keys(t).length <= maxFlags, {
           message: `at most ${maxFlags} flags per report`,
         }),
       })

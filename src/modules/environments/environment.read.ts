@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../../db/database.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
 
 /** Whether an environment named `name` exists. */
 export async function environmentExists(db: Db | Tx, name: string): Promise<boolean> {
@@ -36,4 +37,13 @@ export async function productionEnvironmentNames(db: Db): Promise<string[]> {
 /** How many environments there are. */
 export function environmentCount(db: Db) {
   return db.environment.count();
+}
+
+/** The environment `name` as a Pothos field's `query` asks for it. */
+export function environmentForQuery(
+  db: Db | Tx,
+  query: { include?: Prisma.EnvironmentInclude; select?: Prisma.EnvironmentSelect },
+  name: string,
+) {
+  return db.environment.findUniqueOrThrow({ ...query, where: { name } });
 }

@@ -92,7 +92,7 @@ const PastDependencyRef = builder.objectRef<PastDependency>("PastDependency").im
     }) satisfies Serves<PastDependency>,
 });
 
-const PastFeatureRef = builder.objectRef<FlagState>("PastFeature").implement({
+export const PastFeatureRef = builder.objectRef<FlagState>("PastFeature").implement({
   description: "A flag as it was at a past instant.",
   fields: (t) =>
     ({

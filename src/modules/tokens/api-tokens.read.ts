@@ -1,4 +1,4 @@
-import type { Db } from "../../db/database.ts";
+import type { Db, Tx } from "../../db/database.ts";
 
 /** The API tokens of `types` among the hashed secrets `hashes` that have not expired at `now`. */
 export function unexpiredTokensByHash(db: Db, hashes: string[], types: string[], now: Date) {
@@ -26,4 +26,9 @@ export function apiTokenCountOfProject(db: Db, projectId: string) {
 /** How many API tokens are of one of `types`. */
 export function apiTokenCountOfTypes(db: Db, types: string[]) {
   return db.apiToken.count({ where: { type: { in: types } } });
+}
+
+/** How many API tokens (client, frontend) are for `environment`. */
+export function apiTokenCountIn(db: Db | Tx, environment: string): Promise<number> {
+  return db.apiToken.count({ where: { environment } });
 }
