@@ -115,24 +115,28 @@ export const EXTRA_WRITERS: readonly { file: string; tables: readonly TableName[
 ];
 
 /**
- * The reads of a table outside its owner that stay there, each with its reason. `file` is a file,
- * or a folder ending in "/".
+ * The reads of a table outside its owner that stay there, each with its reason: every file of
+ * `files` (a file, or a folder ending in "/") reads each of `tables`.
  */
-export const EXTRA_READERS: readonly { file: string; tables: readonly TableName[]; why: string }[] = [
+export const EXTRA_READERS: readonly {
+  files: readonly string[];
+  tables: readonly TableName[];
+  why: string;
+}[] = [
   {
-    file: "src/modules/events/",
+    files: ["src/modules/events/"],
     tables: ["Event"],
     why: "the audit log's reading side (event search, counts, text); src/events writes it and knows no module",
   },
   {
-    file: "src/bootstrap.ts",
+    files: ["src/bootstrap.ts"],
     tables: ["ApiToken", "Setting", "User"],
     why: "the first-start seed reads what it may have to seed, before any request (as its writes)",
   },
 
   // One statement for speed (D-09): each joins the tables of several owners in one round trip.
   {
-    file: "src/modules/flag-record/flag-record.read.ts",
+    files: ["src/modules/flag-record/flag-record.read.ts"],
     tables: [
       "Feature",
       "FeatureDependency",
@@ -144,22 +148,27 @@ export const EXTRA_READERS: readonly { file: string; tables: readonly TableName[
     why: "the flag read model: the one SQL spelling of a flag's configuration, below every flag module (D-40)",
   },
   {
-    file: "src/modules/time-travel/flag-history.write.ts",
+    files: ["src/modules/time-travel/flag-history.write.ts"],
     tables: ["Feature"],
     why: "the history row is written in each event's statement, which names the flag's rows (D-40)",
   },
   {
-    file: "src/modules/search/feature-search.read.ts",
+    files: ["src/modules/time-travel/history.read.ts"],
+    tables: ["Event", "Feature"],
+    why: "time travel: a project's flags now and those deleted from it since, in one statement",
+  },
+  {
+    files: ["src/modules/search/feature-search.read.ts"],
     tables: ["Feature", "FavoriteFeature", "FeatureEnvironment", "FeatureTag"],
     why: "flag search: the page's filters, order and total in one statement",
   },
   {
-    file: "src/modules/search/feature-search-sql.logic.ts",
+    files: ["src/modules/search/feature-search-sql.logic.ts"],
     tables: ["FavoriteFeature", "FeatureEnvironment", "FeatureStrategySegment", "FeatureTag", "Segment"],
     why: "flag search: fragments of the page's one statement",
   },
   {
-    file: "src/modules/search/feature-search-items.read.ts",
+    files: ["src/modules/search/feature-search-items.read.ts"],
     tables: [
       "Environment",
       "Feature",
@@ -176,174 +185,127 @@ export const EXTRA_READERS: readonly { file: string; tables: readonly TableName[
     why: "flag search: the page's items, with what each shows, in one statement",
   },
   {
-    file: "src/modules/events/collaborators.read.ts",
+    files: ["src/modules/events/collaborators.read.ts"],
     tables: ["User"],
     why: "a flag's collaborators: the users of its events, in the flag-facts statement",
   },
   {
-    file: "src/modules/events/event-search.read.ts",
+    files: ["src/modules/events/event-search.read.ts"],
     tables: ["User"],
     why: "event search: the creator filter inside the search's one statement",
   },
   {
-    file: "src/modules/features/evaluation-metrics.write.ts",
+    files: ["src/modules/features/evaluation-metrics.write.ts"],
     tables: ["Environment", "FeatureEnvironment"],
     why: "SDK metrics: the flag-environment pairs a report may count, in one statement per batch (a hot path)",
   },
   {
-    file: "src/modules/project-insights/project-insights.read.ts",
+    files: ["src/modules/project-insights/project-insights.read.ts"],
     tables: ["Environment", "Event", "Feature"],
     why: "DORA lead time: each flag with its first enabling in a production environment, in one statement",
   },
   {
-    file: "src/modules/time-travel/history.read.ts",
-    tables: ["Event", "Feature"],
-    why: "time travel: a project's flags now and those deleted from it since, in one statement",
-  },
-  {
-    file: "src/modules/import-export/export.read.ts",
+    files: ["src/modules/import-export/export.read.ts"],
     tables: ["ContextField", "Environment", "Feature", "FeatureLink", "FeatureTag", "Segment", "TagType"],
     why: "the export document in one statement",
   },
 
   // The owner imports the reader's module: a read through the owner would close a module cycle.
   {
-    file: "src/modules/access/credentials.write.ts",
-    tables: ["ApiToken", "PersonalAccessToken", "User"],
-    why: "resolving a credential is below users and tokens (they import access for the RBAC check)",
+    files: [
+      "src/modules/access/credentials.write.ts",
+      "src/modules/access/login.write.ts",
+      "src/modules/access/sessions.write.ts",
+    ],
+    tables: ["User"],
+    why: "users imports access (the RBAC check): resolving a credential or a login is below it",
   },
   {
-    file: "src/modules/access/grants.logic.ts",
+    files: ["src/modules/access/credentials.write.ts"],
+    tables: ["ApiToken", "PersonalAccessToken"],
+    why: "tokens imports access (the RBAC check): resolving a token is below it",
+  },
+  {
+    files: ["src/modules/access/grants.logic.ts"],
     tables: ["Project", "ProjectMember", "Role", "RolePermission"],
-    why: "a caller's grants are below users and projects (they import access for the RBAC check)",
+    why: "users and projects import access (the RBAC check): a caller's grants are below them",
   },
   {
-    file: "src/modules/access/login.write.ts",
-    tables: ["User"],
-    why: "a login is below users (users imports access)",
-  },
-  {
-    file: "src/modules/access/sessions.write.ts",
-    tables: ["User"],
-    why: "a session's user is below users (users imports access)",
-  },
-  {
-    file: "src/modules/change-requests/propose.write.ts",
+    files: [
+      "src/modules/change-requests/propose.write.ts",
+      "src/modules/change-requests/settings.write.ts",
+      "src/modules/change-requests/view.read.ts",
+    ],
     tables: ["ProjectEnvironment"],
     why: "projects imports change-requests (a project's change-request settings)",
   },
   {
-    file: "src/modules/change-requests/settings.read.ts",
+    files: ["src/modules/change-requests/settings.read.ts"],
     tables: ["Project"],
     why: "projects imports change-requests (a project's change-request settings)",
   },
   {
-    file: "src/modules/change-requests/settings.write.ts",
-    tables: ["ProjectEnvironment"],
-    why: "projects imports change-requests (a project's change-request settings)",
-  },
-  {
-    file: "src/modules/change-requests/view.read.ts",
-    tables: ["ProjectEnvironment"],
-    why: "projects imports change-requests (a project's change-request settings)",
-  },
-  {
-    file: "src/modules/dependencies/dependencies.schema.ts",
+    files: [
+      "src/modules/dependencies/dependencies.schema.ts",
+      "src/modules/dependencies/dependency-options.schema.ts",
+    ],
     tables: ["Feature"],
     why: "features imports dependencies (a flag's parents and children)",
   },
   {
-    file: "src/modules/dependencies/dependency-options.schema.ts",
+    files: [
+      "src/modules/feature-environments/bulk.schema.ts",
+      "src/modules/feature-environments/enablement.read.ts",
+      "src/modules/feature-environments/feature-environment.write.ts",
+      "src/modules/feature-environments/feature-environments.schema.ts",
+      "src/modules/feature-environments/feature-lock.read.ts",
+      "src/modules/feature-environments/strategy.read.ts",
+    ],
     tables: ["Feature"],
-    why: "features imports dependencies (a flag's parents and children)",
+    why: "features imports feature-environments (the flag locks every flag write starts with, a flag's states)",
   },
   {
-    file: "src/modules/feature-environments/bulk.schema.ts",
-    tables: ["Feature"],
-    why: "features imports feature-environments (the flag locks every flag write starts with)",
-  },
-  {
-    file: "src/modules/feature-environments/enablement.read.ts",
-    tables: ["Feature"],
-    why: "features imports feature-environments (the flag locks every flag write starts with)",
-  },
-  {
-    file: "src/modules/feature-environments/feature-environments.schema.ts",
-    tables: ["Feature"],
-    why: "features imports feature-environments (the flag locks every flag write starts with)",
-  },
-  {
-    file: "src/modules/feature-environments/feature-lock.read.ts",
-    tables: ["Feature"],
-    why: "features imports feature-environments (the flag locks every flag write starts with)",
-  },
-  {
-    file: "src/modules/feature-environments/strategy.read.ts",
-    tables: ["Feature"],
-    why: "features imports feature-environments (the strategies of active flags, for instance statistics)",
-  },
-  {
-    file: "src/modules/feature-environments/feature-environment.write.ts",
-    tables: ["Feature"],
-    why: "features imports feature-environments (a project's flags' states copied to a cloned environment, one statement each)",
-  },
-  {
-    file: "src/modules/feature-environments/enablement.write.ts",
+    files: ["src/modules/feature-environments/enablement.write.ts"],
     tables: ["ProjectEnvironment"],
     why: "projects imports feature-environments (a project's default strategies)",
   },
   {
-    file: "src/modules/feature-environments/guards.read.ts",
+    files: ["src/modules/feature-environments/guards.read.ts"],
     tables: ["ChangeRequestSetting", "Segment"],
     why: "change-requests and segments import feature-environments (the guards of direct changes are below them)",
   },
   {
-    file: "src/modules/feature-environments/strategy-segments.read.ts",
+    files: ["src/modules/feature-environments/strategy-segments.read.ts"],
     tables: ["Segment"],
     why: "segments imports feature-environments (a strategy's segments)",
   },
   {
-    file: "src/modules/feature-environments/legal-values.read.ts",
+    files: ["src/modules/feature-environments/legal-values.read.ts"],
     tables: ["ContextField"],
     why: "context-fields imports projects, which imports feature-environments",
   },
   {
-    file: "src/modules/features/feature-create.write.ts",
+    files: ["src/modules/features/feature-create.write.ts"],
     tables: ["Project", "ProjectEnvironment"],
     why: "projects reaches features (through change-requests)",
   },
   {
-    file: "src/modules/features/features.schema.ts",
+    files: ["src/modules/features/features.schema.ts"],
     tables: ["ContextField", "Project"],
     why: "projects (and context-fields through it) reach features, through change-requests",
   },
   {
-    file: "src/modules/segments/segment.write.ts",
+    files: [
+      "src/modules/segments/segment.write.ts",
+      "src/modules/tokens/api-tokens.write.ts",
+      "src/modules/tokens/project-tokens.schema.ts",
+      "src/modules/users/project-members.write.ts",
+    ],
     tables: ["Project"],
-    why: "projects reaches segments (through change-requests)",
+    why: "projects reaches segments, tokens and users (through change-requests and users)",
   },
   {
-    file: "src/modules/tokens/api-tokens.write.ts",
-    tables: ["Project"],
-    why: "projects reaches tokens (through users)",
-  },
-  {
-    file: "src/modules/tokens/project-tokens.schema.ts",
-    tables: ["Project"],
-    why: "projects reaches tokens (through users)",
-  },
-  {
-    file: "src/modules/users/project-members.write.ts",
-    tables: ["Project"],
-    why: "projects reaches users (through change-requests)",
-  },
-  {
-    file: "src/modules/users/viewer.read.ts",
-    tables: ["Feature", "Project"],
-    why: "projects and features reach users (features imports users)",
-  },
-  {
-    file: "src/modules/users/viewer.schema.ts",
+    files: ["src/modules/users/viewer.read.ts", "src/modules/users/viewer.schema.ts"],
     tables: ["Feature", "Project"],
     why: "projects and features reach users (features imports users)",
   },
