@@ -3,6 +3,8 @@ import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { hourOf } from "../features/evaluation-metrics.logic.ts";
 import type { Report, SdkType } from "./batch.logic.ts";
+import { impactMetricsBody } from "./impact-metrics.inputs.ts";
+import { impactRowsOf } from "./impact-metrics.logic.ts";
 import {
   bulkMetricsBody,
   flagCountsByName,
@@ -40,6 +42,8 @@ export async function receiveClientMetrics(
   sdkType: SdkType,
 ): Promise<void> {
   const report = parseInput(metricsBody(deps.config.metrics.maxFlags), body);
+  // Impact metrics are kept from server-side SDKs only (a frontend token ships in every browser).
+  const impact = sdkType === "backend" ? parseInput(impactMetricsBody, body).impactMetrics : null;
   const now = deps.now();
   const bucket = report.bucket;
   const admitted = await deps.services.metricsRoom.admit({
@@ -61,6 +65,15 @@ export async function receiveClientMetrics(
       toggles: parseInput(flagCountsByName, toggles, ["bucket", "toggles"]),
     },
   });
+  // Last, once the whole body passed: a refused report keeps none of its impact metrics either.
+  if (impact?.length) {
+    const source = {
+      appName: report.appName,
+      environment: environmentOf(scope, report.environment),
+      at: now,
+    };
+    await deps.services.impactMetrics.add(impactRowsOf(impact, source));
+  }
 }
 
 /** `POST /api/client/register`, `POST /api/frontend/client/register`: an SDK instance starts. */
