@@ -139,6 +139,21 @@ export const EXTRA_READERS: readonly {
 
   // One statement for speed (D-09): each joins the tables of several owners in one round trip.
   {
+    files: [
+      "src/modules/client-metrics/application-overview.read.ts",
+      "src/modules/client-metrics/client-metrics.read.ts",
+      "src/modules/client-metrics/project-applications.read.ts",
+      "src/modules/client-metrics/unknown-flags.read.ts",
+    ],
+    tables: ["Feature"],
+    why: "SDK metrics with their flags' projects, and unknown names that no flag has, filtered and paged in one statement",
+  },
+  {
+    files: ["src/modules/client-metrics/unknown-flags.read.ts"],
+    tables: ["Event"],
+    why: "an unknown name's last event (a deleted flag's), in the unknown flags' one statement",
+  },
+  {
     files: ["src/modules/flag-record/flag-record.read.ts"],
     tables: [
       "Feature",

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sqlOf } from "../../shared/sql.ts";
+import { strategyDefinitionNames } from "../strategy-definitions/definitions.read.ts";
 import { isOutdatedSdk } from "./sdk-versions.logic.ts";
 import { UNKNOWN_FLAG_HOURS } from "./unknown-flags.logic.ts";
 
@@ -45,7 +46,7 @@ export async function applicationOverview(
       SELECT DISTINCT m."featureName", f."projectId" AS project
       FROM "ClientMetricsHourly" m JOIN "Feature" f ON f.name = m."featureName"
       WHERE m."appName" = ${appName}`),
-    db.strategyDefinition.findMany({ select: { name: true } }),
+    strategyDefinitionNames(db),
     sqlOf(db).query<{ name: string; environment: string }>(Prisma.sql`
       SELECT u.name, u.environment FROM "UnknownFlag" u
       WHERE u."appName" = ${appName} AND u."seenAt" >= ${new Date(now.getTime() - UNKNOWN_FLAG_HOURS * HOUR_MS)}
@@ -54,7 +55,7 @@ export async function applicationOverview(
   const environments = new Map<string, typeof app.instances>();
   for (const i of app.instances)
     environments.set(i.environment, [...(environments.get(i.environment) ?? []), i]);
-  const known = new Set(definitions.map((d) => d.name));
+  const known = new Set(definitions);
   const versionsOf = (list: typeof app.instances) =>
     sorted(list.flatMap((i) => (i.sdkVersion ? [i.sdkVersion] : [])));
   return {

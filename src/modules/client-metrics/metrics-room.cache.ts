@@ -1,4 +1,5 @@
 import type { AppDeps } from "../../context.ts";
+import { allFlagNames } from "../features/feature.read.ts";
 import type { Report } from "./batch.logic.ts";
 
 /**
@@ -66,12 +67,12 @@ export function createMetricsRoom(deps: Pick<AppDeps, "config" | "db" | "logger"
         select: { appName: true, instanceId: true, environment: true },
         take: maxInstances,
       }),
-      deps.db.feature.findMany({ select: { name: true } }),
+      allFlagNames(deps.db),
     ]);
     return {
       apps: new Set(apps.map((a) => a.appName)),
       instances: new Set(instances.map((i) => instanceKey(i.appName, i.instanceId, i.environment))),
-      flags: new Set(flags.map((f) => f.name)),
+      flags: new Set(flags),
     };
   }
 

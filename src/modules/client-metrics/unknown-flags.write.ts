@@ -1,6 +1,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
+import { flagsNamed } from "../features/feature.read.ts";
 import type { AppFlagCounts } from "./batch.logic.ts";
 
 /**
@@ -17,8 +18,7 @@ export async function recordUnknownFlags(
 ): Promise<void> {
   if (rejected.length === 0) return;
   const names = [...new Set(rejected.map((r) => r.featureName))];
-  const existing = await w.tx.feature.findMany({ where: { name: { in: names } }, select: { name: true } });
-  const known = new Set(existing.map((f) => f.name));
+  const known = new Set((await flagsNamed(w.tx, names)).map((f) => f.name));
   const latest = new Map<string, { name: string; appName: string; environment: string; seenAt: Date }>();
   for (const r of rejected) {
     if (known.has(r.featureName)) continue;

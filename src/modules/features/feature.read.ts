@@ -71,6 +71,11 @@ export async function activeFlagNames(db: Db | Tx, names: string[], projectId?: 
   return flags.map((f) => f.name);
 }
 
+/** Every flag's name (archived ones too): the SDK metrics room's view of the flags. */
+export async function allFlagNames(db: Db | Tx): Promise<string[]> {
+  return (await db.feature.findMany({ select: { name: true } })).map((f) => f.name);
+}
+
 /** The ids of the flag types. */
 export async function featureTypeIds(db: Db | Tx): Promise<string[]> {
   return (await db.featureType.findMany({ select: { id: true } })).map((t) => t.id);

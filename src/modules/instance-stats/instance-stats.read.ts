@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Context } from "../../context.ts";
+import type { Db } from "../../db/database.ts";
 import { VERSION } from "../../version.ts";
+import { applicationCountsSince, metricsBucketCounts } from "../client-metrics/usage-counts.read.ts";
 import { allContextFieldCount } from "../context-fields/context-field.read.ts";
 import { environmentCount, productionEnvironmentNames } from "../environments/environment.read.ts";
 import { environmentEventCount, eventCountOfType } from "../events/event.read.ts";
@@ -37,10 +39,7 @@ export async function instanceStatistics(ctx: Pick<Context, "db" | "now" | "serv
     versionOSS: VERSION,
     versionEnterprise: "",
     users: await humanUserCount(db),
-    previousDayMetricsBucketsCount: {
-      enabledCount: await db.clientMetricsHourly.count({ where: { hour: yesterday } }),
-      variantCount: await db.clientVariantMetricsHourly.count({ where: { hour: yesterday } }),
-    },
+    previousDayMetricsBucketsCount: await metricsBucketCounts(db, yesterday),
     activeUsers: {
       last7: await seenSince(7),
       last30: await seenSince(30),
@@ -64,17 +63,7 @@ export async function instanceStatistics(ctx: Pick<Context, "db" | "now" | "serv
     strategies: await strategyDefinitionCount(db),
     SAMLenabled: false,
     OIDCenabled: false,
-    clientApps: [
-      { range: "allTime", count: await db.clientApplication.count() },
-      {
-        range: "30d",
-        count: await db.clientApplication.count({ where: { lastSeenAt: { gte: ago(now, 30) } } }),
-      },
-      {
-        range: "7d",
-        count: await db.clientApplication.count({ where: { lastSeenAt: { gte: ago(now, 7) } } }),
-      },
-    ],
+    clientApps: await clientApps(db, now),
     featureExports: await eventCountOfType(db, "features-exported"),
     featureImports: await eventCountOfType(db, "features-imported"),
     apiTokens: {
@@ -109,4 +98,14 @@ export function statisticsCsv(stats: InstanceStatistics): string {
   };
   const keys = Object.keys(stats) as (keyof InstanceStatistics)[];
   return `${keys.map(cell).join(",")}\n${keys.map((k) => cell(stats[k])).join(",")}\n`;
+}
+
+/** Unleash's `clientApps`: applications of all time, seen in the last 30 and 7 days. */
+async function clientApps(db: Db, now: Date) {
+  const { all, seen } = await applicationCountsSince(db, [ago(now, 30), ago(now, 7)]);
+  return [
+    { range: "allTime", count: all },
+    { range: "30d", count: seen[0] ?? 0 },
+    { range: "7d", count: seen[1] ?? 0 },
+  ];
 }

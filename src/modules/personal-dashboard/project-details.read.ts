@@ -1,4 +1,5 @@
 import type { Db } from "../../db/database.ts";
+import { projectHasSdkMetrics } from "../client-metrics/usage-counts.read.ts";
 import { latestProjectEvents, projectHasEvent } from "../events/event.read.ts";
 import { oldestFlagName } from "../features/feature.read.ts";
 import { existingProject, healthCounts } from "../project-insights/project-insights.read.ts";
@@ -20,7 +21,7 @@ async function onboardingStatus(
   projectId: string,
 ): Promise<{ status: string; feature: string | null }> {
   const [metrics, enabled, firstFlag] = await Promise.all([
-    db.clientMetricsHourly.findFirst({ where: { feature: { projectId } }, select: { appName: true } }),
+    projectHasSdkMetrics(db, projectId),
     projectHasEvent(db, projectId, "feature-environment-enabled"),
     oldestFlagName(db, projectId),
   ]);
