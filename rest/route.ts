@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { HttpMethod } from "../src/http/route-table.ts";
 
 /** What a route sees of the HTTP request: path params, query string and parsed JSON body. */
 export type RestRequest = {
@@ -7,7 +8,7 @@ export type RestRequest = {
   body: unknown;
 };
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type { HttpMethod };
 
 /**
  * A REST route as data: which GraphQL operation it runs, how the request becomes variables,
@@ -48,6 +49,8 @@ export type Route = {
     body?: z.ZodType;
     response?: z.ZodType;
   };
+  /** Largest body it reads (default: VEXIL_MAX_BODY_BYTES). */
+  bodyLimit?: number;
   /** Error statuses this route documents besides 401 (default: 400, 403, 404). */
   errors?: number[];
 };

@@ -1,34 +1,26 @@
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type pg from "pg";
-import { restPlugin } from "../rest/plugin.ts";
+import { routeTablePlugin } from "../rest/plugin.ts";
 import type { Route } from "../rest/route.ts";
+import { routeTable } from "../rest/table.ts";
 import type { AppDeps, AppScope, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
 import { EVENT_HOOKS } from "./event-hooks.ts";
 import { corsPolicy } from "./http/cors.ts";
 import { useHeaderCaller } from "./http/credential-first.ts";
-import { GRAPHIQL_OPTIONS, graphiqlAssetsPlugin, renderOfflineGraphiQL } from "./http/graphiql.ts";
+import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from "./http/graphiql.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
-import { healthPlugin } from "./http/health.ts";
 import { useMetrics } from "./http/metrics.ts";
-import { publicEndpointsPlugin } from "./http/public-endpoints.ts";
 import { useRequestLog } from "./http/request-log.ts";
 import { useSecurityHeaders } from "./http/security-headers.ts";
 import { useTracing } from "./http/tracing.ts";
 import { uiPlugin } from "./http/ui.ts";
-import { loginEndpoints, loginErrorHeaders } from "./modules/access/login.endpoints.ts";
-import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
-import { edgePlugin } from "./modules/client-api/edge.plugin.ts";
-import { inviteEndpoints } from "./modules/invites/invites.endpoints.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.plugin.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.plugin.ts";
 import { useMaintenanceGuard } from "./modules/maintenance/maintenance.plugin.ts";
-import { ofrepPlugin } from "./modules/ofrep/ofrep.plugin.ts";
-import { avatarPlugin } from "./modules/users/avatars.plugin.ts";
-import { passwordResetEndpoints } from "./modules/users/password-reset.endpoints.ts";
 import { schema } from "./schema.ts";
 import { closeServices, createServices } from "./services.ts";
 import { DomainError } from "./shared/errors.ts";
@@ -50,8 +42,8 @@ export type App = {
 };
 
 /**
- * Builds the HTTP application (GraphQL at /graphql, REST at /api/admin/**, OpenAPI at /docs,
- * health probes) and its services. No listening and no globals: server.ts and tests call this.
+ * Builds the HTTP application (GraphQL at /graphql, every other route from one table:
+ * rest/table.ts) and its services. No listening and no globals: server.ts and tests call this.
  */
 export function createApp(
   given: AppDeps & {
@@ -88,18 +80,7 @@ export function createApp(
       useRequestLog(deps.logger, deps.config.logLevel === "debug"),
       useMetrics(deps, deps.pool),
       ...(deps.config.tracing ? [useTracing()] : []),
-      healthPlugin(deps.ready),
-      avatarPlugin(),
-      graphiqlAssetsPlugin(),
-      publicEndpointsPlugin(
-        ["/auth/", "/invite/"],
-        [...loginEndpoints(deps), ...passwordResetEndpoints(deps), inviteEndpoints(deps)],
-        loginErrorHeaders,
-      ),
-      restPlugin(deps, deps.restRoutes),
-      ofrepPlugin(deps),
-      sdkApiPlugin(deps),
-      edgePlugin(deps),
+      routeTablePlugin(deps, routeTable(deps, { restRoutes: given.restRoutes, ready: given.ready })),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),
