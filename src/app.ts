@@ -4,6 +4,7 @@ import type pg from "pg";
 import { routeTablePlugin } from "../rest/plugin.ts";
 import type { Route } from "../rest/route.ts";
 import { routeTable } from "../rest/table.ts";
+import type { TableRoute } from "../rest/table-route.ts";
 import type { AppDeps, AppScope, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
 import { EVENT_HOOKS } from "./event-hooks.ts";
@@ -15,6 +16,7 @@ import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
 import { useMetrics } from "./http/metrics.ts";
 import { useRequestLog } from "./http/request-log.ts";
+import type { RouteTable } from "./http/route-table.ts";
 import { useSecurityHeaders } from "./http/security-headers.ts";
 import { useTracing } from "./http/tracing.ts";
 import { uiPlugin } from "./http/ui.ts";
@@ -30,6 +32,8 @@ export type Yoga = YogaServerInstance<Record<string, unknown>, Context>;
 export type App = {
   /** The yoga server: served over HTTP and graphql-ws by `listen` (src/http-server.ts). */
   yoga: Yoga;
+  /** Every route but /graphql, as the app serves them (rest/table.ts). */
+  routes: RouteTable<TableRoute>;
   /** Answers one request in process (tests, benchmarks). */
   fetch: Yoga["fetch"];
   /** The dependencies the app was given and the services it built (src/services.ts). */
@@ -56,6 +60,7 @@ export function createApp(
 ): App {
   const base = { ...given, eventHooks: EVENT_HOOKS };
   const deps = { ...base, services: createServices(base) };
+  const routes = routeTable(deps, { restRoutes: given.restRoutes, ready: given.ready });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -80,7 +85,7 @@ export function createApp(
       useRequestLog(deps.logger, deps.config.logLevel === "debug"),
       useMetrics(deps, deps.pool),
       ...(deps.config.tracing ? [useTracing()] : []),
-      routeTablePlugin(deps, routeTable(deps, { restRoutes: given.restRoutes, ready: given.ready })),
+      routeTablePlugin(deps, routes),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),
@@ -92,6 +97,7 @@ export function createApp(
   });
   return {
     yoga,
+    routes,
     fetch: yoga.fetch,
     scope: deps,
     close: () => closeServices(deps.services, deps.logger),

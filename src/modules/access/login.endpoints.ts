@@ -3,7 +3,7 @@ import { clientAddress } from "../../http/client-address.ts";
 import { PUBLIC_PAGES, stringProperties } from "../../http/public-endpoints.ts";
 import { type HandlerRoute, PUBLIC } from "../../http/route-table.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
-import { errorResponseDoc, jsonContent, jsonRequestBody } from "../../shared/openapi.ts";
+import { errorResponseDoc, jsonContent, jsonRequestBody, payloadTooLargeDoc } from "../../shared/openapi.ts";
 import { logInWithPassword } from "./login.write.ts";
 import { createLoginLimiter, loginLimitsOf } from "./login-limits.cache.ts";
 import { clearedSessionCookies, logOut, sessionCookies } from "./sessions.write.ts";
@@ -58,6 +58,7 @@ export function loginRoutes(deps: AppDeps): HandlerRoute[] {
           "400": errorResponseDoc("Missing username or password, or password login disabled."),
           "401": errorResponseDoc("Wrong username or password."),
           "429": errorResponseDoc("Too many attempts; see Retry-After."),
+          "413": payloadTooLargeDoc,
         },
       },
       handle: async (req) => {

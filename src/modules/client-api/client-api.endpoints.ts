@@ -222,6 +222,8 @@ export function sdkRoutes(deps: AppScope, routes: SdkRoute[] = SDK_ROUTES): Hand
 function sdkOperationDoc(route: SdkRoute): OperationDoc {
   const doc = route.doc ?? { summary: route.path };
   const status = String(doc.status ?? 200);
+  // A register or metrics report past the size limit is refused as a malformed one (sdkReportBody).
+  const report = route.method === "POST" && route.path.includes("/client/");
   return {
     summary: doc.summary,
     description: doc.description,
@@ -242,16 +244,20 @@ function sdkOperationDoc(route: SdkRoute): OperationDoc {
         content: { [doc.mediaType ?? "application/json"]: { schema: {} } },
       },
       ...(doc.etag ? { "304": { description: "If-None-Match matched the current ETag; no body." } } : {}),
-      "400": errorResponseDoc("Malformed input (ValidationError)."),
+      "400": errorResponseDoc(
+        report
+          ? "Malformed input, or a body larger than VEXIL_MAX_BODY_BYTES (ValidationError)."
+          : "Malformed input (ValidationError).",
+      ),
       "401": errorResponseDoc("No token, or an unknown or expired one (AuthenticationRequired)."),
       "403": errorResponseDoc("A token of another kind (ForbiddenOperation)."),
       ...(route.path.includes(":")
         ? { "404": errorResponseDoc("No such flag for this token (NotFoundError).") }
         : {}),
-      ...(route.method === "POST"
+      ...(route.method === "POST" && !report
         ? { "413": errorResponseDoc("The body is larger than VEXIL_MAX_BODY_BYTES.") }
         : {}),
-      ...(route.method === "POST" && route.path.includes("/client/")
+      ...(report
         ? { "429": errorResponseDoc("Too many SDK writes for this token or address; see Retry-After.") }
         : {}),
       ...(route.handle === clientStreaming

@@ -2,7 +2,7 @@ import type { AppBase } from "../../context.ts";
 import { PUBLIC_PAGES } from "../../http/public-endpoints.ts";
 import { type HandlerRoute, PUBLIC } from "../../http/route-table.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
-import { errorResponseDoc, jsonContent, jsonRequestBody } from "../../shared/openapi.ts";
+import { errorResponseDoc, jsonContent, jsonRequestBody, payloadTooLargeDoc } from "../../shared/openapi.ts";
 import { assertStorableText } from "../../shared/text-input.ts";
 import { signUpWithInviteLink, usableInvite } from "./invites.write.ts";
 
@@ -81,6 +81,7 @@ export function inviteRoutes(deps: AppBase): HandlerRoute[] {
           },
           "400": errorResponseDoc("Unusable link, missing field or weak password."),
           "409": errorResponseDoc("The email or username is taken."),
+          "413": payloadTooLargeDoc,
           "503": errorResponseDoc("Maintenance mode is on."),
         },
       },

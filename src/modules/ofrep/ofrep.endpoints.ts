@@ -69,7 +69,7 @@ export function ofrepRoutes(deps: AppScope): HandlerRoute[] {
         tags,
         requestBody: OFREP_CONTEXT,
         responses: {
-          ...OFREP_RESPONSES,
+          ...OFREP_BODY_RESPONSES,
           "304": { description: "If-None-Match matched the current ETag; no body." },
         },
       },
@@ -106,7 +106,7 @@ export function ofrepRoutes(deps: AppScope): HandlerRoute[] {
         tags,
         requestBody: OFREP_CONTEXT,
         responses: {
-          ...OFREP_RESPONSES,
+          ...OFREP_BODY_RESPONSES,
           "404": { description: "No such flag for this token (FLAG_NOT_FOUND)." },
         },
       },
@@ -143,6 +143,12 @@ const OFREP_RESPONSES = {
   "401": ofrepErrorDoc("No token, or an unknown or expired one."),
   "403": ofrepErrorDoc("A token of another kind."),
   "429": ofrepErrorDoc("Too many evaluations for this token; see Retry-After."),
+};
+
+/** The routes that read a body: one past VEXIL_MAX_BODY_BYTES is a 413. */
+const OFREP_BODY_RESPONSES = {
+  ...OFREP_RESPONSES,
+  "413": ofrepErrorDoc("The body is larger than VEXIL_MAX_BODY_BYTES."),
 };
 
 /** The table's plugin checked the caller (access `sdk`). */

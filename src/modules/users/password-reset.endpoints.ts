@@ -3,7 +3,7 @@ import { PUBLIC_PAGES, stringProperties } from "../../http/public-endpoints.ts";
 import { type HandlerRoute, PUBLIC } from "../../http/route-table.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { readJsonObject } from "../../shared/http-body.ts";
-import { errorResponseDoc, jsonContent, jsonRequestBody } from "../../shared/openapi.ts";
+import { errorResponseDoc, jsonContent, jsonRequestBody, payloadTooLargeDoc } from "../../shared/openapi.ts";
 import { assertStorableText } from "../../shared/text-input.ts";
 import { assertStrongPassword } from "./password-policy.logic.ts";
 import { requestResetLink, resetPasswordWithToken, validateResetToken } from "./password-reset.write.ts";
@@ -73,6 +73,7 @@ export function passwordResetRoutes(deps: AppBase): HandlerRoute[] {
           "200": { description: "Password changed.", content: jsonContent({ type: "object", example: {} }) },
           "400": errorResponseDoc("Weak or recently used password."),
           "401": errorResponseDoc("Unknown or expired token."),
+          "413": payloadTooLargeDoc,
         },
       },
       async (req) => {
@@ -96,6 +97,7 @@ export function passwordResetRoutes(deps: AppBase): HandlerRoute[] {
         responses: {
           "200": { description: "Accepted (no body)." },
           "400": errorResponseDoc("Missing email."),
+          "413": payloadTooLargeDoc,
         },
       },
       async (req) => {
@@ -119,6 +121,7 @@ export function passwordResetRoutes(deps: AppBase): HandlerRoute[] {
         responses: {
           "200": { description: "Strong enough (no body)." },
           "400": errorResponseDoc("The rules the password breaks."),
+          "413": payloadTooLargeDoc,
         },
       },
       async (req) => {
