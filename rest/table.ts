@@ -13,7 +13,7 @@ import { docsRoutes } from "./docs-page.ts";
 import { openApiDocument } from "./openapi.ts";
 import type { Route } from "./route.ts";
 import { allRoutes } from "./routes/index.ts";
-import { surfaceOf, type TableRoute } from "./table-route.ts";
+import { accessOf, surfaceOf, type TableRoute } from "./table-route.ts";
 
 /**
  * Every HTTP route but /graphql, in one table (docs/architecture.md, "HTTP routes"): the REST
@@ -40,7 +40,6 @@ export function routeTable(
       return document;
     }),
   ];
-  const surfaces = [...new Set(routes.map(surfaceOf))];
-  const table = new RouteTable(routes, surfaceOf, surfaces);
+  const table = new RouteTable(routes, (route) => ({ surface: surfaceOf(route), access: accessOf(route) }));
   return table;
 }

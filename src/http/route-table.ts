@@ -88,7 +88,7 @@ export type Lookup<R> =
   | { kind: "refusal"; surface: Surface; response: () => Response }
   | null;
 
-type Entry<R> = { route: R; method: HttpMethod; surface: Surface };
+type Entry<R> = { route: R; method: HttpMethod; surface: Surface; access: Access };
 
 /**
  * The routes of every HTTP surface but /graphql, compiled into one trie: a lookup costs the
@@ -102,13 +102,16 @@ export class RouteTable<R extends { method: HttpMethod; path: string }> {
 
   constructor(
     readonly routes: readonly R[],
-    surfaceOf: (route: R) => Surface,
-    surfaces: readonly Surface[],
+    describe: (route: R) => { surface: Surface; access: Access },
   ) {
-    for (const route of routes) {
-      this.#trie.add(route.path, { route, method: route.method, surface: surfaceOf(route) });
-    }
-    this.#surfaces = [...surfaces];
+    for (const route of routes)
+      this.#trie.add(route.path, { route, method: route.method, ...describe(route) });
+    this.#surfaces = [...new Set(routes.map((route) => describe(route).surface))];
+  }
+
+  /** Whether `method` and `path` name a public route: its body may be read before any credential. */
+  isPublic(method: string, path: string): boolean {
+    return this.#trie.match(path).some((m) => m.value.method === method && m.value.access.kind === "public");
   }
 
   /** The route for `method` and `path`; a 404 or 405 of the surface that owns the path; or null (not ours). */
