@@ -117,7 +117,7 @@ export class RouteTable<R extends { method: HttpMethod; path: string }> {
   /** The route for `method` and `path`; a 404 or 405 of the surface that owns the path; or null (not ours). */
   lookup(request: Request, path: string): Lookup<R> {
     const owner = this.#surfaces.find((s) => s.prefixes.some((p) => path === p || path.startsWith(`${p}/`)));
-    if (owner?.decodesPath && !isDecodable(path)) {
+    if (owner?.decodesPath && path.includes("%") && !isDecodable(path)) {
       return { kind: "refusal", surface: owner, response: () => undecodable(request) };
     }
     const matches = this.#trie.match(path);
@@ -183,9 +183,11 @@ function undecodable(request: Request): Response {
 
 function decodedParams(raw: Record<string, string>): Record<string, string> | null {
   try {
-    const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(raw)) params[name] = decodeURIComponent(value);
-    return params;
+    for (const name in raw) {
+      const value = raw[name] as string;
+      if (value.includes("%")) raw[name] = decodeURIComponent(value);
+    }
+    return raw;
   } catch {
     return null;
   }

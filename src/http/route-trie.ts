@@ -39,29 +39,44 @@ export class RouteTrie<T> {
 
   /** Every route whose path matches, in the order they were added, with their raw parameters. */
   match(path: string): TrieMatch<T>[] {
-    const segments = path.split("/").slice(1);
+    const segments = path.split("/");
     // One trailing slash is ignored; a wildcard keeps it.
-    const trailing = segments.length > 1 && segments[segments.length - 1] === "";
+    const trailing = segments.length > 2 && segments[segments.length - 1] === "";
     if (trailing) segments.pop();
-    const found: (TrieMatch<T> & { order: number })[] = [];
-    const walk = (node: TrieNode<T>, i: number, captured: string[]) => {
-      if (i < segments.length) {
-        const rest = segments.slice(i).join("/") + (trailing ? "/" : "");
-        for (const leaf of node.rest) found.push(matchOf(leaf, [...captured, rest]));
-      }
-      if (i === segments.length) {
-        for (const leaf of node.ends) found.push(matchOf(leaf, captured));
-        return;
-      }
-      const segment = segments[i] as string;
-      if (segment === "") return;
-      const literal = node.literals.get(segment.toLowerCase());
-      if (literal) walk(literal, i + 1, captured);
-      if (node.param) walk(node.param, i + 1, [...captured, segment]);
-    };
-    walk(this.#root, 0, []);
+    const found: Found<T>[] = [];
+    collect(this.#root, segments, 1, [], trailing, found);
     if (found.length > 1) found.sort((a, b) => a.order - b.order);
-    return found.map(({ value, params }) => ({ value, params }));
+    return found;
+  }
+}
+
+type Found<T> = TrieMatch<T> & { order: number };
+
+/** Adds the routes below `node` that match `segments` from `i` on (`captured`: the parameters so far). */
+function collect<T>(
+  node: TrieNode<T>,
+  segments: string[],
+  i: number,
+  captured: string[],
+  trailing: boolean,
+  found: Found<T>[],
+): void {
+  if (i < segments.length && node.rest.length > 0) {
+    const rest = segments.slice(i).join("/") + (trailing ? "/" : "");
+    for (const leaf of node.rest) found.push(matchOf(leaf, [...captured, rest]));
+  }
+  if (i === segments.length) {
+    for (const leaf of node.ends) found.push(matchOf(leaf, captured));
+    return;
+  }
+  const segment = segments[i] as string;
+  if (segment === "") return;
+  const literal = node.literals.get(segment) ?? node.literals.get(segment.toLowerCase());
+  if (literal) collect(literal, segments, i + 1, captured, trailing, found);
+  if (node.param) {
+    captured.push(segment);
+    collect(node.param, segments, i + 1, captured, trailing, found);
+    captured.pop();
   }
 }
 
@@ -81,7 +96,7 @@ function newNode<T>(): TrieNode<T> {
   return { literals: new Map(), ends: [], rest: [] };
 }
 
-function matchOf<T>(leaf: Leaf<T>, values: string[]): TrieMatch<T> & { order: number } {
+function matchOf<T>(leaf: Leaf<T>, values: string[]): Found<T> {
   const params: Record<string, string> = {};
   for (const [i, name] of leaf.names.entries()) params[name] = values[i] as string;
   return { value: leaf.value, params, order: leaf.order };
