@@ -67,7 +67,7 @@ export function createApp(
     landingPage: false,
     // Yoga's own health check answers an empty 200 to every URL that *ends with* its endpoint
     // (a flag named "health" included); a NUL never appears in a request URL, so it never
-    // answers, and healthPlugin serves /health and /ready in Unleash's shape.
+    // answers, and the route table serves /health and /ready in Unleash's shape (src/http/health.ts).
     healthCheckEndpoint: "\u0000",
     renderGraphiQL: renderOfflineGraphiQL,
     graphiql: GRAPHIQL_OPTIONS,
