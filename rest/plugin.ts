@@ -9,11 +9,12 @@ import { isOperationRoute, type TableRoute } from "./table-route.ts";
  * The one HTTP plugin of every route but /graphql: looks the request up in the route table
  * (rest/table.ts), checks who calls before anything is read, gives the route a body reader
  * bounded by its limit, and answers errors in the route's surface's shape. A path no surface
- * owns is left to the next plugins (the web UI, /graphql).
+ * owns goes to `otherwise` (the web UI's pages, src/http/ui.ts), then to yoga (/graphql, its 404).
  */
 export function routeTablePlugin(
   deps: AppScope,
   table: RouteTable<TableRoute>,
+  otherwise: (request: Request, url: URL) => Promise<Response | null> = async () => null,
 ): Plugin<Record<string, unknown>> {
   const operations = operationRunner(deps);
 
@@ -39,7 +40,11 @@ export function routeTablePlugin(
     },
     async onRequest({ request, url, serverContext, endResponse }) {
       const found = table.lookup(request, url.pathname);
-      if (!found) return;
+      if (!found) {
+        const page = await otherwise(request, url);
+        if (page) endResponse(page);
+        return;
+      }
       try {
         endResponse(
           found.kind === "route"

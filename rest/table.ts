@@ -1,7 +1,7 @@
 import type { AppScope } from "../src/context.ts";
 import { graphiqlRoutes } from "../src/http/graphiql.ts";
 import { healthRoutes } from "../src/http/health.ts";
-import { RouteTable } from "../src/http/route-table.ts";
+import { type HandlerRoute, RouteTable } from "../src/http/route-table.ts";
 import { loginRoutes } from "../src/modules/access/login.endpoints.ts";
 import { sdkRoutes } from "../src/modules/client-api/client-api.endpoints.ts";
 import { edgeRoutes } from "../src/modules/client-api/edge.endpoints.ts";
@@ -21,7 +21,7 @@ import { accessOf, surfaceOf, type TableRoute } from "./table-route.ts";
  */
 export function routeTable(
   deps: AppScope,
-  options: { restRoutes?: Route[]; ready?: () => Promise<void> } = {},
+  options: { restRoutes?: Route[]; ready?: () => Promise<void>; ui?: HandlerRoute[] } = {},
 ): RouteTable<TableRoute> {
   let document: unknown;
   const routes: TableRoute[] = [
@@ -35,6 +35,7 @@ export function routeTable(
     ...healthRoutes(options.ready),
     ...avatarRoutes,
     ...graphiqlRoutes,
+    ...(options.ui ?? []),
     ...docsRoutes(() => {
       document ??= openApiDocument(table, deps);
       return document;

@@ -19,7 +19,7 @@ import { useRequestLog } from "./http/request-log.ts";
 import type { RouteTable } from "./http/route-table.ts";
 import { useSecurityHeaders } from "./http/security-headers.ts";
 import { useTracing } from "./http/tracing.ts";
-import { uiPlugin } from "./http/ui.ts";
+import { webUi } from "./http/ui.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.plugin.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.plugin.ts";
 import { useMaintenanceGuard } from "./modules/maintenance/maintenance.plugin.ts";
@@ -60,7 +60,8 @@ export function createApp(
 ): App {
   const base = { ...given, eventHooks: EVENT_HOOKS };
   const deps = { ...base, services: createServices(base) };
-  const routes = routeTable(deps, { restRoutes: given.restRoutes, ready: given.ready });
+  const ui = webUi();
+  const routes = routeTable(deps, { restRoutes: given.restRoutes, ready: given.ready, ui: ui.routes });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -85,14 +86,13 @@ export function createApp(
       useRequestLog(deps.logger, deps.config.logLevel === "debug"),
       useMetrics(deps, deps.pool),
       ...(deps.config.tracing ? [useTracing()] : []),
-      routeTablePlugin(deps, routes),
+      routeTablePlugin(deps, routes, ui.page),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),
       useMaintenanceGuard(),
       useSharedSubscriptionResults(),
       useCredentialRevocation(deps),
-      uiPlugin(),
     ].map((plugin) => guardOnRequest(plugin, deps.logger)),
   });
   return {
