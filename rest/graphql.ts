@@ -13,3 +13,5 @@ export const graphql = initGraphQLTada<{
   scalars: { DateTime: string; JSON: unknown; Long: number };
   disableMasking: true;
 }>();
+
+export type { ResultOf } from "gql.tada";
