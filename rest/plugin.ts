@@ -31,7 +31,10 @@ export function routeTablePlugin(
     }
     const { access } = route;
     const caller = access.kind === "sdk" ? await sdkCaller(deps, request, access.tokens) : undefined;
-    return route.handle({ request, url, params, serverContext, caller, ...body });
+    const response = await route.handle({ request, url, params, serverContext, caller, ...body });
+    // HEAD is a GET route's answer without its body (its headers kept).
+    if (request.method !== "HEAD" || response.body === null) return response;
+    return new Response(null, { status: response.status, headers: response.headers });
   }
 
   return {

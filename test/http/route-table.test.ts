@@ -114,6 +114,17 @@ describe("every route of the table", () => {
     }
   });
 
+  it("answers HEAD as GET without a body where its surface serves files and probes, else 405", async () => {
+    for (const route of routes.filter((r) => r.method === "GET" && accessOf(r).kind === "public")) {
+      const path = concrete(route);
+      const [get, head] = [await send("GET", path), await send("HEAD", path)];
+      expect(head.status, path).toBe(surfaceOf(route).answersHead ? get.status : 405);
+      if (surfaceOf(route).answersHead && head.ok) expect(await head.text(), path).toBe("");
+    }
+    expect((await send("HEAD", "/health")).status).toBe(200);
+    expect((await send("HEAD", "/api/admin/projects", { token: ADMIN_TOKEN })).status).toBe(405);
+  });
+
   it("is in /docs/openapi.json, which lists exactly the table's routes", async () => {
     const doc = await openApi();
     const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
