@@ -47,7 +47,7 @@ export function openApiDocument(
     info: {
       title: "Vexil admin API (Unleash-compatible REST layer)",
       version: VERSION,
-      description: `Every /api/admin path runs a GraphQL operation of /graphql in-process; /api/client and /api/frontend (tags Client, Frontend API) are served from the SDK configuration cache. Error names: ${Object.values(
+      description: `Every HTTP route of Vexil but /graphql. Every /api/admin path runs a GraphQL operation of /graphql in-process; /api/client and /api/frontend (tags Client, Frontend API) and OFREP are served from the SDK configuration cache. Error names: ${Object.values(
         STATUS_NAMES,
       )
         .map((s) => `${s.status} ${s.name}`)

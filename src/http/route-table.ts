@@ -85,6 +85,7 @@ export type HandlerRoute = {
 /** What the table answers for a method and path. */
 export type Lookup<R> =
   | { kind: "route"; route: R; params: Record<string, string>; surface: Surface }
+  /** A 400 (undecodable path), 404 or 405 in the surface's shape, built when answered. */
   | { kind: "refusal"; surface: Surface; response: () => Response }
   | null;
 
@@ -153,7 +154,7 @@ export class RouteTable<R extends { method: HttpMethod; path: string }> {
 }
 
 /** The REST error body of a 404: no route has this path. */
-export function notFound(request: Request, path: string): Response {
+function notFound(request: Request, path: string): Response {
   return errorResponse(
     404,
     "NotFoundError",
@@ -164,7 +165,7 @@ export function notFound(request: Request, path: string): Response {
 }
 
 /** The REST error body of a 405, with the methods the path takes in Allow. */
-export function methodNotAllowed(request: Request, allow: string): Response {
+function methodNotAllowed(request: Request, allow: string): Response {
   const response = errorResponse(
     405,
     "MethodNotAllowed",
