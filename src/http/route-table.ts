@@ -17,7 +17,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  */
 export type Access = { kind: "public" } | { kind: "admin" } | { kind: "sdk"; tokens: readonly SdkKind[] };
 
-export const PUBLIC: Access = { kind: "public" };
+export const PUBLIC = { kind: "public" } as const satisfies Access;
 
 /**
  * A family of routes that answers errors its own way (REST's `{id, name, message}`, OFREP's
@@ -75,7 +75,8 @@ export type HandlerRoute = {
   /** `:name` parameters; `*name` last for the rest of the path. */
   path: string;
   surface: Surface;
-  access: Access;
+  /** `admin` routes are GraphQL operations, whose fields check the caller (rest/operation.ts). */
+  access: Exclude<Access, { kind: "admin" }>;
   /** Largest body it reads (default: VEXIL_MAX_BODY_BYTES). */
   bodyLimit?: number;
   doc: OperationDoc;

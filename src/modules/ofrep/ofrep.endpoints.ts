@@ -28,7 +28,7 @@ const OFREP: Surface = {
   errorResponse: (error) => ofrepError(error),
 };
 
-const SDK_TOKENS: Access = { kind: "sdk", tokens: ["client-token", "frontend-token"] };
+const SDK_TOKENS: HandlerRoute["access"] = { kind: "sdk", tokens: ["client-token", "frontend-token"] };
 
 /**
  * OFREP (OpenFeature Remote Evaluation Protocol) for OpenFeature's providers in any language:
