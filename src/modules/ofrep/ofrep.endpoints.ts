@@ -1,7 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { AppScope } from "../../context.ts";
 import { matchesEtag } from "../../http/etag.ts";
-import type { Access, HandlerRoute, RouteRequest, Surface } from "../../http/route-table.ts";
+import type { HandlerRoute, RouteRequest, Surface } from "../../http/route-table.ts";
 import { DomainError } from "../../shared/errors.ts";
 import { parseJsonBody } from "../../shared/http-body.ts";
 import { jsonContent } from "../../shared/openapi.ts";
