@@ -77,6 +77,13 @@ const envSchema = z.object({
   VEXIL_METRICS_UNKNOWN_FLAGS_PER_MINUTE: z.coerce.number().int().min(1).default(1_000),
   /** Hours per-application metrics and silent SDK instances are kept (D-35). */
   VEXIL_METRICS_RETENTION_HOURS: z.coerce.number().int().min(1).max(720).default(48),
+  /**
+   * Impact-metric series (metric x environment x application x label set) a node takes in per
+   * minute; samples of further series are dropped at the edge (D-35).
+   */
+  VEXIL_IMPACT_METRICS_MAX_SERIES: z.coerce.number().int().min(1).default(10_000),
+  /** How often a node evaluates release plans: safeguards and timed milestones (ms). */
+  VEXIL_RELEASE_PLANS_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
   /** OFREP evaluations one API token may ask for per second on this node (then 429 with Retry-After). */
   VEXIL_OFREP_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(1000),
   /** Open `/api/client/streaming` connections per API token on one node (then 429). */
@@ -221,6 +228,8 @@ export type Config = {
   integrations: IntegrationConfig;
   http: HttpConfig;
   metrics: MetricsConfig;
+  /** How often a node evaluates release plans (safeguards, timed milestones), ms. */
+  releasePlansIntervalMs: number;
 };
 
 export type MetricsConfig = {
@@ -237,8 +246,10 @@ export type MetricsConfig = {
   maxUnknownFlags: number;
   /** Distinct unknown flag names admitted per minute and node; the rest are dropped at the edge. */
   unknownFlagsPerMinute: number;
-  /** Hours per-application metrics and silent instances are kept. */
+  /** Hours per-application metrics, impact metrics and silent instances are kept. */
   retentionHours: number;
+  /** Impact-metric series taken in per minute and node; the rest are dropped. */
+  maxImpactSeries: number;
 };
 
 export type HttpConfig = {
@@ -325,7 +336,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxUnknownFlags: e.VEXIL_METRICS_MAX_UNKNOWN_FLAGS,
       unknownFlagsPerMinute: e.VEXIL_METRICS_UNKNOWN_FLAGS_PER_MINUTE,
       retentionHours: e.VEXIL_METRICS_RETENTION_HOURS,
+      maxImpactSeries: e.VEXIL_IMPACT_METRICS_MAX_SERIES,
     },
+    releasePlansIntervalMs: e.VEXIL_RELEASE_PLANS_INTERVAL_MS,
     integrations: {
       allowLinkLocal: e.VEXIL_WEBHOOK_ALLOW_LINK_LOCAL === "true",
       timeoutMs: e.VEXIL_WEBHOOK_TIMEOUT_MS,

@@ -15,6 +15,7 @@ import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startEventCountRollup } from "./jobs/event-counts.ts";
 import { startIdleMemoryReclaim } from "./jobs/idle-memory.ts";
 import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
+import { startReleasePlans } from "./jobs/release-plans.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
 import {
   createLoginLimiter,
@@ -83,6 +84,7 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
   const stopStaleMarker = startPotentiallyStaleMarker(scope);
   const stopEventCountRollup = startEventCountRollup(scope);
   const stopMetricsRetention = startClientMetricsRetention(scope);
+  const stopReleasePlans = startReleasePlans(scope);
   const worker = startDeliveryWorker(scope);
   const stopIdleMemoryReclaim = startIdleMemoryReclaim(logger);
   logger.info("Vexil listening", {
@@ -99,6 +101,7 @@ export async function serve(start: ServeStart): Promise<(signal: string) => Prom
     stopStaleMarker();
     stopEventCountRollup();
     stopMetricsRetention();
+    stopReleasePlans();
     stopIdleMemoryReclaim();
     // Live subscriptions never finish by themselves: end them now, so that SSE responses
     // complete and only ordinary in-flight requests use the grace period.

@@ -11,6 +11,10 @@ import {
   type ContextAnswers,
   createContextAnswers,
 } from "./modules/client-features/context-answers.cache.ts";
+import {
+  createImpactMetricsBuffer,
+  type ImpactMetricsBuffer,
+} from "./modules/client-metrics/impact-metrics.cache.ts";
 import { createMetricsIngestor, type MetricsIngestor } from "./modules/client-metrics/ingestor.cache.ts";
 import { createMetricsRoom, type MetricsRoom } from "./modules/client-metrics/metrics-room.cache.ts";
 import {
@@ -70,6 +74,11 @@ export type AppServices = {
   metricsIngestor: MetricsIngestor;
   /** The applications and instances kept, against their caps (db, config, logger). */
   metricsRoom: MetricsRoom;
+  /**
+   * SDK impact metrics summed per minute before they are written (db, config, logger): a timer
+   * while rows wait, the series admitted this minute; its close writes what is left.
+   */
+  impactMetrics: ImpactMetricsBuffer;
   /** Per-minute counts of SDK writes per token and per address (config). */
   sdkWriteLimiter: SdkWriteLimiter;
 };
@@ -91,6 +100,7 @@ export function createServices(deps: AppBase): AppServices {
     eventTextCounts: createTextCounts(),
     metricsIngestor: createMetricsIngestor(deps),
     metricsRoom: createMetricsRoom(deps),
+    impactMetrics: createImpactMetricsBuffer(deps),
     sdkWriteLimiter: createSdkWriteLimiter(deps.config.metrics),
   };
 }
@@ -110,4 +120,7 @@ export async function closeServices(services: AppServices, logger: Logger): Prom
   await services.metricsIngestor
     .close()
     .catch((error) => logger.error("SDK metrics not written at shutdown", { error: String(error) }));
+  await services.impactMetrics
+    .close()
+    .catch((error) => logger.error("impact metrics not written at shutdown", { error: String(error) }));
 }

@@ -34,6 +34,9 @@ export const TABLE_OWNERS = {
   ClientApplication: "src/modules/client-metrics/",
   ClientInstance: "src/modules/client-metrics/",
   UnknownFlag: "src/modules/client-metrics/",
+  ImpactMetricMinute: "src/modules/client-metrics/",
+  ReleasePlanTemplate: "src/modules/release-plans/",
+  ReleasePlan: "src/modules/release-plans/",
 
   User: "src/modules/users/",
   Role: "src/modules/users/",

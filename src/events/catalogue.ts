@@ -160,7 +160,9 @@ export const EVENT_CATALOGUE = {
     data: p.environmentPayload,
     preData: p.environmentPayload,
   }),
-  "environment-deleted": UNRECORDED,
+  "environment-deleted": elsewhere("Environment deleted", "deleted the **{{environment}}** environment", {
+    preData: p.environmentPayload,
+  }),
   "segment-created": inProject("Segment created", "created a segment", { data: p.segmentPayload }),
   "segment-updated": inProject("Segment updated", "updated a segment", {
     data: p.segmentPayload,
@@ -332,6 +334,48 @@ export const EVENT_CATALOGUE = {
   "actions-created": UNRECORDED,
   "actions-updated": UNRECORDED,
   "actions-deleted": UNRECORDED,
+  // Unleash's release plans and safeguards (Enterprise in Unleash 8.2; issue 41).
+  "release-plan-template-created": elsewhere("Release template created", "created a release template", {
+    data: p.releaseTemplatePayload,
+  }),
+  "release-plan-template-updated": UNRECORDED,
+  "release-plan-template-deleted": UNRECORDED,
+  "release-plan-template-archived": elsewhere("Release template archived", "archived a release template", {
+    preData: p.releaseTemplatePayload,
+  }),
+  "release-plan-added": inEnvironment("Release plan added", "added a release plan to {{feature}}", {
+    data: p.releasePlanPayload,
+  }),
+  "release-plan-removed": inEnvironment("Release plan removed", "removed the release plan of {{feature}}", {
+    preData: p.releasePlanPayload,
+  }),
+  "release-plan-milestone-started": inEnvironment(
+    "Release milestone started",
+    "started a release milestone of {{feature}}",
+    { data: p.milestoneStartedPayload },
+  ),
+  "release-plan-progressions-paused": inEnvironment(
+    "Release plan paused",
+    "paused the release plan of {{feature}}",
+    { data: p.planProgressPayload },
+  ),
+  "release-plan-progressions-resumed": inEnvironment(
+    "Release plan resumed",
+    "resumed the release plan of {{feature}}",
+    { data: p.planProgressPayload },
+  ),
+  "milestone-progression-created": UNRECORDED,
+  "milestone-progression-updated": UNRECORDED,
+  "milestone-progression-deleted": UNRECORDED,
+  "milestone-progression-changed": UNRECORDED,
+  "safeguard-changed": inEnvironment("Safeguards changed", "changed the safeguards of {{feature}}", {
+    data: p.planSafeguardsPayload,
+    preData: p.planSafeguardsPayload,
+  }),
+  "safeguard-deleted": UNRECORDED,
+  "safeguard-triggered": inEnvironment("Safeguard triggered", "saw a safeguard of {{feature}} trip", {
+    data: p.safeguardTriggeredPayload,
+  }),
 } satisfies Record<string, EventEntry>;
 
 type Catalogue = typeof EVENT_CATALOGUE;

@@ -275,6 +275,90 @@ export const proposedChangePayload = changeRequestPayload.extend({
   payload: z.json(),
 });
 
+/** A strategy of a release milestone: a strategy's content, its values as the template gave them. */
+const milestoneStrategyPayload = z.object({
+  name: z.string(),
+  title: nullableString,
+  disabled: z.boolean(),
+  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  constraints: z.array(z.record(z.string(), z.unknown())),
+  variants: z.array(z.record(z.string(), z.unknown())),
+  segments: z.array(z.number()),
+});
+
+/** A release milestone: its strategies and when it moves on (null: by hand). */
+export const milestonePayload = z.object({
+  id: z.string(),
+  name: z.string(),
+  afterSeconds: z.number().nullable(),
+  strategies: z.array(milestoneStrategyPayload),
+});
+
+/** A release template (release-plan-template-created, -archived). */
+export const releaseTemplatePayload = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: nullableString,
+  milestones: z.array(milestonePayload),
+});
+
+/** What a safeguard watches, and what it does when it trips. */
+export const safeguardPayload = z.object({
+  id: z.string(),
+  metricName: z.string(),
+  aggregationMode: z.enum(["count", "sum", "avg", "rps", "p50", "p95", "p99"]),
+  labelSelectors: z.record(z.string(), z.array(z.string())),
+  operator: z.enum([">", "<"]),
+  threshold: z.number(),
+  windowSeconds: z.number(),
+  action: z.enum(["rollback", "disable"]),
+});
+
+/** A release plan: a template applied to a flag in an environment (release-plan-added, -removed). */
+export const releasePlanPayload = z.object({
+  id: z.string(),
+  templateId: z.string(),
+  name: z.string(),
+  milestones: z.array(milestonePayload),
+  safeguards: z.array(safeguardPayload),
+});
+
+/** A plan's milestone that started (release-plan-milestone-started). */
+export const milestoneStartedPayload = z.object({
+  planId: z.string(),
+  milestoneId: z.string(),
+  milestoneName: z.string(),
+  /** Position of the milestone in the plan, from 0. */
+  index: z.number(),
+  /** `hand`: a person started it; `schedule`: its predecessor's time was up; `rollback`: a safeguard tripped. */
+  cause: z.enum(["hand", "schedule", "rollback"]),
+  version: z.number(),
+});
+
+/** A plan paused or resumed (release-plan-progressions-paused, -resumed). */
+export const planProgressPayload = z.object({
+  planId: z.string(),
+  version: z.number(),
+  reason: nullableString.optional(),
+});
+
+/** A plan's safeguards (safeguard-changed). */
+export const planSafeguardsPayload = z.object({ planId: z.string(), safeguards: z.array(safeguardPayload) });
+
+/** A safeguard that tripped, with the numbers that tripped it (safeguard-triggered). */
+export const safeguardTriggeredPayload = z.object({
+  planId: z.string(),
+  safeguard: safeguardPayload,
+  /** The metric over the window, aggregated as the safeguard says. */
+  value: z.number(),
+  from: z.string(),
+  to: z.string(),
+  /** The milestone that tripped, and the one now running (null: the flag was turned off). */
+  trippedMilestoneId: nullableString,
+  rolledBackToMilestoneId: nullableString,
+  version: z.number(),
+});
+
 export type TagPayload = z.infer<typeof tagPayload>;
 export type LinkPayload = z.infer<typeof linkPayload>;
 export type FlagPayload = z.infer<typeof flagPayload>;
@@ -296,5 +380,9 @@ export type AddonPayload = z.infer<typeof addonPayload>;
 export type ApplicationPayload = z.infer<typeof applicationPayload>;
 export type ChangeRequestConfigPayload = z.infer<typeof changeRequestConfigPayload>;
 export type ChangeRequestPayload = z.infer<typeof changeRequestPayload>;
+export type MilestonePayload = z.infer<typeof milestonePayload>;
+export type ReleaseTemplatePayload = z.infer<typeof releaseTemplatePayload>;
+export type SafeguardPayload = z.infer<typeof safeguardPayload>;
+export type ReleasePlanPayload = z.infer<typeof releasePlanPayload>;
 /** A JSON value, as a proposed change's payload. */
 export type JsonPayload = z.infer<ReturnType<typeof z.json>>;

@@ -1,12 +1,19 @@
 import { z } from "zod";
 import { ValidationError } from "./errors.ts";
 
-/** Parses `value` with a zod schema; failures become one ValidationError naming each field. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+/**
+ * Parses `value` with a zod schema; failures become one ValidationError naming each field
+ * (its path under `at`, when `value` is a part of the body).
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  at: readonly string[] = [],
+): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => {
-    const path = issue.path.join(".");
+    const path = [...at, ...issue.path].join(".");
     return { path, message: path ? `${path}: ${issue.message}` : issue.message };
   });
   throw new ValidationError(details.map((d) => d.message).join("; "), details);

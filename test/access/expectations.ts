@@ -2,8 +2,8 @@ import type { AuthScopeMap } from "../../rest/route-permissions.ts";
 
 /**
  * Who may do what, written down from reference-behaviours §9.2 independently of the code
- * under test: Admin passes everything; Editor everything but ADMIN and change-request
- * approvals; a project Member (root role Viewer) the flag work in project `default`;
+ * under test: Admin passes everything; Editor everything but ADMIN, change-request
+ * approvals and deleting an environment (D-23); a project Member (root role Viewer) the flag work in project `default`;
  * Viewer only reads.
  */
 export type Caller = "viewer" | "editor" | "member" | "admin";
@@ -13,6 +13,7 @@ const EDITOR_DENIED = new Set([
   "APPROVE_CHANGE_REQUEST",
   "APPLY_CHANGE_REQUEST",
   "SKIP_CHANGE_REQUEST",
+  "DELETE_ENVIRONMENT",
 ]);
 const MEMBER_ALLOWED = new Set([
   "CREATE_FEATURE",

@@ -8,6 +8,7 @@ import {
   deleteStrategy,
   eventsOf,
   flagEnabledIn,
+  gqlOk,
   type TestUser,
   updateStrategy,
   userWithPat,
@@ -139,6 +140,48 @@ describe("the review path Draft → In review → Approved → Applied", () => {
     const draft = await propose(t, "development", enableCheckout, author.token);
     const res = await setState(t, draft.body.id, { state: "In review" }, author.token);
     expect(res.body).toMatchObject({ state: "Approved", minApprovals: 0 });
+  });
+});
+
+describe("an applied request's flags as they were before it", () => {
+  const stateBefore = async (id: number) => {
+    const data = await gqlOk<any>(
+      t,
+      `query($id: Int!) { changeRequest(id: $id) { state features { name
+        stateBeforeApply { name environments { name enabled strategies { name parameters } } } } } }`,
+      { id },
+    );
+    return data.changeRequest.features[0].stateBeforeApply;
+  };
+
+  it("null while open; once applied, the flag just before the apply, whatever changed since", async () => {
+    await createFlag(t, "before-apply");
+    await addStrategy(t, "before-apply", { name: "default" }, "production");
+    const id = await approvedByBoth(enableChange("before-apply"));
+    expect(await stateBefore(id)).toBeNull();
+    expect((await setState(t, id, { state: "Applied" }, alice.token)).status).toBe(200);
+    // Changed again afterwards (off, through another request): "before" stays the pre-apply state.
+    const off = await approvedByBoth(enableChange("before-apply", false));
+    expect((await setState(t, off, { state: "Applied" }, alice.token)).status).toBe(200);
+    const production = (await stateBefore(id)).environments.find(
+      (e: { name: string }) => e.name === "production",
+    );
+    expect(production).toEqual({
+      name: "production",
+      enabled: false,
+      strategies: [{ name: "default", parameters: {} }],
+    });
+    const second = (await stateBefore(off)).environments.find(
+      (e: { name: string }) => e.name === "production",
+    );
+    expect(second.enabled).toBe(true);
+  });
+
+  it("a rejected request has none", async () => {
+    await createFlag(t, "never-applied");
+    const id = await inReview(enableChange("never-applied"));
+    expect((await setState(t, id, { state: "Rejected" }, alice.token)).status).toBe(200);
+    expect(await stateBefore(id)).toBeNull();
   });
 });
 

@@ -252,6 +252,22 @@ describe("malformed or oversized metrics are refused whole", () => {
     expect(await t.database.prisma.clientApplication.findUnique({ where: { appName: "bad" } })).toBeNull();
   });
 
+  it("a bad count is named by its path in the body", async () => {
+    const res = await t.rest(
+      "POST",
+      "/api/client/metrics",
+      {
+        appName: "bad",
+        bucket: { ...LAST_HOUR, toggles: { alpha: { yes: 1, no: 0 }, beta: { yes: -1, no: 0 } } },
+      },
+      tokens.devDefault,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([
+      { path: "bucket.toggles.beta.yes", message: expect.stringMatching(/^bucket\.toggles\.beta\.yes: /) },
+    ]);
+  });
+
   it("more flags than VEXIL_METRICS_MAX_FLAGS: 400", async () => {
     const toggles = Object.fromEntries(
       Array.from({ length: 10_001 }, (_, i) => [`f${i}`, { yes: 1, no: 0 }]),

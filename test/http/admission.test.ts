@@ -137,3 +137,33 @@ describe("admission: at most VEXIL_MAX_CONCURRENT_REQUESTS requests are handled 
     expect(statuses).toEqual(Array(20).fill(200));
   });
 });
+
+describe("a body the admission read", () => {
+  it("is handed on as the same bytes, in a form whose keys are not its bytes (the fetch adapter lists them)", async () => {
+    const { createServer } = await import("node:http");
+    const { normalizeNodeRequest } = await import("@whatwg-node/server");
+    const { fetch: _fetch, ...fetchAPI } = await import("@whatwg-node/fetch");
+    const { admitRequests } = await import("../../src/http/admission.ts");
+    const sent = JSON.stringify({ text: "é".repeat(50_000) });
+    let handedOn: unknown;
+    const server = createServer(
+      admitRequests(
+        (request, response) => {
+          handedOn = (request as { body?: unknown }).body;
+          const fetchRequest = normalizeNodeRequest(request, fetchAPI as never, response);
+          void fetchRequest.text().then((text: string) => response.end(text === sent ? "same" : "different"));
+        },
+        { limit: 1, maxBodyBytes: 1024 * 1024 },
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const answer = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: sent });
+      expect(await answer.text()).toBe("same");
+      expect(Object.keys(handedOn as object).length).toBeLessThan(10);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -103,6 +103,40 @@ describe("NUL in any text", () => {
   });
 });
 
+describe("what a JSON body's text may hide", () => {
+  const postFlag = (body: string) =>
+    http("/api/admin/projects/default/features", { method: "POST", headers: json(), body });
+  /** `levels` arrays, one in the other; inside the body object they make `levels + 1`. */
+  const nested = (levels: number) => `${"[".repeat(levels)}1${"]".repeat(levels)}`;
+
+  it("a body nested 33 levels is refused (400); brackets inside strings neither add nor hide levels", async () => {
+    const deep = await postFlag(`{"name":"deep-flag","description":"x","x":${nested(32)}}`);
+    expectRestError(deep, 400, "ValidationError");
+    expect(JSON.parse(deep.text).message).toMatch(/nested deeper than 32/);
+    // Closing brackets in a string must not cancel the real nesting after them.
+    const hidden = await postFlag(`{"name":"deep-flag","description":"]]]]]]]]","x":${nested(32)}}`);
+    expectRestError(hidden, 400, "ValidationError");
+    // Opening brackets in a string are text, not nesting: 32 levels with them pass the check.
+    const shallow = await postFlag(
+      `{"name":"shallow-flag","description":"${"[{".repeat(40)}","x":${nested(31)}}`,
+    );
+    expect(shallow.status, shallow.text).toBe(201);
+    expect(await t.database.prisma.feature.count({ where: { name: "deep-flag" } })).toBe(0);
+  });
+
+  it("an escaped NUL or lone surrogate anywhere is refused; the text \\u0000 (an escaped backslash) is not NUL", async () => {
+    for (const escaped of ["\\u0000", "\\uD800", "\\udfff"]) {
+      const answer = await postFlag(`{"name":"escape-flag","description":"a${escaped}b"}`);
+      expectRestError(answer, 400, "ValidationError");
+      expect(JSON.parse(answer.text).details).toEqual([{ message: expect.any(String), path: "description" }]);
+    }
+    const literal = await postFlag(`{"name":"literal-flag","description":"a\\\\u0000b \\ud83d\\ude00"}`);
+    expect(literal.status, literal.text).toBe(201);
+    const flag = await t.database.prisma.feature.findUniqueOrThrow({ where: { name: "literal-flag" } });
+    expect(flag.description).toBe("a\\u0000b \u{1F600}");
+  });
+});
+
 describe("out-of-range values", () => {
   it("a timestamp past year 9999 (valid in JS, refused by PostgreSQL): 400, not 500", async () => {
     const { session } = await login(t, "nora");

@@ -216,7 +216,7 @@ describe("paging and total", () => {
     for (const q of ["limit=abc", "limit=0", "offset=-1"]) {
       expect((await t.rest("GET", `/api/admin/search/features?${q}`)).status).toBe(400);
     }
-    expect((await search("limit=100")).features.length).toBe(10);
+    expect((await search("project=IS:page&limit=100")).features.length).toBe(7);
   });
 });
 
@@ -225,7 +225,7 @@ describe("paging and total", () => {
  * returns the open one's id.
  */
 async function changeRequestsOnRich(): Promise<number> {
-  const project = "/api/admin/projects/sort";
+  const project = "/api/admin/projects/items";
   const config = await t.rest("PUT", `${project}/environments/production/change-requests/config`, {
     changeRequestsEnabled: true,
     requiredApprovals: 1,
@@ -257,14 +257,16 @@ async function changeRequestsOnRich(): Promise<number> {
 
 describe("items (spec 2.9)", () => {
   const hour = (h: number) => new Date(Date.UTC(2026, 5, 1, h, 30));
+  // A project of their own: the sorting and paging tests count project "sort" and every flag.
   beforeAll(async () => {
+    await createProject(t, "items");
     const richInput = {
       name: "rich",
       description: "all the fields",
       tags: [{ type: "simple", value: "shown" }],
     };
     await withClock(t, new Date("2026-01-04T00:00:00Z"), async () => {
-      const res = await t.rest("POST", "/api/admin/projects/sort/features", richInput, alice.token);
+      const res = await t.rest("POST", "/api/admin/projects/items/features", richInput, alice.token);
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     });
     const betaUsers = await createSegment(t, "beta-users");
@@ -273,20 +275,20 @@ describe("items (spec 2.9)", () => {
       "rich",
       { name: "flexibleRollout", segments: [betaUsers], disabled: true },
       "development",
-      "sort",
+      "items",
     );
     await withClock(t, new Date("2026-01-05T00:00:00Z"), () =>
-      createFlag(t, "rich-child", { project: "sort" }),
+      createFlag(t, "rich-child", { project: "items" }),
     );
-    const link = await t.rest("POST", "/api/admin/projects/sort/features/rich-child/dependencies", {
+    const link = await t.rest("POST", "/api/admin/projects/items/features/rich-child/dependencies", {
       feature: "rich",
     });
     expect(link.status).toBe(200);
-    await favorite("POST", "sort", "rich");
+    await favorite("POST", "items", "rich");
     // Counted while off in production (so pre-live, not live), in three hours; then turned on there.
     const sdk = {
-      development: await apiToken(t, "client", "development", ["sort"]),
-      production: await apiToken(t, "client", "production", ["sort"]),
+      development: await apiToken(t, "client", "development", ["items"]),
+      production: await apiToken(t, "client", "production", ["items"]),
     };
     const reports: [number, keyof typeof sdk, number, number][] = [
       [8, "development", 1, 1],
@@ -298,7 +300,7 @@ describe("items (spec 2.9)", () => {
         expect(await reportMetrics(t, sdk[environment], { rich: { yes, no } })).toBe(202);
       });
     }
-    await enableFlag(t, "rich", "production", "sort");
+    await enableFlag(t, "rich", "production", "items");
     openChangeRequestId = await changeRequestsOnRich();
     t.setNow(hour(10));
   });
@@ -310,7 +312,7 @@ describe("items (spec 2.9)", () => {
       type: "release",
       description: "all the fields",
       dependencyType: "parent",
-      project: "sort",
+      project: "items",
       stale: false,
       favorite: true,
       impressionData: false,

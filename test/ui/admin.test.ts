@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiToken, createFlag } from "../helpers/builders.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 describe.skipIf(!hasChromium)("web UI: administration (catalogue)", () => {
@@ -175,6 +176,50 @@ describe.skipIf(!hasChromium)("web UI: administration (catalogue)", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Delete team" }).click();
     await expect.poll(() => page.getByRole("rowheader", { name: "team" }).count()).toBe(0);
+    expect(ui.externalRequests).toEqual([]);
+  });
+
+  it("deprecates and undeprecates, clones with the flags' configuration, and deletes an environment", async () => {
+    await createFlag(ui, "env-page-flag", {
+      strategies: [{ environment: "production", name: "default" }],
+      enabledIn: ["production"],
+    });
+    await page.goto("/environments");
+    const production = page
+      .getByRole("row")
+      .filter({ has: page.getByRole("rowheader", { name: "production" }) });
+    await production.getByRole("button", { name: "Deprecate production" }).click();
+    await production.getByText("deprecated", { exact: true }).waitFor();
+    await production.getByRole("button", { name: "Undeprecate production" }).click();
+    await production.getByText("enabled", { exact: true }).waitFor();
+
+    await page.getByLabel("Name of the copy of production").fill("prod-copy");
+    await page.getByRole("button", { name: "Clone production" }).click();
+    await page.getByRole("rowheader", { name: "prod-copy" }).waitFor();
+    const copied = await ui.gql<any>(
+      `{ projectFeature(project: "default", name: "env-page-flag") { environments { name enabled strategies { name } } } }`,
+    );
+    expect(
+      copied.data.projectFeature.environments.find((e: { name: string }) => e.name === "prod-copy"),
+    ).toEqual({
+      name: "prod-copy",
+      enabled: true,
+      strategies: [{ name: "default" }],
+    });
+
+    // A token for it blocks the deletion, said in place; without it the environment goes.
+    await apiToken(ui, "client", "prod-copy", ["*"], "prod-copy-sdk");
+    page.once("dialog", (dialog) => void dialog.accept());
+    const copyRow = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "prod-copy" }) });
+    await copyRow.getByRole("button", { name: "Delete prod-copy" }).click();
+    await copyRow
+      .getByRole("alert")
+      .getByText(/1 API token\(s\) are for the environment "prod-copy"/)
+      .waitFor();
+    await ui.database.prisma.apiToken.deleteMany({ where: { environment: "prod-copy" } });
+    page.once("dialog", (dialog) => void dialog.accept());
+    await copyRow.getByRole("button", { name: "Delete prod-copy" }).click();
+    await expect.poll(() => page.getByRole("rowheader", { name: "prod-copy" }).count()).toBe(0);
     expect(ui.externalRequests).toEqual([]);
   });
 });

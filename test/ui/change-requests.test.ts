@@ -106,10 +106,29 @@ describe.skipIf(!hasChromium)("web UI: change requests", { timeout: 60_000 }, ()
     expect(production.enabled).toBe(true);
     expect(production.strategies[0].parameters.rollout).toBe("75");
 
-    // The author sees the comment and the new state after a reload.
+    // The author sees the comment and the new state after a reload; "Before" is still the
+    // flag as it was before the apply (not as it is now).
     await alice.reload();
     await alice.getByText("Looks right, 75% it is.").waitFor();
     await alice.getByText("Applied", { exact: true }).waitFor();
+    await alice.getByText('"Before" shows the flag as it was just before the request was applied.').waitFor();
+    const applied = alice.getByRole("region", { name: "Changes to checkout" });
+    await expect
+      .poll(() =>
+        applied
+          .getByRole("row", { name: /parameters\.rollout/ })
+          .getByRole("cell")
+          .allTextContents(),
+      )
+      .toEqual(["50", "75"]);
+    await expect
+      .poll(() =>
+        applied
+          .getByRole("row", { name: /^enabled/ })
+          .getByRole("cell")
+          .allTextContents(),
+      )
+      .toEqual(["false", "true"]);
   });
 
   it("the author discards one change; a reviewer approves and schedules the rest", async () => {

@@ -10,6 +10,7 @@ export const PAGES: LazyPage[] = [
   // Administration pages
   lazyPage("projects", () => import("./pages/projects/ProjectsPage.tsx")),
   lazyPage("projects/:project", () => import("./pages/projects/ProjectPage.tsx")),
+  lazyPage("projects/:project/insights", () => import("./pages/projects/ProjectInsightsPage.tsx")),
   lazyPage("environments", () => import("./pages/environments/EnvironmentsPage.tsx")),
   lazyPage("segments", () => import("./pages/segments/SegmentsPage.tsx")),
   lazyPage("context-fields", () => import("./pages/context-fields/ContextFieldsPage.tsx")),

@@ -19,6 +19,7 @@ export const PERMISSIONS = {
   UPDATE_FEATURE_DEPENDENCY: "UPDATE_FEATURE_DEPENDENCY",
   CREATE_ENVIRONMENT: "CREATE_ENVIRONMENT",
   UPDATE_ENVIRONMENT: "UPDATE_ENVIRONMENT",
+  DELETE_ENVIRONMENT: "DELETE_ENVIRONMENT",
   CREATE_CONTEXT_FIELD: "CREATE_CONTEXT_FIELD",
   UPDATE_CONTEXT_FIELD: "UPDATE_CONTEXT_FIELD",
   DELETE_CONTEXT_FIELD: "DELETE_CONTEXT_FIELD",
@@ -104,11 +105,14 @@ const CHANGE_REQUEST_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>(
 ]);
 
 /**
- * Permissions every Editor holds in every project and environment: everything but ADMIN and
- * the change-request approvals (those are granted by custom roles, as in Unleash).
+ * Permissions every Editor holds in every project and environment: everything but ADMIN, the
+ * change-request approvals (those are granted by custom roles, as in Unleash) and deleting an
+ * environment, which deletes every flag's configuration there (D-23).
  */
 export const EDITOR_PERMISSIONS: ReadonlySet<Permission> = new Set(
-  Object.values(PERMISSIONS).filter((p) => p !== "ADMIN" && !CHANGE_REQUEST_PERMISSIONS.has(p)),
+  Object.values(PERMISSIONS).filter(
+    (p) => p !== "ADMIN" && p !== "DELETE_ENVIRONMENT" && !CHANGE_REQUEST_PERMISSIONS.has(p),
+  ),
 );
 
 /** A project Owner: every project and environment permission in the project (no approvals). */

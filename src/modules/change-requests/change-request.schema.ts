@@ -58,7 +58,7 @@ const DefaultChangeRef = builder
     }),
   });
 
-const FeatureGroupRef = builder.objectRef<FeatureGroup>("ChangeRequestFeature").implement({
+export const FeatureGroupRef = builder.objectRef<FeatureGroup>("ChangeRequestFeature").implement({
   description: "The changes of a change request to one flag.",
   fields: (t) => ({
     name: t.exposeString("name", { description: "Flag name." }),

@@ -1,5 +1,5 @@
-import type { Tx } from "../../db/database.ts";
-import { CLOSED_STATES } from "./change-request-states.types.ts";
+import type { Db, Tx } from "../../db/database.ts";
+import { CLOSED_STATES, OPEN_STATES } from "./change-request-states.types.ts";
 import { type ChangeConflict, conflictsOf } from "./conflicts.read.ts";
 
 /** A user as change requests show them (spec 2.11 `createdBy`). */
@@ -14,6 +14,8 @@ export type ChangeItem = {
 };
 export type FeatureGroup = {
   name: string;
+  /** The request it belongs to, and whether it was applied (what it changed is in the log). */
+  changeRequest: { id: number; project: string; applied: boolean };
   conflict: string | null;
   changes: ChangeItem[];
   defaultChange: { action: string; payload: unknown } | null;
@@ -107,6 +109,7 @@ async function viewOf(tx: Tx, row: Loaded, users: Map<number, CrUser>): Promise<
     }
     const group = features.get(c.featureName) ?? {
       name: c.featureName,
+      changeRequest: { id: row.id, project: row.projectId, applied: row.state === "Applied" },
       conflict: null,
       changes: [],
       defaultChange: null,
@@ -184,4 +187,9 @@ async function defaultChangeOf(
         parameters: { rollout: "100", stickiness: "default", groupId: group.name },
       };
   return { action: "addStrategy", payload };
+}
+
+/** How many change requests are open (not applied, cancelled or rejected) in `environment`. */
+export function openChangeRequestCountIn(tx: Db | Tx, environment: string): Promise<number> {
+  return tx.changeRequest.count({ where: { environmentName: environment, state: { in: [...OPEN_STATES] } } });
 }

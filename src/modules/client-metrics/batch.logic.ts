@@ -35,7 +35,10 @@ export type InstanceSeen = {
 };
 
 /** One SDK report, already validated and scoped by the caller's token. */
-export type Report = {
+export type FlagCounts = { yes: number; no: number; variants?: Record<string, number> | null };
+
+/** A report as received; its counts per flag are `Counts` (checked, or not yet: `unknown`). */
+export type Report<Counts = FlagCounts> = {
   instance: InstanceSeen;
   /** Counts only: the instance names the application and environment but is not recorded (Edge's bulk metrics). */
   countsOnly?: boolean;
@@ -43,7 +46,7 @@ export type Report = {
   /** Hour bucket time (the SDK bucket's start) and the counts per flag; absent for register. */
   bucket?: {
     at: Date;
-    toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> | null }>;
+    toggles: Record<string, Counts>;
   };
 };
 

@@ -3,7 +3,15 @@ import { DomainError, ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { hourOf } from "../features/evaluation-metrics.logic.ts";
 import type { Report, SdkType } from "./batch.logic.ts";
-import { bulkMetricsBody, type InstanceFields, metricsBody, registerBody } from "./payloads.inputs.ts";
+import { impactMetricsBody } from "./impact-metrics.inputs.ts";
+import { impactRowsOf } from "./impact-metrics.logic.ts";
+import {
+  bulkMetricsBody,
+  flagCountsByName,
+  type InstanceFields,
+  metricsBody,
+  registerBody,
+} from "./payloads.inputs.ts";
 
 /**
  * The SDK endpoints' work, one function per endpoint, for callers that already checked the
@@ -34,9 +42,11 @@ export async function receiveClientMetrics(
   sdkType: SdkType,
 ): Promise<void> {
   const report = parseInput(metricsBody(deps.config.metrics.maxFlags), body);
+  // Impact metrics are kept from server-side SDKs only (a frontend token ships in every browser).
+  const impact = sdkType === "backend" ? parseInput(impactMetricsBody, body).impactMetrics : null;
   const now = deps.now();
   const bucket = report.bucket;
-  await buffer(deps, {
+  const admitted = await deps.services.metricsRoom.admit({
     projects: scope.projects,
     instance: instanceOf(scope, report, sdkType, now),
     // The hour is the bucket's start as the SDK saw it, unless its clock runs ahead of ours.
@@ -44,6 +54,26 @@ export async function receiveClientMetrics(
       ? { at: new Date(Math.min(bucket.start.getTime(), now.getTime())), toggles: bucket.toggles }
       : undefined,
   });
+  if (!admitted) return;
+  // Refused here, the report leaves nothing stored; the room may count its names until it
+  // reads the database again (a minute at most).
+  const toggles = admitted.bucket?.toggles;
+  await deps.services.metricsIngestor.add({
+    ...admitted,
+    bucket: admitted.bucket && {
+      ...admitted.bucket,
+      toggles: parseInput(flagCountsByName, toggles, ["bucket", "toggles"]),
+    },
+  });
+  // Last, once the whole body passed: a refused report keeps none of its impact metrics either.
+  if (impact?.length) {
+    const source = {
+      appName: report.appName,
+      environment: environmentOf(scope, report.environment),
+      at: now,
+    };
+    await deps.services.impactMetrics.add(impactRowsOf(impact, source));
+  }
 }
 
 /** `POST /api/client/register`, `POST /api/frontend/client/register`: an SDK instance starts. */

@@ -18,8 +18,12 @@ import type { Report } from "./batch.logic.ts";
  * caps' worth of names, plus the flags' names.
  */
 export type MetricsRoom = {
-  /** The report as it may be buffered (the instance left out when there is no room), or null. */
-  admit(report: Report): Promise<Report | null>;
+  /**
+   * The report as it may be buffered (the instance left out when there is no room, counts for
+   * names beyond the budget left out), or null. Its counts are passed through unread, so a
+   * caller may check only those admitted.
+   */
+  admit<Counts>(report: Report<Counts>): Promise<Report<Counts> | null>;
   /** Reads the database again on the next report (after rows were pruned). */
   forget(): void;
 };
@@ -29,7 +33,6 @@ const REFRESH_MS = 60_000;
 const WARN_EVERY_MS = 60_000;
 
 type View = { apps: Set<string>; instances: Set<string>; flags: Set<string> };
-type Toggles = NonNullable<Report["bucket"]>["toggles"];
 
 export const instanceKey = (appName: string, instanceId: string, environment: string) =>
   `${appName}\u0000${instanceId}\u0000${environment}`;
@@ -74,23 +77,26 @@ export function createMetricsRoom(deps: Pick<AppDeps, "config" | "db" | "logger"
 
   /** Whether counts for a name the view does not know may pass (the per-minute budget). */
   function unknownMayPass(name: string): boolean {
-    if (Date.now() - unknownSince > REFRESH_MS) {
-      unknownAdmitted = new Set();
-      unknownSince = Date.now();
-    }
     if (unknownAdmitted.has(name)) return true;
     if (unknownAdmitted.size >= unknownFlagsPerMinute) return false;
     unknownAdmitted.add(name);
     return true;
   }
 
-  /** The toggles whose counts may pass: all of them, or a copy without the dropped names. */
-  function admitToggles(v: View, toggles: Toggles): Toggles {
-    const entries = Object.entries(toggles);
-    const kept = entries.filter(([name]) => v.flags.has(name) || unknownMayPass(name));
-    if (kept.length === entries.length) return toggles;
+  /**
+   * The toggles whose counts may pass: all of them, or a copy without the dropped names. A
+   * flood brings hundreds of names a report, so this is a plain loop with one clock reading.
+   */
+  function admitToggles<Counts>(v: View, toggles: Record<string, Counts>): Record<string, Counts> {
+    if (Date.now() - unknownSince > REFRESH_MS) {
+      unknownAdmitted = new Set();
+      unknownSince = Date.now();
+    }
+    const names = Object.keys(toggles);
+    const kept = names.filter((name) => v.flags.has(name) || unknownMayPass(name));
+    if (kept.length === names.length) return toggles;
     dropped("unknown flag names");
-    return Object.fromEntries(kept);
+    return Object.fromEntries(kept.map((name) => [name, toggles[name] as Counts]));
   }
 
   function dropped(what: string) {

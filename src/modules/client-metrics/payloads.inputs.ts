@@ -4,8 +4,12 @@ import { MAX_COUNT } from "../features/evaluation-metrics.logic.ts";
 /**
  * The bodies the official SDKs send (unleash-client `lib/metrics.js` getClientData /
  * createMetricsData, unleash-proxy-client's register and metrics), as zod schemas. Fields the
- * SDKs add that Vexil does not use (connectionId, yggdrasilVersion, impactMetrics, ...) are
- * let through untouched; those it uses are checked, and one bad field refuses the whole body.
+ * SDKs add that Vexil does not use (connectionId, yggdrasilVersion, ...) are let through
+ * untouched; those it uses are checked, and one bad field refuses the whole body.
+ * `impactMetrics` has its own schema (impact-metrics.inputs.ts).
+ * A metrics report's counts are checked in a second step, `flagCountsByName`, only for the
+ * flags the metrics room admits (D-35): a flood of made-up names from a public token costs a
+ * look-up per name, not a validation of each.
  */
 
 const NAME_MAX = 255;
@@ -37,6 +41,15 @@ const flagCounts = z.looseObject({
     }),
 });
 
+/** A metrics report's counts per flag name, before `flagCountsByName` checks them. */
+const uncheckedToggles = z.custom<Record<string, unknown>>(
+  (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+  "expected an object of counts per flag name",
+);
+
+/** The counts of the flags admitted from a metrics report's `bucket.toggles`. */
+export const flagCountsByName = z.record(name, flagCounts);
+
 /** What every register and metrics call says about the SDK instance that sends it. */
 const instanceFields = {
   appName: name,
@@ -65,12 +78,12 @@ export function metricsBody(maxFlags: number) {
 function buildMetricsBody(maxFlags: number) {
   return z.looseObject({
     ...instanceFields,
-    // Omitted or null when a report carries only impact metrics (which Vexil does not keep).
+    // Omitted or null when a report carries only impact metrics (impact-metrics.inputs.ts).
     bucket: z
       .looseObject({
         start: dateLike,
         stop: dateLike,
-        toggles: z.record(name, flagCounts).refine((t) => Object.keys(t).length <= maxFlags, {
+        toggles: uncheckedToggles.refine((t) => Object.keys(t).length <= maxFlags, {
           message: `at most ${maxFlags} flags per report`,
         }),
       })

@@ -4,8 +4,8 @@ import { sqlOf } from "../../shared/sql.ts";
 import { UNKNOWN_FLAG_HOURS } from "./unknown-flags.logic.ts";
 
 /**
- * Retention of SDK telemetry, as Unleash keeps it (D-35): per-application hourly counts and
- * SDK instances for `retentionHours` (48) after their hour or last report, unknown flags for
+ * Retention of SDK telemetry, as Unleash keeps it (D-35): per-application hourly counts, impact
+ * metrics and SDK instances for `retentionHours` (48) after their hour, minute or last report, unknown flags for
  * 24 hours, applications for 30 days after their last report. Once the applications reach
  * their cap, those no admin described and with no instance left go at once, so that room comes
  * back after a flood of made-up names.
@@ -14,6 +14,7 @@ export type RetentionLimits = { retentionHours: number; maxApplications: number 
 export type Pruned = {
   metrics: number;
   variantMetrics: number;
+  impactMetrics: number;
   instances: number;
   applications: number;
   unknownFlags: number;
@@ -32,10 +33,18 @@ const CHUNK = 5_000;
  */
 export async function pruneClientMetrics(db: Db, now: Date, limits: RetentionLimits): Promise<Pruned | null> {
   const kept = new Date(now.getTime() - limits.retentionHours * HOUR_MS);
-  const pruned: Pruned = { metrics: 0, variantMetrics: 0, instances: 0, applications: 0, unknownFlags: 0 };
+  const pruned: Pruned = {
+    metrics: 0,
+    variantMetrics: 0,
+    impactMetrics: 0,
+    instances: 0,
+    applications: 0,
+    unknownFlags: 0,
+  };
   const steps: [keyof Pruned, (tx: Tx) => Promise<number>][] = [
     ["metrics", (tx) => deleteChunk(tx, "ClientMetricsHourly", Prisma.sql`hour < ${kept}`)],
     ["variantMetrics", (tx) => deleteChunk(tx, "ClientVariantMetricsHourly", Prisma.sql`hour < ${kept}`)],
+    ["impactMetrics", (tx) => deleteChunk(tx, "ImpactMetricMinute", Prisma.sql`minute < ${kept}`)],
     ["instances", (tx) => deleteChunk(tx, "ClientInstance", Prisma.sql`"lastSeenAt" < ${kept}`)],
     [
       "unknownFlags",

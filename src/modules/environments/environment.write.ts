@@ -1,6 +1,11 @@
 import type { EnvironmentPayload } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
-import { LimitExceededError, NameExistsError, NotFoundError } from "../../shared/errors.ts";
+import {
+  InvalidOperationError,
+  LimitExceededError,
+  NameExistsError,
+  NotFoundError,
+} from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
@@ -60,4 +65,31 @@ export async function updateEnvironment(w: Write, name: string, input: UpdateEnv
     preData: environmentRecord(before),
   });
   return after;
+}
+
+/** The environment `name`, locked until the end of the write; NotFound when there is none. */
+export async function lockEnvironment(w: Write, name: string) {
+  await lockRow(w.tx, "Environment", name);
+  const environment = await w.tx.environment.findUnique({ where: { name } });
+  if (!environment) throw new NotFoundError(`Could not find environment "${name}"`);
+  return environment;
+}
+
+/**
+ * Deletes the (locked) environment row, whatever still refers to it going with it (flag states
+ * and strategies, project links: the caller removes those first, with their events). Records
+ * `environment-deleted`. A protected environment is refused (InvalidOperation).
+ */
+export async function deleteEnvironmentRow(w: Write, environment: EnvironmentRow) {
+  if (environment.protected) {
+    throw new InvalidOperationError(
+      `The environment "${environment.name}" is protected and cannot be deleted.`,
+    );
+  }
+  await w.tx.environment.delete({ where: { name: environment.name } });
+  await recordEvent(w, {
+    type: "environment-deleted",
+    environment: environment.name,
+    preData: environmentRecord(environment),
+  });
 }

@@ -38,6 +38,43 @@ export async function removeProjectFlagsFromEnvironment(tx: Tx, projectId: strin
   await tx.featureEnvironment.deleteMany({ where: ofProjectHere });
 }
 
+/**
+ * Gives every flag of `projectId` (archived ones too) in environment `to` its state in `from`:
+ * on or off, variants, and copies of its strategies (new ids, same segments). An environment
+ * cloned for the project (projects/environment-lifecycle.write.ts); `to` holds no state yet.
+ */
+export async function copyProjectFlagsToEnvironment(
+  tx: Tx,
+  projectId: string,
+  from: string,
+  to: string,
+  now: Date,
+) {
+  await sqlOf(tx).execute`
+    INSERT INTO "FeatureEnvironment" ("featureName", "environmentName", enabled, variants)
+    SELECT f.name, ${to}, COALESCE(fe.enabled, false), COALESCE(fe.variants, '[]'::jsonb)
+      FROM "Feature" f
+      LEFT JOIN "FeatureEnvironment" fe ON fe."featureName" = f.name AND fe."environmentName" = ${from}
+     WHERE f."projectId" = ${projectId}`;
+  await sqlOf(tx).execute`
+    WITH source AS (
+      SELECT s.*, gen_random_uuid()::text AS "copyId" FROM "FeatureStrategy" s
+        JOIN "Feature" f ON f.name = s."featureName"
+       WHERE f."projectId" = ${projectId} AND s."environmentName" = ${from}
+    ), copied AS (
+      INSERT INTO "FeatureStrategy" (id, "featureName", "projectId", "environmentName", "strategyName", title,
+                                     disabled, "sortOrder", parameters, constraints, variants, "createdAt",
+                                     "createdByUserId")
+      SELECT "copyId", "featureName", "projectId", ${to}, "strategyName", title, disabled, "sortOrder",
+             parameters, constraints, variants, ${now}::timestamp(3), "createdByUserId"
+        FROM source
+      RETURNING id
+    )
+    INSERT INTO "FeatureStrategySegment" ("strategyId", "segmentId")
+    SELECT source."copyId", ss."segmentId"
+      FROM source JOIN "FeatureStrategySegment" ss ON ss."strategyId" = source.id`;
+}
+
 /** A revived flag starts off everywhere. */
 export async function disableFlagEverywhere(tx: Tx, featureName: string) {
   await tx.featureEnvironment.updateMany({ where: { featureName }, data: { enabled: false } });

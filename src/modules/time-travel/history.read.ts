@@ -302,3 +302,14 @@ export async function lastKnownProject(db: Db | Tx, name: string): Promise<strin
   });
   return row?.projectId ?? null;
 }
+
+/**
+ * When change request `id` was applied: its events share the group `change-request` + id and
+ * the transaction's time (null when it was not applied, or its events are gone).
+ */
+export async function changeRequestAppliedAt(db: Db | Tx, id: number): Promise<Date | null> {
+  const [row] = await sqlOf(db).query<{ at: Date | null }>`
+    SELECT min("createdAt") AS at FROM "Event"
+     WHERE "groupType" = 'change-request' AND "groupId" = ${String(id)}`;
+  return row?.at ?? null;
+}

@@ -84,7 +84,7 @@ const PastDependencyRef = builder.objectRef<PastDependency>("PastDependency").im
   }),
 });
 
-const PastFeatureRef = builder.objectRef<FlagState>("PastFeature").implement({
+export const PastFeatureRef = builder.objectRef<FlagState>("PastFeature").implement({
   description: "A flag as it was at a past instant.",
   fields: (t) => ({
     name: t.exposeString("name", { description: "Flag name." }),

@@ -261,7 +261,9 @@ function Review(props: { request: Request }) {
         {cr.features.length === 0 && cr.segments.length === 0 && <p>No changes.</p>}
         {!open && cr.features.length > 0 && (
           <p className="muted">
-            "Before" shows the flag as it is now, not as it was when the request closed.
+            {cr.state === "Applied"
+              ? '"Before" shows the flag as it was just before the request was applied.'
+              : '"Before" shows the flag as it is now: the request was closed without being applied.'}
           </p>
         )}
         {cr.features.map((feature) => (

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useQuery } from "urql";
-import { graphql, readFragment } from "../../lib/graphql.ts";
+import { graphql, type ResultOf, readFragment } from "../../lib/graphql.ts";
 import { StrategyFields } from "../flag/queries.ts";
 import {
   type ChangeDescription,
@@ -25,6 +25,20 @@ export const ChangeRequestFields = graphql(
       conflict
       defaultChange { action payload }
       changes { id action conflict payload createdAt createdBy { id username } }
+      stateBeforeApply {
+        archived
+        dependencies { feature enabled variants }
+        environments {
+          name
+          enabled
+          variants { name weight weightType stickiness payload { type value } }
+          strategies {
+            databaseId name title disabled sortOrder parameters segments
+            constraints { contextName operator values value inverted caseInsensitive }
+            variants { name weight weightType stickiness payload { type value } }
+          }
+        }
+      }
     }
     segments { id name action conflict payload createdAt createdBy { id username } }
   }
@@ -61,7 +75,10 @@ type Change = {
   createdBy: { id: number; username: string | null };
 };
 
-/** The changes to one flag, each compared with the flag as it is now in the environment. */
+/**
+ * The changes to one flag, each compared with the flag as it is now in the environment, or, once
+ * the request is applied, as it was just before (from the flag's history).
+ */
 export function FlagChanges(props: {
   project: string;
   environment: string;
@@ -70,24 +87,19 @@ export function FlagChanges(props: {
     conflict: string | null;
     defaultChange: { action: string; payload: unknown } | null;
     changes: Change[];
+    stateBeforeApply: PastFlag | null;
   };
   onDiscard: ((change: Change) => void) | null;
 }) {
+  const past = props.feature.stateBeforeApply;
   const [result] = useQuery({
     query: FlagNow,
     variables: { project: props.project, name: props.feature.name },
+    pause: past !== null,
   });
-  const flag = result.data?.projectFeature;
-  const environment = flag?.environments.find((e) => e.name === props.environment);
-  const state: FlagState | null = flag
-    ? {
-        archived: flag.archived,
-        dependencies: flag.dependencies,
-        environment: environment
-          ? { ...environment, strategies: environment.strategies.map((s) => readFragment(StrategyFields, s)) }
-          : null,
-      }
-    : null;
+  const state = past
+    ? pastState(past, props.environment)
+    : nowState(result.data?.projectFeature, props.environment);
   return (
     <section className="cr-flag" aria-label={`Changes to ${props.feature.name}`}>
       <h3>
@@ -116,6 +128,31 @@ export function FlagChanges(props: {
       )}
     </section>
   );
+}
+
+type PastFlag = Omit<FlagState, "environment"> & {
+  environments: (NonNullable<FlagState["environment"]> & { name: string })[];
+};
+type FlagNowData = NonNullable<ResultOf<typeof FlagNow>["projectFeature"]>;
+
+function pastState(flag: PastFlag, environment: string): FlagState {
+  return {
+    archived: flag.archived,
+    dependencies: flag.dependencies,
+    environment: flag.environments.find((e) => e.name === environment) ?? null,
+  };
+}
+
+function nowState(flag: FlagNowData | null | undefined, environment: string): FlagState | null {
+  if (!flag) return null;
+  const env = flag.environments.find((e) => e.name === environment);
+  return {
+    archived: flag.archived,
+    dependencies: flag.dependencies,
+    environment: env
+      ? { ...env, strategies: env.strategies.map((s) => readFragment(StrategyFields, s)) }
+      : null,
+  };
 }
 
 export function SegmentChanges(props: {

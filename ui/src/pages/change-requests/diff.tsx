@@ -1,6 +1,6 @@
 /**
  * What one proposed change does, as a before → after comparison of plain values. The "before"
- * is the flag's state now: exact while the request is open, only indicative once it is closed.
+ * is the flag's state now while the request is open, and just before it once it was applied.
  */
 
 import { Table } from "../../components/table.tsx";

@@ -26,14 +26,30 @@ const UpdateEnvironment = graphql(`
   }
 `);
 
+const SetEnabled = graphql(`
+  mutation SetEnvironmentEnabled($name: String!, $enabled: Boolean!) {
+    setEnvironmentEnabled(name: $name, enabled: $enabled) { id enabled }
+  }
+`);
+
+const DeleteEnvironment = graphql(`
+  mutation DeleteEnvironment($name: String!) { deleteEnvironment(name: $name) }
+`);
+
+const CloneEnvironment = graphql(`
+  mutation CloneEnvironment($name: String!, $input: CloneEnvironmentInput!) {
+    cloneEnvironment(name: $name, input: $input) { id name }
+  }
+`);
+
 type Environment = ResultOf<typeof EnvironmentList>["environments"][number];
 
 /** The usual environment types; the API takes any. */
 const TYPES = ["development", "test", "preproduction", "production"];
 
 /**
- * Environments: create, and change type and sort order. The API has no way to delete one or
- * to switch `enabled` after creation, so both are shown read-only.
+ * Environments: create, change type and sort order, deprecate (Unleash's word for disabled:
+ * hidden from new projects) and undeprecate, clone with every flag's configuration, delete.
  */
 export default function EnvironmentsPage() {
   const { result, data, reload } = useListPage({ query: EnvironmentList });
@@ -50,13 +66,13 @@ export default function EnvironmentsPage() {
       <CreateEnvironmentForm typesId={typesId} onCreated={reload} />
       <Pending fetching={result.fetching && !environments} error={result.error} />
       {environments && (
-        <DataTable columns={["Name", "Status", "Projects", "Flags on", "Type and order"]}>
+        <DataTable columns={["Name", "Status", "Projects", "Flags on", "Type and order", "Actions"]}>
           {environments.map((env) => (
             <tr key={env.id}>
               <th scope="row">{env.name}</th>
               <td>
                 <span className={env.enabled ? "badge on" : "badge off"}>
-                  {env.enabled ? "enabled" : "disabled"}
+                  {env.enabled ? "enabled" : "deprecated"}
                 </span>
                 {env.protected && <span className="badge">protected</span>}
               </td>
@@ -64,6 +80,9 @@ export default function EnvironmentsPage() {
               <td>{env.enabledToggleCount}</td>
               <td>
                 <EditEnvironmentForm environment={env} typesId={typesId} />
+              </td>
+              <td>
+                <EnvironmentActions environment={env} typesId={typesId} onChanged={reload} />
               </td>
             </tr>
           ))}
@@ -153,5 +172,64 @@ function EditEnvironmentForm(props: { environment: Environment; typesId: string 
       </button>
       <ProblemBanner problem={problem} />
     </form>
+  );
+}
+
+/** Deprecate or undeprecate, clone, delete: each says what went wrong in place. */
+function EnvironmentActions(props: { environment: Environment; typesId: string; onChanged(): void }) {
+  const { environment } = props;
+  const [toggle, setEnabled] = useMutation(SetEnabled);
+  const [deletion, remove] = useMutation(DeleteEnvironment);
+  const [cloning, clone] = useMutation(CloneEnvironment);
+  async function deleteIt() {
+    const question = `Delete the environment ${environment.name}? Every flag's configuration in it is deleted too.`;
+    if (!window.confirm(question)) return;
+    const outcome = await remove({ name: environment.name });
+    if (!outcome.error) props.onChanged();
+  }
+  async function cloneIt(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const outcome = await clone({
+      name: environment.name,
+      input: { name: String(data.get("name")), type: String(data.get("type")) },
+    });
+    if (!outcome.error) props.onChanged();
+  }
+  const problem = problemOf(toggle.error ?? deletion.error ?? cloning.error);
+  return (
+    <div className="row-actions">
+      <button
+        type="button"
+        disabled={toggle.fetching}
+        onClick={() => void setEnabled({ name: environment.name, enabled: !environment.enabled })}
+      >
+        {environment.enabled ? `Deprecate ${environment.name}` : `Undeprecate ${environment.name}`}
+      </button>
+      <button
+        type="button"
+        className="danger"
+        disabled={deletion.fetching || environment.protected}
+        title={environment.protected ? "A protected environment cannot be deleted." : undefined}
+        onClick={() => void deleteIt()}
+      >
+        Delete {environment.name}
+      </button>
+      <form className="row-form" onSubmit={cloneIt} aria-label={`Clone ${environment.name}`}>
+        <Field label={`Name of the copy of ${environment.name}`} name="name" required problem={problem} />
+        <Field
+          label={`Type of the copy of ${environment.name}`}
+          name="type"
+          list={props.typesId}
+          defaultValue={environment.type}
+          required
+          problem={problem}
+        />
+        <button type="submit" disabled={cloning.fetching}>
+          Clone {environment.name}
+        </button>
+      </form>
+      <ProblemBanner problem={problem} />
+    </div>
   );
 }

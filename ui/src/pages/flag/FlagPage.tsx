@@ -8,6 +8,7 @@ import { EnvironmentSection } from "./EnvironmentSection.tsx";
 import { FlagAsOf } from "./FlagAsOf.tsx";
 import { FlagHeader } from "./FlagHeader.tsx";
 import { FlagHistory } from "./FlagHistory.tsx";
+import { FlagReleases } from "./FlagReleases.tsx";
 import { FlagUsage } from "./FlagUsage.tsx";
 import { DependenciesSection, TagsSection } from "./LinksSections.tsx";
 import {
@@ -69,6 +70,7 @@ export default function FlagPage() {
         <TagsSection tags={flag.tags} />
         <DependenciesSection dependencies={flag.dependencies} childFlags={flag.children} />
       </fieldset>
+      {!flag.archived && <FlagReleases environments={environments} />}
       <FlagUsage />
       <FlagAsOf />
       <FlagHistory />

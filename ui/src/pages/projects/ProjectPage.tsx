@@ -63,7 +63,8 @@ export default function ProjectPage() {
     <>
       <PageTitle>{project ? `Project ${project.name}` : "Project"}</PageTitle>
       <p>
-        <Link to="/projects">All projects</Link>
+        <Link to="/projects">All projects</Link> ·{" "}
+        <Link to={`/projects/${encodeURIComponent(projectId)}/insights`}>Insights</Link>
       </p>
       <Pending fetching={result.fetching && !project} error={result.error} />
       {project && result.data && (
