@@ -303,6 +303,9 @@ export const releaseTemplatePayload = z.object({
 });
 
 /** What a safeguard watches, and what it does when it trips. */
+/** What a safeguard's reading is compared with: nothing, or the time before the running milestone. */
+export const SAFEGUARD_BASELINES = ["none", "previousMilestone"] as const;
+
 export const safeguardPayload = z.object({
   id: z.string(),
   metricName: z.string(),
@@ -312,6 +315,11 @@ export const safeguardPayload = z.object({
   threshold: z.number(),
   windowSeconds: z.number(),
   action: z.enum(["rollback", "disable"]),
+  /**
+   * `previousMilestone`: the threshold applies to the rise over the same window just before the
+   * running milestone started (absent in plans made before it existed: `none`).
+   */
+  baseline: z.enum(SAFEGUARD_BASELINES).optional(),
 });
 
 /** A release plan: a template applied to a flag in an environment (release-plan-added, -removed). */
@@ -349,8 +357,11 @@ export const planSafeguardsPayload = z.object({ planId: z.string(), safeguards: 
 export const safeguardTriggeredPayload = z.object({
   planId: z.string(),
   safeguard: safeguardPayload,
-  /** The metric over the window, aggregated as the safeguard says. */
+  /** The metric over the window, aggregated as the safeguard says (with a baseline: its rise). */
   value: z.number(),
+  /** With a `previousMilestone` baseline: the reading now, and over the window before the milestone. */
+  current: z.number().nullable().optional(),
+  baseline: z.number().nullable().optional(),
   from: z.string(),
   to: z.string(),
   /** The milestone that tripped, and the one now running (null: the flag was turned off). */

@@ -3,6 +3,7 @@ import type pg from "pg";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { type AppScope, callerOfRequest } from "../context.ts";
 import { can } from "../modules/access/grant-check.logic.ts";
+import { deliveryCountsByStatus } from "../modules/addons/addon.read.ts";
 import { AuthenticationRequired, NoAccessError } from "../shared/errors.ts";
 import { operationOf, surfaceOf } from "./labels.ts";
 
@@ -89,7 +90,7 @@ export function useMetrics(deps: AppScope, pool?: pg.Pool): Plugin<Record<string
     labelNames: ["status"],
     registers: [register],
     async collect() {
-      const rows = await deps.db.addonDelivery.groupBy({ by: ["status"], _count: { _all: true } });
+      const rows = await deliveryCountsByStatus(deps.db);
       for (const status of ["pending", "dead"]) {
         this.set({ status }, rows.find((r) => r.status === status)?._count._all ?? 0);
       }

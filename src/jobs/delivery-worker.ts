@@ -2,6 +2,7 @@ import type { AppDeps } from "../context.ts";
 import { effectWrote } from "../events/record.ts";
 import type { StoredEvent } from "../events/types.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { addonById } from "../modules/addons/addon.read.ts";
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
@@ -9,6 +10,7 @@ import {
   settleDelivery,
 } from "../modules/addons/addon-deliveries.write.ts";
 import { logDeliveryAttempt } from "../modules/addons/integration-event.write.ts";
+import { eventById } from "../modules/events/event.read.ts";
 import { type DeliveryOutcome, deliverEvent, eventView } from "./webhook.ts";
 
 /** Deliveries claimed (and sent in parallel) per round. */
@@ -95,8 +97,8 @@ export function startDeliveryWorker(
 
 async function handle(deps: Pick<AppDeps, "db" | "logger" | "config" | "now">, row: ClaimedDelivery) {
   const [addon, event] = await Promise.all([
-    deps.db.addon.findUnique({ where: { id: row.addonId } }),
-    deps.db.event.findUnique({ where: { id: row.eventId } }),
+    addonById(deps.db, row.addonId),
+    eventById(deps.db, row.eventId),
   ]);
   if (!addon || !event) return; // the addon was deleted meanwhile (its deliveries went with it)
   const settings = deps.config.integrations;

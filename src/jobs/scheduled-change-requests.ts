@@ -2,14 +2,18 @@ import type { AppBase } from "../context.ts";
 import type { Tx } from "../db/database.ts";
 import { applyChanges } from "../modules/change-requests/apply.write.ts";
 import { conflictsOf } from "../modules/change-requests/conflicts.read.ts";
-import { failSchedule, suspendSchedule } from "../modules/change-requests/schedule.write.ts";
+import {
+  claimDueChangeRequest,
+  failSchedule,
+  suspendSchedule,
+} from "../modules/change-requests/schedule.write.ts";
 import {
   type LockedChangeRequest,
   lockChangeRequest,
   recordChangeRequestEvent,
 } from "../modules/change-requests/store.write.ts";
+import { userById } from "../modules/users/user.read.ts";
 import { type Actor, SYSTEM_ACTOR } from "../shared/actor.ts";
-import { sqlOf } from "../shared/sql.ts";
 import { runWrite, type Write } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 
@@ -21,26 +25,10 @@ export const SCHEDULER_INTERVAL_MS = 10_000;
 /** At most this many requests per run, so one run never holds the process for long. */
 const MAX_PER_RUN = 100;
 
-/**
- * Claims the oldest due Scheduled change request that no other process is working on
- * (`FOR UPDATE SKIP LOCKED`: with several processes on one PostgreSQL each request is taken
- * by exactly one, and after its commit it is no longer pending, so never applied twice).
- */
-async function claimDue(tx: Tx, now: Date): Promise<number | null> {
-  const rows = await sqlOf(tx).query<{ id: number }>`
-    SELECT c.id FROM "ChangeRequest" c
-    JOIN "ChangeRequestSchedule" s ON s."changeRequestId" = c.id
-    WHERE c.state = 'Scheduled' AND s.status = 'pending' AND s."scheduledAt" <= ${now}
-    ORDER BY s."scheduledAt", c.id
-    LIMIT 1
-    FOR UPDATE OF c SKIP LOCKED`;
-  return rows[0]?.id ?? null;
-}
-
 /** The user who scheduled the request acts for it; null when that user is gone. */
 async function schedulerOf(tx: Tx, userId: number): Promise<Actor | null> {
   if (userId <= 0) return { ...SYSTEM_ACTOR, userId };
-  const user = await tx.user.findUnique({ where: { id: userId } });
+  const user = await userById(tx, userId);
   if (!user || user.deletedAt) return null;
   return { userId, name: user.username ?? user.email ?? `user-${userId}` };
 }
@@ -95,7 +83,7 @@ export async function runDueScheduledChangeRequests(deps: SchedulerDeps, now: Da
     const done = await runWrite(
       ctx,
       async (w) => {
-        const id = await claimDue(w.tx, now);
+        const id = await claimDueChangeRequest(w.tx, now);
         if (id === null) return null;
         const cr = await lockChangeRequest(w.tx, null, id);
         const result = await runOne({ ...w, groupId: String(id) }, cr, deps.config.limits);

@@ -104,6 +104,39 @@ describe("impact metrics", () => {
     });
   });
 
+  it("a flag's impact metrics: every metric whose samples name the flag, a series per flag value", async () => {
+    const at = new Date(Date.now() - 40 * MINUTE);
+    const minute = new Date(Math.floor(at.getTime() / MINUTE) * MINUTE);
+    const on = { "search-v3": "enabled" };
+    const off = { "search-v3": "disabled" };
+    const res = await send(at, [
+      counter("search_errors", [
+        { labels: on, value: 4 },
+        { labels: off, value: 1 },
+      ]),
+      counter("unrelated_total", [{ labels: { other: "x" }, value: 9 }]),
+    ]);
+    expect(res.status).toBe(202);
+    const data = await gqlOk<any>(
+      t,
+      `query($from: DateTime!, $to: DateTime!) { featureImpactMetrics(feature: "search-v3", environment: "development",
+        from: $from, to: $to) { name type series { appName labels points { minute value } } } }`,
+      { from: minute.toISOString(), to: new Date(minute.getTime() + MINUTE).toISOString() },
+    );
+    expect(data.featureImpactMetrics).toHaveLength(1);
+    const [metric] = data.featureImpactMetrics;
+    expect(metric).toMatchObject({ name: "search_errors", type: "counter" });
+    const byValue = Object.fromEntries(
+      metric.series.map((s: any) => [s.labels["search-v3"], s.points.map((p: any) => p.value)]),
+    );
+    expect(byValue).toEqual({ enabled: [4], disabled: [1] });
+    const bad = await gqlError(
+      t,
+      `{ featureImpactMetrics(feature: "search-v3", environment: "development", from: "2026-01-02T00:00:00Z", to: "2026-01-01T00:00:00Z") { name } }`,
+    );
+    expect(bad.code).toBe("VALIDATION");
+  });
+
   it("keeps a gauge's last value and adds histogram buckets, with percentiles", async () => {
     const at = new Date(Date.now() - 20 * MINUTE);
     const minute = new Date(Math.floor(at.getTime() / MINUTE) * MINUTE);

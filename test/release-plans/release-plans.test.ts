@@ -285,6 +285,49 @@ describe("the evaluation pass", () => {
     expect(again.events).toEqual([]);
   });
 
+  it("with a previousMilestone baseline, trips on the rise over the window before the milestone, not on the reading", async () => {
+    await createFlag(t, "baselined");
+    const t0 = new Date(Math.floor(Date.now() / MINUTE) * MINUTE + 20 * MINUTE);
+    t.setNow(t0);
+    const sg = [{ ...GUARD, baseline: "previousMilestone" }];
+    const applied = await gqlOk(
+      t,
+      APPLY.replace("windowSeconds action }", "windowSeconds action baseline }"),
+      { f: "baselined", env: "development", tpl: templateId, sg, start: true },
+    );
+    expect(applied.applyReleaseTemplate.safeguards[0].baseline).toBe("previousMilestone");
+    const planId = applied.applyReleaseTemplate.databaseId as string;
+    t.setNow(null);
+    // The 1 % milestone already sees 10 errors: no earlier milestone, so nothing to compare with.
+    await reportErrors(new Date(t0.getTime() + 1_000), 10);
+    expect((await passAt(new Date(t0.getTime() + 2_000))).get(planId)).toBe("watched");
+    await passAt(new Date(t0.getTime() + 60_000)); // now at 25 %
+    // 12 errors: over the threshold of 5, but only 2 more than before the milestone.
+    await reportErrors(new Date(t0.getTime() + 61_000), 12);
+    expect((await passAt(new Date(t0.getTime() + 62_000))).get(planId)).toBe("watched");
+    expect(await rollouts("baselined")).toEqual(["25"]);
+    await reportErrors(new Date(t0.getTime() + 63_000), 9);
+    const { brief } = await recorded(t, () => passAt(new Date(t0.getTime() + 64_000)));
+    expect(brief.find((e) => e.type === "safeguard-triggered")?.data).toMatchObject({
+      value: 11,
+      current: 21,
+      baseline: 10,
+      safeguard: { baseline: "previousMilestone" },
+    });
+    expect(await rollouts("baselined")).toEqual(["1"]);
+    await createFlag(t, "baselined-bad");
+    expect(
+      (
+        await gqlError(t, APPLY, {
+          f: "baselined-bad",
+          env: "development",
+          tpl: templateId,
+          sg: [{ ...GUARD, baseline: "yesterday" }],
+        })
+      ).code,
+    ).toBe("VALIDATION");
+  });
+
   it("turns the flag off when a safeguard says disable", async () => {
     await createFlag(t, "switch-off", { enabledIn: ["development"] });
     const t0 = new Date(Math.floor(Date.now() / MINUTE) * MINUTE + 10 * MINUTE);

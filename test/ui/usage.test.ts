@@ -24,6 +24,28 @@ describe.skipIf(!hasChromium)("web UI: SDK usage", () => {
     expect(registered.status).toBe(202);
     const options = { appName: "checkout-web", instanceId: "pod-7" };
     expect(await reportMetrics(ui, sdk, { "reported-flag": { yes: 7, no: 3 } }, options)).toBe(202);
+    // unleash-client's impact metrics, its samples labelled with the flag's value for the user.
+    const impact = await ui.rest(
+      "POST",
+      "/api/client/metrics",
+      {
+        appName: "checkout-web",
+        instanceId: "pod-7",
+        impactMetrics: [
+          {
+            name: "checkout_errors",
+            help: "errors",
+            type: "counter",
+            samples: [
+              { labels: { "reported-flag": "enabled" }, value: 6 },
+              { labels: { "reported-flag": "disabled" }, value: 2 },
+            ],
+          },
+        ],
+      },
+      sdk,
+    );
+    expect(impact.status).toBe(202);
   });
   afterAll(() => ui?.close());
 
@@ -42,6 +64,17 @@ describe.skipIf(!hasChromium)("web UI: SDK usage", () => {
       .getByRole("row")
       .filter({ has: page.getByRole("rowheader", { name: "production" }) });
     expect((await production.getByRole("cell").allTextContents()).slice(0, 3)).toEqual(["never", "0", "0"]);
+    // Impact metrics next to the counts: the flag's populations side by side.
+    const impact = usage.getByRole("table", { name: /Impact metrics in development/ });
+    const enabled = impact
+      .getByRole("row")
+      .filter({ has: page.getByRole("cell", { name: "enabled", exact: true }) });
+    expect((await enabled.getByRole("cell").allTextContents()).slice(0, 2)).toEqual(["enabled", "6"]);
+    await enabled.getByRole("img", { name: "checkout_errors per minute in development (enabled)" }).waitFor();
+    const disabled = impact
+      .getByRole("row")
+      .filter({ has: page.getByRole("cell", { name: "disabled", exact: true }) });
+    expect((await disabled.getByRole("cell").allTextContents()).slice(0, 2)).toEqual(["disabled", "2"]);
   });
 
   it("the Applications page lists each application with its instances and the flags it evaluates", async () => {

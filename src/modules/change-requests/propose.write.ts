@@ -8,7 +8,9 @@ import { can } from "../access/grant-check.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { featureEnvironment } from "../feature-environments/feature-lock.read.ts";
 import { changeRequestSetting } from "../feature-environments/guards.read.ts";
+import { strategyById } from "../feature-environments/strategy.read.ts";
 import { featureInProject } from "../features/feature.read.ts";
+import { segmentOrNull } from "../segments/segment.read.ts";
 import { APPLIERS, PROPOSE_PERMISSION } from "./appliers.write.ts";
 import {
   type ChangeAction,
@@ -69,7 +71,7 @@ async function checkReferences(w: Write, action: ChangeAction, target: ChangeTar
         ? (payload as { id: string }[]).map((x) => x.id)
         : [];
   for (const id of strategyIds) {
-    const s = await w.tx.featureStrategy.findUnique({ where: { id } });
+    const s = await strategyById(w.tx, id);
     if (!s || s.featureName !== target.feature || s.environmentName !== target.environment) {
       throw new NotFoundError(
         `Could not find strategy "${id}" of flag "${target.feature}" in "${target.environment}"`,
@@ -77,7 +79,7 @@ async function checkReferences(w: Write, action: ChangeAction, target: ChangeTar
     }
   }
   if (SEGMENT_ACTIONS.has(action)) {
-    const segment = await w.tx.segment.findUnique({ where: { id: Number(p.id) } });
+    const segment = await segmentOrNull(w.tx, Number(p.id));
     if (!segment || (segment.projectId && segment.projectId !== target.project)) {
       throw new NotFoundError(`Could not find segment ${p.id} in project "${target.project}"`);
     }

@@ -1,4 +1,6 @@
+import type { Tx } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import { inChangeRequest, type LockedChangeRequest } from "./store.write.ts";
 
@@ -31,4 +33,20 @@ export async function failSchedule(w: Write, cr: LockedChangeRequest, reason: st
     ...place,
     data: { ...place.data, reason },
   });
+}
+
+/**
+ * Claims the oldest due Scheduled change request that no other process is working on
+ * (`FOR UPDATE SKIP LOCKED`: with several processes on one PostgreSQL each request is taken
+ * by exactly one, and after its commit it is no longer pending, so never applied twice).
+ */
+export async function claimDueChangeRequest(tx: Tx, now: Date): Promise<number | null> {
+  const rows = await sqlOf(tx).query<{ id: number }>`
+    SELECT c.id FROM "ChangeRequest" c
+    JOIN "ChangeRequestSchedule" s ON s."changeRequestId" = c.id
+    WHERE c.state = 'Scheduled' AND s.status = 'pending' AND s."scheduledAt" <= ${now}
+    ORDER BY s."scheduledAt", c.id
+    LIMIT 1
+    FOR UPDATE OF c SKIP LOCKED`;
+  return rows[0]?.id ?? null;
 }

@@ -1,5 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Tx } from "../../db/database.ts";
+import { featureEnvironmentOf } from "../feature-environments/feature-environment.read.ts";
+import { strategyWithSegments } from "../feature-environments/strategy.read.ts";
+import { featureWithName } from "../features/feature.read.ts";
+import { segmentOrNull } from "../segments/segment.read.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";
 
 /** Where a change applies: its change request's project and environment, and its flag. */
@@ -8,10 +12,7 @@ type Payload = Record<string, unknown>;
 
 /** What a strategy is, for comparison (its position is left out: reordering is not editing it). */
 async function strategyState(tx: Tx, id: string) {
-  const s = await tx.featureStrategy.findUnique({
-    where: { id },
-    include: { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" } } },
-  });
+  const s = await strategyWithSegments(tx, id);
   if (!s) return null;
   return {
     name: s.strategyName,
@@ -25,18 +26,14 @@ async function strategyState(tx: Tx, id: string) {
 }
 
 async function segmentState(tx: Tx, id: number) {
-  const s = await tx.segment.findUnique({ where: { id } });
+  const s = await segmentOrNull(tx, id);
   if (!s) return null;
   return { name: s.name, description: s.description, project: s.projectId, constraints: s.constraints };
 }
 
 async function variantsState(tx: Tx, target: ChangeTarget) {
   if (!target.feature) return null;
-  const env = await tx.featureEnvironment.findUnique({
-    where: {
-      featureName_environmentName: { featureName: target.feature, environmentName: target.environment },
-    },
-  });
+  const env = await featureEnvironmentOf(tx, target.feature, target.environment);
   return env ? env.variants : null;
 }
 
@@ -75,7 +72,7 @@ export async function findConflict(
 ): Promise<string | null> {
   const p = (payload ?? {}) as Payload;
   if (target.feature) {
-    const flag = await tx.feature.findUnique({ where: { name: target.feature } });
+    const flag = await featureWithName(tx, target.feature);
     if (!flag) return `The flag "${target.feature}" no longer exists.`;
     if (flag.archivedAt) return `The flag "${target.feature}" has been archived.`;
   }
@@ -101,7 +98,7 @@ export async function findConflict(
     case "patchVariant":
       return changedSince(snapshot, await variantsState(tx, target), "variants");
     case "addDependency": {
-      const parent = await tx.feature.findUnique({ where: { name: String(p.feature) } });
+      const parent = await featureWithName(tx, String(p.feature));
       if (!parent) return `The parent flag "${p.feature}" no longer exists.`;
       if (parent.archivedAt) return `The parent flag "${p.feature}" has been archived.`;
       return null;

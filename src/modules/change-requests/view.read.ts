@@ -1,4 +1,7 @@
 import type { Db, Tx } from "../../db/database.ts";
+import { strategiesDisabledIn } from "../feature-environments/strategy.read.ts";
+import { segmentOrNull } from "../segments/segment.read.ts";
+import { usersWithIds } from "../users/user.read.ts";
 import { CLOSED_STATES, OPEN_STATES } from "./change-request-states.types.ts";
 import { type ChangeConflict, conflictsOf } from "./conflicts.read.ts";
 
@@ -81,7 +84,10 @@ async function usersOf(tx: Tx, rows: Loaded[]): Promise<Map<number, CrUser>> {
     for (const a of [...r.approvals, ...r.rejections]) ids.add(a.userId);
     for (const c of r.comments) ids.add(c.userId);
   }
-  const found = await tx.user.findMany({ where: { id: { in: [...ids].filter((i) => i > 0) } } });
+  const found = await usersWithIds(
+    tx,
+    [...ids].filter((i) => i > 0),
+  );
   return new Map(
     found.map((u) => [u.id, { id: u.id, username: u.username ?? u.email ?? u.name, imageUrl: u.imageUrl }]),
   );
@@ -150,7 +156,7 @@ function scheduleOf(s: NonNullable<Loaded["schedule"]>): ChangeRequestView["sche
 
 async function segmentName(tx: Tx, payload: unknown): Promise<string> {
   const p = (payload ?? {}) as { id?: number; name?: string };
-  const segment = p.id ? await tx.segment.findUnique({ where: { id: Number(p.id) } }) : null;
+  const segment = p.id ? await segmentOrNull(tx, Number(p.id)) : null;
   return segment?.name ?? p.name ?? `segment ${p.id}`;
 }
 
@@ -170,10 +176,7 @@ async function defaultChangeOf(
   if (!enabling || group.changes.some((c) => c.action === "addStrategy")) return null;
   if ((enabling.payload as { shouldActivateDisabledStrategies?: boolean }).shouldActivateDisabledStrategies)
     return null;
-  const strategies = await tx.featureStrategy.findMany({
-    where: { featureName: group.name, environmentName: row.environmentName },
-    select: { disabled: true },
-  });
+  const strategies = await strategiesDisabledIn(tx, group.name, row.environmentName);
   if (strategies.some((s) => !s.disabled)) return null;
   const link = await tx.projectEnvironment.findUnique({
     where: { projectId_environmentName: { projectId: row.projectId, environmentName: row.environmentName } },

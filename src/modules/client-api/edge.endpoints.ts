@@ -9,6 +9,7 @@ import { parseJsonBody } from "../../shared/http-body.ts";
 import { errorResponseDoc, jsonContent, jsonRequestBody } from "../../shared/openapi.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { hashSecret } from "../access/credentials.write.ts";
+import { unexpiredTokensByHash } from "../tokens/api-tokens.read.ts";
 import { MAX_TOKENS, tokenStringList } from "./edge.inputs.ts";
 
 /** Unleash's edgeTokenSchema. */
@@ -27,15 +28,7 @@ export async function validEdgeTokens(
   secrets: string[],
 ): Promise<EdgeToken[]> {
   const byHash = new Map(secrets.map((s) => [hashSecret(s), s]));
-  const now = deps.now();
-  const rows = await deps.db.apiToken.findMany({
-    where: {
-      secretHash: { in: [...byHash.keys()] },
-      type: { in: EDGE_TOKEN_TYPES },
-      OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
-    },
-    select: { secretHash: true, type: true, projects: true, environment: true },
-  });
+  const rows = await unexpiredTokensByHash(deps.db, [...byHash.keys()], EDGE_TOKEN_TYPES, deps.now());
   const found = new Map(rows.map((r) => [r.secretHash, r]));
   return secrets.flatMap((token) => {
     const row = found.get(hashSecret(token));

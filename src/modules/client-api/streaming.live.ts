@@ -7,6 +7,7 @@ import type { SdkCaller } from "../client-features/sdk-credential.write.ts";
 import type { ClientFeature, DeltaEvent } from "../evaluation/client-features.types.ts";
 import { onExpiry } from "../live/expiry.live.ts";
 import { followEvents } from "../live/follow.live.ts";
+import { apiTokenInForce } from "../tokens/api-tokens.read.ts";
 
 /** Well inside the SDK's 60 s read timeout (unleash-client's streaming fetcher). */
 const KEEP_ALIVE_MS = 25_000;
@@ -194,6 +195,5 @@ function computeDelta(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent
 async function tokenStillValid(deps: AppScope, caller: SdkCaller): Promise<boolean> {
   const tokenId = caller.principal.tokenId;
   if (tokenId === null) return true;
-  const token = await deps.db.apiToken.findFirst({ where: { id: tokenId }, select: { expiresAt: true } });
-  return token !== null && (!token.expiresAt || token.expiresAt > deps.now());
+  return apiTokenInForce(deps.db, tokenId, deps.now());
 }

@@ -1,11 +1,11 @@
 import type { Db } from "../../db/database.ts";
-import { sqlOf } from "../../shared/sql.ts";
 import type {
   ClientFeature,
   ClientFeaturesState,
   ClientSegment,
 } from "../evaluation/client-features.types.ts";
 import { readFlagRecords } from "../flag-record/flag-record.read.ts";
+import { sdkSegments } from "../segments/segment.read.ts";
 import { clientFeatureOf } from "./client-feature.logic.ts";
 
 /**
@@ -42,8 +42,7 @@ async function readSegments(db: Db, features: ClientFeature[]): Promise<ClientSe
   for (const f of features)
     for (const s of f.strategies ?? []) for (const id of s.segments ?? []) ids.add(id);
   if (ids.size === 0) return [];
-  return sqlOf(db).query<ClientSegment>`
-    SELECT id, name, constraints FROM "Segment" WHERE id = ANY(${[...ids]}::int[]) ORDER BY id`;
+  return sdkSegments(db, [...ids]);
 }
 
 /**

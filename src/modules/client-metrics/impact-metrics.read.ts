@@ -33,6 +33,24 @@ export async function impactMetricRows(db: Db | Tx, range: ImpactRange): Promise
   return rows;
 }
 
+/**
+ * The stored minutes, in one environment and `from` ≤ minute < `to`, of every metric whose series
+ * carry a label named after `feature` (unleash-client labels a sample with each flag of its
+ * context: `{<flag>: enabled|disabled|<variant>}`), by metric then minute.
+ */
+export async function flagImpactMetricRows(
+  db: Db | Tx,
+  range: { feature: string; environment: string; from: Date; to: Date },
+): Promise<ImpactRow[]> {
+  return sqlOf(db).query<ImpactRow>`
+    SELECT name, environment, "appName", "labelsKey", labels, minute, type, value, count, buckets
+    FROM "ImpactMetricMinute"
+    WHERE environment = ${range.environment} AND minute >= ${range.from} AND minute < ${range.to}
+      AND jsonb_exists(labels, ${range.feature})
+    ORDER BY name, minute, "appName", "labelsKey"
+    LIMIT ${MAX_ROWS}`;
+}
+
 export type KnownImpactMetric = { name: string; type: ImpactMetricType; environment: string };
 
 /** The metrics SDKs reported that are still kept (in one environment, or all), by name. */

@@ -3,7 +3,12 @@ import { ValidationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { labelSelectorsSchema } from "./impact-metrics.inputs.ts";
 import { type ImpactRow, quantile } from "./impact-metrics.logic.ts";
-import { impactMetricRows, type KnownImpactMetric, knownImpactMetrics } from "./impact-metrics.read.ts";
+import {
+  flagImpactMetricRows,
+  impactMetricRows,
+  type KnownImpactMetric,
+  knownImpactMetrics,
+} from "./impact-metrics.read.ts";
 
 const ImpactMetricRef = builder.objectRef<KnownImpactMetric>("ImpactMetric").implement({
   description: "A metric SDKs report through `impactMetrics` (counter, gauge or histogram), still kept.",
@@ -109,15 +114,60 @@ builder.queryField("impactMetricSeries", (t) =>
     resolve: async (_root, args, ctx) => {
       if (args.from.getTime() >= args.to.getTime()) throw new ValidationError("`from` must be before `to`.");
       const labels = parseInput(labelSelectorsSchema, args.labels ?? {});
-      const rows = await impactMetricRows(ctx.db, { ...args, labels });
-      const series = new Map<string, Series>();
-      for (const row of rows) {
-        const key = `${row.appName}\u0000${row.labelsKey}`;
-        const s = series.get(key) ?? { appName: row.appName, labels: row.labels, type: row.type, points: [] };
-        series.set(key, s);
-        s.points.push(row);
-      }
-      return [...series.values()];
+      return seriesOf(await impactMetricRows(ctx.db, { ...args, labels }));
+    },
+  }),
+);
+
+/** The series of `rows` (one per application and label set), in the rows' order. */
+function seriesOf(rows: ImpactRow[]): Series[] {
+  const series = new Map<string, Series>();
+  for (const row of rows) {
+    const key = `${row.appName}\u0000${row.labelsKey}`;
+    const s = series.get(key) ?? { appName: row.appName, labels: row.labels, type: row.type, points: [] };
+    series.set(key, s);
+    s.points.push(row);
+  }
+  return [...series.values()];
+}
+
+type FlagImpactMetric = { name: string; type: string; series: Series[] };
+
+const FlagImpactMetricRef = builder.objectRef<FlagImpactMetric>("FlagImpactMetric").implement({
+  description: "An impact metric whose samples name a flag, with one series per label set.",
+  fields: (t) => ({
+    name: t.exposeString("name", { description: "The metric's name." }),
+    type: t.exposeString("type", { description: "`counter`, `gauge` or `histogram`." }),
+    series: t.field({
+      type: [ImpactMetricSeriesRef],
+      description: "Its series; each one's labels hold the flag's value (enabled, disabled or a variant).",
+      resolve: (m) => m.series,
+    }),
+  }),
+});
+
+builder.queryField("featureImpactMetrics", (t) =>
+  t.field({
+    type: [FlagImpactMetricRef],
+    description:
+      "The impact metrics SDKs reported with the flag in their samples' context, in one environment over a time range, per minute (at most 10,000 minutes in all): how the flag's on, off and variant populations compare.",
+    authScopes: { authenticated: true },
+    args: {
+      feature: t.arg.string({ required: true, description: "Flag name (a label of the samples)." }),
+      environment: t.arg.string({ required: true, description: "Environment of the reporting SDK tokens." }),
+      from: t.arg({ type: "DateTime", required: true, description: "Start (inclusive)." }),
+      to: t.arg({ type: "DateTime", required: true, description: "End (exclusive)." }),
+    },
+    resolve: async (_root, args, ctx) => {
+      if (args.from.getTime() >= args.to.getTime()) throw new ValidationError("`from` must be before `to`.");
+      const rows = await flagImpactMetricRows(ctx.db, args);
+      const metrics = new Map<string, ImpactRow[]>();
+      for (const row of rows) metrics.set(row.name, [...(metrics.get(row.name) ?? []), row]);
+      return [...metrics].map(([name, metricRows]) => ({
+        name,
+        type: metricRows[0]?.type ?? "counter",
+        series: seriesOf(metricRows),
+      }));
     },
   }),
 );

@@ -5,7 +5,7 @@ import { NameExistsError, NotFoundError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
-import { findProject } from "../projects/project.write.ts";
+import { findProject } from "../projects/project.read.ts";
 import {
   type CreateContextFieldInput,
   createContextFieldSchema,

@@ -3,7 +3,7 @@ import { NameExistsError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
-import { findProject } from "../projects/project.write.ts";
+import { findProject } from "../projects/project.read.ts";
 import { createContextFieldSchema } from "./context-field.inputs.ts";
 import { removeLegalValue, upsertLegalValue } from "./context-field.write.ts";
 

@@ -1,4 +1,6 @@
 import { builder } from "../../builder.ts";
+import { environmentVariantsOfFlag } from "../feature-environments/feature-environment.read.ts";
+import { strategyVariantsOfFlag } from "../feature-environments/strategy.read.ts";
 import type { EnvironmentVariant, StrategyVariant } from "../feature-environments/strategy.types.ts";
 
 builder.queryField("dependenciesExist", (t) =>
@@ -35,11 +37,8 @@ builder.prismaObjectFields("Feature", (t) => ({
     select: { name: true },
     resolve: async (feature, _args, ctx) => {
       const [strategies, environments] = await Promise.all([
-        ctx.db.featureStrategy.findMany({ where: { featureName: feature.name }, select: { variants: true } }),
-        ctx.db.featureEnvironment.findMany({
-          where: { featureName: feature.name },
-          select: { variants: true },
-        }),
+        strategyVariantsOfFlag(ctx.db, feature.name),
+        environmentVariantsOfFlag(ctx.db, feature.name),
       ]);
       const names = new Set<string>();
       for (const s of strategies) for (const v of s.variants as StrategyVariant[]) names.add(v.name);

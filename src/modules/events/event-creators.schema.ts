@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "../../shared/actor.ts";
+import { userNamesWithIds } from "../users/user.read.ts";
 import { visibilityOf } from "./visibility.logic.ts";
 
 type EventCreator = { id: number; name: string };
@@ -33,10 +34,10 @@ builder.queryField("eventCreators", (t) =>
         orderBy: { createdByUserId: "asc" },
       });
       const ids = groups.map((g) => g.createdByUserId).filter((id): id is number => id !== null);
-      const users = await ctx.db.user.findMany({
-        where: { id: { in: ids.filter((id) => id > 0) } },
-        select: { id: true, name: true, username: true, email: true },
-      });
+      const users = await userNamesWithIds(
+        ctx.db,
+        ids.filter((id) => id > 0),
+      );
       return groups.map((g) => {
         const id = g.createdByUserId as number;
         const user = users.find((u) => u.id === id);

@@ -1,5 +1,7 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
+import { featureForQuery } from "../features/feature.read.ts";
+import { projectForQuery } from "../projects/project.read.ts";
 import { favoriteFeature, favoriteProject, unfavoriteFeature, unfavoriteProject } from "./favorites.write.ts";
 
 builder.prismaObjectField("Project", "favorite", (t) =>
@@ -27,7 +29,7 @@ for (const [field, run, event] of [
       resolve: async (query, _root, args, ctx) => {
         return runWrite(ctx, async (w) => {
           await run(w, args.project, args.feature);
-          return w.tx.feature.findUniqueOrThrow({ ...query, where: { name: args.feature } });
+          return featureForQuery(w.tx, query, args.feature);
         });
       },
     }),
@@ -47,7 +49,7 @@ for (const [field, run, event] of [
       resolve: async (query, _root, args, ctx) => {
         return runWrite(ctx, async (w) => {
           await run(w, args.project);
-          return w.tx.project.findUniqueOrThrow({ ...query, where: { id: args.project } });
+          return projectForQuery(w.tx, query, args.project);
         });
       },
     }),

@@ -2,6 +2,7 @@ import { recordEvent } from "../../events/record.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
 import { featureInProject } from "../features/feature.read.ts";
+import { projectById } from "../projects/project.read.ts";
 
 /**
  * Favourites belong to the acting user. An admin API token acts as the shared "Admin API
@@ -38,7 +39,7 @@ export async function unfavoriteFeature(w: Write, projectId: string, name: strin
 }
 
 async function activeProject(w: Write, projectId: string) {
-  const project = await w.tx.project.findUnique({ where: { id: projectId } });
+  const project = await projectById(w.tx, projectId);
   if (!project || project.archivedAt)
     throw new NotFoundError(`Could not find project with id "${projectId}"`);
   return project;

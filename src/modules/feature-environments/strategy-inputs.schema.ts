@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import type { strategyInputFields } from "./strategy.inputs.ts";
 import { ConstraintOperatorEnum } from "./strategy.schema.ts";
 
 /** GraphQL input types shared by strategies, variants and segments. */
@@ -73,15 +74,24 @@ export const EnvironmentVariantInput = builder.inputType("EnvironmentVariantInpu
   }),
 });
 
-const strategyFields = (t: PothosInputFieldBuilder) => ({
-  title: t.string({ description: "Optional human title." }),
-  disabled: t.boolean({ description: "Disabled strategies are kept but not evaluated." }),
-  sortOrder: t.int({ description: "Position in the list (default: after the last one)." }),
-  parameters: t.field({ type: "JSON", description: "Map of parameter names to values (stored as strings)." }),
-  constraints: t.field({ type: [ConstraintInput], description: "All must hold for the strategy to apply." }),
-  variants: t.field({ type: [StrategyVariantInput], description: "Strategy-level variants." }),
-  segments: t.intList({ description: "Ids of segments to attach (each must exist)." }),
-});
+// The input's fields are the zod schema's (strategy.inputs.ts), each one: a field added there
+// does not compile here until the GraphQL input takes it.
+const strategyFields = (t: PothosInputFieldBuilder) =>
+  ({
+    title: t.string({ description: "Optional human title." }),
+    disabled: t.boolean({ description: "Disabled strategies are kept but not evaluated." }),
+    sortOrder: t.int({ description: "Position in the list (default: after the last one)." }),
+    parameters: t.field({
+      type: "JSON",
+      description: "Map of parameter names to values (stored as strings).",
+    }),
+    constraints: t.field({
+      type: [ConstraintInput],
+      description: "All must hold for the strategy to apply.",
+    }),
+    variants: t.field({ type: [StrategyVariantInput], description: "Strategy-level variants." }),
+    segments: t.intList({ description: "Ids of segments to attach (each must exist)." }),
+  }) satisfies Record<keyof typeof strategyInputFields, unknown>;
 type PothosInputFieldBuilder = Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0];
 
 export const StrategyInput = builder.inputType("StrategyInput", {

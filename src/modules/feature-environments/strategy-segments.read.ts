@@ -27,3 +27,25 @@ export async function checkStrategySegments(tx: Tx, ids: number[], project: stri
 function invalid(message: string) {
   return new ValidationError(`segments: ${message}`, [{ path: "segments", message: `segments: ${message}` }]);
 }
+
+/** The flags whose strategies use segment `id` (one name per use, unsorted). */
+export async function flagsUsingSegment(tx: Tx, id: number): Promise<string[]> {
+  const uses = await tx.featureStrategySegment.findMany({
+    where: { segmentId: id },
+    select: { strategy: { select: { featureName: true } } },
+  });
+  return uses.map((u) => u.strategy.featureName);
+}
+
+/** A project other than `project` one of whose strategies uses segment `id`, or null. */
+export async function projectUsingSegmentOutside(
+  tx: Tx,
+  id: number,
+  project: string,
+): Promise<string | null> {
+  const elsewhere = await tx.featureStrategySegment.findFirst({
+    where: { segmentId: id, strategy: { projectId: { not: project } } },
+    select: { strategy: { select: { projectId: true } } },
+  });
+  return elsewhere?.strategy.projectId ?? null;
+}

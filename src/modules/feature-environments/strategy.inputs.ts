@@ -32,9 +32,11 @@ export const variantSchema = z.object({
 });
 export type VariantInput = z.input<typeof variantSchema>;
 
-const parameterValue = z.union([z.string(), z.number(), z.boolean()]);
+/** A strategy parameter's value as sent (stored as text). */
+export const parameterValue = z.union([z.string(), z.number(), z.boolean()]);
 
-const strategyFields = {
+/** A strategy's fields besides its name: change-request proposals check the same ones. */
+export const strategyInputFields = {
   title: z.string().max(255).nullish(),
   disabled: z.boolean().nullish(),
   sortOrder: z.number().int().nullish(),
@@ -43,10 +45,10 @@ const strategyFields = {
   variants: z.array(z.custom<VariantInput>()).nullish(),
   segments: z.array(z.number().int()).nullish(),
 };
-export const newStrategySchema = z.object({ name: z.string().min(1).max(255), ...strategyFields });
+export const newStrategySchema = z.object({ name: z.string().min(1).max(255), ...strategyInputFields });
 export const strategyUpdateSchema = z.object({
   name: z.string().min(1).max(255).nullish(),
-  ...strategyFields,
+  ...strategyInputFields,
 });
 export type NewStrategyInput = z.input<typeof newStrategySchema>;
 export type StrategyUpdateInput = z.input<typeof strategyUpdateSchema>;

@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import { NODE_ID } from "../../shared/node-ids.ts";
+import type { FlagRecordStrategy, Serves } from "../flag-record/flag-record.logic.ts";
 import { CONSTRAINT_OPERATORS, type Constraint, type StrategyVariant } from "./strategy.types.ts";
 
 export const ConstraintOperatorEnum = builder.enumType("ConstraintOperator", {
@@ -62,35 +63,39 @@ export const FeatureStrategyRef = builder.prismaNode("FeatureStrategy", {
   description: "An activation strategy of a flag in one environment (spec 2.6).",
   nullable: true,
   id: { ...NODE_ID, field: "id" },
-  fields: (t) => ({
-    databaseId: t.exposeString("id", {
-      description: "UUID, the strategy's id in the REST API and arguments.",
-    }),
-    name: t.exposeString("strategyName", { description: "Strategy type, e.g. flexibleRollout." }),
-    title: t.exposeString("title", { nullable: true, description: "Optional human title." }),
-    disabled: t.exposeBoolean("disabled", { description: "Disabled strategies are not evaluated." }),
-    featureName: t.exposeString("featureName", { description: "The flag." }),
-    environment: t.exposeString("environmentName", { description: "The environment." }),
-    sortOrder: t.exposeInt("sortOrder", { description: "Position in the list, ascending." }),
-    segments: t.intList({
-      description: "Ids of attached segments.",
-      select: { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" } } },
-      resolve: (s) => s.segments.map((x) => x.segmentId),
-    }),
-    constraints: t.field({
-      type: [ConstraintRef],
-      description: "All must hold for the strategy to apply.",
-      resolve: (s) => s.constraints as Constraint[],
-    }),
-    variants: t.field({
-      type: [StrategyVariantRef],
-      description: "Strategy-level variants.",
-      resolve: (s) => s.variants as StrategyVariant[],
-    }),
-    parameters: t.field({
-      type: "JSON",
-      description: "Map of parameter names to string values.",
-      resolve: (s) => s.parameters,
-    }),
-  }),
+  // Every field of the flag record's strategy (flag-record.logic.ts), and where it is: a field
+  // added to the record does not compile here until the type serves it.
+  fields: (t) =>
+    ({
+      databaseId: t.exposeString("id", {
+        description: "UUID, the strategy's id in the REST API and arguments.",
+      }),
+      name: t.exposeString("strategyName", { description: "Strategy type, e.g. flexibleRollout." }),
+      title: t.exposeString("title", { nullable: true, description: "Optional human title." }),
+      disabled: t.exposeBoolean("disabled", { description: "Disabled strategies are not evaluated." }),
+      featureName: t.exposeString("featureName", { description: "The flag." }),
+      environment: t.exposeString("environmentName", { description: "The environment." }),
+      sortOrder: t.exposeInt("sortOrder", { description: "Position in the list, ascending." }),
+      segments: t.intList({
+        description: "Ids of attached segments.",
+        select: { segments: { select: { segmentId: true }, orderBy: { segmentId: "asc" } } },
+        resolve: (s) => s.segments.map((x) => x.segmentId),
+      }),
+      constraints: t.field({
+        type: [ConstraintRef],
+        description: "All must hold for the strategy to apply.",
+        resolve: (s) => s.constraints as Constraint[],
+      }),
+      variants: t.field({
+        type: [StrategyVariantRef],
+        description: "Strategy-level variants.",
+        resolve: (s) => s.variants as StrategyVariant[],
+      }),
+      parameters: t.field({
+        type: "JSON",
+        description: "Map of parameter names to string values.",
+        resolve: (s) => s.parameters,
+      }),
+    }) satisfies Serves<FlagRecordStrategy, { id: "databaseId" }> &
+      Record<"featureName" | "environment", unknown>,
 });

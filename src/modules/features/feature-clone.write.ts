@@ -1,6 +1,7 @@
 import type { ResourceLimits } from "../../config.ts";
 import type { Write } from "../../shared/write.ts";
 import { copyParentLinks } from "../dependencies/dependency.write.ts";
+import { featureEnvironmentsOf } from "../feature-environments/feature-environment.read.ts";
 import { copyEnvironmentVariants } from "../feature-environments/feature-environment.write.ts";
 import { lockFeature } from "../feature-environments/feature-lock.read.ts";
 import { insertStrategy } from "../feature-environments/strategies.write.ts";
@@ -37,10 +38,7 @@ export async function cloneFeature(
     },
     limits.featureFlags,
   );
-  const environments = await w.tx.featureEnvironment.findMany({
-    where: { featureName: source },
-    orderBy: { environmentName: "asc" },
-  });
+  const environments = await featureEnvironmentsOf(w.tx, source);
   for (const environment of environments) {
     const target = { project: projectId, feature: created.name, environment: environment.environmentName };
     await copyEnvironmentVariants(w.tx, created.name, environment.environmentName, environment.variants);

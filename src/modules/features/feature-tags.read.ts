@@ -1,3 +1,4 @@
+import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 
 /**
@@ -10,4 +11,9 @@ export function flagTagsOfEvent(featureName: string | null): Prisma.Sql {
     SELECT COALESCE(jsonb_agg(jsonb_build_object('type', t."tagType", 'value', t."tagValue")
                               ORDER BY t."tagType", t."tagValue"), '[]'::jsonb)
       FROM "FeatureTag" t WHERE t."featureName" = ${featureName})`;
+}
+
+/** The tags of the flags `names`. */
+export function tagsOfFlags(db: Db | Tx, names: string[]) {
+  return db.featureTag.findMany({ where: { featureName: { in: names } } });
 }

@@ -46,3 +46,12 @@ export function environmentOf(record: FlagRecord, environment: string): FlagReco
     }
   );
 }
+
+/**
+ * The fields of a GraphQL type that serves record part `R`: one per field of `R`, under its own
+ * name or the one `Renamed` gives it, and no other. A type's field map `satisfies` it, so a field
+ * added to the record does not compile until the type serves it.
+ */
+export type Serves<R, Renamed extends Partial<Record<keyof R, string>> = Record<never, string>> = {
+  [K in keyof R as K extends keyof Renamed ? NonNullable<Renamed[K]> : K]-?: unknown;
+};

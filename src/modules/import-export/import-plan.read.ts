@@ -3,9 +3,14 @@ import { NotFoundError } from "../../shared/errors.ts";
 import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS, type Permission, type PermissionCheck } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
+import { contextFieldCount, contextFieldsNamed } from "../context-fields/context-field.read.ts";
 import { isKnownStrategy } from "../evaluation/strategies.logic.ts";
 import { changeRequestSetting } from "../feature-environments/guards.read.ts";
 import { LIST_OPERATORS } from "../feature-environments/strategy.types.ts";
+import { activeFlagNames, featureTypeIds, flagsNamed } from "../features/feature.read.ts";
+import { projectWithEnvironment } from "../projects/project.read.ts";
+import { segmentsNamed } from "../segments/segment.read.ts";
+import { tagTypeNames } from "../tags/tag.read.ts";
 import { type ExportDocument, exportDocumentSchema } from "./export-document.inputs.ts";
 
 /** One finding of a validation: Unleash's importTogglesValidateItemSchema. */
@@ -46,10 +51,7 @@ export async function planImport(
     existing: new Set(),
     segmentIds: new Map(),
   };
-  const target = await tx.project.findUnique({
-    where: { id: project },
-    select: { archivedAt: true, environments: { where: { environmentName: environment } } },
-  });
+  const target = await projectWithEnvironment(tx, project, environment);
   if (!target || target.archivedAt) throw new NotFoundError(`Could not find project with id "${project}"`);
   if (target.environments.length === 0) {
     throw new NotFoundError(`Could not find environment "${environment}" in project "${project}"`);
@@ -94,10 +96,7 @@ export async function planImport(
     referenced.filter((n) => !nameSet.has(n)),
   );
 
-  const stored = await tx.feature.findMany({
-    where: { name: { in: names } },
-    select: { name: true, projectId: true, archivedAt: true },
-  });
+  const stored = await flagsNamed(tx, names);
   error(
     `You cannot import flags that already exist in other projects. You already have the following flags defined outside of project "${project}":`,
     stored.filter((f) => f.projectId !== project).map((f) => `${f.name} (project ${f.projectId})`),
@@ -112,7 +111,7 @@ export async function planImport(
     plan.existing,
   );
 
-  const types = new Set((await tx.featureType.findMany({ select: { id: true } })).map((t) => t.id));
+  const types = new Set(await featureTypeIds(tx));
   error(
     "The following flag types do not exist:",
     doc.features.map((f) => f.type ?? "release").filter((t) => !types.has(t)),
@@ -121,9 +120,7 @@ export async function planImport(
   const tagTypesUsed = (doc.featureTags ?? []).map((t) => t.tagType ?? "simple");
   const knownTagTypes = new Set([
     ...doc.tagTypes.map((t) => t.name),
-    ...(await tx.tagType.findMany({ where: { name: { in: tagTypesUsed } }, select: { name: true } })).map(
-      (t) => t.name,
-    ),
+    ...(await tagTypeNames(tx, tagTypesUsed)),
   ]);
   error(
     "The following tag types are used by `featureTags` but are neither in `tagTypes` nor defined here:",
@@ -134,14 +131,7 @@ export async function planImport(
   await checkSegments(tx, doc, project, plan, error);
 
   const parents = (doc.dependencies ?? []).flatMap((d) => d.dependencies.map((p) => p.feature));
-  const storedParents = new Set(
-    (
-      await tx.feature.findMany({
-        where: { name: { in: parents }, projectId: project, archivedAt: null },
-        select: { name: true },
-      })
-    ).map((f) => f.name),
-  );
+  const storedParents = new Set(await activeFlagNames(tx, parents, project));
   error(
     `The following dependencies have parents that are neither in the import nor active flags of project "${project}":`,
     (doc.dependencies ?? []).flatMap((d) =>
@@ -182,9 +172,7 @@ async function checkContextFields(tx: Tx, doc: ExportDocument, error: Report) {
   const constraintNames = doc.featureStrategies.flatMap((s) =>
     (s.constraints ?? []).map((c) => String(c.contextName ?? "")),
   );
-  const existing = await tx.contextField.findMany({
-    where: { name: { in: [...imported.map((f) => f.name), ...constraintNames] } },
-  });
+  const existing = await contextFieldsNamed(tx, [...imported.map((f) => f.name), ...constraintNames]);
   const legal = new Map<string, string[]>();
   for (const f of imported)
     legal.set(
@@ -228,7 +216,7 @@ async function checkSegments(tx: Tx, doc: ExportDocument, project: string, plan:
     used.filter((id) => !byId.has(id)).map(String),
   );
   const wantedNames = used.flatMap((id) => byId.get(id) ?? []);
-  const found = await tx.segment.findMany({ where: { name: { in: wantedNames } } });
+  const found = await segmentsNamed(tx, wantedNames);
   const byName = new Map(found.map((s) => [s.name, s]));
   error(
     "We detected the following segments in the import file that need to be created first:",
@@ -260,15 +248,15 @@ async function requiredPermissions(
   if (doc.features.some((f) => !plan.existing.has(f.name))) need(PERMISSIONS.CREATE_FEATURE);
   if (plan.existing.size > 0) need(PERMISSIONS.UPDATE_FEATURE);
   if ((doc.dependencies ?? []).length > 0) need(PERMISSIONS.UPDATE_FEATURE_DEPENDENCY);
-  const tagTypes = await tx.tagType.findMany({
-    where: { name: { in: doc.tagTypes.map((t) => t.name) } },
-    select: { name: true },
-  });
+  const tagTypes = await tagTypeNames(
+    tx,
+    doc.tagTypes.map((t) => t.name),
+  );
   if (tagTypes.length < new Set(doc.tagTypes.map((t) => t.name)).size) {
     checks.push({ permission: PERMISSIONS.CREATE_TAG_TYPE });
   }
   const fields = (doc.contextFields ?? []).map((f) => f.name);
-  const storedFields = await tx.contextField.count({ where: { name: { in: fields } } });
+  const storedFields = await contextFieldCount(tx, fields);
   if (storedFields < new Set(fields).size) checks.push({ permission: PERMISSIONS.CREATE_CONTEXT_FIELD });
   const environmentData = doc.featureStrategies.length > 0 || (doc.featureEnvironments ?? []).length > 0;
   if (environmentData) {

@@ -5,13 +5,16 @@ import type { Write } from "../../shared/write.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { ensureContextField } from "../context-fields/context-field.write.ts";
 import { addDependency, removeDependency } from "../dependencies/dependencies.write.ts";
+import { parentLinksOf } from "../dependencies/dependency.read.ts";
 import { changeEnablement } from "../feature-environments/enablement.write.ts";
 import { setEnvironmentVariants } from "../feature-environments/environment-variants.write.ts";
 import { assertDependencyChangeAllowed } from "../feature-environments/guards.read.ts";
 import type { NewStrategyInput, VariantInput } from "../feature-environments/strategy.inputs.ts";
 import { replaceStrategies } from "../feature-environments/strategy-replace.write.ts";
 import { createFeature } from "../features/feature-create.write.ts";
+import { linksOfFlag } from "../features/feature-links.read.ts";
 import { addFeatureLink, normalizeLinkUrl, removeFeatureLink } from "../features/feature-links.write.ts";
+import { tagsOfFlags } from "../features/feature-tags.read.ts";
 import { addFeatureTag, removeFeatureTag } from "../features/feature-tags.write.ts";
 import { updateFeature } from "../features/feature-update.write.ts";
 import { ensureTagType } from "../tags/tag.write.ts";
@@ -112,7 +115,7 @@ async function importTags(w: Write, doc: ExportDocument) {
   const wanted = new Map<string, Set<string>>(names.map((n) => [n, new Set()]));
   for (const t of doc.featureTags ?? [])
     wanted.get(t.featureName)?.add(`${t.tagType ?? "simple"}\u0000${t.tagValue}`);
-  const current = await w.tx.featureTag.findMany({ where: { featureName: { in: names } } });
+  const current = await tagsOfFlags(w.tx, names);
   for (const t of current) {
     const key = `${t.tagType}\u0000${t.tagValue}`;
     if (wanted.get(t.featureName)?.delete(key)) continue;
@@ -137,10 +140,7 @@ async function importLinks(w: Write, doc: ExportDocument, project: string) {
     const key = (l: { url: string; title?: string | null }) => `${l.url}\u0000${l.title || ""}`;
     const wanted = entry.links.map((l) => ({ url: normalizeLinkUrl(l.url), title: l.title || null }));
     const wantedKeys = new Set(wanted.map(key));
-    const current = await w.tx.featureLink.findMany({
-      where: { featureName: entry.feature },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    });
+    const current = await linksOfFlag(w.tx, entry.feature);
     const kept = new Set<string>();
     for (const link of current) {
       if (wantedKeys.has(key(link)) && !kept.has(key(link))) kept.add(key(link));
@@ -161,7 +161,7 @@ async function importLinks(w: Write, doc: ExportDocument, project: string) {
 async function importDependencies(w: Write, doc: ExportDocument, project: string, principal: Principal) {
   const names = doc.features.map((f) => f.name);
   const wanted = new Map((doc.dependencies ?? []).map((d) => [d.feature, d.dependencies]));
-  const current = await w.tx.featureDependency.findMany({ where: { childName: { in: names } } });
+  const current = await parentLinksOf(w.tx, names);
   if (dependenciesChange(current, wanted)) await assertDependencyChangeAllowed(w, principal, project);
   for (const d of current) {
     if (!(wanted.get(d.childName) ?? []).some((p) => p.feature === d.parentName)) {

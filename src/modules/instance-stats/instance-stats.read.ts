@@ -1,7 +1,16 @@
 import { createHash } from "node:crypto";
 import type { Context } from "../../context.ts";
-import { sqlOf } from "../../shared/sql.ts";
 import { VERSION } from "../../version.ts";
+import { allContextFieldCount } from "../context-fields/context-field.read.ts";
+import { environmentCount, productionEnvironmentNames } from "../environments/environment.read.ts";
+import { environmentEventCount, eventCountOfType } from "../events/event.read.ts";
+import { strategyMaxima } from "../feature-environments/strategy.read.ts";
+import { activeFlagCountEverywhere } from "../features/flag-statistics.read.ts";
+import { projectCount } from "../projects/project.read.ts";
+import { segmentCount } from "../segments/segment.read.ts";
+import { strategyDefinitionCount } from "../strategy-definitions/definitions.read.ts";
+import { apiTokenCountOfTypes } from "../tokens/api-tokens.read.ts";
+import { humanUserCount, licensedUserCount, readOnlyUserCount, roleCount } from "../users/user.read.ts";
 
 const DAY_MS = 86_400_000;
 const ago = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
@@ -14,41 +23,20 @@ const ago = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS)
 export async function instanceStatistics(ctx: Pick<Context, "db" | "now" | "services">) {
   const { db } = ctx;
   const now = ctx.now();
-  const humans = { deletedAt: null, isService: false } as const;
-  const seenSince = (days: number) =>
-    db.user.count({ where: { ...humans, seenAt: { gte: ago(now, days) } } });
+  const seenSince = (days: number) => humanUserCount(db, ago(now, days));
   const productionChanges = (days: number) =>
-    db.event.count({
-      where: {
-        createdAt: { gte: ago(now, days) },
-        environment: { in: productionEnvironments },
-      },
-    });
-  const productionEnvironments = (
-    await db.environment.findMany({ where: { type: "production" }, select: { name: true } })
-  ).map((e) => e.name);
+    environmentEventCount(db, productionEnvironments, ago(now, days));
+  const productionEnvironments = await productionEnvironmentNames(db);
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const yesterday = { gte: ago(today, 1), lt: today };
-  const tokensOfType = (types: string[]) => db.apiToken.count({ where: { type: { in: types } } });
-  const [maxima] = await sqlOf(db).query<{
-    strategies: number;
-    constraints: number;
-    constraintValues: number;
-  }>`WITH active AS (
-      SELECT s.* FROM "FeatureStrategy" s JOIN "Feature" f ON f.name = s."featureName" WHERE f."archivedAt" IS NULL
-    )
-    SELECT
-      (SELECT COALESCE(MAX(n), 0)::int FROM (SELECT count(*) AS n FROM active GROUP BY "featureName", "environmentName") x) AS strategies,
-      (SELECT COALESCE(MAX(jsonb_array_length(constraints)), 0)::int FROM active WHERE jsonb_typeof(constraints) = 'array') AS constraints,
-      (SELECT COALESCE(MAX(jsonb_array_length(c->'values')), 0)::int
-         FROM active, jsonb_array_elements(CASE WHEN jsonb_typeof(constraints) = 'array' THEN constraints ELSE '[]'::jsonb END) c
-         WHERE jsonb_typeof(c->'values') = 'array') AS "constraintValues"`;
+  const tokensOfType = (types: string[]) => apiTokenCountOfTypes(db, types);
+  const maxima = await strategyMaxima(db);
   const stats = {
     instanceId: (await ctx.services.instanceId.get()) ?? "",
     timestamp: now.toISOString(),
     versionOSS: VERSION,
     versionEnterprise: "",
-    users: await db.user.count({ where: humans }),
+    users: await humanUserCount(db),
     previousDayMetricsBucketsCount: {
       enabledCount: await db.clientMetricsHourly.count({ where: { hour: yesterday } }),
       variantCount: await db.clientVariantMetricsHourly.count({ where: { hour: yesterday } }),
@@ -60,20 +48,20 @@ export async function instanceStatistics(ctx: Pick<Context, "db" | "now" | "serv
       last90: await seenSince(90),
     },
     // Users seen in the last 30 days, deleted ones included (Unleash's definition).
-    licensedUsers: await db.user.count({ where: { isService: false, seenAt: { gte: ago(now, 30) } } }),
+    licensedUsers: await licensedUserCount(db, ago(now, 30)),
     productionChanges: {
       last30: await productionChanges(30),
       last60: await productionChanges(60),
       last90: await productionChanges(90),
     },
-    featureToggles: await db.feature.count({ where: { archivedAt: null } }),
-    projects: await db.project.count(),
-    contextFields: await db.contextField.count(),
-    roles: await db.role.count(),
+    featureToggles: await activeFlagCountEverywhere(db),
+    projects: await projectCount(db),
+    contextFields: await allContextFieldCount(db),
+    roles: await roleCount(db),
     groups: 0,
-    environments: await db.environment.count(),
-    segments: await db.segment.count(),
-    strategies: await db.strategyDefinition.count(),
+    environments: await environmentCount(db),
+    segments: await segmentCount(db),
+    strategies: await strategyDefinitionCount(db),
     SAMLenabled: false,
     OIDCenabled: false,
     clientApps: [
@@ -87,8 +75,8 @@ export async function instanceStatistics(ctx: Pick<Context, "db" | "now" | "serv
         count: await db.clientApplication.count({ where: { lastSeenAt: { gte: ago(now, 7) } } }),
       },
     ],
-    featureExports: await db.event.count({ where: { type: "features-exported" } }),
-    featureImports: await db.event.count({ where: { type: "features-imported" } }),
+    featureExports: await eventCountOfType(db, "features-exported"),
+    featureImports: await eventCountOfType(db, "features-imported"),
     apiTokens: {
       admin: await tokensOfType(["admin"]),
       client: await tokensOfType(["client", "backend"]),
@@ -100,10 +88,7 @@ export async function instanceStatistics(ctx: Pick<Context, "db" | "now" | "serv
     releaseTemplates: 0,
     releasePlans: 0,
     edgeInstanceUsage: {},
-    // Viewers who hold no project role: they can read and change nothing.
-    readOnlyUsers: await db.user.count({
-      where: { ...humans, rootRole: "Viewer", projectMemberships: { none: {} } },
-    }),
+    readOnlyUsers: await readOnlyUserCount(db),
   };
   return { ...stats, sum: checksum(stats) };
 }

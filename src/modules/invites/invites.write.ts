@@ -11,6 +11,7 @@ import { runWrite, type Write } from "../../shared/write.ts";
 import { hashSecret } from "../access/credentials.write.ts";
 import { isMaintenanceMode } from "../maintenance/maintenance.read.ts";
 import { imageOf } from "../users/avatars.logic.ts";
+import { roleNamed, roleWithId } from "../users/role.read.ts";
 import { createUser } from "../users/users.write.ts";
 import { createInviteInput, signupInput, updateInviteInput } from "./invite.inputs.ts";
 
@@ -72,7 +73,7 @@ export async function inviteByKey(db: Pick<Db, "publicSignupToken">, key: Invite
  */
 export async function createInvite(w: Write, raw: unknown) {
   const input = parseInput(createInviteInput, raw);
-  const role = await w.tx.role.findUniqueOrThrow({ where: { name: INVITE_ROLE } });
+  const role = await roleNamed(w.tx, INVITE_ROLE);
   const secret = randomBytes(16).toString("hex");
   const token = await w.tx.publicSignupToken.create({
     data: {
@@ -98,7 +99,7 @@ export async function updateInvite(w: Write, key: InviteKey, raw: unknown) {
   const { id } = await inviteByKey(w.tx, key);
   await lockRow(w.tx, "PublicSignupToken", id);
   const before = await inviteByKey(w.tx, { databaseId: id });
-  const role = await w.tx.role.findUniqueOrThrow({ where: { id: before.roleId } });
+  const role = await roleWithId(w.tx, before.roleId);
   const token = await w.tx.publicSignupToken.update({
     where: { id },
     data: {
@@ -138,7 +139,7 @@ export async function signUpWithInvite(w: Write, secret: string, raw: unknown) {
     WHERE "secretHash" = ${hashSecret(secret)} FOR SHARE`;
   const token = await usableInvite(w.tx, secret, w.now);
   const input = parseInput(signupInput, raw);
-  const role = await w.tx.role.findUniqueOrThrow({ where: { id: token.roleId } });
+  const role = await roleWithId(w.tx, token.roleId);
   const user = await createUser(w, {
     email: input.email,
     name: input.name,
@@ -163,7 +164,7 @@ export async function signUpWithInviteLink(deps: AppBase, secret: string, raw: u
   if (await isMaintenanceMode(deps.db)) throw new MaintenanceModeError();
   const user = await runWrite({ ...deps, principal: null }, async (w) => {
     const created = await signUpWithInvite(w, secret, raw);
-    const role = await w.tx.role.findUniqueOrThrow({ where: { name: created.rootRole } });
+    const role = await roleNamed(w.tx, created.rootRole);
     return { ...created, roleId: role.id };
   });
   return {

@@ -3,6 +3,7 @@ import type { EventBus } from "../../events/bus.ts";
 import { probeHorizon, waitForTransactionsToEnd } from "../../events/horizon.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import type { Logger } from "../../shared/logger.ts";
+import { eventsAfter } from "../events/event.read.ts";
 
 /** How often the feed re-reads the log without a notice (covers notices lost with a node). */
 const POLL_MS = 1000;
@@ -157,11 +158,7 @@ export class EventFeed {
       this.handOut(known);
     } else {
       for (;;) {
-        const rows = (await this.db.event.findMany({
-          where: { id: { gt: this.position, lte: cutoff } },
-          orderBy: { id: "asc" },
-          take: BATCH,
-        })) as StoredEvent[];
+        const rows = await eventsAfter(this.db, { after: this.position, upTo: cutoff, take: BATCH });
         this.handOut(rows);
         if (rows.length < BATCH) break;
       }

@@ -2,6 +2,7 @@ import type { Db } from "../../db/database.ts";
 import type { StoredEvent } from "../../events/types.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { RateLimitError } from "../../shared/errors.ts";
+import { eventsAfter } from "../events/event.read.ts";
 import type { EventFeed } from "./feed.live.ts";
 
 /** Undelivered events one subscriber may have waiting before it is dropped as too slow. */
@@ -148,11 +149,8 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
     let cursor = this.options.afterId ?? this.feed.position;
     while (cursor < this.feed.position) {
       const upTo = this.feed.position;
-      const rows = (await this.db.event.findMany({
-        where: { AND: [this.options.where, { id: { gt: cursor, lte: upTo } }] },
-        orderBy: { id: "asc" },
-        take: REPLAY_BATCH,
-      })) as StoredEvent[];
+      const range = { after: cursor, upTo, take: REPLAY_BATCH };
+      const rows = await eventsAfter(this.db, range, this.options.where);
       for (const row of rows) if (this.options.accept(row)) yield row;
       cursor = rows.length === REPLAY_BATCH ? (rows.at(-1)?.id ?? upTo) : upTo;
     }

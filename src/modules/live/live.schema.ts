@@ -5,6 +5,7 @@ import { createLoaders } from "../../loaders.ts";
 import { AuthenticationRequired, ForbiddenOperation } from "../../shared/errors.ts";
 import { EventFilterInput, EventRef, eventWhere, matchesFilter } from "../events/events.schema.ts";
 import { eventVisibility } from "../events/visibility.logic.ts";
+import { featureInProjectForQuery } from "../features/feature.read.ts";
 import { FeatureRef } from "../features/feature.schema.ts";
 import { followEvents, withCurrentFirst } from "./follow.live.ts";
 import { shareResultsAmong } from "./shared-results.plugin.ts";
@@ -62,10 +63,8 @@ builder.subscriptionField("featureChanged", (t) =>
     resolve: (_event, args, ctx, info) => {
       // Fresh loaders per delivery: a subscription's context lives long, its answers must not.
       ctx.loaders = createLoaders(ctx.db, ctx.principal, ctx.now);
-      return ctx.db.feature.findFirst({
-        ...(queryFromInfo({ context: ctx, info, typeName: "Feature" }) as object),
-        where: { name: args.feature, projectId: args.project },
-      });
+      const query = queryFromInfo({ context: ctx, info, typeName: "Feature" }) as object;
+      return featureInProjectForQuery(ctx.db, query, args.feature, args.project);
     },
   }),
 );

@@ -1,6 +1,9 @@
 import type { Db } from "../../db/database.ts";
+import { latestProjectEvents, projectHasEvent } from "../events/event.read.ts";
+import { oldestFlagName } from "../features/feature.read.ts";
 import { existingProject, healthCounts } from "../project-insights/project-insights.read.ts";
 import { avatarUrl, imageOf } from "../users/avatars.logic.ts";
+import { ownersOfProjects, projectRolesOf, userImages } from "../users/user.read.ts";
 
 /** Unleash shows the 10 newest events of the project on the dashboard. */
 const LATEST_EVENTS = 10;
@@ -18,19 +21,12 @@ async function onboardingStatus(
 ): Promise<{ status: string; feature: string | null }> {
   const [metrics, enabled, firstFlag] = await Promise.all([
     db.clientMetricsHourly.findFirst({ where: { feature: { projectId } }, select: { appName: true } }),
-    db.event.findFirst({
-      where: { project: projectId, type: "feature-environment-enabled" },
-      select: { id: true },
-    }),
-    db.feature.findFirst({
-      where: { projectId },
-      orderBy: [{ createdAt: "asc" }, { name: "asc" }],
-      select: { name: true },
-    }),
+    projectHasEvent(db, projectId, "feature-environment-enabled"),
+    oldestFlagName(db, projectId),
   ]);
   if (metrics && enabled) return { status: "onboarded", feature: null };
   if (metrics) return { status: "sdk-connected", feature: null };
-  if (firstFlag) return { status: "first-flag-created", feature: firstFlag.name };
+  if (firstFlag !== null) return { status: "first-flag-created", feature: firstFlag };
   return { status: "onboarding-started", feature: null };
 }
 
@@ -43,32 +39,14 @@ async function onboardingStatus(
 export async function projectDetails(db: Db, publicUrl: string, projectId: string, userId: number | null) {
   await existingProject(db, projectId);
   const [events, owners, roles, counts, onboarding] = await Promise.all([
-    db.event.findMany({
-      where: { project: projectId },
-      orderBy: { id: "desc" },
-      take: LATEST_EVENTS,
-      select: { id: true, summary: true, createdBy: true, createdByUserId: true, createdAt: true },
-    }),
-    db.user.findMany({
-      where: { deletedAt: null, projectMemberships: { some: { projectId, role: { name: "Owner" } } } },
-      select: { id: true, name: true, username: true, email: true, imageUrl: true },
-      orderBy: { id: "asc" },
-    }),
-    userId === null
-      ? Promise.resolve([])
-      : db.role.findMany({
-          where: { members: { some: { projectId, userId } } },
-          select: { id: true, name: true, type: true },
-          orderBy: { id: "asc" },
-        }),
+    latestProjectEvents(db, projectId, LATEST_EVENTS),
+    ownersOfProjects(db, [projectId]),
+    userId === null ? Promise.resolve([]) : projectRolesOf(db, projectId, userId),
     healthCounts(db, projectId),
     onboardingStatus(db, projectId),
   ]);
   const creatorIds = [...new Set(events.map((e) => e.createdByUserId).filter((id) => id !== null && id > 0))];
-  const creators = await db.user.findMany({
-    where: { id: { in: creatorIds as number[] } },
-    select: { id: true, imageUrl: true },
-  });
+  const creators = await userImages(db, creatorIds as number[]);
   const imageById = new Map(creators.map((u) => [u.id, imageOf(publicUrl, u)]));
   return {
     latestEvents: events.map((e) => ({

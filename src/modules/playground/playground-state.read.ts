@@ -1,6 +1,7 @@
 import type { Context } from "../../context.ts";
 import { NotFoundError } from "../../shared/errors.ts";
 import type { ClientScope } from "../client-features/client-features.read.ts";
+import { environmentExists } from "../environments/environment.read.ts";
 import type { CompiledState } from "../evaluation/engine.logic.ts";
 
 /**
@@ -29,6 +30,6 @@ export function playgroundScope(
 }
 
 async function assertEnvironmentExists(ctx: Context, environment: string) {
-  const row = await ctx.db.environment.findFirst({ where: { name: environment }, select: { name: true } });
-  if (!row) throw new NotFoundError(`Environment "${environment}" does not exist.`);
+  if (!(await environmentExists(ctx.db, environment)))
+    throw new NotFoundError(`Environment "${environment}" does not exist.`);
 }

@@ -2,6 +2,19 @@ import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { found } from "../../shared/found.ts";
 import { sqlOf } from "../../shared/sql.ts";
+import { projectActivityByDay, projectEventCount } from "../events/event.read.ts";
+import {
+  archivedFlagCount,
+  createdFlagCount,
+  flagStalenessCounts,
+  flagsPerLifecycleStage,
+  flagsPerType,
+  lifecycleStageDurations,
+} from "../features/flag-statistics.read.ts";
+import { projectById } from "../projects/project.read.ts";
+import { segmentCount } from "../segments/segment.read.ts";
+import { apiTokenCountOfProject } from "../tokens/api-tokens.read.ts";
+import { creatorsOfActiveFlags, projectMemberIds } from "../users/user.read.ts";
 
 const DAY_MS = 86_400_000;
 /** Unleash's insight windows: the last 30 days ("current") and the 30 before ("past"). */
@@ -9,7 +22,7 @@ const WINDOW_DAYS = 30;
 
 /** A project that exists (archived ones too), else NOT_FOUND. */
 export async function existingProject(db: Db, projectId: string) {
-  return found(await db.project.findUnique({ where: { id: projectId } }), `project with id "${projectId}"`);
+  return found(await projectById(db, projectId), `project with id "${projectId}"`);
 }
 
 /**
@@ -19,10 +32,7 @@ export async function existingProject(db: Db, projectId: string) {
  */
 export async function flagCreators(db: Db, projectId: string): Promise<{ id: number; name: string }[]> {
   await existingProject(db, projectId);
-  const users = await db.user.findMany({
-    where: { id: { gt: 0 }, createdFeatures: { some: { projectId, archivedAt: null } } },
-    select: { id: true, name: true, username: true, email: true },
-  });
+  const users = await creatorsOfActiveFlags(db, projectId);
   return users
     .map((u) => ({ id: u.id, name: u.name ?? u.username ?? u.email ?? "unknown" }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
@@ -69,11 +79,7 @@ export async function doraMetrics(db: Db, projectId: string) {
  * does: round(100 - stale% - potentially stale%), 100 with no flags; technical debt = 100 - health.
  */
 export async function healthCounts(db: Db, projectId: string) {
-  const [total, stale, potentiallyStale] = await Promise.all([
-    db.feature.count({ where: { projectId, archivedAt: null } }),
-    db.feature.count({ where: { projectId, archivedAt: null, stale: true } }),
-    db.feature.count({ where: { projectId, archivedAt: null, stale: false, potentiallyStale: true } }),
-  ]);
+  const { total, stale, potentiallyStale } = await flagStalenessCounts(db, projectId);
   const health = total === 0 ? 100 : Math.round(100 - (100 * (stale + potentiallyStale)) / total);
   return {
     total,
@@ -98,30 +104,15 @@ export async function projectStatus(db: Db, projectId: string, now = new Date())
   const yearAgo = new Date(now.getTime() - 365 * DAY_MS);
   const [activity, apiTokens, members, segments, counts, stages, durations, archived, archivedRecently] =
     await Promise.all([
-      sqlOf(db).query<{ date: string; count: bigint }>(Prisma.sql`
-        SELECT to_char(("createdAt" AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, count(*) AS count
-        FROM "Event" WHERE project = ${projectId} AND "createdAt" >= ${yearAgo}
-        GROUP BY 1 ORDER BY 1`),
-      db.apiToken.count({ where: { projects: { has: projectId } } }),
-      db.projectMember.findMany({ where: { projectId }, select: { userId: true }, distinct: ["userId"] }),
-      db.segment.count({ where: { projectId } }),
+      projectActivityByDay(db, projectId, yearAgo),
+      apiTokenCountOfProject(db, projectId),
+      projectMemberIds(db, projectId),
+      segmentCount(db, projectId),
       healthCounts(db, projectId),
-      db.feature.groupBy({
-        by: ["lifecycleStage"],
-        where: { projectId, archivedAt: null },
-        _count: { _all: true },
-      }),
-      sqlOf(db).query<{ stage: string; days: number }>(Prisma.sql`
-        SELECT stage, avg(EXTRACT(EPOCH FROM (next - "createdAt")) / 86400)::float8 AS days FROM (
-          SELECT l.stage, l."createdAt",
-            lead(l."createdAt") OVER (PARTITION BY l."featureName" ORDER BY l."createdAt") AS next
-          FROM "FeatureLifecycle" l JOIN "Feature" f ON f.name = l."featureName"
-          WHERE f."projectId" = ${projectId}) s
-        WHERE next IS NOT NULL GROUP BY stage`),
-      db.feature.count({ where: { projectId, archivedAt: { not: null } } }),
-      db.feature.count({
-        where: { projectId, archivedAt: { gte: new Date(now.getTime() - WINDOW_DAYS * DAY_MS) } },
-      }),
+      flagsPerLifecycleStage(db, projectId),
+      lifecycleStageDurations(db, projectId),
+      archivedFlagCount(db, projectId),
+      archivedFlagCount(db, projectId, { gte: new Date(now.getTime() - WINDOW_DAYS * DAY_MS) }),
     ]);
   const summary = (stage: (typeof STAGES)[number]): StageSummary => {
     const days = durations.find((d) => d.stage === stage)?.days;
@@ -171,19 +162,15 @@ export async function projectInsights(db: Db, projectId: string, now = new Date(
     leadTime,
     recentLeadTimes,
   ] = await Promise.all([
-    db.feature.count({ where: { projectId, createdAt: inCurrent } }),
-    db.feature.count({ where: { projectId, createdAt: inPast } }),
-    db.feature.count({ where: { projectId, archivedAt: inCurrent } }),
-    db.feature.count({ where: { projectId, archivedAt: inPast } }),
-    db.event.count({ where: { project: projectId, createdAt: inCurrent } }),
-    db.event.count({ where: { project: projectId, createdAt: inPast } }),
-    db.projectMember.findMany({
-      where: { projectId, createdAt: inCurrent },
-      select: { userId: true },
-      distinct: ["userId"],
-    }),
-    db.projectMember.findMany({ where: { projectId }, select: { userId: true }, distinct: ["userId"] }),
-    db.feature.groupBy({ by: ["type"], where: { projectId, archivedAt: null }, _count: { _all: true } }),
+    createdFlagCount(db, projectId, inCurrent),
+    createdFlagCount(db, projectId, inPast),
+    archivedFlagCount(db, projectId, inCurrent),
+    archivedFlagCount(db, projectId, inPast),
+    projectEventCount(db, projectId, inCurrent),
+    projectEventCount(db, projectId, inPast),
+    projectMemberIds(db, projectId, inCurrent),
+    projectMemberIds(db, projectId),
+    flagsPerType(db, projectId),
     healthCounts(db, projectId),
     leadTimes(db, projectId),
     leadTimes(db, projectId, current),

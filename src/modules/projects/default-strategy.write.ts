@@ -10,7 +10,7 @@ import type { ConstraintInput, VariantInput } from "../feature-environments/stra
 import type { StrategyContent } from "../feature-environments/strategy.types.ts";
 import { checkStrategySegments } from "../feature-environments/strategy-segments.read.ts";
 import { normalizeStrategyVariants } from "../feature-environments/variants.logic.ts";
-import { findProject } from "./project.write.ts";
+import { findProject } from "./project.read.ts";
 
 /** The strategy a project gives a flag when it is enabled in an environment that has none. */
 export type DefaultStrategy = StrategyContent;

@@ -1,6 +1,7 @@
 import { builder } from "../../builder.ts";
 import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { environmentForQuery } from "../environments/environment.read.ts";
 import { EnvironmentRef } from "../environments/environments.schema.ts";
 import { cloneEnvironment, deleteEnvironment } from "./environment-lifecycle.write.ts";
 
@@ -50,7 +51,7 @@ builder.mutationFields((t) => ({
           },
           ctx.config.limits.environments,
         );
-        return w.tx.environment.findUniqueOrThrow({ ...query, where: { name: created.name } });
+        return environmentForQuery(w.tx, query, created.name);
       }),
   }),
 }));

@@ -12,7 +12,7 @@ import {
 } from "../environments/environment.write.ts";
 import { copyProjectFlagsToEnvironment } from "../feature-environments/feature-environment.write.ts";
 import { apiTokenCountIn } from "../tokens/api-tokens.read.ts";
-import { findProject } from "./project.write.ts";
+import { findProject } from "./project.read.ts";
 import { disableProjectEnvironment } from "./project-environments.write.ts";
 
 /*

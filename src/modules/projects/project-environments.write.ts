@@ -10,13 +10,15 @@ import { lockRow } from "../../shared/row-lock.ts";
 import type { Write } from "../../shared/write.ts";
 import type { Principal } from "../access/principal.types.ts";
 import { updateChangeRequestConfig } from "../change-requests/settings.write.ts";
+import { environmentNamed } from "../environments/environment.read.ts";
 import {
   addEnvironmentToFlags,
   removeProjectFlagsFromEnvironment,
 } from "../feature-environments/feature-environment.write.ts";
 import { assertDirectChangeAllowed, changeRequestSetting } from "../feature-environments/guards.read.ts";
+import { flagNamesOfProject } from "../features/feature.read.ts";
 import { type DefaultStrategyInput, setDefaultStrategy } from "./default-strategy.write.ts";
-import { findProject } from "./project.write.ts";
+import { findProject } from "./project.read.ts";
 
 /**
  * Enables an environment for a project: links it and gives every flag of the project (archived
@@ -36,12 +38,7 @@ export async function enableProjectEnvironment(w: Write, projectId: string, envi
   await w.tx.projectEnvironment.create({
     data: { projectId, environmentName: environment, createdAt: w.now },
   });
-  const flags = await w.tx.feature.findMany({ where: { projectId }, select: { name: true } });
-  await addEnvironmentToFlags(
-    w.tx,
-    flags.map((f) => f.name),
-    environment,
-  );
+  await addEnvironmentToFlags(w.tx, await flagNamesOfProject(w.tx, projectId), environment);
   await recordEvent(w, { type: "project-environment-added", project: projectId, environment });
 }
 
@@ -128,7 +125,7 @@ export async function disableProjectEnvironment(
 }
 
 async function findEnvironment(w: Write, name: string) {
-  const environment = await w.tx.environment.findUnique({ where: { name } });
+  const environment = await environmentNamed(w.tx, name);
   if (!environment) throw new NotFoundError(`Could not find environment "${name}"`);
   return environment;
 }

@@ -5,19 +5,21 @@ import {
   InvalidOperationError,
   LimitExceededError,
   NameExistsError,
-  NotFoundError,
   ValidationError,
 } from "../../shared/errors.ts";
 import { lockLimitedResource } from "../../shared/limit-lock.ts";
 import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
+import { enabledEnvironmentNames, existingEnvironmentNames } from "../environments/environment.read.ts";
+import { activeFlagCount } from "../features/feature.read.ts";
 import {
   type CreateProjectInput,
   createProjectSchema,
   type UpdateProjectInput,
   updateProjectSchema,
 } from "./project.inputs.ts";
+import { findProject } from "./project.read.ts";
 
 type ProjectRow = {
   id: string;
@@ -39,13 +41,6 @@ export function projectRecord(p: ProjectRow): ProjectPayload {
     featureLimit: p.featureLimit,
     archived: p.archivedAt !== null,
   };
-}
-
-/** Loads a project (archived ones too) or throws NotFoundError. */
-export async function findProject(tx: Tx, id: string) {
-  const project = await tx.project.findUnique({ where: { id } });
-  if (!project) throw new NotFoundError(`Could not find project with id "${id}"`);
-  return project;
 }
 
 /**
@@ -114,7 +109,7 @@ export async function archiveProject(w: Write, id: string) {
   await lockRow(w.tx, "Project", id);
   const project = await findProject(w.tx, id);
   if (project.archivedAt) return project;
-  const activeFlags = await w.tx.feature.count({ where: { projectId: id, archivedAt: null } });
+  const activeFlags = await activeFlagCount(w.tx, id);
   if (activeFlags > 0) {
     throw new InvalidOperationError(
       `Project "${id}" still has ${activeFlags} active feature flag(s); archive or move them before archiving the project.`,
@@ -147,16 +142,11 @@ export async function reviveProject(w: Write, id: string, projectLimit: number) 
 
 async function environmentsToLink(tx: Tx, requested: string[] | null): Promise<string[]> {
   if (requested === null) {
-    const enabled = await tx.environment.findMany({
-      where: { enabled: true },
-      orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
-      select: { name: true },
-    });
-    return enabled.map((e) => e.name);
+    return enabledEnvironmentNames(tx);
   }
   const names = [...new Set(requested)];
-  const found = await tx.environment.findMany({ where: { name: { in: names } }, select: { name: true } });
-  const missing = names.filter((n) => !found.some((f) => f.name === n));
+  const found = await existingEnvironmentNames(tx, names);
+  const missing = names.filter((n) => !found.includes(n));
   if (missing.length > 0) {
     throw new ValidationError(`environments: unknown environment(s) ${missing.join(", ")}`, [
       { path: "environments", message: `unknown environment(s) ${missing.join(", ")}` },

@@ -60,6 +60,11 @@ export const SafeguardRef = builder.objectRef<Safeguard>("Safeguard").implement(
       description:
         "`rollback`: back to the previous milestone (off when there is none); `disable`: flag off.",
     }),
+    baseline: t.string({
+      description:
+        "`none`: the reading against the threshold; `previousMilestone`: the reading's rise over the same window just before the running milestone started.",
+      resolve: (s) => s.baseline ?? "none",
+    }),
   }),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SAFEGUARD_BASELINES } from "../../events/payloads.ts";
 import { labelSelectorsSchema } from "../client-metrics/impact-metrics.inputs.ts";
 import { AGGREGATION_MODES } from "../client-metrics/impact-metrics.logic.ts";
 import { newStrategySchema } from "../feature-environments/strategy.inputs.ts";
@@ -38,5 +39,6 @@ export const safeguardInput = z.object({
   threshold: z.number().refine(Number.isFinite, "must be a finite number"),
   windowSeconds: z.number().int().positive("must be a positive number of seconds").max(MAX_WINDOW_SECONDS),
   action: z.enum(["rollback", "disable"]).nullish(),
+  baseline: z.enum(SAFEGUARD_BASELINES).nullish(),
 });
 export const safeguardsInput = z.array(safeguardInput).max(MAX_SAFEGUARDS);

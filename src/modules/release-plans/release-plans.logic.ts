@@ -37,6 +37,20 @@ export function safeguardWindow(
   };
 }
 
+/**
+ * The window a `previousMilestone` baseline reads: as long as the safeguard's, just before the
+ * running milestone started (whole minutes); null without a baseline or an earlier milestone.
+ */
+export function baselineWindow(
+  safeguard: Safeguard,
+  plan: { activeIndex: number | null; milestoneStartedAt: Date | null },
+): { from: Date; to: Date } | null {
+  if (safeguard.baseline !== "previousMilestone" || !plan.activeIndex || !plan.milestoneStartedAt)
+    return null;
+  const to = Math.floor(plan.milestoneStartedAt.getTime() / MINUTE_MS) * MINUTE_MS;
+  return { from: new Date(to - Math.ceil(safeguard.windowSeconds / 60) * MINUTE_MS), to: new Date(to) };
+}
+
 /** Whether `value` trips the safeguard (no data never does). */
 export function trips(safeguard: Safeguard, value: number | null): value is number {
   if (value === null) return false;

@@ -65,6 +65,10 @@ const SafeguardInput = builder.inputType("SafeguardInput", {
     action: t.string({
       description: "`rollback` (default): previous milestone, or off; `disable`: flag off.",
     }),
+    baseline: t.string({
+      description:
+        "`none` (default): the reading itself against the threshold; `previousMilestone`: its rise over the same window just before the running milestone started.",
+    }),
   }),
 });
 

@@ -38,6 +38,7 @@ export async function checkedSafeguards(tx: Tx, environment: string, inputs: unk
       threshold: s.threshold,
       windowSeconds: s.windowSeconds,
       action: s.action ?? "rollback",
+      baseline: s.baseline ?? "none",
     };
   });
 }

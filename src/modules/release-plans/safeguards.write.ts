@@ -6,7 +6,7 @@ import type { Write } from "../../shared/write.ts";
 import { aggregate } from "../client-metrics/impact-metrics.logic.ts";
 import { impactMetricRows } from "../client-metrics/impact-metrics.read.ts";
 import type { ReleasePlan, Safeguard } from "./release-plan.types.ts";
-import { rollbackIndex, safeguardWindow, trips } from "./release-plans.logic.ts";
+import { baselineWindow, rollbackIndex, safeguardWindow, trips } from "./release-plans.logic.ts";
 import { lockPlan, planOf } from "./release-plans.read.ts";
 import { disablePlanFlag, placeOf, startMilestone } from "./release-plans.write.ts";
 import { checkedSafeguards } from "./safeguard-checks.read.ts";
@@ -71,16 +71,36 @@ export async function resumePlan(w: Write, planId: string): Promise<ReleasePlan>
   return resumed;
 }
 
-/** A safeguard's reading: the metric over its window, aggregated. */
+/**
+ * A safeguard's reading: the metric over its window, aggregated; with a `previousMilestone`
+ * baseline, its rise over the same window just before the running milestone started (null, so
+ * no trip, while either has no data or no milestone ran before).
+ */
 export async function readSafeguard(tx: Tx, plan: ReleasePlan, safeguard: Safeguard, now: Date) {
   const window = safeguardWindow(safeguard, now, plan.milestoneStartedAt);
+  const current = await aggregateOver(tx, plan, safeguard, window);
+  if (safeguard.baseline !== "previousMilestone")
+    return { ...window, value: current, current, baseline: null };
+  const before = baselineWindow(safeguard, plan);
+  if (!before) return { ...window, value: null, current, baseline: null };
+  const baseline = await aggregateOver(tx, plan, safeguard, before);
+  const value = current === null || baseline === null ? null : current - baseline;
+  return { ...window, value, current, baseline };
+}
+
+async function aggregateOver(
+  tx: Tx,
+  plan: ReleasePlan,
+  safeguard: Safeguard,
+  window: { from: Date; to: Date },
+) {
   const rows = await impactMetricRows(tx, {
     name: safeguard.metricName,
     environment: plan.environment,
     labels: safeguard.labelSelectors,
     ...window,
   });
-  return { ...window, value: aggregate(rows, safeguard.aggregationMode, safeguard.windowSeconds) };
+  return aggregate(rows, safeguard.aggregationMode, safeguard.windowSeconds);
 }
 
 /**
@@ -100,6 +120,8 @@ export async function tripFirstSafeguard(w: Write, plan: ReleasePlan, limits: Re
       planId: plan.id,
       safeguard,
       value: reading.value,
+      current: reading.current,
+      baseline: reading.baseline,
       from: reading.from.toISOString(),
       to: reading.to.toISOString(),
       trippedMilestoneId,
@@ -115,7 +137,9 @@ export async function tripFirstSafeguard(w: Write, plan: ReleasePlan, limits: Re
       type: "safeguard-triggered",
       data: { ...numbers, version: paused.version },
     });
-    const reason = `${safeguard.metricName} ${safeguard.aggregationMode} ${reading.value} ${safeguard.operator} ${safeguard.threshold}`;
+    const rise =
+      reading.baseline === null ? "" : ` (${reading.current} now, ${reading.baseline} before the milestone)`;
+    const reason = `${safeguard.metricName} ${safeguard.aggregationMode}${reading.baseline === null ? "" : " rise"} ${reading.value}${rise} ${safeguard.operator} ${safeguard.threshold}`;
     await recordEvent(w, {
       ...placeOf(paused),
       type: "release-plan-progressions-paused",

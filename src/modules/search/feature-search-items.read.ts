@@ -1,8 +1,10 @@
 import type { Context } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import { byFeature, countsOf } from "../../loaders.ts";
+import { byFeature } from "../../shared/flag-facts.ts";
+import { idsOf } from "../change-requests/open-change-requests.read.ts";
+import { countsOf, NO_EVALUATIONS } from "../features/last-hour-counts.read.ts";
 import type { UserSummary } from "../users/user-summary.logic.ts";
-import { idsOf, NO_EVALUATIONS, type PageExtras, pageExtrasSql } from "./search-loaders.read.ts";
+import { type PageExtras, pageExtrasSql } from "./search-loaders.read.ts";
 
 /**
  * Spec 2.9 search items built by the search statement itself, as JSON: a dashboard page is

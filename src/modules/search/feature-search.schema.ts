@@ -3,7 +3,9 @@ import type { Context } from "../../context.ts";
 import { actorOf } from "../../shared/actor.ts";
 import { pageRequest, toConnection } from "../../shared/pagination.ts";
 import { FeatureEnvironmentRef } from "../feature-environments/feature-environment.schema.ts";
+import { featureForQuery } from "../features/feature.read.ts";
 import { FeatureRef, LifecycleRef, TagRef, UserSummaryRef } from "../features/feature.schema.ts";
+import { NO_EVALUATIONS } from "../features/last-hour-counts.read.ts";
 import { searchFeatures, searchOrdering } from "./feature-search.read.ts";
 import {
   type SearchEnvironment,
@@ -12,7 +14,6 @@ import {
   toSearchItems,
 } from "./feature-search-items.read.ts";
 import { FeatureSearchFilterInput, FeatureSearchSortInput } from "./search-filters.schema.ts";
-import { NO_EVALUATIONS } from "./search-loaders.read.ts";
 
 /** Flag search pages: the dashboard asks for 25, Unleash caps at 100. */
 export const FEATURE_SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 100, minLimit: 1 };
@@ -136,8 +137,7 @@ const SearchItemRef = builder.objectRef<SearchItem>("FeatureSearchItem").impleme
     feature: t.prismaField({
       type: "Feature",
       description: "The whole flag (strategies, variants, dependencies...), read only when asked for.",
-      resolve: (query, item, _args, ctx) =>
-        ctx.db.feature.findUniqueOrThrow({ ...query, where: { name: item.name } }),
+      resolve: (query, item, _args, ctx) => featureForQuery(ctx.db, query, item.name),
     }),
   }),
 });

@@ -1,18 +1,12 @@
 import type { Context } from "../../context.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { actorOf } from "../../shared/actor.ts";
 import {
   type ChangeRequestsRow,
-  type CountsRow,
-  countsSql,
-  type EvaluationCounts,
-  favoriteFeaturesSql,
-  lastHourStart,
   openChangeRequestsSql,
-} from "../../loaders.ts";
-import { actorOf } from "../../shared/actor.ts";
-
-export const NO_EVALUATIONS: EvaluationCounts = { yes: 0, no: 0 };
-export const idsOf = (r: ChangeRequestsRow) => r.ids;
+} from "../change-requests/open-change-requests.read.ts";
+import { favoriteFeaturesSql } from "../favorites/favorites.read.ts";
+import { type CountsRow, countsSql, lastHourStart } from "../features/last-hour-counts.read.ts";
 
 export type PageExtras = { favorites: string[]; counts: CountsRow[]; changeRequests: ChangeRequestsRow[] };
 

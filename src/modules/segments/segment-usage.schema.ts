@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import { NameExistsError } from "../../shared/errors.ts";
+import { strategiesUsingSegment } from "../feature-environments/strategy.read.ts";
 
 builder.prismaObjectField("FeatureStrategy", "project", (t) =>
   t.exposeString("projectId", { description: "The project of the strategy's flag." }),
@@ -23,12 +24,7 @@ builder.queryFields((t) => ({
       "The strategies that use a segment (archived flags' too), by flag, environment and position; empty for an unknown segment.",
     authScopes: { authenticated: true },
     args: { id: t.arg.int({ required: true, description: "Segment id." }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.db.featureStrategy.findMany({
-        ...query,
-        where: { segments: { some: { segmentId: args.id } } },
-        orderBy: [{ featureName: "asc" }, { environmentName: "asc" }, { sortOrder: "asc" }, { id: "asc" }],
-      }),
+    resolve: (query, _root, args, ctx) => strategiesUsingSegment(ctx.db, query, args.id),
   }),
   strategySegments: t.prismaField({
     type: ["Segment"],

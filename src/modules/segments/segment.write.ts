@@ -19,6 +19,10 @@ import { assertSegmentChangeAllowed } from "../feature-environments/guards.read.
 import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
 import type { ConstraintInput } from "../feature-environments/strategy.inputs.ts";
 import type { Constraint } from "../feature-environments/strategy.types.ts";
+import {
+  flagsUsingSegment,
+  projectUsingSegmentOutside,
+} from "../feature-environments/strategy-segments.read.ts";
 import { type SegmentInput, segmentSchema } from "./segment.inputs.ts";
 import { segmentById } from "./segment.read.ts";
 
@@ -108,12 +112,9 @@ export async function updateSegment(
 export async function deleteSegment(w: Write, id: number) {
   await lockRow(w.tx, "Segment", id);
   const segment = await segmentById(w.tx, id);
-  const uses = await w.tx.featureStrategySegment.findMany({
-    where: { segmentId: id },
-    select: { strategy: { select: { featureName: true } } },
-  });
+  const uses = await flagsUsingSegment(w.tx, id);
   if (uses.length > 0) {
-    const flags = [...new Set(uses.map((u) => u.strategy.featureName))].sort();
+    const flags = [...new Set(uses)].sort();
     throw new ConflictError(
       `Segment "${segment.name}" is in use by ${uses.length} strategies (flags: ${flags.join(", ")}); remove it from them first.`,
     );
@@ -140,13 +141,10 @@ async function checkProject(w: Write, project: string) {
 }
 
 async function checkUsedOnlyIn(w: Write, id: number, project: string) {
-  const elsewhere = await w.tx.featureStrategySegment.findFirst({
-    where: { segmentId: id, strategy: { projectId: { not: project } } },
-    select: { strategy: { select: { projectId: true } } },
-  });
-  if (elsewhere) {
+  const elsewhere = await projectUsingSegmentOutside(w.tx, id, project);
+  if (elsewhere !== null) {
     throw new ValidationError(
-      `project: the segment is used by strategies in project "${elsewhere.strategy.projectId}", so it cannot belong to project "${project}" only`,
+      `project: the segment is used by strategies in project "${elsewhere}", so it cannot belong to project "${project}" only`,
       [{ path: "project", message: "segment in use in other projects" }],
     );
   }

@@ -4,6 +4,11 @@ import { runWrite } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
 import { requireChangeRequestBypass } from "../feature-environments/guards.read.ts";
 import { updateStrategy } from "../feature-environments/strategies.write.ts";
+import {
+  strategiesConstraining,
+  strategyById,
+  strategyForQuery,
+} from "../feature-environments/strategy.read.ts";
 
 builder.queryField("contextFieldStrategies", (t) =>
   t.prismaField({
@@ -16,14 +21,7 @@ builder.queryField("contextFieldStrategies", (t) =>
       projectId: t.arg.string({ description: "Only strategies of this project's flags." }),
     },
     resolve: (query, _root, args, ctx) =>
-      ctx.db.featureStrategy.findMany({
-        ...query,
-        where: {
-          constraints: { array_contains: [{ contextName: args.contextField }] },
-          ...(args.projectId ? { projectId: args.projectId } : {}),
-        },
-        orderBy: [{ featureName: "asc" }, { environmentName: "asc" }, { sortOrder: "asc" }, { id: "asc" }],
-      }),
+      strategiesConstraining(ctx.db, query, args.contextField, args.projectId),
   }),
 );
 
@@ -48,7 +46,7 @@ builder.mutationField("setStrategySegments", (t) =>
     resolve: async (query, _root, args, ctx) => {
       await requireChangeRequestBypass(ctx, args.projectId, args.environmentId);
       return runWrite(ctx, async (w) => {
-        const strategy = await w.tx.featureStrategy.findUnique({ where: { id: args.strategyId } });
+        const strategy = await strategyById(w.tx, args.strategyId);
         if (
           !strategy ||
           strategy.projectId !== args.projectId ||
@@ -62,7 +60,7 @@ builder.mutationField("setStrategySegments", (t) =>
           environment: args.environmentId,
         };
         await updateStrategy(w, target, args.strategyId, { segments: args.segmentIds }, ctx.config.limits);
-        return w.tx.featureStrategy.findUniqueOrThrow({ ...query, where: { id: args.strategyId } });
+        return strategyForQuery(w.tx, query, args.strategyId);
       });
     },
   }),

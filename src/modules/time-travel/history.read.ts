@@ -3,6 +3,7 @@ import { typedPayloads } from "../../events/stored-payloads.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import { textArray } from "../../shared/text-array.ts";
+import { tagDeletionEvents } from "../events/event.read.ts";
 import {
   type FlagState,
   type PastEnvironment,
@@ -223,16 +224,9 @@ function stateOf(
   return { ...(parse(flag) as Omit<FlagState, "environments">), environments: list };
 }
 
-/**
- * Tag and tag-type deletions in (`after`, `through`]: they untag flags without a flag event.
- * Raw, with the two types in the text: as parameters PostgreSQL could not see from its statistics
- * that such events are rare, and planned the statement at every time-travel read (D-09).
- */
+/** Tag and tag-type deletions in (`after`, `through`]: they untag flags without a flag event. */
 export async function tagDeletions(db: Db | Tx, after: Date, through: Date): Promise<TagDeletion[]> {
-  const rows = await sqlOf(db).query<{ type: string; createdAt: Date; data: unknown; preData: unknown }>`
-    SELECT type, "createdAt", data, "preData" FROM "Event"
-     WHERE type IN ('tag-deleted', 'tag-type-deleted')
-       AND "createdAt" > ${after}::timestamp(3) AND "createdAt" <= ${through}::timestamp(3)`;
+  const rows = await tagDeletionEvents(db, after, through);
   return rows.flatMap((r): TagDeletion[] => {
     const event = typedPayloads(r);
     if (event?.type === "tag-deleted" && event.preData) {

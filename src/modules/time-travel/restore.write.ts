@@ -15,10 +15,14 @@ import {
   assertDirectProjectChangeAllowed,
   changeRequestSetting,
 } from "../feature-environments/guards.read.ts";
+import { activeFlagNames } from "../features/feature.read.ts";
 import { archiveFeatures, reviveFeatures } from "../features/feature-archive.write.ts";
 import { addFeatureTag, removeFeatureTag } from "../features/feature-tags.write.ts";
 import { updateFeature } from "../features/feature-update.write.ts";
 import { readFlagRecord } from "../flag-record/flag-record.read.ts";
+import { environmentNamesOfProject } from "../projects/project.read.ts";
+import { existingSegmentIds } from "../segments/segment.read.ts";
+import { tagTypeNames } from "../tags/tag.read.ts";
 import type { FlagState, PastEnvironment } from "./flag-state.logic.ts";
 import { environmentAt, type FlagAt, flagAt } from "./history.read.ts";
 import { environmentPlan, type PlannedChange, segmentsOf } from "./restore-plan.logic.ts";
@@ -75,25 +79,21 @@ async function missingReferences(tx: Tx, past: FlagState[], project: string, fla
   const problems: string[] = [];
   const environments = past.flatMap((p) => p.environments);
   const segmentIds = segmentsOf(environments);
-  const segments = new Set(
-    (await tx.segment.findMany({ where: { id: { in: segmentIds } } })).map((s) => s.id),
-  );
+  const segments = new Set(await existingSegmentIds(tx, segmentIds));
   for (const id of segmentIds) if (!segments.has(id)) problems.push(`segment ${id} (deleted)`);
-  const linked = new Set(
-    (await tx.projectEnvironment.findMany({ where: { projectId: project } })).map((l) => l.environmentName),
-  );
+  const linked = new Set(await environmentNamesOfProject(tx, project));
   for (const name of new Set(environments.map((e) => e.name))) {
     if (!linked.has(name)) problems.push(`environment "${name}" (no longer enabled in project "${project}")`);
   }
   if (flagLevel) {
-    const tagTypes = new Set((await tx.tagType.findMany()).map((t) => t.name));
+    const tagTypes = new Set(await tagTypeNames(tx));
     for (const tag of past.flatMap((p) => p.tags)) {
       if (!tagTypes.has(tag.type)) problems.push(`tag type "${tag.type}" (deleted)`);
     }
     const parentNames = past.flatMap((p) => p.dependencies.map((d) => d.feature));
-    const parents = await tx.feature.findMany({ where: { name: { in: parentNames }, archivedAt: null } });
+    const parents = await activeFlagNames(tx, parentNames);
     for (const name of parentNames) {
-      if (!parents.some((p) => p.name === name)) problems.push(`parent flag "${name}" (deleted or archived)`);
+      if (!parents.includes(name)) problems.push(`parent flag "${name}" (deleted or archived)`);
     }
   }
   if (problems.length > 0) {

@@ -4,6 +4,7 @@ import { ForbiddenOperation } from "../../shared/errors.ts";
 import { visibilityOf } from "../events/visibility.logic.ts";
 import { EnvironmentVariantRef } from "../feature-environments/feature-environment.schema.ts";
 import { ConstraintRef, StrategyVariantRef } from "../feature-environments/strategy.schema.ts";
+import type { Serves } from "../flag-record/flag-record.logic.ts";
 import { type ChangeEvent, changesBetween, type FieldChange, type FlagChanges } from "./changes.read.ts";
 import type {
   FlagState,
@@ -28,85 +29,93 @@ export function assertProjectHistoryReadable(ctx: Context, project: string) {
   }
 }
 
+// The past flag's types serve the flag record (flag-record.logic.ts) field for field: each field
+// map `satisfies Serves<...>`, so a field added to the record does not compile until served here.
+
 const PastStrategyRef = builder.objectRef<PastStrategy>("PastStrategy").implement({
   description: "A strategy as it was at a past instant (fields as Strategy).",
-  fields: (t) => ({
-    // Named as on the live Strategy, whose `id` is its global (Node) id: a past strategy is
-    // not the live entity, so it has no global id a client cache would merge it under.
-    databaseId: t.exposeString("id", { description: "The strategy's UUID (Strategy.databaseId)." }),
-    name: t.exposeString("name", { description: "Strategy type, e.g. flexibleRollout." }),
-    title: t.exposeString("title", { nullable: true, description: "Optional human title." }),
-    disabled: t.exposeBoolean("disabled", { description: "Disabled strategies are not evaluated." }),
-    sortOrder: t.exposeInt("sortOrder", { description: "Position in the list, ascending." }),
-    segments: t.exposeIntList("segments", { description: "Ids of attached segments." }),
-    constraints: t.field({
-      type: [ConstraintRef],
-      resolve: (s) => s.constraints,
-      description: "Constraints.",
-    }),
-    variants: t.field({ type: [StrategyVariantRef], resolve: (s) => s.variants, description: "Variants." }),
-    parameters: t.field({ type: "JSON", resolve: (s) => s.parameters, description: "Parameters." }),
-  }),
+  fields: (t) =>
+    ({
+      // Named as on the live Strategy, whose `id` is its global (Node) id: a past strategy is
+      // not the live entity, so it has no global id a client cache would merge it under.
+      databaseId: t.exposeString("id", { description: "The strategy's UUID (Strategy.databaseId)." }),
+      name: t.exposeString("name", { description: "Strategy type, e.g. flexibleRollout." }),
+      title: t.exposeString("title", { nullable: true, description: "Optional human title." }),
+      disabled: t.exposeBoolean("disabled", { description: "Disabled strategies are not evaluated." }),
+      sortOrder: t.exposeInt("sortOrder", { description: "Position in the list, ascending." }),
+      segments: t.exposeIntList("segments", { description: "Ids of attached segments." }),
+      constraints: t.field({
+        type: [ConstraintRef],
+        resolve: (s) => s.constraints,
+        description: "Constraints.",
+      }),
+      variants: t.field({ type: [StrategyVariantRef], resolve: (s) => s.variants, description: "Variants." }),
+      parameters: t.field({ type: "JSON", resolve: (s) => s.parameters, description: "Parameters." }),
+    }) satisfies Serves<PastStrategy, { id: "databaseId" }>,
 });
 
 const PastEnvironmentRef = builder.objectRef<PastEnvironment>("PastFeatureEnvironment").implement({
   description: "A flag's state in one environment at a past instant.",
-  fields: (t) => ({
-    name: t.exposeString("name", { description: "Environment name." }),
-    enabled: t.exposeBoolean("enabled", { description: "Whether the flag was on there." }),
-    strategies: t.field({
-      type: [PastStrategyRef],
-      resolve: (e) => e.strategies,
-      description: "By sortOrder.",
-    }),
-    variants: t.field({
-      type: [EnvironmentVariantRef],
-      resolve: (e) => e.variants,
-      description: "Variants.",
-    }),
-  }),
+  fields: (t) =>
+    ({
+      name: t.exposeString("name", { description: "Environment name." }),
+      enabled: t.exposeBoolean("enabled", { description: "Whether the flag was on there." }),
+      strategies: t.field({
+        type: [PastStrategyRef],
+        resolve: (e) => e.strategies,
+        description: "By sortOrder.",
+      }),
+      variants: t.field({
+        type: [EnvironmentVariantRef],
+        resolve: (e) => e.variants,
+        description: "Variants.",
+      }),
+    }) satisfies Serves<PastEnvironment>,
 });
 
 const PastTagRef = builder.objectRef<PastTag>("PastTag").implement({
   description: "A tag a flag had.",
-  fields: (t) => ({
-    type: t.exposeString("type", { description: "Tag type." }),
-    value: t.exposeString("value", { description: "Tag value." }),
-  }),
+  fields: (t) =>
+    ({
+      type: t.exposeString("type", { description: "Tag type." }),
+      value: t.exposeString("value", { description: "Tag value." }),
+    }) satisfies Serves<PastTag>,
 });
 
 const PastDependencyRef = builder.objectRef<PastDependency>("PastDependency").implement({
   description: "A parent the flag depended on.",
-  fields: (t) => ({
-    feature: t.exposeString("feature", { description: "The parent flag." }),
-    enabled: t.exposeBoolean("enabled", { description: "Whether the parent had to be enabled." }),
-    variants: t.exposeStringList("variants", { description: "Parent variants that satisfied it." }),
-  }),
+  fields: (t) =>
+    ({
+      feature: t.exposeString("feature", { description: "The parent flag." }),
+      enabled: t.exposeBoolean("enabled", { description: "Whether the parent had to be enabled." }),
+      variants: t.exposeStringList("variants", { description: "Parent variants that satisfied it." }),
+    }) satisfies Serves<PastDependency>,
 });
 
 export const PastFeatureRef = builder.objectRef<FlagState>("PastFeature").implement({
   description: "A flag as it was at a past instant.",
-  fields: (t) => ({
-    name: t.exposeString("name", { description: "Flag name." }),
-    project: t.exposeString("project", { description: "Project." }),
-    type: t.exposeString("type", { description: "Flag type." }),
-    description: t.exposeString("description", { nullable: true, description: "Description." }),
-    stale: t.exposeBoolean("stale", { description: "Marked stale." }),
-    impressionData: t.exposeBoolean("impressionData", { description: "Impression data on." }),
-    archived: t.exposeBoolean("archived", { description: "Archived." }),
-    createdAt: t.string({ resolve: (f) => f.createdAt, description: "Creation time (RFC 3339)." }),
-    environments: t.field({
-      type: [PastEnvironmentRef],
-      resolve: (f) => f.environments,
-      description: "Per-environment state, by environment name.",
-    }),
-    tags: t.field({ type: [PastTagRef], resolve: (f) => f.tags, description: "Tags, by type then value." }),
-    dependencies: t.field({
-      type: [PastDependencyRef],
-      resolve: (f) => f.dependencies,
-      description: "Parents, by name.",
-    }),
-  }),
+  fields: (t) =>
+    ({
+      name: t.exposeString("name", { description: "Flag name." }),
+      project: t.exposeString("project", { description: "Project." }),
+      type: t.exposeString("type", { description: "Flag type." }),
+      description: t.exposeString("description", { nullable: true, description: "Description." }),
+      stale: t.exposeBoolean("stale", { description: "Marked stale." }),
+      impressionData: t.exposeBoolean("impressionData", { description: "Impression data on." }),
+      archived: t.exposeBoolean("archived", { description: "Archived." }),
+      createdAt: t.string({ resolve: (f) => f.createdAt, description: "Creation time (RFC 3339)." }),
+      environments: t.field({
+        type: [PastEnvironmentRef],
+        resolve: (f) => f.environments,
+        description: "Per-environment state, by environment name.",
+      }),
+      tags: t.field({ type: [PastTagRef], resolve: (f) => f.tags, description: "Tags, by type then value." }),
+      dependencies: t.field({
+        type: [PastDependencyRef],
+        resolve: (f) => f.dependencies,
+        description: "Parents, by name.",
+      }),
+    }) satisfies Serves<FlagState>,
 });
 
 const FeatureAtRef = builder.objectRef<FlagAt>("FeatureAt").implement({

@@ -6,6 +6,7 @@ import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { hashSecret, newApiTokenSecret } from "../access/credentials.write.ts";
+import { environmentExists } from "../environments/environment.read.ts";
 import { apiTokenInput } from "./tokens.inputs.ts";
 
 type ApiTokenRow = {
@@ -31,7 +32,7 @@ export function apiTokenEventData(t: ApiTokenRow): ApiTokenPayload {
 }
 
 async function assertScope(w: Write, environment: string, projects: string[]) {
-  if (environment !== "*" && !(await w.tx.environment.findUnique({ where: { name: environment } }))) {
+  if (environment !== "*" && !(await environmentExists(w.tx, environment))) {
     throw new ValidationError(`environment: no environment named "${environment}"`, [
       { message: `environment "${environment}" does not exist`, path: "environment" },
     ]);

@@ -2,6 +2,7 @@ import type { Db } from "../../db/database.ts";
 import { recordEvent } from "../../events/record.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
+import { settingContent } from "../settings/setting.read.ts";
 import { createOrLockSetting, updateSetting } from "../settings/setting.write.ts";
 
 /** The setting that holds the frontend API's CORS origins (Unleash's `unleash.frontend`). */
@@ -18,8 +19,7 @@ export async function frontendApiOrigins(
   db: Pick<Db, "setting">,
   defaults: readonly string[],
 ): Promise<string[]> {
-  const row = await db.setting.findUnique({ where: { name: FRONTEND_SETTING } });
-  return storedOrigins(row?.content, defaults);
+  return storedOrigins(await settingContent(db, FRONTEND_SETTING), defaults);
 }
 
 function storedOrigins(content: unknown, defaults: readonly string[]): string[] {

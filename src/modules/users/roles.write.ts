@@ -12,6 +12,7 @@ import { lockRow } from "../../shared/row-lock.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { isPermission, PREDEFINED_ROLE_NAMES, permissionType } from "../access/permissions.logic.ts";
+import { environmentExists } from "../environments/environment.read.ts";
 import { roleInput } from "./users.inputs.ts";
 
 type RoleWithPermissions = {
@@ -64,7 +65,7 @@ async function permissionRows(tx: Tx, input: ReturnType<typeof parseRole>) {
       if (type !== "environment") {
         throw new ValidationError(`permissions.${i}.environment: "${p.name}" is not scoped to environments`);
       }
-      if (!(await tx.environment.findUnique({ where: { name: p.environment } }))) {
+      if (!(await environmentExists(tx, p.environment))) {
         throw new NotFoundError(`Could not find environment ${p.environment}`);
       }
     }

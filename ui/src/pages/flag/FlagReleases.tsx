@@ -154,8 +154,9 @@ function PlanView(props: { plan: Plan; environment: string }) {
       {plan.safeguards.map((s) => (
         <div key={s.databaseId}>
           <p>
-            Safeguard: {s.metricName} {s.aggregationMode} over {s.windowSeconds} s {s.operator} {s.threshold}{" "}
-            → {s.action === "disable" ? "flag off" : "previous milestone"}
+            Safeguard: {s.metricName} {s.aggregationMode} over {s.windowSeconds} s
+            {s.baseline === "previousMilestone" ? ", its rise since the previous milestone," : ""}{" "}
+            {s.operator} {s.threshold} → {s.action === "disable" ? "flag off" : "previous milestone"}
           </p>
           <SafeguardChart
             query={SafeguardSeries}
@@ -196,6 +197,7 @@ function NoPlan(props: {
               operator: String(data.get("operator")),
               threshold: Number(data.get("threshold")),
               windowSeconds: Number(data.get("window")),
+              baseline: data.get("baseline") === "on" ? "previousMilestone" : "none",
             },
           ]
         : [];
@@ -265,6 +267,9 @@ function NoPlan(props: {
           problem={problem}
         />
         <Field label="Window (seconds)" name="window" type="number" defaultValue="300" problem={problem} />
+        <label>
+          <input type="checkbox" name="baseline" /> Compare with the previous milestone (the rise counts)
+        </label>
         <label>
           <input type="checkbox" name="start" defaultChecked /> Start now
         </label>

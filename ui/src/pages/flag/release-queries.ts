@@ -16,7 +16,7 @@ export const ReleasePlanFields = graphql(`
     pauseReason
     activeMilestone { databaseId }
     milestones { databaseId name afterSeconds strategies { name parameters } }
-    safeguards { databaseId metricName aggregationMode labelSelectors operator threshold windowSeconds action }
+    safeguards { databaseId metricName aggregationMode labelSelectors operator threshold windowSeconds action baseline }
   }
 `);
 
