@@ -1,14 +1,12 @@
 import { z } from "zod";
 import type { AppDeps } from "../src/context.ts";
-import { healthOpenApiPaths } from "../src/http/health.ts";
-import { authOpenApiPaths, inviteOpenApiPaths } from "../src/http/public-endpoints.openapi.ts";
-import { sdkOpenApiPaths } from "../src/modules/client-api/client-api.plugin.ts";
-import { edgeOpenApiPaths } from "../src/modules/client-api/edge.plugin.ts";
+import type { HandlerRoute, RouteTable } from "../src/http/route-table.ts";
 import { STATUS_NAMES } from "../src/shared/error-response.ts";
 import { errorResponseDoc, jsonRequestBody } from "../src/shared/openapi.ts";
 import { VERSION } from "../src/version.ts";
 import type { Route } from "./route.ts";
 import { errorSchema } from "./schemas.ts";
+import { isOperationRoute, type TableRoute } from "./table-route.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -31,79 +29,25 @@ const ERROR_TEXT: Record<number, string> = {
   429: "Too many requests (RateLimitError).",
 };
 
-/** The OpenAPI 3.1 document of the REST layer, generated from the route table. */
+/** The OpenAPI 3.1 document of every HTTP route but /graphql, generated from the route table. */
 export function openApiDocument(
-  routes: Route[],
+  table: Pick<RouteTable<TableRoute>, "routes">,
   deps: Pick<AppDeps, "config">,
-  otherPaths: Record<string, Record<string, unknown>> = {
-    ...sdkOpenApiPaths(),
-    ...authOpenApiPaths(),
-    ...healthOpenApiPaths(),
-    ...inviteOpenApiPaths(),
-    ...edgeOpenApiPaths(),
-  },
 ) {
-  const paths: Record<string, Record<string, unknown>> = { ...otherPaths };
-  for (const route of routes) {
-    const path = route.path.replace(/:(\w+)/g, "{$1}");
-    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
-      name: m[1],
-      in: "path",
-      required: true,
-      schema: { type: "string" },
-    }));
-    const queryParams = Object.entries(route.schemas?.query?.shape ?? {}).map(([name, schema]) => {
-      const s = schema as z.ZodType;
-      return {
-        name,
-        in: "query",
-        required: !s.safeParse(undefined).success,
-        schema: jsonSchema(s),
-        description: s.description,
-      };
-    });
-    const status = String(route.status ?? 200);
-    const success =
-      route.status === 202 || route.status === 204
-        ? { description: "Accepted; no body." }
-        : {
-            description: "Success.",
-            content: {
-              [route.contentType ?? "application/json"]: {
-                schema: route.schemas?.response ? jsonSchema(route.schemas.response) : {},
-              },
-            },
-          };
-    // Every route can meet malformed input (broken %-encoding, NUL in a value): 400; a route
-    // with a body, one over VEXIL_MAX_BODY_BYTES: 413, one not sent as JSON: 415.
-    const hasBody = route.method !== "GET" && route.method !== "DELETE";
-    const errorStatuses = [
-      ...new Set([400, 401, ...(route.errors ?? [400, 403, 404]), ...(hasBody ? [413, 415] : [])]),
-    ].sort();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of table.routes) {
+    const path = route.path.replace(/[:*](\w+)/g, "{$1}");
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = {
-      summary: route.summary,
-      description: route.description,
-      tags: [route.tag],
-      deprecated: route.deprecated || undefined,
-      operationId: operationId(route),
-      security: [{ apiKey: [] }],
-      parameters: [...pathParams, ...queryParams],
-      requestBody: route.schemas?.body ? jsonRequestBody(jsonSchema(route.schemas.body)) : undefined,
-      responses: {
-        [status]: success,
-        ...Object.fromEntries(
-          errorStatuses.map((s) => [String(s), errorResponseDoc(ERROR_TEXT[s] ?? "Error.")]),
-        ),
-      },
-    };
+    paths[path][route.method.toLowerCase()] = isOperationRoute(route)
+      ? operationRouteDoc(route)
+      : handlerRouteDoc(route);
   }
   return {
     openapi: "3.1.0",
     info: {
       title: "Vexil admin API (Unleash-compatible REST layer)",
       version: VERSION,
-      description: `Every /api/admin path runs a GraphQL operation of /graphql in-process; /api/client and /api/frontend (tags Client, Frontend API) are served from the SDK configuration cache. Error names: ${Object.values(
+      description: `Every HTTP route of Vexil but /graphql. Every /api/admin path runs a GraphQL operation of /graphql in-process; /api/client and /api/frontend (tags Client, Frontend API) and OFREP are served from the SDK configuration cache. Error names: ${Object.values(
         STATUS_NAMES,
       )
         .map((s) => `${s.status} ${s.name}`)
@@ -133,4 +77,72 @@ function operationId(route: Route): string {
   return [route.method.toLowerCase(), ...words]
     .join("-")
     .replace(/[^a-zA-Z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** The path's parameters (`:name`, `*name`), each a required string. */
+function pathParameters(path: string) {
+  return [...path.matchAll(/[:*](\w+)/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
+}
+
+/** A route with its own handler: its `doc`, with the path's parameters and who may call. */
+function handlerRouteDoc(route: HandlerRoute) {
+  const { parameters = [], ...doc } = route.doc;
+  return {
+    ...doc,
+    security: route.access.kind === "public" ? [] : [{ apiKey: [] }],
+    parameters: [...pathParameters(route.path), ...parameters],
+  };
+}
+
+/** A REST route: from its schemas, with the errors every route can meet. */
+function operationRouteDoc(route: Route) {
+  const queryParams = Object.entries(route.schemas?.query?.shape ?? {}).map(([name, schema]) => {
+    const s = schema as z.ZodType;
+    return {
+      name,
+      in: "query",
+      required: !s.safeParse(undefined).success,
+      schema: jsonSchema(s),
+      description: s.description,
+    };
+  });
+  const status = String(route.status ?? 200);
+  const success =
+    route.status === 202 || route.status === 204
+      ? { description: "Accepted; no body." }
+      : {
+          description: "Success.",
+          content: {
+            [route.contentType ?? "application/json"]: {
+              schema: route.schemas?.response ? jsonSchema(route.schemas.response) : {},
+            },
+          },
+        };
+  // Every route can meet malformed input (broken %-encoding, NUL in a value): 400; a route
+  // with a body, one over VEXIL_MAX_BODY_BYTES: 413, one not sent as JSON: 415.
+  const hasBody = route.method !== "GET" && route.method !== "DELETE";
+  const errorStatuses = [
+    ...new Set([400, 401, ...(route.errors ?? [400, 403, 404]), ...(hasBody ? [413, 415] : [])]),
+  ].sort();
+  return {
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    deprecated: route.deprecated || undefined,
+    operationId: operationId(route),
+    security: [{ apiKey: [] }],
+    parameters: [...pathParameters(route.path), ...queryParams],
+    requestBody: route.schemas?.body ? jsonRequestBody(jsonSchema(route.schemas.body)) : undefined,
+    responses: {
+      [status]: success,
+      ...Object.fromEntries(
+        errorStatuses.map((s) => [String(s), errorResponseDoc(ERROR_TEXT[s] ?? "Error.")]),
+      ),
+    },
+  };
 }

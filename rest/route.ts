@@ -1,4 +1,7 @@
+import type { ResultOf, TadaDocumentNode } from "gql.tada";
+import { print } from "graphql";
 import type { z } from "zod";
+import type { HttpMethod } from "../src/http/route-table.ts";
 
 /** What a route sees of the HTTP request: path params, query string and parsed JSON body. */
 export type RestRequest = {
@@ -7,7 +10,7 @@ export type RestRequest = {
   body: unknown;
 };
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type { HttpMethod };
 
 /**
  * A REST route as data: which GraphQL operation it runs, how the request becomes variables,
@@ -48,10 +51,34 @@ export type Route = {
     body?: z.ZodType;
     response?: z.ZodType;
   };
+  /** Largest body it reads (default: VEXIL_MAX_BODY_BYTES). */
+  bodyLimit?: number;
   /** Error statuses this route documents besides 401 (default: 400, 403, 404). */
   errors?: number[];
 };
 
 export function defineRoutes(routes: Route[]): Route[] {
   return routes;
+}
+
+/**
+ * A route whose document is typed (`graphql` of rest/graphql.ts): `respond` gets the operation's
+ * data with the schema's types, so its mapping is type-checked without casts. `variables` stay
+ * raw values, as for every route: GraphQL validates them and names the REST field (rest/errors.ts).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any typed document
+export type TypedRoute<D extends TadaDocumentNode<any, any>> = Omit<Route, "document" | "respond"> & {
+  document: D;
+  respond?: (data: ResultOf<D>, req: RestRequest) => unknown;
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: any typed document
+export function typedRoute<D extends TadaDocumentNode<any, any>>(route: TypedRoute<D>): Route {
+  const { document, respond, ...rest } = route;
+  return {
+    ...rest,
+    document: print(document),
+    // The data is the document's result: the plugin ran exactly this document.
+    respond: respond && ((data, req) => respond(data as ResultOf<D>, req)),
+  };
 }

@@ -8,7 +8,8 @@
 // - dist/pglite-template/: a migrated, empty PGlite data folder. A first start on a new data
 //   folder copies it instead of running initdb (seconds of WebAssembly CPU).
 // - ui/dist/: the web UI (Vite), after ui/src/graphql-env.d.ts, the schema's types for the UI's
-//   typed GraphQL documents (gql.tada), is generated from schema/schema.graphql.
+//   typed GraphQL documents (gql.tada), is generated from schema/schema.graphql (and the same
+//   types in src/generated/graphql-env.d.ts for the REST routes' documents).
 // See docs/decisions.md D-07.
 //   node scripts/build.mjs             build what is out of date
 //   node scripts/build.mjs --if-stale  the same, silent when nothing is (npm's prestart)
@@ -80,6 +81,7 @@ const CODE = ["src", "rest", "scripts/migrate.ts", "scripts/build.mjs", "package
 const DATABASE = ["prisma/migrations", "src/db"];
 const UI = ["ui/src", "ui/index.html", "ui/vite.config.ts", "schema/schema.graphql", "package.json"];
 const uiTypes = join(root, "ui/src/graphql-env.d.ts");
+const restTypes = join(root, "src/generated/graphql-env.d.ts");
 const uiIndex = join(root, "ui/dist/index.html");
 const quiet = process.argv.includes("--if-stale");
 
@@ -173,11 +175,15 @@ if (templateStale) {
   console.log(`made dist/pglite-template in ${Math.round(performance.now() - started)} ms`);
 }
 
-if (isOlderThan(uiTypes, ["schema/schema.graphql"])) {
+// The same types for the REST routes' typed documents (rest/graphql.ts).
+for (const output of [uiTypes, restTypes]) {
+  if (!isOlderThan(output, ["schema/schema.graphql"])) continue;
   const cli = join(dirname(createRequire(import.meta.url).resolve("gql.tada/package.json")), "bin/cli.js");
-  const run = spawnSync(process.execPath, [cli, "generate-output", "-c", join(root, "ui/tsconfig.json")], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const run = spawnSync(
+    process.execPath,
+    [cli, "generate-output", "-c", join(root, "ui/tsconfig.json"), "-o", output],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
   if (run.status !== 0) process.exit(1);
 }
 

@@ -45,7 +45,7 @@ function writeReport(run: Run) {
 const shape = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, "{}")}`;
 
 function servedOperations(operations: Operation[]): string[] {
-  const doc = openApiDocument(allRoutes, { config: { publicUrl: "http://localhost" } } as never);
+  const doc = openApiDocument({ routes: allRoutes }, { config: { publicUrl: "http://localhost" } } as never);
   const served = new Set<string>();
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const method of Object.keys(methods as object)) served.add(shape(method, path));

@@ -12,7 +12,7 @@ const referencePath = resolve(process.argv[2] ?? "../shared/reference/unleash-op
 const shape = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, "{}")}`;
 
 const served = new Set<string>();
-const doc = openApiDocument(allRoutes, { config: { publicUrl: "http://localhost" } } as never);
+const doc = openApiDocument({ routes: allRoutes }, { config: { publicUrl: "http://localhost" } } as never);
 for (const [path, operations] of Object.entries(doc.paths)) {
   for (const method of Object.keys(operations as object)) served.add(shape(method, path));
 }

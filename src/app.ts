@@ -1,34 +1,28 @@
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import type pg from "pg";
-import { restPlugin } from "../rest/plugin.ts";
+import { routeTablePlugin } from "../rest/plugin.ts";
 import type { Route } from "../rest/route.ts";
+import { routeTable } from "../rest/table.ts";
+import type { TableRoute } from "../rest/table-route.ts";
 import type { AppDeps, AppScope, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
 import { EVENT_HOOKS } from "./event-hooks.ts";
 import { corsPolicy } from "./http/cors.ts";
 import { useHeaderCaller } from "./http/credential-first.ts";
-import { GRAPHIQL_OPTIONS, graphiqlAssetsPlugin, renderOfflineGraphiQL } from "./http/graphiql.ts";
+import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from "./http/graphiql.ts";
 import { useGraphQLGate, useTextInputCheck } from "./http/graphql-gate.ts";
 import { useGraphQLLimits } from "./http/graphql-limits.ts";
 import { guardOnRequest } from "./http/guard.ts";
-import { healthPlugin } from "./http/health.ts";
 import { useMetrics } from "./http/metrics.ts";
-import { publicEndpointsPlugin } from "./http/public-endpoints.ts";
 import { useRequestLog } from "./http/request-log.ts";
+import type { RouteTable } from "./http/route-table.ts";
 import { useSecurityHeaders } from "./http/security-headers.ts";
 import { useTracing } from "./http/tracing.ts";
-import { uiPlugin } from "./http/ui.ts";
-import { loginEndpoints, loginErrorHeaders } from "./modules/access/login.endpoints.ts";
-import { sdkApiPlugin } from "./modules/client-api/client-api.plugin.ts";
-import { edgePlugin } from "./modules/client-api/edge.plugin.ts";
-import { inviteEndpoints } from "./modules/invites/invites.endpoints.ts";
+import { webUi } from "./http/ui.ts";
 import { useCredentialRevocation } from "./modules/live/revocation.plugin.ts";
 import { useSharedSubscriptionResults } from "./modules/live/shared-results.plugin.ts";
 import { useMaintenanceGuard } from "./modules/maintenance/maintenance.plugin.ts";
-import { ofrepPlugin } from "./modules/ofrep/ofrep.plugin.ts";
-import { avatarPlugin } from "./modules/users/avatars.plugin.ts";
-import { passwordResetEndpoints } from "./modules/users/password-reset.endpoints.ts";
 import { schema } from "./schema.ts";
 import { closeServices, createServices } from "./services.ts";
 import { DomainError } from "./shared/errors.ts";
@@ -38,6 +32,8 @@ export type Yoga = YogaServerInstance<Record<string, unknown>, Context>;
 export type App = {
   /** The yoga server: served over HTTP and graphql-ws by `listen` (src/http-server.ts). */
   yoga: Yoga;
+  /** Every route but /graphql, as the app serves them (rest/table.ts). */
+  routes: RouteTable<TableRoute>;
   /** Answers one request in process (tests, benchmarks). */
   fetch: Yoga["fetch"];
   /** The dependencies the app was given and the services it built (src/services.ts). */
@@ -50,8 +46,8 @@ export type App = {
 };
 
 /**
- * Builds the HTTP application (GraphQL at /graphql, REST at /api/admin/**, OpenAPI at /docs,
- * health probes) and its services. No listening and no globals: server.ts and tests call this.
+ * Builds the HTTP application (GraphQL at /graphql, every other route from one table:
+ * rest/table.ts) and its services. No listening and no globals: server.ts and tests call this.
  */
 export function createApp(
   given: AppDeps & {
@@ -64,13 +60,15 @@ export function createApp(
 ): App {
   const base = { ...given, eventHooks: EVENT_HOOKS };
   const deps = { ...base, services: createServices(base) };
+  const ui = webUi();
+  const routes = routeTable(deps, { restRoutes: given.restRoutes, ready: given.ready, ui: ui.routes });
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // Yoga's own health check answers an empty 200 to every URL that *ends with* its endpoint
     // (a flag named "health" included); a NUL never appears in a request URL, so it never
-    // answers, and healthPlugin serves /health and /ready in Unleash's shape.
+    // answers, and the route table serves /health and /ready in Unleash's shape (src/http/health.ts).
     healthCheckEndpoint: "\u0000",
     renderGraphiQL: renderOfflineGraphiQL,
     graphiql: GRAPHIQL_OPTIONS,
@@ -88,29 +86,18 @@ export function createApp(
       useRequestLog(deps.logger, deps.config.logLevel === "debug"),
       useMetrics(deps, deps.pool),
       ...(deps.config.tracing ? [useTracing()] : []),
-      healthPlugin(deps.ready),
-      avatarPlugin(),
-      graphiqlAssetsPlugin(),
-      publicEndpointsPlugin(
-        ["/auth/", "/invite/"],
-        [...loginEndpoints(deps), ...passwordResetEndpoints(deps), inviteEndpoints(deps)],
-        loginErrorHeaders,
-      ),
-      restPlugin(deps, deps.restRoutes),
-      ofrepPlugin(deps),
-      sdkApiPlugin(deps),
-      edgePlugin(deps),
+      routeTablePlugin(deps, routes, ui.page),
       useGraphQLGate((request) => callerOfRequest(deps, request)),
       useGraphQLLimits(),
       useTextInputCheck(),
       useMaintenanceGuard(),
       useSharedSubscriptionResults(),
       useCredentialRevocation(deps),
-      uiPlugin(),
     ].map((plugin) => guardOnRequest(plugin, deps.logger)),
   });
   return {
     yoga,
+    routes,
     fetch: yoga.fetch,
     scope: deps,
     close: () => closeServices(deps.services, deps.logger),

@@ -47,7 +47,8 @@ export async function listen(app: App, host: string, port: number, bound?: Serve
   const admitted = admitRequests(yoga, {
     limit,
     maxBodyBytes,
-    bodyMayBeRead: (request) => bodyMayBeRead(deps, request),
+    bodyMayBeRead: (request) =>
+      bodyMayBeRead(deps, request, (method, path) => app.routes.isPublic(method, path)),
   });
   // A trace's request span includes the time the request waited for admission.
   server.on("request", deps.config.tracing ? tracedHandler(admitted) : admitted);

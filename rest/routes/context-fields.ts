@@ -1,10 +1,14 @@
 import { z } from "zod";
-import { bodyFields } from "../body-fields.ts";
-import { defineRoutes, type Route } from "../route.ts";
+import { bodyFields, bodyRecord } from "../body-fields.ts";
+import { graphql, type ResultOf } from "../graphql.ts";
+import { defineRoutes, type Route, typedRoute } from "../route.ts";
 import { strategyUsageSchema } from "../schemas.ts";
 
-const CONTEXT_FIELD_FIELDS =
-  "name description stickiness sortOrder createdAt legalValues { value description } project";
+const ContextFieldFields = graphql(`
+  fragment ContextFieldFields on ContextField {
+    name description stickiness sortOrder createdAt legalValues { value description } project
+  }
+`);
 const KEYS = ["description", "stickiness", "sortOrder", "legalValues"] as const;
 
 const legalValue = z.object({ value: z.string(), description: z.string().nullable().optional() });
@@ -39,12 +43,9 @@ const include = z.object({
     ),
 });
 
-type FieldOut = Record<string, unknown> & { project?: string | null };
 /** Unleash's shape: `project` only on a project-scoped field. */
-const shaped = (field: unknown) => {
-  const { project, ...rest } = field as FieldOut;
-  return project ? { ...rest, project } : rest;
-};
+const shaped = ({ project, ...rest }: ResultOf<typeof ContextFieldFields>) =>
+  project ? { ...rest, project } : rest;
 
 /**
  * The context routes at `/api/admin/context` (root fields; any field by name) and at
@@ -55,7 +56,7 @@ function contextFieldRoutes(base: string, scoped: boolean): Route[] {
   const project = (params: Record<string, string>) => (scoped ? (params.projectId ?? null) : null);
   const where = scoped ? "of a project" : "";
   return [
-    {
+    typedRoute({
       method: "GET",
       path: base,
       tag: "Context",
@@ -63,32 +64,38 @@ function contextFieldRoutes(base: string, scoped: boolean): Route[] {
       description: scoped
         ? "The project's fields (with `include=root` the root fields too), by sortOrder then name; empty for an unknown project."
         : "The root fields (with `include=project` every project's too), by sortOrder then name (Unleash's shape).",
-      document: `query ContextFields($project: String, $includeRoot: Boolean, $includeProjects: Boolean) {
-        contextFields(project: $project, includeRoot: $includeRoot, includeProjects: $includeProjects) {
-          ${CONTEXT_FIELD_FIELDS} } }`,
+      document: graphql(
+        `query ContextFields($project: String, $includeRoot: Boolean, $includeProjects: Boolean) {
+          contextFields(project: $project, includeRoot: $includeRoot, includeProjects: $includeProjects) {
+            ...ContextFieldFields } }`,
+        [ContextFieldFields],
+      ),
       variables: ({ params, query }) => ({
         project: project(params),
         includeRoot: query.get("include") === "root",
         includeProjects: query.get("include") === "project",
       }),
-      respond: (data) => (data.contextFields as unknown[]).map(shaped),
+      respond: (data) => data.contextFields.map(shaped),
       schemas: { query: include, response: z.array(contextFieldSchema) },
       errors: [],
-    },
-    {
+    }),
+    typedRoute({
       method: "GET",
       path: `${base}/:contextField`,
       tag: "Context",
       summary: `Get one context field ${where}`.trim(),
       description: scoped ? "404 unless the field belongs to the project." : undefined,
-      document: `query ContextField($name: String!, $project: String) {
-        contextField(name: $name, project: $project) { ${CONTEXT_FIELD_FIELDS} } }`,
+      document: graphql(
+        `query ContextField($name: String!, $project: String) {
+          contextField(name: $name, project: $project) { ...ContextFieldFields } }`,
+        [ContextFieldFields],
+      ),
       variables: ({ params }) => ({ name: params.contextField, project: project(params) }),
       respond: (data) => shaped(data.contextField),
       schemas: { response: contextFieldSchema },
       errors: [404],
-    },
-    {
+    }),
+    typedRoute({
       method: "POST",
       path: base,
       tag: "Context",
@@ -96,9 +103,11 @@ function contextFieldRoutes(base: string, scoped: boolean): Route[] {
       description: scoped
         ? "201 with the field, which belongs to the project; 404 for an unknown project; 409 when the name is taken by any field, root or project."
         : "201 with the field (a project-scoped one when `project` is given); 409 when the name is taken.",
-      document: `mutation CreateContextField($input: CreateContextFieldInput!) {
-        createContextField(input: $input) { ${CONTEXT_FIELD_FIELDS} }
-      }`,
+      document: graphql(
+        `mutation CreateContextField($input: CreateContextFieldInput!) {
+          createContextField(input: $input) { ...ContextFieldFields } }`,
+        [ContextFieldFields],
+      ),
       variables: ({ body, params }) => ({
         input: scoped
           ? { ...bodyFields(body, ["name", ...KEYS]), project: params.projectId }
@@ -108,7 +117,7 @@ function contextFieldRoutes(base: string, scoped: boolean): Route[] {
       status: 201,
       schemas: { body: createBody, response: contextFieldSchema },
       errors: [400, 403, ...(scoped ? [404] : []), 409],
-    },
+    }),
     {
       method: "PUT",
       path: `${base}/:contextField`,
@@ -149,7 +158,7 @@ function contextFieldRoutes(base: string, scoped: boolean): Route[] {
       document: `query ValidateContextFieldName($name: String!, $project: String) {
         validateContextFieldName(name: $name, project: $project) }`,
       variables: (req) => ({
-        name: (req.body as { name?: unknown } | undefined)?.name,
+        name: bodyRecord(req.body).name,
         project: project(req.params),
       }),
       emptyBody: true,
@@ -166,7 +175,7 @@ function contextFieldRoutes(base: string, scoped: boolean): Route[] {
         setContextFieldLegalValue(name: $name, value: $value, description: $description, project: $project) {
           name } }`,
       variables: (req) => {
-        const b = (req.body ?? {}) as Record<string, unknown>;
+        const b = bodyRecord(req.body);
         return {
           name: req.params.contextField,
           value: b.value,

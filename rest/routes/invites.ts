@@ -1,11 +1,16 @@
 import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
 import { objectBody } from "../body-fields.ts";
-import { defineRoutes } from "../route.ts";
+import { graphql } from "../graphql.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
 
-/** The GraphQL selection of an invite link in Unleash's publicSignupTokenSchema shape. */
-const INVITE_FIELDS =
-  "id: databaseId name enabled expiresAt createdAt createdBy role { id name type description } users { id: databaseId name email username imageUrl createdAt seenAt }";
+/** An invite link in Unleash's publicSignupTokenSchema shape. */
+const InviteFields = graphql(`
+  fragment InviteFields on PublicSignupToken {
+    id: databaseId name enabled expiresAt createdAt createdBy role { id name type description }
+    users { id: databaseId name email username imageUrl createdAt seenAt }
+  }
+`);
 
 const invitedUserSchema = z.object({
   id: z.number().int(),
@@ -41,8 +46,7 @@ const inviteSchema = z.strictObject({
 /** The creation's answer: the one time the secret and the URL carrying it are known. */
 const createdInviteSchema = inviteSchema.extend({ secret: z.string(), url: z.string().url() });
 
-type InviteNode = Record<string, unknown>;
-const withoutUrl = (token: InviteNode) => ({ ...token, url: null });
+const withoutUrl = <T>(token: T) => ({ ...token, url: null });
 
 /**
  * The GraphQL arguments naming the link of a `:token` path parameter: Unleash's paths carry the
@@ -54,17 +58,17 @@ function inviteKeyOf(param: string | undefined): { databaseId: number } | { secr
 }
 
 export const inviteRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/invite-link/tokens",
     tag: "Public signup tokens",
     summary: "List invite links (admins only), without their secrets",
-    document: `query Invites { publicSignupTokens { ${INVITE_FIELDS} } }`,
-    respond: (data) => ({ tokens: (data.publicSignupTokens as InviteNode[]).map(withoutUrl) }),
+    document: graphql(`query Invites { publicSignupTokens { ...InviteFields } }`, [InviteFields]),
+    respond: (data) => ({ tokens: data.publicSignupTokens.map(withoutUrl) }),
     schemas: { response: z.strictObject({ tokens: z.array(inviteSchema) }) },
     errors: [403],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/invite-link/tokens",
     tag: "Public signup tokens",
@@ -72,43 +76,56 @@ export const inviteRoutes = defineRoutes([
     description:
       "Body `{name, expiresAt}`. Users who sign up with it get the Viewer root role. The answer holds the link's `secret` and `url`: the only one that does (only the secret's hash is stored). Records public-signup-token-created.",
     status: 201,
-    document: `mutation CreateInvite($input: CreatePublicSignupTokenInput!) { createPublicSignupToken(input: $input) { secret url token { ${INVITE_FIELDS} } } }`,
+    document: graphql(
+      `mutation CreateInvite($input: CreatePublicSignupTokenInput!) {
+        createPublicSignupToken(input: $input) { secret url token { ...InviteFields } } }`,
+      [InviteFields],
+    ),
     variables: (req) => ({ input: objectBody(req) }),
-    respond: (data) => {
-      const created = data.createPublicSignupToken as { secret: string; url: string; token: InviteNode };
-      return { ...created.token, secret: created.secret, url: created.url };
-    },
+    respond: ({ createPublicSignupToken: created }) => ({
+      ...created.token,
+      secret: created.secret,
+      url: created.url,
+    }),
     schemas: {
       body: z.strictObject({ name: z.string(), expiresAt: z.string().datetime({ offset: true }) }),
       response: createdInviteSchema,
     },
     errors: [400, 403],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/invite-link/tokens/:token",
     tag: "Public signup tokens",
     summary: "Get an invite link (admins only)",
     description: "`token` is the link's secret or its `id`.",
-    document: `query Invite($databaseId: Int, $secret: String) { publicSignupToken(databaseId: $databaseId, secret: $secret) { ${INVITE_FIELDS} } }`,
+    document: graphql(
+      `query Invite($databaseId: Int, $secret: String) {
+        publicSignupToken(databaseId: $databaseId, secret: $secret) { ...InviteFields } }`,
+      [InviteFields],
+    ),
     variables: (req) => inviteKeyOf(req.params.token),
     respond: (data) => {
       if (!data.publicSignupToken) throw new NotFoundError("Could not find the invite link");
-      return withoutUrl(data.publicSignupToken as InviteNode);
+      return withoutUrl(data.publicSignupToken);
     },
     schemas: { response: inviteSchema },
     errors: [403, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "PUT",
     path: "/api/admin/invite-link/tokens/:token",
     tag: "Public signup tokens",
     summary: "Change an invite link's expiry or enabled flag (admins only)",
     description:
       "`token` is the link's secret or its `id`. Body `{expiresAt?, enabled?}`, at least one (400 otherwise, as Unleash). Records public-signup-token-updated (nothing when unchanged).",
-    document: `mutation UpdateInvite($databaseId: Int, $secret: String, $input: UpdatePublicSignupTokenInput!) { updatePublicSignupToken(databaseId: $databaseId, secret: $secret, input: $input) { ${INVITE_FIELDS} } }`,
+    document: graphql(
+      `mutation UpdateInvite($databaseId: Int, $secret: String, $input: UpdatePublicSignupTokenInput!) {
+        updatePublicSignupToken(databaseId: $databaseId, secret: $secret, input: $input) { ...InviteFields } }`,
+      [InviteFields],
+    ),
     variables: (req) => ({ ...inviteKeyOf(req.params.token), input: objectBody(req) }),
-    respond: (data) => withoutUrl(data.updatePublicSignupToken as InviteNode),
+    respond: (data) => withoutUrl(data.updatePublicSignupToken),
     schemas: {
       body: z.strictObject({
         expiresAt: z.string().datetime({ offset: true }).optional(),
@@ -116,5 +133,5 @@ export const inviteRoutes = defineRoutes([
       }),
       response: inviteSchema,
     },
-  },
+  }),
 ]);

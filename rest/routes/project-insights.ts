@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineRoutes } from "../route.ts";
+import { graphql, type ResultOf } from "../graphql.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
 import { integerParam, single } from "../search-params.ts";
 import { overviewFeatureSchema } from "./projects.ts";
 
@@ -9,8 +10,12 @@ const leadTimeSchema = z.object({
   projectAverage: z.number().optional().describe("Mean days to production; absent when no flag got there."),
   features: z.array(z.object({ name: z.string(), timeToProduction: z.number() })),
 });
-const DORA_FIELDS = "projectAverage features { name timeToProduction }";
-const RATING_FIELDS = "rating activeCount potentiallyStaleCount staleCount";
+const DoraFields = graphql(
+  `fragment DoraFields on ProjectDoraMetrics { projectAverage features { name timeToProduction } }`,
+);
+const RatingFields = graphql(`
+  fragment RatingFields on ProjectHealthRating { rating activeCount potentiallyStaleCount staleCount }
+`);
 const ratingSchema = z.object({
   rating: z.number().int().min(0).max(100),
   activeCount: z.number().int(),
@@ -20,18 +25,11 @@ const ratingSchema = z.object({
 const stageSchema = z.object({ averageDays: z.number().nullable(), currentFlags: z.number().int() });
 
 /** GraphQL null -> absent, as Unleash leaves `projectAverage` out when there is none. */
-function dora(d: { projectAverage: number | null; features: unknown[] }) {
+function dora(d: ResultOf<typeof DoraFields>) {
   return { ...(d.projectAverage === null ? {} : { projectAverage: d.projectAverage }), features: d.features };
 }
 
 const healthFeatureSchema = overviewFeatureSchema.omit({ lastSeenAt: true });
-
-type HealthData = {
-  projectOverview: Record<string, unknown> & { environments: { name: string }[] };
-  projectInsights: {
-    technicalDebt: { rating: number; activeCount: number; potentiallyStaleCount: number; staleCount: number };
-  };
-};
 
 export const projectInsightRoutes = defineRoutes([
   {
@@ -45,14 +43,14 @@ export const projectInsightRoutes = defineRoutes([
     schemas: { response: z.array(z.object({ id: z.number().int(), name: z.string() })) },
     errors: [403, 404],
   },
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/status",
     tag: "Projects",
     summary: "Get project status",
     description:
       "Events per day over the last year, resource counts (API tokens scoped to the project, members, segments), health, technical debt, stale flags and flags per lifecycle stage; a stage's `averageDays` is the mean time flags spent in it before moving on (null while none did).",
-    document: `query ProjectStatus($projectId: String!) { projectStatus(projectId: $projectId) {
+    document: graphql(`query ProjectStatus($projectId: String!) { projectStatus(projectId: $projectId) {
       activityCountByDate { date count }
       resources { apiTokens members segments }
       health technicalDebt staleFlags
@@ -61,14 +59,9 @@ export const projectInsightRoutes = defineRoutes([
         live { averageDays currentFlags } completed { averageDays currentFlags }
         archived { currentFlags last30Days }
       }
-    } }`,
+    } }`),
     variables: ({ params }) => ({ projectId: params.projectId }),
-    respond: (data) => {
-      const s = data.projectStatus as Record<string, unknown> & {
-        health: number;
-        technicalDebt: number;
-        staleFlags: number;
-      };
+    respond: ({ projectStatus: s }) => {
       return {
         activityCountByDate: s.activityCountByDate,
         resources: s.resources,
@@ -99,15 +92,16 @@ export const projectInsightRoutes = defineRoutes([
       }),
     },
     errors: [403, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/health-report",
     tag: "Projects",
     summary: "Get a health report for a project",
     description:
       "The project, its environments and active flags, with health (as Unleash: 100 minus the share of stale and potentially stale flags), technical debt and the counts they come from.",
-    document: `query ProjectHealthReport($projectId: String!) {
+    document: graphql(
+      `query ProjectHealthReport($projectId: String!) {
       projectOverview(id: $projectId) {
         name description defaultStickiness mode featureLimit members: memberCount createdAt updatedAt favorite
         environments { name }
@@ -117,11 +111,13 @@ export const projectInsightRoutes = defineRoutes([
           tags { type value }
         }
       }
-      projectInsights(projectId: $projectId) { technicalDebt { ${RATING_FIELDS} } }
+      projectInsights(projectId: $projectId) { technicalDebt { ...RatingFields } }
     }`,
+      [RatingFields],
+    ),
     variables: ({ params }) => ({ projectId: params.projectId }),
     respond: (data) => {
-      const { projectOverview: project, projectInsights } = data as unknown as HealthData;
+      const { projectOverview: project, projectInsights } = data;
       const debt = projectInsights.technicalDebt;
       return {
         version: 1,
@@ -156,30 +152,28 @@ export const projectInsightRoutes = defineRoutes([
       }),
     },
     errors: [403, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/insights",
     tag: "Projects",
     summary: "Get an overview of a project's insights",
     description:
       "30-day window statistics, DORA lead time, flags per type, health and technical debt, and members; `members.change` counts users added in the last 30 days (Vexil keeps no history of removals).",
-    document: `query ProjectInsights($projectId: String!) { projectInsights(projectId: $projectId) {
+    document: graphql(
+      `query ProjectInsights($projectId: String!) { projectInsights(projectId: $projectId) {
       stats { avgTimeToProdCurrentWindow createdCurrentWindow createdPastWindow archivedCurrentWindow archivedPastWindow
         projectActivityCurrentWindow projectActivityPastWindow projectMembersAddedCurrentWindow }
-      leadTime { ${DORA_FIELDS} }
+      leadTime { ...DoraFields }
       featureTypeCounts { type count }
-      health { ${RATING_FIELDS} }
-      technicalDebt { ${RATING_FIELDS} }
+      health { ...RatingFields }
+      technicalDebt { ...RatingFields }
       members { currentMembers change }
     } }`,
+      [DoraFields, RatingFields],
+    ),
     variables: ({ params }) => ({ projectId: params.projectId }),
-    respond: (data) => {
-      const i = data.projectInsights as Record<string, unknown> & {
-        leadTime: { projectAverage: number | null; features: unknown[] };
-      };
-      return { ...i, leadTime: dora(i.leadTime) };
-    },
+    respond: ({ projectInsights: i }) => ({ ...i, leadTime: dora(i.leadTime) }),
     schemas: {
       response: z.object({
         stats: z.object({
@@ -200,20 +194,23 @@ export const projectInsightRoutes = defineRoutes([
       }),
     },
     errors: [403, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/dora",
     tag: "Projects",
     summary: "Get an overview project dora metrics",
     description:
       "Lead time per active flag: whole days from its creation to its first `feature-environment-enabled` event in an environment of type `production`; flags never enabled there are left out. `projectAverage` is their mean.",
-    document: `query ProjectDora($projectId: String!) { projectDora(projectId: $projectId) { ${DORA_FIELDS} } }`,
+    document: graphql(
+      `query ProjectDora($projectId: String!) { projectDora(projectId: $projectId) { ...DoraFields } }`,
+      [DoraFields],
+    ),
     variables: ({ params }) => ({ projectId: params.projectId }),
-    respond: (data) => dora(data.projectDora as { projectAverage: number | null; features: unknown[] }),
+    respond: (data) => dora(data.projectDora),
     schemas: { response: leadTimeSchema },
     errors: [403, 404],
-  },
+  }),
   {
     method: "GET",
     path: "/api/admin/projects/:projectId/applications",

@@ -1,11 +1,17 @@
 import { z } from "zod";
 import { objectBody } from "../body-fields.ts";
-import { defineRoutes } from "../route.ts";
+import { graphql, type ResultOf } from "../graphql.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
 import { intParam } from "../search-params.ts";
 
-const API_TOKEN_FIELDS =
-  "id: databaseId tokenName type environment projects displayPrefix expiresAt createdAt seenAt";
-const PAT_FIELDS = "id: databaseId description expiresAt createdAt seenAt";
+const ApiTokenFields = graphql(`
+  fragment ApiTokenFields on ApiToken {
+    id: databaseId tokenName type environment projects displayPrefix expiresAt createdAt seenAt
+  }
+`);
+const PatFields = graphql(`
+  fragment PatFields on PersonalAccessToken { id: databaseId description expiresAt createdAt seenAt }
+`);
 
 const apiTokenSchema = z.object({
   id: z.number().int(),
@@ -27,33 +33,34 @@ const patSchema = z.object({
   seenAt: z.string().datetime().nullable(),
 });
 
-type TokenNode = { projects: string[] } & Record<string, unknown>;
 /** Unleash also reports `project`: the one project, or `*` / `[]` for several. */
-const withProject = (t: TokenNode) => ({
+const withProject = (t: ResultOf<typeof ApiTokenFields>) => ({
   ...t,
   project: t.projects.length === 1 ? t.projects[0] : "[]",
 });
 
 export const tokenRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/api-tokens",
     tag: "API tokens",
     summary: "List API tokens (without secrets)",
-    document: `query ApiTokens { apiTokens { ${API_TOKEN_FIELDS} } }`,
-    respond: (data) => ({ tokens: (data.apiTokens as TokenNode[]).map(withProject) }),
+    document: graphql(`query ApiTokens { apiTokens { ...ApiTokenFields } }`, [ApiTokenFields]),
+    respond: (data) => ({ tokens: data.apiTokens.map(withProject) }),
     schemas: { response: z.object({ tokens: z.array(apiTokenSchema) }) },
     errors: [403],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/api-tokens",
     tag: "API tokens",
     summary: "Create an API token; the secret is in this response only",
     status: 201,
-    document: `mutation CreateApiToken($input: CreateApiTokenInput!) {
-      createApiToken(input: $input) { secret token { ${API_TOKEN_FIELDS} } }
-    }`,
+    document: graphql(
+      `mutation CreateApiToken($input: CreateApiTokenInput!) {
+        createApiToken(input: $input) { secret token { ...ApiTokenFields } } }`,
+      [ApiTokenFields],
+    ),
     variables: (req) => {
       const body = objectBody(req);
       const projects = body.projects ?? (typeof body.project === "string" ? [body.project] : undefined);
@@ -67,10 +74,7 @@ export const tokenRoutes = defineRoutes([
         },
       };
     },
-    respond: (data) => {
-      const created = data.createApiToken as { secret: string; token: TokenNode };
-      return { ...withProject(created.token), secret: created.secret };
-    },
+    respond: ({ createApiToken: created }) => ({ ...withProject(created.token), secret: created.secret }),
     schemas: {
       body: z.object({
         tokenName: z.string(),
@@ -83,19 +87,22 @@ export const tokenRoutes = defineRoutes([
       response: apiTokenSchema.extend({ secret: z.string() }),
     },
     errors: [400, 403],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/api-tokens/:name",
     tag: "API tokens",
     summary: "The API tokens with this name (without secrets)",
     description: "Token names are not unique: always a list, empty when no token has the name (Unleash).",
-    document: `query ApiTokensByName($name: String!) { apiTokensByName(name: $name) { ${API_TOKEN_FIELDS} } }`,
+    document: graphql(
+      `query ApiTokensByName($name: String!) { apiTokensByName(name: $name) { ...ApiTokenFields } }`,
+      [ApiTokenFields],
+    ),
     variables: ({ params }) => ({ name: params.name }),
-    respond: (data) => ({ tokens: (data.apiTokensByName as TokenNode[]).map(withProject) }),
+    respond: (data) => ({ tokens: data.apiTokensByName.map(withProject) }),
     schemas: { response: z.object({ tokens: z.array(apiTokenSchema) }) },
     errors: [403],
-  },
+  }),
   {
     method: "PUT",
     path: "/api/admin/api-tokens/:token",
@@ -119,39 +126,38 @@ export const tokenRoutes = defineRoutes([
     variables: (req) => ({ id: intParam(req, "id") }),
     emptyBody: true,
   },
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/user/tokens",
     tag: "Personal access tokens",
     summary: "List the calling user's personal access tokens (without secrets)",
-    document: `query Pats { personalAccessTokens { ${PAT_FIELDS} } }`,
+    document: graphql(`query Pats { personalAccessTokens { ...PatFields } }`, [PatFields]),
     respond: (data) => ({ pats: data.personalAccessTokens }),
     schemas: { response: z.object({ pats: z.array(patSchema) }) },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/user/tokens",
     tag: "Personal access tokens",
     summary: "Create a personal access token for the calling user; the secret is in this response only",
     status: 201,
-    document: `mutation CreatePat($input: CreatePersonalAccessTokenInput!) {
-      createPersonalAccessToken(input: $input) { secret token { ${PAT_FIELDS} } }
-    }`,
+    document: graphql(
+      `mutation CreatePat($input: CreatePersonalAccessTokenInput!) {
+        createPersonalAccessToken(input: $input) { secret token { ...PatFields } } }`,
+      [PatFields],
+    ),
     variables: (req) => {
       const body = objectBody(req);
       return { input: { description: body.description, expiresAt: body.expiresAt } };
     },
-    respond: (data) => {
-      const created = data.createPersonalAccessToken as { secret: string; token: Record<string, unknown> };
-      return { ...created.token, secret: created.secret };
-    },
+    respond: ({ createPersonalAccessToken: created }) => ({ ...created.token, secret: created.secret }),
     schemas: {
       body: z.object({ description: z.string(), expiresAt: z.string().datetime() }),
       response: patSchema.extend({ secret: z.string() }),
     },
     errors: [400, 403],
-  },
+  }),
   {
     method: "DELETE",
     path: "/api/admin/user/tokens/:id",

@@ -1,26 +1,16 @@
 import { z } from "zod";
 import { ValidationError } from "../../src/shared/errors.ts";
 import { objectBody } from "../body-fields.ts";
-import { defineRoutes } from "../route.ts";
+import { graphql, type ResultOf } from "../graphql.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
 import { intParam } from "../search-params.ts";
 
 /** Unleash's user-admin and own-account paths that come before `/user-admin/:id` in the table. */
 
-const SUMMARY_FIELDS = "id name email username imageUrl rootRoleId createdAt seenAt";
-const ROLE_FIELDS = "id name type description project";
-
-type Summary = {
-  id: number;
-  name: string | null;
-  email: string | null;
-  username: string | null;
-  imageUrl: string;
-  rootRoleId: number | null;
-  createdAt: string;
-  seenAt: string | null;
-  patSeenAt?: string | null;
-};
-type Role = { id: number; name: string; type: string; description: string | null; project: string | null };
+const UserFields = graphql(`
+  fragment UserFields on UserListing { id name email username imageUrl rootRoleId createdAt seenAt }
+`);
+const RoleFields = graphql(`fragment RoleFields on UserRole { id name type description project }`);
 
 /** Unleash's userSchema as its search and access lists give it (email omitted when there is none). */
 const userBaseSchema = z.object({
@@ -48,7 +38,7 @@ const passwordBody = z.strictObject({
   oldPassword: z.string().optional(),
 });
 
-const userBase = (u: Summary) => ({
+const userBase = (u: ResultOf<typeof UserFields>) => ({
   id: u.id,
   name: u.name,
   ...(u.email ? { email: u.email } : {}),
@@ -59,7 +49,7 @@ const userBase = (u: Summary) => ({
   seenAt: u.seenAt,
   createdAt: u.createdAt,
 });
-const role = (r: Role) => ({
+const role = (r: ResultOf<typeof RoleFields>) => ({
   id: r.id,
   type: r.type,
   name: r.name,
@@ -74,14 +64,16 @@ const password = (req: Parameters<typeof objectBody>[0]) => {
 };
 
 export const userAccountRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/user/profile",
     tag: "Users",
     summary: "The caller's root role and project memberships",
-    document: `query Profile { myProfile { rootRole { ${ROLE_FIELDS} } projects canChangePassword } }`,
-    respond: (data) => {
-      const p = data.myProfile as { rootRole: Role | null; projects: string[]; canChangePassword: boolean };
+    document: graphql(
+      `query Profile { myProfile { rootRole { ...RoleFields } projects canChangePassword } }`,
+      [RoleFields],
+    ),
+    respond: ({ myProfile: p }) => {
       return {
         rootRole: p.rootRole ? role(p.rootRole) : { id: 0, type: "root", name: "None", project: null },
         projects: p.projects,
@@ -102,21 +94,24 @@ export const userAccountRoutes = defineRoutes([
       }),
     },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/user/roles",
     tag: "Users",
     summary: "The caller's roles: root role, then project roles (of `projectId` when given)",
-    document: `query MyRoles($projectId: String) { myRoles(projectId: $projectId) { ${ROLE_FIELDS} } }`,
+    document: graphql(
+      `query MyRoles($projectId: String) { myRoles(projectId: $projectId) { ...RoleFields } }`,
+      [RoleFields],
+    ),
     variables: (req) => ({ projectId: req.query.get("projectId") || undefined }),
-    respond: (data) => ({ version: 1, roles: (data.myRoles as Role[]).map(role) }),
+    respond: (data) => ({ version: 1, roles: data.myRoles.map(role) }),
     schemas: {
       query: z.object({ projectId: z.string().optional() }),
       response: z.object({ version: z.literal(1), roles: z.array(roleSchema) }),
     },
     errors: [],
-  },
+  }),
   {
     method: "POST",
     path: "/api/admin/user/change-password",
@@ -142,29 +137,31 @@ export const userAccountRoutes = defineRoutes([
     schemas: { body: passwordBody },
     errors: [400],
   },
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/user-admin/search",
     tag: "Users",
     summary: "Users whose name, username or email contains `q` (2 characters or more)",
-    document: `query SearchUsers($q: String!) { searchUsers(query: $q) { ${SUMMARY_FIELDS} } }`,
+    document: graphql(`query SearchUsers($q: String!) { searchUsers(query: $q) { ...UserFields } }`, [
+      UserFields,
+    ]),
     variables: (req) => ({ q: req.query.get("q") ?? "" }),
-    respond: (data) => (data.searchUsers as Summary[]).map(userBase),
+    respond: (data) => data.searchUsers.map(userBase),
     schemas: { query: z.object({ q: z.string().optional() }), response: z.array(userBaseSchema) },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/user-admin/access",
     tag: "Users",
     summary: "Users (and groups: Vexil has none) as any caller may see them",
-    document: `query UserAccess { userDirectory { ${SUMMARY_FIELDS} } }`,
-    respond: (data) => ({ users: (data.userDirectory as Summary[]).map(userBase), groups: [] }),
+    document: graphql(`query UserAccess { userDirectory { ...UserFields } }`, [UserFields]),
+    respond: (data) => ({ users: data.userDirectory.map(userBase), groups: [] }),
     schemas: {
       response: z.object({ users: z.array(userBaseSchema), groups: z.array(z.object({ name: z.string() })) }),
     },
     errors: [],
-  },
+  }),
   {
     method: "GET",
     path: "/api/admin/user-admin/admin-count",
@@ -180,15 +177,15 @@ export const userAccountRoutes = defineRoutes([
     },
     errors: [403],
   },
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/user-admin/inactive",
     tag: "Users",
     summary: "Users not seen for 180 days (admins only)",
-    document: `query InactiveUsers { inactiveUsers { ${SUMMARY_FIELDS} patSeenAt } }`,
+    document: graphql(`query InactiveUsers { inactiveUsers { ...UserFields patSeenAt } }`, [UserFields]),
     respond: (data) => ({
       version: 1,
-      inactiveUsers: (data.inactiveUsers as Summary[]).map((u) => ({
+      inactiveUsers: data.inactiveUsers.map((u) => ({
         id: u.id,
         name: u.name,
         ...(u.email ? { email: u.email } : {}),
@@ -215,7 +212,7 @@ export const userAccountRoutes = defineRoutes([
       }),
     },
     errors: [403],
-  },
+  }),
   {
     method: "POST",
     path: "/api/admin/user-admin/inactive/delete",

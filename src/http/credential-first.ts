@@ -2,27 +2,24 @@ import type { IncomingMessage } from "node:http";
 import type { Plugin } from "graphql-yoga";
 import { type AppScope, adoptCaller, type Caller, headerCaller } from "../context.ts";
 
-/**
- * The paths whose requests may carry a body without a credential: logging in, resetting a
- * password, signing up with an invite (src/http/public-endpoints.ts), and Edge's token
- * validation (rate-limited per address before its body is read). Every other body
- * (`/graphql`, `/api/admin`, the SDK and OFREP APIs, unknown paths) is read only after the
- * headers' credential is known to work.
- */
-const PUBLIC_BODY_PREFIXES = ["/auth/", "/invite/", "/edge/validate"];
-
 /** Where the caller resolved from the headers waits for yoga's request (see useHeaderCaller). */
 const HEADER_CALLER = Symbol("vexil.headerCaller");
 type WithHeaderCaller = IncomingMessage & { [HEADER_CALLER]?: Promise<Caller> };
 
 /**
- * Whether the body of `request` may be read: it goes to a public endpoint, or its headers carry
- * a credential that works (a token in Authorization or X-API-Key, a session). Its principal is
+ * Whether the body of `request` may be read: it goes to a public route of the route table
+ * (logging in, resetting a password, signing up with an invite, Edge's token validation, which
+ * is rate-limited per address before its body is read), or its headers carry a credential that
+ * works (a token in Authorization or X-API-Key, a session). Every other body (`/graphql`,
+ * `/api/admin`, the SDK and OFREP APIs, unknown paths) waits for a credential. Its principal is
  * resolved once: yoga's request reuses it (useHeaderCaller).
  */
-export function bodyMayBeRead(deps: AppScope, request: IncomingMessage): Promise<boolean> {
-  const path = pathOf(request.url);
-  if (PUBLIC_BODY_PREFIXES.some((prefix) => path.startsWith(prefix))) return Promise.resolve(true);
+export function bodyMayBeRead(
+  deps: AppScope,
+  request: IncomingMessage,
+  isPublic: (method: string, path: string) => boolean,
+): Promise<boolean> {
+  if (isPublic(request.method ?? "GET", pathOf(request.url))) return Promise.resolve(true);
   const headersOnly = headersRequest(request);
   if (!headersOnly) return Promise.resolve(false);
   const caller = headerCaller(deps, headersOnly);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { GraphiQLOptions, Plugin } from "graphql-yoga";
+import type { GraphiQLOptions } from "graphql-yoga";
+import { type HandlerRoute, noSuchPath, PUBLIC } from "./route-table.ts";
 import { assetResponse, CONTENT_TYPES, IMMUTABLE, type StaticAsset } from "./static-asset.ts";
 
 /**
@@ -113,18 +114,29 @@ YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), options);
 `;
 }
 
-/** Serves GraphiQL's files (see `graphiqlBundle`); another path is left to the 404. */
-export function graphiqlAssetsPlugin(): Plugin {
-  return {
-    async onRequest({ request, url, endResponse }) {
-      if (!url.pathname.startsWith(GRAPHIQL_ASSETS)) return;
-      if (request.method !== "GET" && request.method !== "HEAD") return;
+/** GraphiQL's files (see `graphiqlBundle`): an unknown one is a 404. */
+export const graphiqlRoutes: HandlerRoute[] = [
+  {
+    method: "GET",
+    path: `${GRAPHIQL_ASSETS}:hash/:file`,
+    surface: { name: "graphiql", prefixes: ["/graphiql"], decodesPath: false, answersHead: true },
+    access: PUBLIC,
+    doc: {
+      operationId: "getGraphiqlFile",
+      summary: "A file of GraphiQL (the page at /graphql)",
+      description:
+        "Script, styles and editor workers, named by a hash of their package's code (cached for a year).",
+      tags: ["Web files"],
+      responses: { "200": { description: "The file." }, "404": { description: "No such file." } },
+    },
+    handle: async ({ request, url }) => {
       const { base, assets } = await graphiqlBundle();
       const asset = url.pathname.startsWith(base) ? assets.get(url.pathname.slice(base.length)) : undefined;
-      if (asset) endResponse(assetResponse(asset, request, IMMUTABLE));
+      if (!asset) noSuchPath(request, url);
+      return assetResponse(asset, request, IMMUTABLE);
     },
-  };
-}
+  },
+];
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -38,6 +38,9 @@ export function responseForThrown(error: unknown, logger: Logger, request: Reque
     );
     // The rest of an oversized body is not worth reading: close the connection after answering.
     if (error.code === "PAYLOAD_TOO_LARGE") response.headers.set("connection", "close");
+    // A refusal that says when to try again (a login limit) says it in Retry-After too.
+    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    if (typeof retryAfter === "number") response.headers.set("retry-after", String(retryAfter));
     return response;
   }
   logger.error("unexpected error", {

@@ -1,26 +1,8 @@
-import type { Plugin } from "graphql-yoga";
 import { jsonContent } from "../shared/openapi.ts";
+import { type HandlerRoute, PUBLIC, type Surface } from "./route-table.ts";
 
-/**
- * The probes, in Unleash's shapes: `GET /health` answers `{health: "GOOD"}` while the process
- * serves; `GET /ready` answers `{health: "GOOD"}` once the database is reachable and migrated,
- * else 503 `{health: "BAD"}`. Both are public.
- */
-export function healthPlugin(ready?: () => Promise<void>): Plugin {
-  return {
-    async onRequest({ url, endResponse }) {
-      if (url.pathname === "/health") {
-        endResponse(Response.json({ health: "GOOD" }));
-      } else if (url.pathname === "/ready") {
-        const ok = await Promise.resolve(ready?.()).then(
-          () => true,
-          () => false,
-        );
-        endResponse(Response.json({ health: ok ? "GOOD" : "BAD" }, { status: ok ? 200 : 503 }));
-      }
-    },
-  };
-}
+/** Probes and files: no path of their own to refuse (an unknown one is left to the UI and the 404). */
+export const PROBES: Surface = { name: "probes", prefixes: [], decodesPath: false, answersHead: true };
 
 const healthBody = (values: string[]) =>
   jsonContent({
@@ -30,29 +12,50 @@ const healthBody = (values: string[]) =>
     properties: { health: { type: "string", enum: values } },
   });
 
-/** The probes' OpenAPI paths (tag Operational, as Unleash's). */
-export function healthOpenApiPaths(): Record<string, Record<string, unknown>> {
-  const operation = (operationId: string, summary: string, description: string, responses: unknown) => ({
-    get: { operationId, summary, description, tags: ["Operational"], security: [], responses },
-  });
-  return {
-    "/health": operation(
-      "getHealth",
-      "Get instance operational status",
-      "Answers while the process serves requests (liveness).",
-      { "200": { description: "The process is up.", content: healthBody(["GOOD"]) } },
-    ),
-    "/ready": operation(
-      "getReady",
-      "Get instance readiness status",
-      "Answers 200 once the database is reachable and every migration is applied (readiness), else 503.",
-      {
-        "200": { description: "Ready to serve.", content: healthBody(["GOOD"]) },
-        "503": {
-          description: "Not ready: the database is unreachable or not migrated.",
-          content: healthBody(["BAD"]),
+/**
+ * The probes, in Unleash's shapes (tag Operational, as Unleash's): `GET /health` answers
+ * `{health: "GOOD"}` while the process serves; `GET /ready` answers `{health: "GOOD"}` once the
+ * database is reachable and migrated, else 503 `{health: "BAD"}`. Both are public.
+ */
+export function healthRoutes(ready?: () => Promise<void>): HandlerRoute[] {
+  const probe = { method: "GET", surface: PROBES, access: PUBLIC } as const;
+  return [
+    {
+      ...probe,
+      path: "/health",
+      doc: {
+        operationId: "getHealth",
+        summary: "Get instance operational status",
+        description: "Answers while the process serves requests (liveness).",
+        tags: ["Operational"],
+        responses: { "200": { description: "The process is up.", content: healthBody(["GOOD"]) } },
+      },
+      handle: async () => Response.json({ health: "GOOD" }),
+    },
+    {
+      ...probe,
+      path: "/ready",
+      doc: {
+        operationId: "getReady",
+        summary: "Get instance readiness status",
+        description:
+          "Answers 200 once the database is reachable and every migration is applied (readiness), else 503.",
+        tags: ["Operational"],
+        responses: {
+          "200": { description: "Ready to serve.", content: healthBody(["GOOD"]) },
+          "503": {
+            description: "Not ready: the database is unreachable or not migrated.",
+            content: healthBody(["BAD"]),
+          },
         },
       },
-    ),
-  };
+      handle: async () => {
+        const ok = await Promise.resolve(ready?.()).then(
+          () => true,
+          () => false,
+        );
+        return Response.json({ health: ok ? "GOOD" : "BAD" }, { status: ok ? 200 : 503 });
+      },
+    },
+  ];
 }

@@ -1,30 +1,24 @@
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
-import type { Plugin } from "graphql-yoga";
 import { projectRoot } from "../shared/project-root.ts";
+import { type HandlerRoute, noSuchPath, PUBLIC } from "./route-table.ts";
 import { assetResponse, CONTENT_TYPES, IMMUTABLE, type StaticAsset } from "./static-asset.ts";
 
 /**
- * The web UI (ui/, built into ui/dist by `npm install`) at `/`: its hashed assets under
- * `/assets/` (cached for a year, compressed once in memory), and index.html for every other
- * page a browser asks for (`Accept: text/html`), so that a reload or a shared link to
- * `/flags/...` opens the page. Paths of the API (`/api`, `/graphql`, `/auth`, ...) are answered
- * before this plugin runs; what remains and is not a page is left to the 404.
+ * Paths of the API that are not routes of the table, and so never a page: `/graphql` (GraphiQL
+ * for a browser), `/metrics`, and anything below `/api/`.
  */
-const API_PREFIXES = [
-  "/api/",
-  "/graphql",
-  "/graphiql/",
-  "/auth/",
-  "/docs",
-  "/ofrep/",
-  "/avatars/",
-  "/health",
-  "/ready",
-  "/metrics",
-];
+const NOT_PAGES = ["/api/", "/graphql", "/metrics"];
 
-export function uiPlugin(directory = join(projectRoot(), "ui/dist")): Plugin {
+/**
+ * The web UI (ui/, built into ui/dist by `npm install`) at `/`: its hashed assets under
+ * `/assets/` (a route of the table, cached for a year, compressed once in memory), and
+ * index.html for every other page a browser asks for (`Accept: text/html`) on a path that is no
+ * route, so that a reload or a shared link to `/flags/...` opens the page (`page`, which the
+ * table's plugin calls for a path it does not own). What remains and is not a page is left to
+ * the 404.
+ */
+export function webUi(directory = join(projectRoot(), "ui/dist")) {
   const cache = new Map<string, Promise<StaticAsset | null>>();
 
   function asset(relative: string): Promise<StaticAsset | null> {
@@ -39,22 +33,39 @@ export function uiPlugin(directory = join(projectRoot(), "ui/dist")): Plugin {
     return found;
   }
 
-  return {
-    async onRequest({ request, url, endResponse }) {
-      if (request.method !== "GET" && request.method !== "HEAD") return;
-      const path = url.pathname;
-      if (API_PREFIXES.some((prefix) => path.startsWith(prefix))) return;
-      if (path.startsWith("/assets/")) {
-        const relative = normalize(path.slice(1));
+  const routes: HandlerRoute[] = [
+    {
+      method: "GET",
+      path: "/assets/*file",
+      surface: { name: "ui", prefixes: ["/assets"], decodesPath: false, answersHead: true },
+      access: PUBLIC,
+      doc: {
+        operationId: "getUiFile",
+        summary: "A file of the web UI",
+        description:
+          "Script, styles and images of the UI at `/`, named by a hash of their content (cached for a year).",
+        tags: ["Web files"],
+        responses: { "200": { description: "The file." }, "404": { description: "No such file." } },
+      },
+      handle: async ({ request, url }) => {
+        const relative = normalize(url.pathname.slice(1));
         const found = relative.startsWith("assets/") ? await asset(relative) : null;
-        if (found) endResponse(assetResponse(found, request, IMMUTABLE));
-        return;
-      }
-      if (!(request.headers.get("accept") ?? "").includes("text/html")) return;
-      const index = await asset("index.html");
-      endResponse(index ? assetResponse(index, request, "no-cache") : notBuilt());
+        if (!found) noSuchPath(request, url);
+        return assetResponse(found, request, IMMUTABLE);
+      },
     },
-  };
+  ];
+
+  /** index.html for a browser's page request on a path no route takes; null for anything else. */
+  async function page(request: Request, url: URL): Promise<Response | null> {
+    if (request.method !== "GET" && request.method !== "HEAD") return null;
+    if (NOT_PAGES.some((prefix) => url.pathname.startsWith(prefix))) return null;
+    if (!(request.headers.get("accept") ?? "").includes("text/html")) return null;
+    const index = await asset("index.html");
+    return index ? assetResponse(index, request, "no-cache") : notBuilt();
+  }
+
+  return { routes, page };
 }
 
 function notBuilt(): Response {

@@ -147,20 +147,18 @@ export function unknownFieldProblem(
 }
 
 /**
- * The body of a public endpoint (outside /api/admin) as a JSON object, within the size limit
- * and with storable text only (see parseJsonBody). Fields other than `fields` are a 400, as
- * Unleash's schemas of these bodies refuse them.
+ * The body of a public endpoint (outside /api/admin) as a JSON object, with storable text only
+ * (see parseJsonBody). Fields other than `fields` are a 400, as Unleash's schemas of these
+ * bodies refuse them. `body` reads the text within the route's size limit (route-table.ts).
  */
 export async function readJsonObject(
-  request: Request,
-  limit: number,
+  body: { text(): Promise<string> },
   fields: readonly string[],
 ): Promise<Record<string, unknown>> {
-  const text = await readBodyText(request, limit);
-  const body = parseJsonObjectText(text);
-  const unknown = Object.keys(body)
+  const parsed = parseJsonObjectText(await body.text());
+  const unknown = Object.keys(parsed)
     .filter((key) => !fields.includes(key))
     .map((key) => unknownFieldProblem("", key, fields));
   if (unknown.length > 0) throw new ValidationError(unknown.map((u) => u.message).join(" "), unknown);
-  return body;
+  return parsed;
 }

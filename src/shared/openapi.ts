@@ -16,3 +16,8 @@ export const errorResponseDoc = (description: string) => ({
   description,
   content: jsonContent({ $ref: "#/components/schemas/Error" }),
 });
+
+/** A 413: the body is past the route's limit. */
+export const payloadTooLargeDoc = errorResponseDoc(
+  "The body is larger than VEXIL_MAX_BODY_BYTES (PayloadTooLargeError).",
+);

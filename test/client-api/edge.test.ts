@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EDGE_VALIDATE_PER_MINUTE } from "../../src/modules/client-api/edge.endpoints.ts";
 import { MAX_TOKENS } from "../../src/modules/client-api/edge.inputs.ts";
-import { EDGE_VALIDATE_PER_MINUTE } from "../../src/modules/client-api/edge.plugin.ts";
 import { ADMIN_TOKEN, createTestApp, type TestApp } from "../helpers/app.ts";
 import { apiToken, createFlags } from "../helpers/builders.ts";
 

@@ -77,6 +77,9 @@ describe("the credential is checked before the body is read", () => {
     const rest = await bodyThatNeverEnds("/api/admin/projects", {});
     expect(JSON.parse(rest.body)).toMatchObject({ name: "AuthenticationRequired" });
     expect((await bodyThatNeverEnds("/no-such-path", {})).status).toBe(404);
+    // Only a public route of the table reads a body without a credential, not its whole prefix.
+    expect((await bodyThatNeverEnds("/auth/no-such-route", {})).status).toBe(404);
+    expect((await bodyThatNeverEnds("/edge/validate/more", {})).status).toBe(404);
   });
 
   it("still reads the body of a caller whose credential works", async () => {

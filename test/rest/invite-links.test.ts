@@ -240,7 +240,10 @@ describe("signing up with a link", () => {
     );
     expect(taken.status).toBe(409);
     expect(await t.database.prisma.user.count()).toBe(before);
-    expect((await t.rest("GET", `/invite/${secret}/signup`, undefined, null)).status).toBe(404);
+    // A known path asked with another method: 405, as on every surface of the route table.
+    const wrongMethod = await t.rest("GET", `/invite/${secret}/signup`, undefined, null);
+    expect(wrongMethod).toMatchObject({ status: 405, body: { name: "MethodNotAllowed" } });
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
   });
 
   it("signup: 503 while maintenance mode is on; validating still works", async () => {

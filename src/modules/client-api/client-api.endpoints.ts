@@ -1,16 +1,13 @@
-import type { Plugin } from "graphql-yoga";
-import { match } from "path-to-regexp";
 import type { AppScope } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
 import { matchesEtag } from "../../http/etag.ts";
-import { assertDecodablePath } from "../../http/path-encoding.ts";
 import { requestIdOf } from "../../http/request-log.ts";
+import type { HandlerRoute, OperationDoc, RouteRequest, Surface } from "../../http/route-table.ts";
 import { errorResponse } from "../../shared/error-response.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
-import { parseJsonBody, readBodyText } from "../../shared/http-body.ts";
 import { errorResponseDoc, jsonContent } from "../../shared/openapi.ts";
 import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
-import { type SdkCaller, type SdkKind, sdkCaller } from "../client-features/sdk-credential.write.ts";
+import type { SdkCaller, SdkKind } from "../client-features/sdk-credential.write.ts";
 import type { SdkType } from "../client-metrics/batch.logic.ts";
 import {
   receiveBulkMetrics,
@@ -25,13 +22,9 @@ import { frontendAnswer } from "./frontend-answers.cache.ts";
 import { streamingResponse } from "./streaming.live.ts";
 
 /** What an SDK route gets: the caller (already checked), its configuration, the request. */
-export type SdkRequest = {
+export type SdkRequest = RouteRequest & {
   deps: AppScope;
   caller: SdkCaller;
-  request: Request;
-  url: URL;
-  params: Record<string, string>;
-  serverContext: unknown;
   snapshot(): Promise<ClientSnapshot>;
   /** The JSON body (undefined when empty), within the size limit. */
   body(): Promise<unknown>;
@@ -43,7 +36,7 @@ export type SdkRoute = {
   path: string;
   accepts: readonly SdkKind[];
   handle(req: SdkRequest): Promise<Response>;
-  /** For the OpenAPI document (sdkOpenApiPaths); a route without one is listed by its path. */
+  /** For the OpenAPI document (sdkOperationDoc); a route without one is listed by its path. */
   doc?: SdkRouteDoc;
 };
 
@@ -80,7 +73,7 @@ const CLIENT: readonly SdkKind[] = ["client-token", "admin-token"];
 const FRONTEND: readonly SdkKind[] = ["frontend-token"];
 
 /** The routes of Unleash's client API (server SDKs) and frontend API (browser SDKs). */
-export const sdkRoutes: SdkRoute[] = [
+const SDK_ROUTES: SdkRoute[] = [
   {
     method: "GET",
     path: "/api/client/features",
@@ -197,123 +190,81 @@ export const sdkRoutes: SdkRoute[] = [
 ];
 
 /**
- * The SDK routes as OpenAPI path items (tags "Client" and "Frontend API", as Unleash's), for the
- * REST layer's document: these routes are not GraphQL translations, so they are not in its
- * route table, but applications' developers look for them in the same document.
+ * The SDK-facing surface (`/api/client/**`, `/api/frontend/**`): served from the in-memory
+ * configuration of the token's scope (the app's client-features cache), not as GraphQL
+ * operations, so a poll costs no database work while nothing changed.
  */
-export function sdkOpenApiPaths(routes: SdkRoute[] = sdkRoutes): Record<string, Record<string, unknown>> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const doc = route.doc ?? { summary: route.path };
-    const path = route.path.replace(/:(\w+)/g, "{$1}");
-    const status = String(doc.status ?? 200);
-    paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = {
-      summary: doc.summary,
-      description: doc.description,
-      tags: [route.path.startsWith("/api/frontend") ? "Frontend API" : "Client"],
-      operationId: `sdk${route.method}${route.path.replace(/[^a-zA-Z0-9]+(.)/g, (_m, c: string) => c.toUpperCase())}`,
-      security: [{ apiKey: [] }],
-      parameters: [
-        ...[...route.path.matchAll(/:(\w+)/g)].map((m) => ({
-          name: m[1],
-          in: "path",
-          required: true,
-          schema: { type: "string" },
-        })),
-        ...Object.entries(doc.query ?? {}).map(([name, description]) => ({
-          name,
-          in: "query",
-          required: false,
-          schema: { type: "string" },
-          description,
-        })),
-      ],
-      requestBody:
-        route.method === "POST" ? { required: false, content: jsonContent({ type: "object" }) } : undefined,
-      responses: {
-        [status]: {
-          description: `Success (accepted tokens: ${route.accepts.join(", ")}).`,
-          content: { [doc.mediaType ?? "application/json"]: { schema: {} } },
-        },
-        ...(doc.etag ? { "304": { description: "If-None-Match matched the current ETag; no body." } } : {}),
-        "400": errorResponseDoc("Malformed input (ValidationError)."),
-        "401": errorResponseDoc("No token, or an unknown or expired one (AuthenticationRequired)."),
-        "403": errorResponseDoc("A token of another kind (ForbiddenOperation)."),
-        ...(route.path.includes(":")
-          ? { "404": errorResponseDoc("No such flag for this token (NotFoundError).") }
-          : {}),
-        ...(route.method === "POST"
-          ? { "413": errorResponseDoc("The body is larger than VEXIL_MAX_BODY_BYTES.") }
-          : {}),
-        ...(route.method === "POST" && route.path.includes("/client/")
-          ? { "429": errorResponseDoc("Too many SDK writes for this token or address; see Retry-After.") }
-          : {}),
-        ...(route.handle === clientStreaming
-          ? { "429": errorResponseDoc("Too many open streams for the token or the node; see Retry-After.") }
-          : {}),
-      },
-    };
-  }
-  return JSON.parse(JSON.stringify(paths));
+const SDK: Surface = { name: "sdk", prefixes: ["/api/client", "/api/frontend"], decodesPath: true };
+
+/** The SDK routes of the route table; the table's plugin checks their token kinds (`accepts`). */
+export function sdkRoutes(deps: AppScope, routes: SdkRoute[] = SDK_ROUTES): HandlerRoute[] {
+  return routes.map((route) => ({
+    method: route.method,
+    path: route.path,
+    surface: SDK,
+    access: { kind: "sdk", tokens: route.accepts },
+    doc: sdkOperationDoc(route),
+    handle: (req) => {
+      const caller = req.caller;
+      if (!caller) throw new Error(`${route.path} without its checked caller`);
+      return route.handle({
+        ...req,
+        deps,
+        caller,
+        snapshot: () => deps.services.clientFeatures.snapshot(caller.scope),
+        body: req.json,
+      });
+    },
+  }));
 }
 
-const PREFIXES = ["/api/client", "/api/frontend"];
-
-/**
- * The SDK-facing surface (`/api/client/**`, `/api/frontend/**`): served from the in-memory
- * configuration of the token's scope (the app's client-features cache), not as GraphQL operations, so a
- * poll costs no database work while nothing changed.
- */
-export function sdkApiPlugin(
-  deps: AppScope,
-  routes: SdkRoute[] = sdkRoutes,
-): Plugin<Record<string, unknown>> {
-  const compiled = routes.map((route) => ({ route, matcher: match(route.path) }));
+/** An SDK route in the OpenAPI document (tags "Client" and "Frontend API", as Unleash's). */
+function sdkOperationDoc(route: SdkRoute): OperationDoc {
+  const doc = route.doc ?? { summary: route.path };
+  const status = String(doc.status ?? 200);
+  // A register or metrics report past the size limit is refused as a malformed one (sdkReportBody).
+  const report = route.method === "POST" && route.path.includes("/client/");
   return {
-    async onRequest({ request, url, serverContext, endResponse }) {
-      if (!PREFIXES.some((p) => url.pathname === p || url.pathname.startsWith(`${p}/`))) return;
-      assertDecodablePath(url.pathname);
-      const hits = compiled
-        .map(({ route, matcher }) => ({ route, m: matcher(url.pathname) }))
-        .filter((hit) => hit.m !== false);
-      const hit = hits.find((h) => h.route.method === request.method);
-      if (!hit || hit.m === false) {
-        if (hits.length === 0) throw new NotFoundError(`No such path: ${request.method} ${url.pathname}`);
-        const allow = [...new Set(hits.map((h) => h.route.method))].join(", ");
-        const refused = errorResponse(
-          405,
-          "MethodNotAllowed",
-          `${request.method} is not allowed here; use ${allow}`,
-          {},
-          requestIdOf(request),
-        );
-        refused.headers.set("allow", allow);
-        return endResponse(refused);
-      }
-      const caller = await sdkCaller(deps, request, hit.route.accepts);
-      const params = Object.fromEntries(
-        Object.entries(hit.m.params).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : (v ?? "")]),
-      );
-      endResponse(
-        await hit.route.handle({
-          deps,
-          caller,
-          request,
-          url,
-          params,
-          serverContext,
-          snapshot: () => deps.services.clientFeatures.snapshot(caller.scope),
-          body: () => jsonBody(request, deps.config.http.maxBodyBytes),
-        }),
-      );
+    summary: doc.summary,
+    description: doc.description,
+    tags: [route.path.startsWith("/api/frontend") ? "Frontend API" : "Client"],
+    operationId: `sdk${route.method}${route.path.replace(/[^a-zA-Z0-9]+(.)/g, (_m, c: string) => c.toUpperCase())}`,
+    parameters: Object.entries(doc.query ?? {}).map(([name, description]) => ({
+      name,
+      in: "query",
+      required: false,
+      schema: { type: "string" },
+      description,
+    })),
+    requestBody:
+      route.method === "POST" ? { required: false, content: jsonContent({ type: "object" }) } : undefined,
+    responses: {
+      [status]: {
+        description: `Success (accepted tokens: ${route.accepts.join(", ")}).`,
+        content: { [doc.mediaType ?? "application/json"]: { schema: {} } },
+      },
+      ...(doc.etag ? { "304": { description: "If-None-Match matched the current ETag; no body." } } : {}),
+      "400": errorResponseDoc(
+        report
+          ? "Malformed input, or a body larger than VEXIL_MAX_BODY_BYTES (ValidationError)."
+          : "Malformed input (ValidationError).",
+      ),
+      "401": errorResponseDoc("No token, or an unknown or expired one (AuthenticationRequired)."),
+      "403": errorResponseDoc("A token of another kind (ForbiddenOperation)."),
+      ...(route.path.includes(":")
+        ? { "404": errorResponseDoc("No such flag for this token (NotFoundError).") }
+        : {}),
+      ...(route.method === "POST" && !report
+        ? { "413": errorResponseDoc("The body is larger than VEXIL_MAX_BODY_BYTES.") }
+        : {}),
+      ...(report
+        ? { "429": errorResponseDoc("Too many SDK writes for this token or address; see Retry-After.") }
+        : {}),
+      ...(route.handle === clientStreaming
+        ? { "429": errorResponseDoc("Too many open streams for the token or the node; see Retry-After.") }
+        : {}),
     },
   };
-}
-
-async function jsonBody(request: Request, limit: number): Promise<unknown> {
-  const text = await readBodyText(request, limit);
-  return text.trim() ? parseJsonBody(text) : undefined;
 }
 
 /**
