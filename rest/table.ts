@@ -1,3 +1,4 @@
+import type { Config } from "../src/config.ts";
 import type { AppScope } from "../src/context.ts";
 import { graphiqlRoutes } from "../src/http/graphiql.ts";
 import { healthRoutes } from "../src/http/health.ts";
@@ -43,4 +44,13 @@ export function routeTable(
   ];
   const table = new RouteTable(routes, (route) => ({ surface: surfaceOf(route), access: accessOf(route) }));
   return table;
+}
+
+/**
+ * The OpenAPI document of the whole table, for tools without a running app (scripts/): the route
+ * factories read only the configuration while the table is built.
+ */
+export function tableOpenApiDocument(config: Config) {
+  const deps = { config } as AppScope;
+  return openApiDocument(routeTable(deps), deps);
 }

@@ -8,8 +8,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openApiDocument } from "../rest/openapi.ts";
-import { allRoutes } from "../rest/routes/index.ts";
+import { tableOpenApiDocument } from "../rest/table.ts";
+import { loadConfig } from "../src/config.ts";
 import { compare } from "./peer-diff/compare.ts";
 import {
   concretePath,
@@ -45,7 +45,7 @@ function writeReport(run: Run) {
 const shape = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, "{}")}`;
 
 function servedOperations(operations: Operation[]): string[] {
-  const doc = openApiDocument({ routes: allRoutes }, { config: { publicUrl: "http://localhost" } } as never);
+  const doc = tableOpenApiDocument(loadConfig({}));
   const served = new Set<string>();
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const method of Object.keys(methods as object)) served.add(shape(method, path));

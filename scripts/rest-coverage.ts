@@ -5,14 +5,14 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openApiDocument } from "../rest/openapi.ts";
-import { allRoutes } from "../rest/routes/index.ts";
+import { tableOpenApiDocument } from "../rest/table.ts";
+import { loadConfig } from "../src/config.ts";
 
 const referencePath = resolve(process.argv[2] ?? "../shared/reference/unleash-operations.md");
 const shape = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, "{}")}`;
 
 const served = new Set<string>();
-const doc = openApiDocument({ routes: allRoutes }, { config: { publicUrl: "http://localhost" } } as never);
+const doc = tableOpenApiDocument(loadConfig({}));
 for (const [path, operations] of Object.entries(doc.paths)) {
   for (const method of Object.keys(operations as object)) served.add(shape(method, path));
 }
