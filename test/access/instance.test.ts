@@ -6,6 +6,7 @@ import {
   archiveFlag,
   CREATE_FLAG,
   createFlag,
+  createProject,
   favoriteFlag,
   gqlOk,
   PROJECT_ROLE,
@@ -13,7 +14,6 @@ import {
 } from "../helpers/builders.ts";
 
 let t: TestApp;
-let dora: { id: number; token: string };
 beforeAll(async () => {
   t = await createTestApp({
     VEXIL_URL: "https://flags.example.com/vexil",
@@ -22,16 +22,13 @@ beforeAll(async () => {
     FRONTEND_API_ORIGINS: "https://app.example.com, https://www.example.com",
     UNLEASH_SEGMENTS_LIMIT: "42",
   });
-  dora = await userWithPat(t, "dora", "Viewer");
-  const olive = await userWithPat(t, "olive", "Viewer");
-  await addProjectMember(t, "default", dora.id, PROJECT_ROLE.member);
-  await addProjectMember(t, "default", olive.id, PROJECT_ROLE.owner);
 });
 afterAll(() => t.close());
 
 describe("ui-config (spec 4.9)", () => {
   it("reports every field with values from configuration and the package", async () => {
-    const res = await t.rest("GET", "/api/admin/ui-config", undefined, dora.token);
+    const uma = await userWithPat(t, "uma", "Viewer");
+    const res = await t.rest("GET", "/api/admin/ui-config", undefined, uma.token);
     expect(res.status).toBe(200);
     const version = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
     expect(res.body).toMatchObject({
@@ -90,6 +87,10 @@ describe("ui-config (spec 4.9)", () => {
 
 describe("personal dashboard (spec 4.10)", () => {
   it("shows the caller's projects, their owners, the admins, and flags created or favourited", async () => {
+    const dora = await userWithPat(t, "dora", "Viewer");
+    const olive = await userWithPat(t, "olive", "Viewer");
+    await addProjectMember(t, "default", dora.id, PROJECT_ROLE.member);
+    await addProjectMember(t, "default", olive.id, PROJECT_ROLE.owner);
     const byDora = (input: { name: string; type?: string }) =>
       gqlOk(t, CREATE_FLAG, { p: "default", input }, dora.token);
     await byDora({ name: "dora-flag", type: "experiment" });
@@ -128,17 +129,24 @@ describe("personal dashboard (spec 4.10)", () => {
   });
 
   it("viewer answers me, my projects and my flags in GraphQL", async () => {
+    // A user and a project of its own: the dashboard test makes flags in default.
+    const vera = await userWithPat(t, "vera", "Viewer");
+    await createProject(t, "vera-project");
+    await addProjectMember(t, "vera-project", vera.id, PROJECT_ROLE.member);
+    await gqlOk(t, CREATE_FLAG, { p: "vera-project", input: { name: "vera-flag" } }, vera.token);
+    await createFlag(t, "vera-starred", { project: "vera-project" });
+    await favoriteFlag(t, "vera-starred", vera.token, "vera-project");
     const res = await t.gql(
       `{ viewer { name user { username } projects { id: databaseId } flags { name } } }`,
       {},
-      dora.token,
+      vera.token,
     );
     expect(res.data).toEqual({
       viewer: {
-        name: "dora",
-        user: { username: "dora" },
-        projects: [{ id: "default" }],
-        flags: [{ name: "starred-flag" }, { name: "dora-flag" }],
+        name: "vera",
+        user: { username: "vera" },
+        projects: [{ id: "vera-project" }],
+        flags: [{ name: "vera-starred" }, { name: "vera-flag" }],
       },
     });
     const asToken = await t.gql(`{ viewer { kind user { id } projects { id: databaseId } flags { name } } }`);

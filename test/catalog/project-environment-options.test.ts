@@ -22,7 +22,8 @@ let editor: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
   editor = await userWithPat(t, "env-editor", "Editor");
-  for (const name of ["qa", "qa-separate", "review", "bad", "gql", "kept"]) {
+  // One environment (or two) per test: each test links only its own to project default.
+  for (const name of ["qa", "qa-separate", "review", "bad", "gql", "refused", "enabled-twice", "kept"]) {
     expect((await t.rest("POST", "/api/admin/environments", { name, type: "test" })).status).toBe(201);
   }
   await createFlag(t, "checkout");
@@ -201,14 +202,15 @@ describe("enableProjectEnvironment over GraphQL with options", () => {
 
   it("a refused default strategy adds nothing; an already enabled environment is NAME_EXISTS", async () => {
     const refused = await gqlError(t, ENABLE, {
-      e: "kept",
+      e: "refused",
       s: { name: "default", segments: [98765] },
       cr: true,
     });
     expect(refused.code).toBe("VALIDATION");
-    expect(await linked("kept")).toBeNull();
-    expect(await eventsIn("kept")).toEqual([]);
-    expect(await gqlError(t, ENABLE, { e: "gql", s: { name: "default" } })).toMatchObject({
+    expect(await linked("refused")).toBeNull();
+    expect(await eventsIn("refused")).toEqual([]);
+    await gqlOk(t, ENABLE, { e: "enabled-twice" });
+    expect(await gqlError(t, ENABLE, { e: "enabled-twice", s: { name: "default" } })).toMatchObject({
       code: "NAME_EXISTS",
     });
   });

@@ -77,7 +77,6 @@ beforeAll(async () => {
     ],
     enabledIn: ["development"],
   });
-  await createFlag(api, "sdk-live");
 }, 120_000);
 
 afterAll(async () => {
@@ -104,6 +103,8 @@ function nodeSdk(mode?: "streaming") {
 
 describe("unleash-client (Node SDK)", () => {
   it("polling: evaluates flags configured over GraphQL", async () => {
+    // Each test turns a flag of its own on and off: sdk-beta is only read.
+    await createFlag(api, "sdk-live-polling");
     const sdk = nodeSdk();
     await new Promise((resolve) => sdk.once(UnleashEvents.Synchronized, resolve));
     expect(sdk.isEnabled("sdk-beta", { userId: "alice" })).toBe(true);
@@ -113,21 +114,23 @@ describe("unleash-client (Node SDK)", () => {
       enabled: true,
       payload: { type: "string", value: "b" },
     });
-    expect(sdk.isEnabled("sdk-live")).toBe(false);
-    await enable("sdk-live");
-    await until(sdk, UnleashEvents.Changed, () => sdk.isEnabled("sdk-live"));
-    await disable("sdk-live");
-    await until(sdk, UnleashEvents.Changed, () => !sdk.isEnabled("sdk-live"));
+    expect(sdk.isEnabled("sdk-live-polling")).toBe(false);
+    await enable("sdk-live-polling");
+    await until(sdk, UnleashEvents.Changed, () => sdk.isEnabled("sdk-live-polling"));
+    await disable("sdk-live-polling");
+    await until(sdk, UnleashEvents.Changed, () => !sdk.isEnabled("sdk-live-polling"));
   });
 
   it("streaming: hydrated on connect, then each change arrives on the stream", async () => {
+    await createFlag(api, "sdk-live-streaming");
     const sdk = nodeSdk("streaming");
     await new Promise((resolve) => sdk.once(UnleashEvents.Synchronized, resolve));
     expect(sdk.isEnabled("sdk-beta", { userId: "alice" })).toBe(true);
-    await enable("sdk-live");
-    await until(sdk, UnleashEvents.Changed, () => sdk.isEnabled("sdk-live"));
-    await disable("sdk-live");
-    await until(sdk, UnleashEvents.Changed, () => !sdk.isEnabled("sdk-live"));
+    expect(sdk.isEnabled("sdk-live-streaming")).toBe(false);
+    await enable("sdk-live-streaming");
+    await until(sdk, UnleashEvents.Changed, () => sdk.isEnabled("sdk-live-streaming"));
+    await disable("sdk-live-streaming");
+    await until(sdk, UnleashEvents.Changed, () => !sdk.isEnabled("sdk-live-streaming"));
   });
 });
 
@@ -181,6 +184,7 @@ describe("unleash-client metrics", () => {
 
 describe("unleash-proxy-client (browser SDK) on the frontend API", () => {
   it("evaluates for its context and follows context and flag changes", async () => {
+    await createFlag(api, "sdk-live-web");
     const client = new UnleashClient({
       url: `${server.url}/api/frontend`,
       clientKey: frontendToken,
@@ -202,7 +206,8 @@ describe("unleash-proxy-client (browser SDK) on the frontend API", () => {
     });
     await client.updateContext({ userId: "bob" });
     expect(client.isEnabled("sdk-beta")).toBe(false);
-    await enable("sdk-live");
-    await until(client, EVENTS.UPDATE, () => client.isEnabled("sdk-live"));
+    expect(client.isEnabled("sdk-live-web")).toBe(false);
+    await enable("sdk-live-web");
+    await until(client, EVENTS.UPDATE, () => client.isEnabled("sdk-live-web"));
   });
 });

@@ -130,8 +130,12 @@ describe("GraphQL evaluate", () => {
   });
 
   it("every flag of the environment by default, limited to the projects asked", async () => {
+    // Every flag: those of beforeAll, and whatever flags the file's other tests made before this one.
+    const flags = await gqlOk(t, `{ features(first: 1000) { edges { node { name } } } }`);
+    const existing = flags.features.edges.map((e: { node: { name: string } }) => e.node.name).sort();
+    expect(existing).toEqual(expect.arrayContaining(["checkout", "child", "elsewhere", "everyone", "off"]));
     const all = (await evaluate({})).data!.evaluate.map((f: { name: string }) => f.name).sort();
-    expect(all).toEqual(["checkout", "child", "elsewhere", "everyone", "off"]);
+    expect(all).toEqual(existing);
     const other = await evaluate({}, { projects: ["other"] });
     expect(other.data!.evaluate.map((f: { name: string }) => f.name)).toEqual(["elsewhere"]);
     const everyone = (await evaluate({}, { flags: ["everyone"] })).data!.evaluate[0];

@@ -10,9 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const VARIANTS_PATH = "/api/admin/projects/default/features/variants-flag/environments/development/variants";
-const SET = `mutation($v: [EnvironmentVariantInput!]!) {
-  setFeatureEnvironmentVariants(project: "default", feature: "variants-flag", environment: "development", variants: $v) {
+// Each environment-variants test sets them on a flag of its own.
+const variantsPath = (flag: string) =>
+  `/api/admin/projects/default/features/${flag}/environments/development/variants`;
+const SET = `mutation($f: String!, $v: [EnvironmentVariantInput!]!) {
+  setFeatureEnvironmentVariants(project: "default", feature: $f, environment: "development", variants: $v) {
     variantCount variants { name weight weightType stickiness payload { type value } overrides { contextName values } } } }`;
 
 const weights = (variants: { name: string; weight: number }[]) => variants.map((v) => [v.name, v.weight]);
@@ -128,8 +130,9 @@ describe("environment variants (spec 2.5)", () => {
   ];
 
   it("sets variants with overrides, rebalanced; feature-environment-variants-updated {variants}", async () => {
+    await createFlag(t, "variants-set");
     const mark = await lastEventId(t);
-    const res = await t.gql(SET, { v: ON_OFF_MAYBE });
+    const res = await t.gql(SET, { f: "variants-set", v: ON_OFF_MAYBE });
     expect(res.errors).toBeUndefined();
     expect(res.data?.setFeatureEnvironmentVariants).toEqual({
       variantCount: 3,
@@ -172,12 +175,16 @@ describe("environment variants (spec 2.5)", () => {
   });
 
   it("records nothing when the same variants are set again", async () => {
+    await createFlag(t, "variants-set-twice");
+    expect((await t.gql(SET, { f: "variants-set-twice", v: ON_OFF_MAYBE })).errors).toBeUndefined();
     const mark = await lastEventId(t);
-    await t.gql(SET, { v: ON_OFF_MAYBE });
+    expect((await t.gql(SET, { f: "variants-set-twice", v: ON_OFF_MAYBE })).errors).toBeUndefined();
     expect(await eventsAfter(t, mark)).toEqual([]);
   });
 
   it("PUT .../variants answers {version, variants}; over 1000 fix is a 400", async () => {
+    await createFlag(t, "variants-put");
+    const VARIANTS_PATH = variantsPath("variants-put");
     const res = await t.rest("PUT", VARIANTS_PATH, [
       { name: "a", weight: 0, weightType: "variable", stickiness: "default" },
       {

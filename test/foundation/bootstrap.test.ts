@@ -7,35 +7,42 @@ import { verifyPassword } from "../../src/modules/access/passwords.logic.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 
+// A database bootstrapped before (a restart's); the first start gets one of its own, never
+// bootstrapped, since the other tests bootstrap this one.
 let db: Database;
 beforeAll(async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase(undefined, { bootstrapped: true });
 });
 afterAll(() => db.close());
 const logger = createLogger("silent");
 
 describe("first-start bootstrap", () => {
   it("generates an admin password and token once when none are configured", async () => {
-    const config = loadConfig({ INIT_ADMIN_USERNAME: "root-admin" });
-    const first = await bootstrap(db.prisma, config, logger);
-    expect(first.generatedAdminPassword).toMatch(/^.{20,}$/);
-    expect(first.generatedAdminToken).toMatch(/^\*:\*\.[0-9a-f]{56}$/);
+    const fresh = await createTestDatabase();
+    try {
+      const config = loadConfig({ INIT_ADMIN_USERNAME: "root-admin" });
+      const first = await bootstrap(fresh.prisma, config, logger);
+      expect(first.generatedAdminPassword).toMatch(/^.{20,}$/);
+      expect(first.generatedAdminToken).toMatch(/^\*:\*\.[0-9a-f]{56}$/);
 
-    const admin = await db.prisma.user.findUniqueOrThrow({ where: { username: "root-admin" } });
-    expect(admin.rootRole).toBe("Admin");
-    expect(await verifyPassword(first.generatedAdminPassword!, admin.passwordHash!)).toBe(true);
-    const stored = await db.prisma.apiToken.findMany();
-    expect(stored).toHaveLength(1);
-    expect(JSON.stringify(stored)).not.toContain(first.generatedAdminToken!.slice(6));
-    expect(await resolveToken(db.prisma, first.generatedAdminToken!)).toMatchObject({
-      kind: "admin-token",
-      rootRole: "Admin",
-    });
+      const admin = await fresh.prisma.user.findUniqueOrThrow({ where: { username: "root-admin" } });
+      expect(admin.rootRole).toBe("Admin");
+      expect(await verifyPassword(first.generatedAdminPassword!, admin.passwordHash!)).toBe(true);
+      const stored = await fresh.prisma.apiToken.findMany();
+      expect(stored).toHaveLength(1);
+      expect(JSON.stringify(stored)).not.toContain(first.generatedAdminToken!.slice(6));
+      expect(await resolveToken(fresh.prisma, first.generatedAdminToken!)).toMatchObject({
+        kind: "admin-token",
+        rootRole: "Admin",
+      });
 
-    const second = await bootstrap(db.prisma, config, logger);
-    expect(second).toEqual({});
-    expect(await db.prisma.apiToken.count()).toBe(1);
-    expect(await db.prisma.user.count({ where: { isService: false } })).toBe(1);
+      const second = await bootstrap(fresh.prisma, config, logger);
+      expect(second).toEqual({});
+      expect(await fresh.prisma.apiToken.count()).toBe(1);
+      expect(await fresh.prisma.user.count({ where: { isService: false } })).toBe(1);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("recovers admin access as the README says: a new INIT_ADMIN_API_TOKENS token is an admin's; INIT_ADMIN_PASSWORD changes no password, and says so", async () => {

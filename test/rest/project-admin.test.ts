@@ -9,48 +9,53 @@ import { userWithPat } from "../helpers/builders.ts";
  */
 let t: TestApp;
 let viewer: string;
-let owner: string;
+let owner: { id: number; token: string };
 beforeAll(async () => {
   t = await createTestApp();
   viewer = (await userWithPat(t, "pa-viewer", "Viewer")).token;
-  const m = await userWithPat(t, "pa-owner", "Viewer");
-  owner = m.token;
-  const added = await t.gql(
-    `mutation($u: Int!) { addProjectMember(project: "default", userId: $u, roleId: 4) }`,
-    {
-      u: m.id,
-    },
-  );
-  expect(added.errors).toBeUndefined();
+  owner = await userWithPat(t, "pa-owner", "Viewer");
 });
 afterAll(() => t.close());
 
 const TOKENS = "/api/admin/projects/default/api-tokens";
-const events = (type: string) =>
-  t.database.prisma.event.findMany({ where: { type }, orderBy: { id: "asc" } });
+const events = (type: string, project?: string) =>
+  t.database.prisma.event.findMany({ where: { type, project }, orderBy: { id: "asc" } });
+
+/** A project of the test's own (id = name), with development and production. */
+async function createProject(id: string) {
+  expect((await t.rest("POST", "/api/admin/projects", { id, name: id })).status).toBe(201);
+}
 
 describe("project API tokens", () => {
   it("create (secret once), list (no secret), use, revoke by secret", async () => {
+    // A project of its own, its owner pa-owner: the list is of this test's tokens only.
+    await createProject("tokens");
+    const added = await t.gql(
+      `mutation($u: Int!) { addProjectMember(project: "tokens", userId: $u, roleId: 4) }`,
+      { u: owner.id },
+    );
+    expect(added.errors).toBeUndefined();
+    const OWN_TOKENS = "/api/admin/projects/tokens/api-tokens";
     const created = await t.rest(
       "POST",
-      TOKENS,
+      OWN_TOKENS,
       { tokenName: "backend-svc", type: "backend", environment: "production", x: 1 },
-      owner,
+      owner.token,
     );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       tokenName: "backend-svc",
       type: "client",
       environment: "production",
-      project: "default",
-      projects: ["default"],
-      secret: expect.stringMatching(/^default:production\./),
+      project: "tokens",
+      projects: ["tokens"],
+      secret: expect.stringMatching(/^tokens:production\./),
     });
     const secret = created.body.secret as string;
-    const list = await t.rest("GET", TOKENS, undefined, owner);
+    const list = await t.rest("GET", OWN_TOKENS, undefined, owner.token);
     expect(list.status).toBe(200);
     expect(list.body.tokens).toEqual([
-      expect.objectContaining({ tokenName: "backend-svc", project: "default" }),
+      expect.objectContaining({ tokenName: "backend-svc", project: "tokens" }),
     ]);
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(secret.indexOf(".") + 1));
     const sdk = await t.app.fetch("http://vexil.test/api/client/features", {
@@ -58,18 +63,19 @@ describe("project API tokens", () => {
     });
     expect(sdk.status).toBe(200);
 
-    expect((await t.rest("DELETE", `${TOKENS}/${encodeURIComponent(secret)}`, undefined, owner)).status).toBe(
-      200,
-    );
-    expect((await t.rest("GET", TOKENS)).body.tokens).toEqual([]);
-    expect(await events("api-token-deleted")).toHaveLength(1);
+    const deletedBefore = (await events("api-token-deleted")).length;
+    expect(
+      (await t.rest("DELETE", `${OWN_TOKENS}/${encodeURIComponent(secret)}`, undefined, owner.token)).status,
+    ).toBe(200);
+    expect((await t.rest("GET", OWN_TOKENS)).body.tokens).toEqual([]);
+    expect(await events("api-token-deleted")).toHaveLength(deletedBefore + 1);
     const after = await t.app.fetch("http://vexil.test/api/client/features", {
       headers: { authorization: secret },
     });
     expect(after.status).toBe(401);
     // unknown secret: 200, as Unleash; nothing recorded
-    expect((await t.rest("DELETE", `${TOKENS}/default:production.nope`)).status).toBe(200);
-    expect(await events("api-token-deleted")).toHaveLength(1);
+    expect((await t.rest("DELETE", `${OWN_TOKENS}/tokens:production.nope`)).status).toBe(200);
+    expect(await events("api-token-deleted")).toHaveLength(deletedBefore + 1);
   });
 
   it("refuses admin tokens (400), unknown projects (404) and callers without the project permission (403)", async () => {
@@ -108,6 +114,8 @@ const DEFAULT = "/api/admin/projects/default/environments/development/default-st
 
 describe("environment default strategy", () => {
   it("is stored, answered, recorded, and used when a flag is enabled", async () => {
+    await createProject("stored");
+    const DEFAULT = "/api/admin/projects/stored/environments/development/default-strategy";
     const body = {
       name: "flexibleRollout",
       parameters: { rollout: 25, stickiness: "userId" },
@@ -123,21 +131,21 @@ describe("environment default strategy", () => {
       variants: [],
       segments: [],
     });
-    expect((await events("default-strategy-updated")).map((e) => [e.project, e.environment])).toEqual([
-      ["default", "development"],
-    ]);
+    expect(
+      (await events("default-strategy-updated", "stored")).map((e) => [e.project, e.environment]),
+    ).toEqual([["stored", "development"]]);
 
     expect(
-      (await t.rest("POST", "/api/admin/projects/default/features", { name: "uses-default" })).status,
+      (await t.rest("POST", "/api/admin/projects/stored/features", { name: "uses-default" })).status,
     ).toBe(201);
     const on = await t.rest(
       "POST",
-      "/api/admin/projects/default/features/uses-default/environments/development/on",
+      "/api/admin/projects/stored/features/uses-default/environments/development/on",
     );
     expect(on.status).toBe(200);
     const strategies = await t.rest(
       "GET",
-      "/api/admin/projects/default/features/uses-default/environments/development/strategies",
+      "/api/admin/projects/stored/features/uses-default/environments/development/strategies",
     );
     expect(strategies.body).toEqual([
       expect.objectContaining({
@@ -148,11 +156,16 @@ describe("environment default strategy", () => {
   });
 
   it("`*` sets every environment of the project; errors 400, 403, 404", async () => {
-    const all = await t.rest("POST", "/api/admin/projects/default/environments/*/default-strategy", {
-      name: "default",
-    });
+    await createProject("every-environment");
+    const all = await t.rest(
+      "POST",
+      "/api/admin/projects/every-environment/environments/*/default-strategy",
+      { name: "default" },
+    );
     expect(all.status).toBe(200);
-    const links = await t.database.prisma.projectEnvironment.findMany({ where: { projectId: "default" } });
+    const links = await t.database.prisma.projectEnvironment.findMany({
+      where: { projectId: "every-environment" },
+    });
     expect(links.map((l) => (l.defaultStrategy as { name: string }).name)).toEqual(["default", "default"]);
     expect((await t.rest("POST", DEFAULT, { parameters: {} })).status).toBe(400);
     expect(
@@ -182,14 +195,14 @@ describe("environment default strategy", () => {
   });
 
   it("concurrent changes apply one after the other: each event's preData is the previous one's data", async () => {
-    const before = (await events("default-strategy-updated")).length;
+    const before = (await events("default-strategy-updated", "default")).length;
     const results = await Promise.all(
       [10, 20, 30, 40].map((rollout) =>
         t.rest("POST", DEFAULT, { name: "flexibleRollout", parameters: { rollout, stickiness: "default" } }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    const recorded = (await events("default-strategy-updated"))
+    const recorded = (await events("default-strategy-updated", "default"))
       .slice(before)
       .filter((e) => e.environment === "development");
     expect(recorded).toHaveLength(4);

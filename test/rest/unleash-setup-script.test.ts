@@ -50,7 +50,8 @@ const rollout = {
   constraints: [{ contextName: "region", operator: "IN", values: ["eu"] }],
 };
 
-it("an admin-token setup script: integrations, catalogue, users, flags with tags, strategies, variants, dependencies, stale, archive, favourites", async () => {
+// One test: the SDK's evaluation needs what the script set up.
+it("an admin-token setup script: integrations, catalogue, users, flags with tags, strategies, variants, dependencies, stale, archive, favourites; Unleash's Node SDK evaluates what it set up: the constraint, the rollout and the variants", async () => {
   const [addon] = await run(
     [
       {
@@ -176,6 +177,40 @@ it("an admin-token setup script: integrations, catalogue, users, flags with tags
   ]);
   expect(development.variants.map((v: { name: string }) => v.name)).toEqual(["blue", "green"]);
   expect(users.users.map((u: { email: string }) => u.email)).toContain("dev@example.com");
+
+  // Unleash's own Node SDK, with a client token the script makes, evaluates what it set up.
+  const [token] = await run(
+    [
+      {
+        method: "POST",
+        path: "/api/admin/api-tokens",
+        body: { tokenName: "backend", type: "client", environment: "development" },
+        status: 201,
+      },
+    ],
+    { authorization: ADMIN_TOKEN },
+  );
+  const sdk = new Unleash({
+    url: `${t.url}/api`,
+    appName: "setup-script",
+    customHeaders: { Authorization: token.secret },
+    disableMetrics: true,
+    refreshInterval: 60_000,
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      sdk.once(UnleashEvents.Synchronized, () => resolve());
+      sdk.once(UnleashEvents.Error, reject);
+    });
+    expect(sdk.isEnabled("checkout", { userId: "u1", properties: { region: "eu" } })).toBe(true);
+    expect(sdk.isEnabled("checkout", { userId: "u1", properties: { region: "us" } })).toBe(false);
+    expect(["blue", "green"]).toContain(
+      sdk.getVariant("checkout", { userId: "u1", properties: { region: "eu" } }).name,
+    );
+    expect(sdk.isEnabled("checkout-banner")).toBe(false); // archived
+  } finally {
+    sdk.destroy();
+  }
 });
 
 it("a person's script: password login, a personal access token made with the session cookie, then used alone", async () => {
@@ -228,39 +263,4 @@ it("a person's script: password login, a personal access token made with the ses
     },
   );
   expect(crossSite.status).toBe(403);
-});
-
-it("Unleash's Node SDK evaluates what the script set up: the constraint, the rollout and the variants", async () => {
-  const [token] = await run(
-    [
-      {
-        method: "POST",
-        path: "/api/admin/api-tokens",
-        body: { tokenName: "backend", type: "client", environment: "development" },
-        status: 201,
-      },
-    ],
-    { authorization: ADMIN_TOKEN },
-  );
-  const sdk = new Unleash({
-    url: `${t.url}/api`,
-    appName: "setup-script",
-    customHeaders: { Authorization: token.secret },
-    disableMetrics: true,
-    refreshInterval: 60_000,
-  });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      sdk.once(UnleashEvents.Synchronized, () => resolve());
-      sdk.once(UnleashEvents.Error, reject);
-    });
-    expect(sdk.isEnabled("checkout", { userId: "u1", properties: { region: "eu" } })).toBe(true);
-    expect(sdk.isEnabled("checkout", { userId: "u1", properties: { region: "us" } })).toBe(false);
-    expect(["blue", "green"]).toContain(
-      sdk.getVariant("checkout", { userId: "u1", properties: { region: "eu" } }).name,
-    );
-    expect(sdk.isEnabled("checkout-banner")).toBe(false); // archived
-  } finally {
-    sdk.destroy();
-  }
 });

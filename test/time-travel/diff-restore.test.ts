@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
   addStrategy,
   createFlag,
+  createProject,
   createSegment,
   disableFlag,
   enableFlag,
@@ -27,8 +28,8 @@ async function instant(): Promise<string> {
   return (await nextMillisecond(new Date())).toISOString();
 }
 
-const toggle = (name: string, environment: string, on: boolean) =>
-  (on ? enableFlag : disableFlag)(t, name, environment);
+const toggle = (name: string, environment: string, on: boolean, project = "default") =>
+  (on ? enableFlag : disableFlag)(t, name, environment, project);
 const live = async (name: string) =>
   normalized(
     (
@@ -59,14 +60,16 @@ describe("environmentSnapshot and diffs", () => {
   let t0: string;
   let t1: string;
   let t2: string;
+  // A project of their own: its snapshots hold only these flags, and no other test's baseline.
   beforeAll(async () => {
+    await createProject(t, "snapshots");
     t0 = await instant();
-    await createFlag(t, "snap-a");
-    await createFlag(t, "snap-b");
-    await toggle("snap-a", "production", true);
+    await createFlag(t, "snap-a", { project: "snapshots" });
+    await createFlag(t, "snap-b", { project: "snapshots" });
+    await toggle("snap-a", "production", true, "snapshots");
     t1 = await instant();
-    await toggle("snap-a", "production", false);
-    await toggle("snap-b", "production", true);
+    await toggle("snap-a", "production", false, "snapshots");
+    await toggle("snap-b", "production", true, "snapshots");
     await gqlOk(
       t,
       `mutation { addFeatureTag(feature: "snap-b", type: "simple", value: "team-x") { value } }`,
@@ -77,7 +80,7 @@ describe("environmentSnapshot and diffs", () => {
   it("lists the project's flags as they were in one environment, with the last event applied", async () => {
     const data = await gqlOk<{ environmentSnapshot: any }>(
       t,
-      `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "production", at: $at) {
+      `query($at: DateTime!) { environmentSnapshot(project: "snapshots", environment: "production", at: $at) {
          exactSince features { name exact lastEventId state { name environments { name enabled strategies { name } } } } } }`,
       { at: t1 },
     );
@@ -92,7 +95,7 @@ describe("environmentSnapshot and diffs", () => {
     expect(byName["snap-a"].lastEventId).toBeGreaterThan(byName["snap-b"].lastEventId);
     const before = await gqlOk<{ environmentSnapshot: { features: unknown[] } }>(
       t,
-      `query($at: DateTime!) { environmentSnapshot(project: "default", environment: "production", at: $at) { features { name } } }`,
+      `query($at: DateTime!) { environmentSnapshot(project: "snapshots", environment: "production", at: $at) { features { name } } }`,
       { at: t0 },
     );
     expect(before.environmentSnapshot.features).toEqual([]);
@@ -101,7 +104,7 @@ describe("environmentSnapshot and diffs", () => {
   it("diffs an environment: the fields that differ, each with the events that changed them", async () => {
     const data = await gqlOk<{ changes: any[] }>(
       t,
-      `query($from: DateTime!, $to: DateTime!) { changes(project: "default", environment: "production", from: $from, to: $to) {
+      `query($from: DateTime!, $to: DateTime!) { changes(project: "snapshots", environment: "production", from: $from, to: $to) {
          name exact fields { field environment before after moreEvents events { id type createdBy createdAt } } } }`,
       { from: t1, to: t2 },
     );
@@ -131,10 +134,10 @@ describe("environmentSnapshot and diffs", () => {
   });
 
   it("serves the environment diff over REST, and refuses a bad range with 400", async () => {
-    const path = "/api/admin/projects/default/environments/production/diff";
+    const path = "/api/admin/projects/snapshots/environments/production/diff";
     const res = await t.rest("GET", `${path}?from=${encodeURIComponent(t1)}&to=${encodeURIComponent(t2)}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ project: "default", environment: "production" });
+    expect(res.body).toMatchObject({ project: "snapshots", environment: "production" });
     expect(res.body.features.map((f: any) => f.name).sort()).toEqual(["snap-a", "snap-b"]);
     expect(res.body.features[0].fields[0].events[0]).toEqual({
       id: expect.any(Number),
@@ -171,7 +174,7 @@ describe("environmentSnapshot and diffs", () => {
         message: expect.any(String),
       });
     }
-    const nulEnvironment = await t.rest("GET", "/api/admin/projects/default/environments/pro%00d/diff");
+    const nulEnvironment = await t.rest("GET", "/api/admin/projects/snapshots/environments/pro%00d/diff");
     expect(nulEnvironment.status).toBeLessThan(500);
   });
 
@@ -183,7 +186,7 @@ describe("environmentSnapshot and diffs", () => {
     );
     expect(read).toEqual({ data: { featureAt: { exact: true } } });
     const restore = await t.gql(
-      `mutation($at: DateTime!) { restoreFeature(project: "default", name: "snap-a", at: $at) { events } }`,
+      `mutation($at: DateTime!) { restoreFeature(project: "snapshots", name: "snap-a", at: $at) { events } }`,
       { at: t1 },
       viewer,
     );
