@@ -59,6 +59,24 @@ const METRICS_SLOTS: TextSlot[] = [
   { path: ["bucket", "toggles", "sdk-fuzz-flag", "variants"], key: true },
   { path: ["bucket", "start"] },
 ];
+/** A server SDK's report also carries its impact metrics (unleash-client 6.12). */
+const clientMetrics = () => ({
+  ...instance(),
+  impactMetrics: [
+    {
+      name: "fuzz_errors",
+      help: "errors",
+      type: "counter",
+      samples: [{ labels: { "sdk-fuzz-flag": "enabled" }, value: 1 }],
+    },
+  ],
+});
+const CLIENT_METRICS_SLOTS: TextSlot[] = [
+  ...METRICS_SLOTS,
+  { path: ["impactMetrics", 0, "name"] },
+  { path: ["impactMetrics", 0, "samples", 0, "labels"], key: true },
+  { path: ["impactMetrics", 0, "samples", 0, "labels", "sdk-fuzz-flag"] },
+];
 const register = () => ({
   appName: "fuzz-app",
   instanceId: "pod-1",
@@ -99,7 +117,13 @@ const CONTEXT_SLOTS: TextSlot[] = [
 
 const ROUTES: Route[] = [
   { method: "POST", path: "/api/client/register", who: "client", body: register, slots: REGISTER_SLOTS },
-  { method: "POST", path: "/api/client/metrics", who: "client", body: instance, slots: METRICS_SLOTS },
+  {
+    method: "POST",
+    path: "/api/client/metrics",
+    who: "client",
+    body: clientMetrics,
+    slots: CLIENT_METRICS_SLOTS,
+  },
   {
     method: "POST",
     path: "/api/client/metrics/bulk",
