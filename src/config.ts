@@ -53,6 +53,8 @@ const envSchema = z.object({
   VEXIL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Milliseconds a WebSocket may stay open before its graphql-ws `connection_init` (then closed, 4408). */
   VEXIL_WS_INIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(3_000),
+  /** WebSockets an address may have refused (bad or no credential, init timeout, oversized) per minute; then 429 at upgrade. */
+  VEXIL_WS_REFUSALS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /**
    * How long SDK metrics wait in memory before they are written in one batch (ms); 0 writes
    * each request's batch before it is answered (see docs/decisions.md D-35).
@@ -262,6 +264,8 @@ export type HttpConfig = {
   ofrepRatePerSecond: number;
   /** Time a WebSocket has to send graphql-ws `connection_init`. */
   wsInitTimeoutMs: number;
+  /** WebSockets refused before their credential was accepted, per client address and minute. */
+  wsRefusalsPerMinute: number;
   /** Open SDK streams (`/api/client/streaming`) per API token and per node, on one node. */
   maxStreams: { perToken: number; perNode: number };
 };
@@ -324,6 +328,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxConcurrentRequests: e.VEXIL_MAX_CONCURRENT_REQUESTS,
       ofrepRatePerSecond: e.VEXIL_OFREP_RATE_LIMIT_PER_SECOND,
       wsInitTimeoutMs: e.VEXIL_WS_INIT_TIMEOUT_MS,
+      wsRefusalsPerMinute: e.VEXIL_WS_REFUSALS_PER_MINUTE,
       maxStreams: { perToken: e.VEXIL_STREAMS_PER_TOKEN, perNode: e.VEXIL_STREAMS_PER_NODE },
     },
     metrics: {

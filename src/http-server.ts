@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ExecutionArgs, GraphQLError } from "graphql";
 import { MessageType } from "graphql-ws";
@@ -7,7 +7,9 @@ import { type WebSocket, WebSocketServer } from "ws";
 import type { App, Yoga } from "./app.ts";
 import { principalOf, socketCredentials } from "./context.ts";
 import { admitRequests } from "./http/admission.ts";
+import { upgradeAddress } from "./http/client-address.ts";
 import { bodyMayBeRead } from "./http/credential-first.ts";
+import { createSocketRefusals } from "./http/socket-refusals.ts";
 import { tracedHandler } from "./http/tracing.ts";
 import { isSdkCredential } from "./modules/access/check.logic.ts";
 import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
@@ -54,8 +56,30 @@ export async function listen(app: App, host: string, port: number, bound?: Serve
   server.on("request", deps.config.tracing ? tracedHandler(admitted) : admitted);
   // A message larger than a request body may be is refused from its frame header, before it is
   // buffered (close 1009); ws's own default would hold 100 MiB per socket before any credential.
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: maxBodyBytes });
-  wss.on("connection", quietOversizedMessages);
+  const refusals = createSocketRefusals(deps.config.http.wsRefusalsPerMinute);
+  const addressOf = (request: IncomingMessage) => upgradeAddress(request, deps.config.auth.trustProxy);
+  // Sockets whose credential was judged: accepted, or refused and counted at once (so that the
+  // address's next upgrade already sees the count). The rest are counted when they close.
+  const judged = new WeakSet<WebSocket>();
+  const wss = new WebSocketServer({
+    server,
+    path: yoga.graphqlEndpoint,
+    maxPayload: maxBodyBytes,
+    verifyClient: ({ req }, done) =>
+      void refusals.retryAfterSeconds(addressOf(req)).then((seconds) =>
+        seconds === 0
+          ? done(true)
+          : done(false, 429, "Too many refused WebSocket connections from this address", {
+              "Retry-After": String(seconds),
+            }),
+      ),
+  });
+  wss.on("connection", (socket, request) => {
+    quietOversizedMessages(socket);
+    socket.once("close", () => {
+      if (!judged.has(socket)) refusals.count(addressOf(request));
+    });
+  });
   const ws = useServer<Record<string, unknown>>(
     {
       // A socket that sends no connection_init in time is closed (4408): the phase before its
@@ -67,7 +91,10 @@ export async function listen(app: App, host: string, port: number, bound?: Serve
           socketCredentials(ctx.connectionParams, ctx.extra.request.headers.cookie),
         );
         // SDK tokens may run nothing here (graphql-gate.ts): refused like no credential.
-        return principal !== null && !isSdkCredential(principal);
+        const allowed = principal !== null && !isSdkCredential(principal);
+        judged.add(ctx.extra.socket);
+        if (!allowed) refusals.count(addressOf(ctx.extra.request));
+        return allowed;
       },
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),

@@ -171,4 +171,59 @@ describe("WebSocket limits", () => {
     });
     expect(acked).toBe("connection_ack");
   });
+
+  it("answers 429 with Retry-After to an address whose sockets were refused VEXIL_WS_REFUSALS_PER_MINUTE times", async () => {
+    const config = loadConfig({ VEXIL_WS_REFUSALS_PER_MINUTE: "3" });
+    const server = await listen({ ...t.app, scope: { ...t.deps, config } }, "127.0.0.1", 0);
+    try {
+      const badCredential = (socket: WebSocket) =>
+        socket.send(JSON.stringify({ type: "connection_init", payload: { Authorization: "*:*.wrong" } }));
+      // Accepted sockets are never counted against their address.
+      for (let i = 0; i < 4; i++) expect(await initialised(server.url)).toBe("connection_ack");
+      const refused = [];
+      for (let i = 0; i < 3; i++) refused.push((await socketClose(server.url, badCredential)).code);
+      expect(refused).toEqual([4403, 4403, 4403]);
+      const upgrade = await upgradeAnswer(server.url);
+      expect(upgrade.status).toBe(429);
+      expect(Number(upgrade.retryAfter)).toBeGreaterThan(0);
+      expect(Number(upgrade.retryAfter)).toBeLessThanOrEqual(60);
+      // Plain HTTP from the same address is not affected.
+      const http = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: ADMIN_TOKEN },
+        body: JSON.stringify({ query: "{ __typename }" }),
+      });
+      expect(http.status).toBe(200);
+    } finally {
+      await server.close(0);
+    }
+  });
 });
+
+/** Opens a graphql-ws socket with the admin credential; the type of the server's first message. */
+function initialised(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+    socket.on("open", () =>
+      socket.send(JSON.stringify({ type: "connection_init", payload: { Authorization: ADMIN_TOKEN } })),
+    );
+    socket.on("error", reject);
+    socket.on("message", (data) => {
+      socket.close();
+      socket.once("close", () => resolve(JSON.parse(String(data)).type));
+    });
+  });
+}
+
+/** The HTTP answer to a WebSocket upgrade that the server refuses before the handshake. */
+function upgradeAnswer(url: string): Promise<{ status: number; retryAfter: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+    socket.on("unexpected-response", (_request, response) => {
+      resolve({ status: response.statusCode ?? 0, retryAfter: response.headers["retry-after"] });
+      socket.terminate();
+    });
+    socket.on("open", () => reject(new Error("the upgrade was accepted")));
+    socket.on("error", () => {});
+  });
+}
