@@ -39,7 +39,7 @@ async function flagIn(flag: string, environment: string, project = "default"): P
     t,
     `query($p: String!, $n: String!) { projectFeature(project: $p, name: $n) { environments {
       name enabled variants { name }
-      strategies { databaseId name parameters constraints { contextName operator values } segments } } } }`,
+      strategies { databaseId name title disabled sortOrder parameters constraints { contextName operator values } segments } } } }`,
     { p: project, n: flag },
   );
   return data.projectFeature.environments.find((e: EnvState) => e.name === environment);
@@ -70,6 +70,8 @@ describe("cloning an environment", () => {
         {
           environment: "production",
           name: "flexibleRollout",
+          title: "A quarter of web users",
+          disabled: true,
           parameters: { rollout: "25", stickiness: "default", groupId: "clone-me" },
           constraints: [{ contextName: "appName", operator: "IN", values: ["web"] }],
           segments: [segment],
@@ -103,7 +105,11 @@ describe("cloning an environment", () => {
       source?.strategies.map(({ databaseId: _, ...s }) => s),
     );
     expect(copy?.strategies[0]?.databaseId).not.toBe(source?.strategies[0]?.databaseId);
-    expect(copy?.strategies[0]?.segments).toEqual([segment]);
+    expect(copy?.strategies[0]).toMatchObject({
+      title: "A quarter of web users",
+      disabled: true,
+      segments: [segment],
+    });
     expect(await flagIn("off-here", "prod-eu")).toMatchObject({ enabled: false, strategies: [] });
     // The source is untouched.
     expect(await flagIn("clone-me", "production")).toEqual(source);

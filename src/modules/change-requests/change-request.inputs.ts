@@ -25,19 +25,16 @@ export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 /** Actions on a project segment: they name no flag. */
 export const SEGMENT_ACTIONS: ReadonlySet<ChangeAction> = new Set(["updateSegment", "deleteSegment"]);
 
-// A strategy's fields as a direct change takes them (strategy.inputs.ts), each one: a field added
-// there does not compile here until proposals take it too. Constraints and parameters are
-// required, and constraints and variants checked as objects only, as when proposals came first:
-// the dry run through the direct change checks the rest (propose.write.ts).
+// A strategy's fields as a direct change takes them (strategy.inputs.ts): a field added there is
+// proposed too. Constraints and parameters are required, and constraints and variants checked as
+// objects only, as when proposals came first: the dry run through the direct change checks the
+// rest (propose.write.ts).
 const strategyFields = {
-  title: strategyInputFields.title,
-  disabled: strategyInputFields.disabled,
-  sortOrder: strategyInputFields.sortOrder,
+  ...strategyInputFields,
   constraints: z.array(z.record(z.string(), z.unknown())),
   variants: z.array(z.record(z.string(), z.unknown())).nullish(),
   parameters: z.record(z.string(), parameterValue),
-  segments: strategyInputFields.segments,
-} satisfies Record<keyof typeof strategyInputFields, z.ZodType>;
+};
 const segmentId = z.number().int().positive();
 
 export const PAYLOAD_SCHEMAS: Record<ChangeAction, z.ZodType> = {

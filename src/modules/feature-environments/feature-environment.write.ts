@@ -56,17 +56,17 @@ export async function copyProjectFlagsToEnvironment(
       FROM "Feature" f
       LEFT JOIN "FeatureEnvironment" fe ON fe."featureName" = f.name AND fe."environmentName" = ${from}
      WHERE f."projectId" = ${projectId}`;
+  // Each copy is its source row with a new id, place and time (jsonb_populate_record), so a
+  // column added to strategies is copied without naming it here.
   await sqlOf(tx).execute`
     WITH source AS (
-      SELECT s.*, gen_random_uuid()::text AS "copyId" FROM "FeatureStrategy" s
+      SELECT s AS strategy, s.id, gen_random_uuid()::text AS "copyId" FROM "FeatureStrategy" s
         JOIN "Feature" f ON f.name = s."featureName"
        WHERE f."projectId" = ${projectId} AND s."environmentName" = ${from}
     ), copied AS (
-      INSERT INTO "FeatureStrategy" (id, "featureName", "projectId", "environmentName", "strategyName", title,
-                                     disabled, "sortOrder", parameters, constraints, variants, "createdAt",
-                                     "createdByUserId")
-      SELECT "copyId", "featureName", "projectId", ${to}, "strategyName", title, disabled, "sortOrder",
-             parameters, constraints, variants, ${now}::timestamp(3), "createdByUserId"
+      INSERT INTO "FeatureStrategy"
+      SELECT (jsonb_populate_record(strategy, jsonb_build_object(
+                'id', "copyId", 'environmentName', ${to}::text, 'createdAt', ${now}::timestamp(3)))).*
         FROM source
       RETURNING id
     )

@@ -22,6 +22,7 @@ import {
   newStrategySchema,
   type StrategySortOrderInput,
   type StrategyUpdateInput,
+  storedAsGiven,
   strategySortOrderSchema,
   strategyUpdateSchema,
 } from "./strategy.inputs.ts";
@@ -71,26 +72,27 @@ export async function insertStrategy(
     target.project,
     limits.strategySegments,
   );
-  // Raw, one statement for the strategy and its segments: a model create with its include
-  // is two statements and several times their CPU in Prisma's runtime.
-  const [row] = await sqlOf(w.tx).query<Omit<StoredStrategy, "segments">>`
-    WITH strategy AS (
-      INSERT INTO "FeatureStrategy" ("id", "featureName", "projectId", "environmentName", "strategyName", "title",
-                                     "disabled", "sortOrder", "parameters", "constraints", "variants",
-                                     "createdAt", "createdByUserId")
-      VALUES (${randomUUID()}, ${target.feature}, ${target.project}, ${target.environment}, ${input.name},
-              ${input.title ?? null}, ${input.disabled ?? false}, ${input.sortOrder ?? checks.lastOrder + 1},
-              ${JSON.stringify(normalizeParameters(input.name, input.parameters ?? {}, target.feature))}::jsonb,
-              ${JSON.stringify(constraints)}::jsonb,
-              ${JSON.stringify(normalizeStrategyVariants(input.variants ?? []))}::jsonb,
-              ${w.now}::timestamp(3), ${w.actor.userId})
-      RETURNING *
-    ), segments AS (
-      INSERT INTO "FeatureStrategySegment" ("strategyId", "segmentId")
-      SELECT strategy.id, segment FROM strategy, unnest(${segments}::int[]) AS segment
-    )
-    SELECT * FROM strategy`;
-  if (!row) throw new Error("the strategy insert returned no row");
+  const row = await w.tx.featureStrategy.create({
+    data: {
+      ...storedAsGiven(input),
+      id: randomUUID(),
+      featureName: target.feature,
+      projectId: target.project,
+      environmentName: target.environment,
+      strategyName: input.name,
+      sortOrder: input.sortOrder ?? checks.lastOrder + 1,
+      parameters: normalizeParameters(input.name, input.parameters ?? {}, target.feature),
+      constraints: constraints as Prisma.InputJsonValue,
+      variants: normalizeStrategyVariants(input.variants ?? []) as Prisma.InputJsonValue,
+      createdAt: w.now,
+      createdByUserId: w.actor.userId,
+    },
+  });
+  if (segments.length > 0) {
+    await w.tx.featureStrategySegment.createMany({
+      data: segments.map((segmentId) => ({ strategyId: row.id, segmentId })),
+    });
+  }
   const created: StoredStrategy = { ...row, segments: segments.map((segmentId) => ({ segmentId })) };
   await recordEvent(w, {
     type: "feature-strategy-add",
@@ -149,9 +151,8 @@ export async function updateStrategy(
   const after = await w.tx.featureStrategy.update({
     where: { id },
     data: {
+      ...storedAsGiven(data),
       strategyName: name,
-      ...(data.title !== undefined ? { title: data.title } : {}),
-      ...(typeof data.disabled === "boolean" ? { disabled: data.disabled } : {}),
       ...(typeof data.sortOrder === "number" ? { sortOrder: data.sortOrder } : {}),
       ...(data.parameters ? { parameters: normalizeParameters(name, data.parameters, target.feature) } : {}),
       ...(constraints ? { constraints: constraints as Prisma.InputJsonValue } : {}),

@@ -37,17 +37,32 @@ export async function strategyIn(tx: Tx, target: EnvironmentTarget, id: string) 
   return row;
 }
 
-/** The strategy as events carry it (reference-behaviours §3.2): the spec 2.6 fields. */
+/**
+ * The strategy as events carry it (reference-behaviours §3.2): the row without where it is and
+ * who made it, under the record's names. A column added for the record is carried as it is; one
+ * that is not the record's must be left out here (the record's strict schema and
+ * test/flags/read-model.test.ts refuse a payload that carries it).
+ */
 export function strategyRecord(s: StoredStrategy): StrategyPayload {
+  const {
+    featureName,
+    projectId,
+    environmentName,
+    createdAt,
+    createdByUserId,
+    strategyName,
+    constraints,
+    parameters,
+    variants,
+    segments,
+    ...asStored
+  } = s;
   return {
-    id: s.id,
-    name: s.strategyName,
-    title: s.title,
-    disabled: s.disabled,
-    constraints: s.constraints as Constraint[],
-    parameters: s.parameters as Record<string, string>,
-    segments: s.segments.map((x) => x.segmentId),
-    sortOrder: s.sortOrder,
-    variants: s.variants as StrategyVariant[],
+    ...asStored,
+    name: strategyName,
+    constraints: constraints as Constraint[],
+    parameters: parameters as Record<string, string>,
+    variants: variants as StrategyVariant[],
+    segments: segments.map((x) => x.segmentId),
   };
 }

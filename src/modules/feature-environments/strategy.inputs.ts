@@ -35,10 +35,23 @@ export type VariantInput = z.input<typeof variantSchema>;
 /** A strategy parameter's value as sent (stored as text). */
 export const parameterValue = z.union([z.string(), z.number(), z.boolean()]);
 
-/** A strategy's fields besides its name: change-request proposals check the same ones. */
+/**
+ * A field that cannot be null takes null as absent: an update keeps its value, an insert takes
+ * the column's default. Said once here, so the writes can store such fields as given.
+ */
+const nullMeansAbsent = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullish()
+    .transform((value): z.output<T> | undefined => value ?? undefined)
+    .optional();
+
+/**
+ * A strategy's fields besides its name: change-request proposals check the same ones. A field
+ * added here is stored by the strategy writes as given (storedAsGiven) unless they shape it.
+ */
 export const strategyInputFields = {
   title: z.string().max(255).nullish(),
-  disabled: z.boolean().nullish(),
+  disabled: nullMeansAbsent(z.boolean()),
   sortOrder: z.number().int().nullish(),
   parameters: z.record(z.string(), parameterValue).nullish(),
   constraints: z.array(z.custom<ConstraintInput>()).nullish(),
@@ -58,3 +71,14 @@ export const strategySortOrderSchema = z.array(
   z.object({ id: z.string().min(1), sortOrder: z.number().int() }),
 );
 export type StrategySortOrderInput = z.input<typeof strategySortOrderSchema>;
+
+/** The fields the strategy writes shape themselves (normalise, check, order, rename). */
+type ShapedField = "name" | "sortOrder" | "parameters" | "constraints" | "variants" | "segments";
+
+/** A parsed strategy's other fields, which the writes store as given (title, disabled, …). */
+export function storedAsGiven<T extends Partial<Record<ShapedField, unknown>>>(
+  input: T,
+): Omit<T, ShapedField> {
+  const { name, sortOrder, parameters, constraints, variants, segments, ...given } = input;
+  return given;
+}

@@ -3,10 +3,15 @@ import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { lockRow } from "../../shared/row-lock.ts";
+import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { normalizeConstraints } from "../feature-environments/constraints.logic.ts";
 import { checkLegalValues } from "../feature-environments/legal-values.read.ts";
-import type { ConstraintInput, VariantInput } from "../feature-environments/strategy.inputs.ts";
+import {
+  type NewStrategyInput,
+  newStrategySchema,
+  storedAsGiven,
+} from "../feature-environments/strategy.inputs.ts";
 import type { StrategyContent } from "../feature-environments/strategy.types.ts";
 import { checkStrategySegments } from "../feature-environments/strategy-segments.read.ts";
 import { normalizeStrategyVariants } from "../feature-environments/variants.logic.ts";
@@ -15,16 +20,8 @@ import { findProject } from "./project.read.ts";
 /** The strategy a project gives a flag when it is enabled in an environment that has none. */
 export type DefaultStrategy = StrategyContent;
 
-export type DefaultStrategyInput = {
-  name: string;
-  title?: string | null;
-  disabled?: boolean | null;
-  sortOrder?: number | null;
-  parameters?: unknown;
-  constraints?: ConstraintInput[] | null;
-  variants?: VariantInput[] | null;
-  segments?: number[] | null;
-};
+/** A strategy's input, whose parameters are checked here (Unleash's messages for a default strategy). */
+export type DefaultStrategyInput = Omit<NewStrategyInput, "parameters"> & { parameters?: unknown };
 
 function parameterMap(value: unknown): Record<string, string> {
   if (value === undefined || value === null) return {};
@@ -70,12 +67,15 @@ export async function setDefaultStrategy(
   }
   const constraints = normalizeConstraints(input.constraints ?? [], [], limits);
   await checkLegalValues(w.tx, constraints, undefined, project);
+  const { parameters, ...fields } = input;
+  const given = storedAsGiven(parseInput(newStrategySchema, fields));
   const strategy: DefaultStrategy = {
+    ...given,
+    title: given.title ?? null,
+    disabled: given.disabled ?? false,
     name: input.name.trim(),
-    title: input.title ?? null,
-    disabled: input.disabled ?? false,
     sortOrder: input.sortOrder ?? 0,
-    parameters: parameterMap(input.parameters),
+    parameters: parameterMap(parameters),
     constraints,
     variants: normalizeStrategyVariants(input.variants ?? []),
     segments: await checkStrategySegments(w.tx, input.segments ?? [], project, limits.strategySegments),
