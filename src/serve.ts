@@ -13,7 +13,6 @@ import { listen } from "./http-server.ts";
 import { startClientMetricsRetention } from "./jobs/client-metrics-retention.ts";
 import { startDeliveryWorker } from "./jobs/delivery-worker.ts";
 import { startEventCountRollup } from "./jobs/event-counts.ts";
-import { startIdleMemoryReclaim } from "./jobs/idle-memory.ts";
 import { startPotentiallyStaleMarker } from "./jobs/potentially-stale.ts";
 import { startReleasePlans } from "./jobs/release-plans.ts";
 import { startChangeRequestScheduler } from "./jobs/scheduled-change-requests.ts";
@@ -22,6 +21,7 @@ import {
   type LoginLimitStore,
   loginLimitsOf,
 } from "./modules/access/login-limits.cache.ts";
+import { startIdleMemoryReclaim } from "./shared/idle-memory.ts";
 import type { Logger } from "./shared/logger.ts";
 
 export type ServeStart = {

@@ -3,6 +3,8 @@
 // PostgreSQL's protocol until the main thread asks it to close.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { startIdleMemoryReclaim } from "../shared/idle-memory.ts";
+import { createLogger } from "../shared/logger.ts";
 import { DataDirInUseError, lockDataDir } from "./data-dir-lock.ts";
 import { applyMigrations } from "./migrate.ts";
 import { MigrationError } from "./migration-error.ts";
@@ -30,7 +32,10 @@ try {
     maxConnections: 1,
   });
   await server.start();
+  // This thread's heap is its own: the main thread's reclaim does not reach it.
+  const stopIdleMemoryReclaim = startIdleMemoryReclaim(createLogger("warn"));
   main.once("message", async () => {
+    stopIdleMemoryReclaim();
     await server.stop();
     await pglite.close();
     await unlock?.();

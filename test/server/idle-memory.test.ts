@@ -5,7 +5,7 @@ import {
   IDLE_BUSY_SHARE,
   type MemoryProbe,
   RECLAIM_GROWTH_BYTES,
-} from "../../src/jobs/idle-memory.ts";
+} from "../../src/shared/idle-memory.ts";
 
 const MIB = 1024 * 1024;
 

@@ -1,12 +1,11 @@
 import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import type { Logger } from "../shared/logger.ts";
-import { startPeriodic } from "./periodic.ts";
+import type { Logger } from "./logger.ts";
 
 /** What the reclaimer reads and does; the process's own by default (tests pass their own). */
 export type MemoryProbe = {
-  /** JavaScript heap in use plus memory held by buffers, in bytes. */
+  /** JavaScript heap taken from the system plus memory held by buffers, in bytes. */
   used(): number;
   /** Share of the last interval the event loop was busy, 0 to 1. */
   busy(): number;
@@ -35,22 +34,30 @@ export function checkIdleMemory(probe: MemoryProbe, state: { baseline: number })
   return true;
 }
 
+/**
+ * Checks every 5 s on the calling thread (the server's main thread, and the embedded database's
+ * own: each has its own heap); returns its stop.
+ */
 export function startIdleMemoryReclaim(logger: Logger, probe: MemoryProbe = processProbe()) {
   const state = { baseline: probe.used() };
-  return startPeriodic("idle memory reclaim", CHECK_INTERVAL_MS, logger, async () => {
+  const timer = setInterval(() => {
     const before = probe.used();
     if (checkIdleMemory(probe, state)) {
       logger.debug("idle: garbage collected", { freedMiB: Math.round((before - state.baseline) / MIB) });
     }
-  });
+  }, CHECK_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 function processProbe(): MemoryProbe {
   let last = performance.eventLoopUtilization();
   return {
     used: () => {
-      const { heapUsed, external } = process.memoryUsage();
-      return heapUsed + external;
+      // What the heap holds from the system, not what is live in it: after a burst V8's own
+      // collections bring heapUsed down while the pages (and so RSS) stay.
+      const { heapTotal, external } = process.memoryUsage();
+      return heapTotal + external;
     },
     busy: () => {
       const now = performance.eventLoopUtilization();
