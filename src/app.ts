@@ -5,6 +5,7 @@ import { routeTablePlugin } from "../rest/plugin.ts";
 import type { Route } from "../rest/route.ts";
 import { routeTable } from "../rest/table.ts";
 import type { TableRoute } from "../rest/table-route.ts";
+import { CHANGE_KINDS } from "./change-kinds.ts";
 import type { AppDeps, AppScope, Context } from "./context.ts";
 import { type Credentials, callerOfRequest, createContext, socketCredentials } from "./context.ts";
 import { EVENT_HOOKS } from "./event-hooks.ts";
@@ -58,7 +59,7 @@ export function createApp(
     restRoutes?: Route[];
   },
 ): App {
-  const base = { ...given, eventHooks: EVENT_HOOKS };
+  const base = { ...given, eventHooks: EVENT_HOOKS, changeKinds: CHANGE_KINDS };
   const deps = { ...base, services: createServices(base) };
   const ui = webUi();
   const routes = routeTable(deps, { restRoutes: given.restRoutes, ready: given.ready, ui: ui.routes });

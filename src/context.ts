@@ -18,6 +18,7 @@ import {
 } from "./modules/access/sessions.write.ts";
 import type { DirectNext } from "./modules/live/shared-results.plugin.ts";
 import type { AppServices } from "./services.ts";
+import type { ChangeKinds } from "./shared/change-kinds.ts";
 import type { DomainError } from "./shared/errors.ts";
 import type { Logger } from "./shared/logger.ts";
 
@@ -49,10 +50,11 @@ export type AppScope = AppBase & { services: AppServices };
 
 /**
  * What createApp is given and what it adds before building the services: what modules do in
- * the transaction of every event the app's writes record (src/event-hooks.ts), never given by
- * a caller, so no app is built without them.
+ * the transaction of every event the app's writes record (src/event-hooks.ts), and the change
+ * kinds of modules above change-requests (src/change-kinds.ts), never given by a caller, so no
+ * app is built without them.
  */
-export type AppBase = AppDeps & { eventHooks: EventHooks };
+export type AppBase = AppDeps & { eventHooks: EventHooks; changeKinds: ChangeKinds };
 
 /** Per-request (or per-WebSocket-operation) context: who is calling, and request-scoped loaders. */
 export type Context = AppScope & {

@@ -331,6 +331,9 @@ export const releasePlanPayload = z.object({
   safeguards: z.array(safeguardPayload),
 });
 
+/** Why a milestone started (release-plan-milestone-started). */
+export const MILESTONE_START_CAUSES = ["hand", "schedule", "rollback", "change-request"] as const;
+
 /** A plan's milestone that started (release-plan-milestone-started). */
 export const milestoneStartedPayload = z.object({
   planId: z.string(),
@@ -338,8 +341,11 @@ export const milestoneStartedPayload = z.object({
   milestoneName: z.string(),
   /** Position of the milestone in the plan, from 0. */
   index: z.number(),
-  /** `hand`: a person started it; `schedule`: its predecessor's time was up; `rollback`: a safeguard tripped. */
-  cause: z.enum(["hand", "schedule", "rollback"]),
+  /**
+   * `hand`: a person started it; `schedule`: its predecessor's time was up; `rollback`: a
+   * safeguard tripped; `change-request`: an approved change request (`startMilestone`) applied it.
+   */
+  cause: z.enum(MILESTONE_START_CAUSES),
   version: z.number(),
 });
 

@@ -13,7 +13,7 @@ const LOCK_KEY = 7_402_118;
  * (and no event recorded) twice. Returns the names newly marked.
  */
 export function markPotentiallyStaleOnce(
-  deps: Pick<AppBase, "db" | "bus" | "config" | "now" | "eventHooks">,
+  deps: Pick<AppBase, "db" | "bus" | "config" | "now" | "eventHooks" | "changeKinds">,
 ): Promise<string[]> {
   return runWrite(
     { ...deps, principal: null },

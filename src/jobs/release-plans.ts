@@ -4,17 +4,20 @@ import { SYSTEM_ACTOR } from "../shared/actor.ts";
 import { runWrite } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 
-export type ReleasePlanDeps = Pick<AppBase, "db" | "bus" | "config" | "logger" | "eventHooks" | "now">;
+export type ReleasePlanDeps = Pick<
+  AppBase,
+  "db" | "bus" | "config" | "logger" | "eventHooks" | "changeKinds" | "now"
+>;
 
 /** At most this many plans per run, so one run never holds the process for long. */
 const MAX_PER_RUN = 500;
 
 /**
  * One pass over the running release plans (release-plans.job.ts), each in its own transaction
- * as the system: safeguards read, trips rolled back, timed milestones started. Safe from several
- * nodes at once (each plan is claimed by one, `SKIP LOCKED`); what a pass did, by plan id. A
- * plan the flag refuses is paused with the reason; a database failure ends the pass (logged by
- * startPeriodic), the next one starts over.
+ * as the system: safeguards read, trips rolled back, timed milestones started (or, where change
+ * requests are required, proposed in a change request). Safe from several nodes at once (each plan is claimed by one, `SKIP LOCKED`); what a
+ * pass did, by plan id. A plan the flag refuses is paused with the reason; a database failure
+ * ends the pass (logged by startPeriodic), the next one starts over.
  */
 export async function runReleasePlansOnce(deps: ReleasePlanDeps): Promise<Map<string, PlanOutcome>> {
   const done = new Map<string, PlanOutcome>();

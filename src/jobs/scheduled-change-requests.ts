@@ -17,7 +17,7 @@ import { type Actor, SYSTEM_ACTOR } from "../shared/actor.ts";
 import { runWrite, type Write } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 
-export type SchedulerDeps = Pick<AppBase, "db" | "bus" | "config" | "logger" | "eventHooks">;
+export type SchedulerDeps = Pick<AppBase, "db" | "bus" | "config" | "logger" | "eventHooks" | "changeKinds">;
 export type RunOutcome = { applied: number[]; failed: number[]; suspended: number[] };
 
 /** How often a server process looks for due change requests. */
@@ -52,7 +52,7 @@ async function runOne(w: Write, cr: LockedChangeRequest, limits: SchedulerDeps["
     return "suspended" as const;
   }
   const acting: Write = { ...w, actor };
-  const conflicts = await conflictsOf(w.tx, cr);
+  const conflicts = await conflictsOf(w.tx, cr, w.changeKinds);
   if (conflicts.length > 0) {
     await suspendSchedule(acting, cr, conflicts.map((c) => c.conflict).join(" "));
     return "suspended" as const;

@@ -4,6 +4,7 @@ import type { Tx } from "../db/database.ts";
 import type { EventHooks } from "../events/hooks.ts";
 import type { StoredEvent } from "../events/types.ts";
 import { type Actor, actorOf } from "./actor.ts";
+import type { ChangeKinds } from "./change-kinds.ts";
 import { NameExistsError, NotFoundError } from "./errors.ts";
 
 /**
@@ -22,6 +23,8 @@ export type Write = {
   recorded: StoredEvent[];
   /** What modules registered to happen in the transaction of every event it records (recordEvent). */
   eventHooks: EventHooks;
+  /** The change kinds modules above change-requests own, for the requests it proposes and applies. */
+  changeKinds: ChangeKinds;
   /**
    * Set when the write ends credentials without an event saying so (sessions ended by a new
    * password): after commit every node is told, so open streams check their credential again.
@@ -50,7 +53,7 @@ const MAX_ATTEMPTS = 4;
  * write is reported as done: a failing live listener is logged, not turned into an error.
  */
 export async function runWrite<T>(
-  ctx: Pick<Context, "db" | "bus" | "principal" | "config" | "now" | "eventHooks"> &
+  ctx: Pick<Context, "db" | "bus" | "principal" | "config" | "now" | "eventHooks" | "changeKinds"> &
     Partial<Pick<Context, "logger">>,
   work: (w: Write) => Promise<T>,
   options: WriteOptions = {},
@@ -71,6 +74,7 @@ export async function runWrite<T>(
           groupId: options.groupId ?? randomUUID(),
           recorded,
           eventHooks: ctx.eventHooks,
+          changeKinds: ctx.changeKinds,
         };
         return work(write);
       }, TRANSACTION_OPTIONS);

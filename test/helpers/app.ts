@@ -167,6 +167,7 @@ export function systemWriteContext(t: TestApp) {
     db: t.deps.db,
     bus: t.deps.bus,
     eventHooks: t.deps.eventHooks,
+    changeKinds: t.deps.changeKinds,
     principal: null,
     config: t.config,
     now: () => new Date(),

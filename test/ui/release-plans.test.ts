@@ -1,12 +1,13 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runReleasePlansOnce } from "../../src/jobs/release-plans.ts";
-import { apiToken, createFlag, gqlOk } from "../helpers/builders.ts";
-import { hasChromium, startUi, type UiHarness } from "./browser.ts";
+import { apiToken, configureChangeRequests, createFlag, gqlOk } from "../helpers/builders.ts";
+import { gqlAs, hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 /**
  * The flag page's releases (issue 41.4): apply a template with a safeguard, advance, see a trip
- * arrive live with its numbers, resume; save an environment's strategies as a template.
+ * arrive live with its numbers, resume; save an environment's strategies as a template; where
+ * the environment needs review, propose the plan and its milestones and see them pending (D-26).
  */
 describe.skipIf(!hasChromium)("web UI: release plans on the flag page", () => {
   let ui: UiHarness;
@@ -27,10 +28,11 @@ describe.skipIf(!hasChromium)("web UI: release plans on the flag page", () => {
     expect((await ui.rest("POST", "/api/client/metrics", body, sdk)).status).toBe(202);
   }
 
-  const rolloutIn = async (environment: string) => {
+  const rolloutIn = async (environment: string, flag = "ui-release") => {
     const data = await gqlOk(
       ui,
-      `{ projectFeature(project: "default", name: "ui-release") { environments { name strategies { parameters } } } }`,
+      `query($flag: String!) { projectFeature(project: "default", name: $flag) { environments { name strategies { parameters } } } }`,
+      { flag },
     );
     const env = data.projectFeature.environments.find((e: { name: string }) => e.name === environment);
     return env.strategies.map((s: { parameters: { rollout: string } }) => s.parameters.rollout);
@@ -112,5 +114,48 @@ describe.skipIf(!hasChromium)("web UI: release plans on the flag page", () => {
         parameters: { rollout: "100", stickiness: "default", groupId: "ui-release" },
       },
     ]);
+  });
+
+  it("where the environment needs review, proposes the plan and a milestone, and shows what is pending", async () => {
+    await configureChangeRequests(ui, "production", 1);
+    await createFlag(ui, "ui-reviewed");
+    const reviewed = await ui.signedIn();
+    await reviewed.goto("/projects/default/flags/ui-reviewed");
+    const form = reviewed.getByRole("form", { name: "Apply a release template in production" });
+    await form.getByLabel("Template").selectOption({ label: "ten-then-half" });
+    await form.getByRole("button", { name: "Propose plan" }).click();
+    const release = reviewed.getByRole("region", { name: "Release in production" });
+    const pending = release.getByRole("list", { name: "Pending release changes in production" });
+    await pending.getByText('add the plan "ten-then-half"').waitFor();
+    const link = pending.getByRole("link");
+    const id = Number((await link.textContent())?.replace("#", ""));
+    expect(
+      await gqlOk(
+        ui,
+        `{ releasePlan(project: "default", feature: "ui-reviewed", environment: "production") { databaseId } }`,
+      ),
+    ).toEqual({ releasePlan: null });
+
+    // The user sends it to review; another approver (the admin token) approves and applies it.
+    const send = `mutation($id: Int!) { sendChangeRequestToReview(project: "default", id: $id) { state } }`;
+    expect((await gqlAs(reviewed, send, { id })).data?.sendChangeRequestToReview.state).toBe("In review");
+    await gqlOk(ui, `mutation($id: Int!) { approveChangeRequest(project: "default", id: $id) { state } }`, {
+      id,
+    });
+    await gqlOk(ui, `mutation($id: Int!) { applyChangeRequest(project: "default", id: $id) { state } }`, {
+      id,
+    });
+    await release.getByText("10 % (running)").waitFor();
+    await release
+      .getByRole("list", { name: "Pending release changes in production" })
+      .waitFor({ state: "detached" });
+
+    await release.getByRole("button", { name: "Propose: Advance" }).click();
+    await release
+      .getByRole("list", { name: "Pending release changes in production" })
+      .getByText('start "50 %"')
+      .waitFor();
+    await release.getByText(/Proposed in change request/).waitFor();
+    expect(await rolloutIn("production", "ui-reviewed")).toEqual(["10"]);
   });
 });

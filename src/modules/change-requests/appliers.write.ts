@@ -21,7 +21,7 @@ import { archiveFeatures } from "../features/feature-archive.write.ts";
 import type { SegmentInput } from "../segments/segment.inputs.ts";
 import { segmentById } from "../segments/segment.read.ts";
 import { deleteSegment, updateSegment } from "../segments/segment.write.ts";
-import type { ChangeAction } from "./change-request.inputs.ts";
+import type { ChangeAction, OwnChangeAction } from "./change-request.inputs.ts";
 
 /**
  * Applies one recorded change as the direct-change service would, inside the change
@@ -47,6 +47,9 @@ export const PROPOSE_PERMISSION: Record<ChangeAction, Permission> = {
   reorderStrategy: PERMISSIONS.UPDATE_FEATURE_STRATEGY,
   addDependency: PERMISSIONS.UPDATE_FEATURE_DEPENDENCY,
   deleteDependency: PERMISSIONS.UPDATE_FEATURE_DEPENDENCY,
+  addReleasePlan: PERMISSIONS.UPDATE_FEATURE_STRATEGY,
+  deleteReleasePlan: PERMISSIONS.UPDATE_FEATURE_STRATEGY,
+  startMilestone: PERMISSIONS.UPDATE_FEATURE_STRATEGY,
 };
 
 function flag(target: { feature: string | null }): string {
@@ -88,9 +91,10 @@ async function applyUpdateSegment(
 
 /**
  * The one table mapping each action to the service that applies it, called with the change
- * request's Write (grouped under `change-request`), exactly as the direct change would be.
+ * request's Write (grouped under `change-request`), exactly as the direct change would be. The
+ * kinds of modules above this one come with the Write (`changeKinds`, src/change-kinds.ts).
  */
-export const APPLIERS: Record<ChangeAction, Applier> = {
+const APPLIERS: Record<OwnChangeAction, Applier> = {
   updateEnabled: async (w, target, payload, limits) => {
     const wanted = payload as { enabled: boolean; shouldActivateDisabledStrategies?: boolean };
     await changeEnablement(w, envTarget(target), wanted, limits);
@@ -124,3 +128,12 @@ export const APPLIERS: Record<ChangeAction, Applier> = {
     await deleteSegment(w, Number((payload as { id: number }).id));
   },
 };
+
+/** The applier of an action: this module's, or the one the app gave for a kind it does not own. */
+export function applierOf(w: Write, action: ChangeAction): Applier {
+  const own = (APPLIERS as Partial<Record<ChangeAction, Applier>>)[action];
+  const given = w.changeKinds[action]?.apply;
+  const applier = own ?? given;
+  if (!applier) throw new Error(`The app gives no applier for the change kind "${action}".`);
+  return applier;
+}

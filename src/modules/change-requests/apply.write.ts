@@ -1,7 +1,7 @@
 import type { ResourceLimits } from "../../config.ts";
 import { ConflictError } from "../../shared/errors.ts";
 import type { Write } from "../../shared/write.ts";
-import { APPLIERS } from "./appliers.write.ts";
+import { applierOf } from "./appliers.write.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";
 import { type ChangeConflict, conflictsOf } from "./conflicts.read.ts";
 import { type LockedChangeRequest, recordChangeRequestEvent, setState } from "./store.write.ts";
@@ -23,10 +23,10 @@ export function conflictError(cr: { id: number }, conflicts: ChangeConflict[]) {
  * request is Applied (change-request-applied).
  */
 export async function applyChanges(w: Write, cr: LockedChangeRequest, limits: ResourceLimits) {
-  const conflicts = await conflictsOf(w.tx, cr);
+  const conflicts = await conflictsOf(w.tx, cr, w.changeKinds);
   if (conflicts.length > 0) throw conflictError(cr, conflicts);
   for (const change of cr.changes) {
-    const applier = APPLIERS[change.action as ChangeAction];
+    const applier = applierOf(w, change.action as ChangeAction);
     const target = { project: cr.projectId, environment: cr.environmentName, feature: change.featureName };
     await applier(w, target, change.payload, limits);
   }

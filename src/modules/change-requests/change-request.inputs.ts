@@ -18,9 +18,21 @@ export const CHANGE_ACTIONS = [
   "reorderStrategy",
   "addDependency",
   "deleteDependency",
+  "addReleasePlan",
+  "deleteReleasePlan",
+  "startMilestone",
 ] as const;
 
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+
+/**
+ * Actions on a flag's release plan in the request's environment (Unleash's kinds, D-26): what
+ * they do is the release-plans module's, given by the app (src/shared/change-kinds.ts).
+ */
+export const RELEASE_PLAN_ACTIONS = ["addReleasePlan", "deleteReleasePlan", "startMilestone"] as const;
+export type ReleasePlanAction = (typeof RELEASE_PLAN_ACTIONS)[number];
+/** The actions this module applies itself. */
+export type OwnChangeAction = Exclude<ChangeAction, ReleasePlanAction>;
 
 /** Actions on a project segment: they name no flag. */
 export const SEGMENT_ACTIONS: ReadonlySet<ChangeAction> = new Set(["updateSegment", "deleteSegment"]);
@@ -68,6 +80,18 @@ export const PAYLOAD_SCHEMAS: Record<ChangeAction, z.ZodType> = {
     variants: z.array(z.string()).optional(),
   }),
   deleteDependency: z.unknown().optional(),
+  // Unleash's payloads; `safeguards` and `start` are Vexil's (the plan's safeguards, checked as
+  // applyReleaseTemplate checks them, and whether its first milestone starts when applied).
+  addReleasePlan: z.object({
+    templateId: z.string().min(1).max(255),
+    safeguards: z.array(z.unknown()).max(100).optional(),
+    start: z.boolean().optional(),
+  }),
+  deleteReleasePlan: z.object({ planId: z.string().min(1).max(255) }),
+  startMilestone: z.object({
+    planId: z.string().min(1).max(255),
+    milestoneId: z.string().min(1).max(255),
+  }),
 };
 
 /** One proposed change as the client sends it. */

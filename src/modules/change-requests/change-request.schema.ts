@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import type { Tx } from "../../db/database.ts";
+import type { ChangeKinds } from "../../shared/change-kinds.ts";
 import { integerKey, NODE_ID } from "../../shared/node-ids.ts";
 import { imageOf } from "../users/avatars.logic.ts";
 import type { ChangeRequestConfig } from "./settings.read.ts";
@@ -29,7 +30,10 @@ export const ChangeItemRef = builder
     description: "One proposed change (to a flag, or to a segment).",
     fields: (t) => ({
       id: t.exposeInt("id", { description: "Change id." }),
-      action: t.exposeString("action", { description: "One of the 11 actions of spec 4.5." }),
+      action: t.exposeString("action", {
+        description:
+          "One of the 11 actions of spec 4.5, or a release plan's: addReleasePlan, deleteReleasePlan, startMilestone.",
+      }),
       conflict: t.exposeString("conflict", {
         nullable: true,
         description: "Why this change can no longer be applied as it was made; null when it can.",
@@ -120,7 +124,7 @@ export const ChangeRequestRef = builder.node(builder.objectRef<ChangeRequestView
   description: "Changes to one environment of a project, proposed for review (spec 2.11).",
   id: { ...NODE_ID, resolve: (cr) => cr.id },
   // as `changeRequest(id:)`: any credential of the admin API
-  loadMany: (ids, ctx) => changeRequestsInOrder(ctx.db, ids.map(integerKey)),
+  loadMany: (ids, ctx) => changeRequestsInOrder(ctx.db, ids.map(integerKey), ctx.changeKinds),
   fields: (t) => ({
     databaseId: t.exposeInt("id", { description: "Change request id (REST API and arguments)." }),
     title: t.exposeString("title", { description: "Title." }),
@@ -168,7 +172,11 @@ export const ChangeRequestConfigRef = builder
   });
 
 /** The views of `ids`, in their order, null for each that does not exist (node loading). */
-async function changeRequestsInOrder(db: Tx, ids: number[]): Promise<(ChangeRequestView | null)[]> {
-  const byId = new Map((await changeRequestViews(db, ids)).map((view) => [view.id, view]));
+async function changeRequestsInOrder(
+  db: Tx,
+  ids: number[],
+  kinds: ChangeKinds,
+): Promise<(ChangeRequestView | null)[]> {
+  const byId = new Map((await changeRequestViews(db, ids, kinds)).map((view) => [view.id, view]));
   return ids.map((id) => byId.get(id) ?? null);
 }

@@ -30,7 +30,7 @@ builder.queryField("changeRequest", (t) =>
       project: t.arg.string({ description: "When given, a request of another project is a NotFound error." }),
     },
     resolve: async (_root, args, ctx) => {
-      const view = await changeRequestView(ctx.db, args.id);
+      const view = await changeRequestView(ctx.db, args.id, ctx.changeKinds);
       if (args.project && view?.project !== args.project) {
         throw new NotFoundError(`Could not find change request ${args.id} in project "${args.project}"`);
       }
@@ -80,6 +80,7 @@ builder.queryField("changeRequests", (t) =>
       const views = await changeRequestViews(
         ctx.db,
         rows.map((r) => r.id),
+        ctx.changeKinds,
       );
       return toConnection(views, request, total, (view) => [view.id]);
     },
@@ -107,6 +108,7 @@ builder.queryField("openChangeRequests", (t) =>
       return changeRequestViews(
         ctx.db,
         rows.map((r) => r.id),
+        ctx.changeKinds,
       );
     },
   }),
@@ -149,7 +151,11 @@ builder.mutationField("updateChangeRequestConfig", (t) =>
 const ChangeInput = builder.inputType("ChangeRequestChangeInput", {
   description: "One proposed change (spec 4.5).",
   fields: (t) => ({
-    action: t.string({ required: true, description: "One of the 11 actions of spec 4.5." }),
+    action: t.string({
+      required: true,
+      description:
+        "One of the 11 actions of spec 4.5, or a release plan's: addReleasePlan, deleteReleasePlan, startMilestone.",
+    }),
     feature: t.string({ description: "The flag; required except for segment actions." }),
     payload: t.field({ type: "JSON", description: "The action's data." }),
   }),

@@ -80,6 +80,7 @@ export async function editChange(
     change.action,
     { ...scope, feature: change.feature },
     change.payload,
+    w.changeKinds,
   );
   await w.tx.changeRequestChange.update({
     where: { id: at.changeId },

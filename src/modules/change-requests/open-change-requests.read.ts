@@ -1,5 +1,7 @@
+import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { type ByEnvironment, byFeature, type FlagFact } from "../../shared/flag-facts.ts";
+import { OPEN_STATES } from "./change-request-states.types.ts";
 
 export type ChangeRequestsRow = { featureName: string; environmentName: string; ids: number[] };
 
@@ -23,3 +25,24 @@ export const openChangeRequestsFact: FlagFact<ByEnvironment<number[]>, ChangeReq
   sql: openChangeRequestsSql,
   valuesOf: (names, rows) => byFeature(names, rows, idsOf),
 };
+
+/**
+ * Ids of the open change requests (Draft included) of a project environment with a change of one
+ * of `actions` to `feature`, oldest first.
+ */
+export async function openChangeRequestIdsWith(
+  db: Db | Tx,
+  at: { project: string; environment: string; feature: string; actions: readonly string[] },
+): Promise<number[]> {
+  const rows = await db.changeRequest.findMany({
+    where: {
+      projectId: at.project,
+      environmentName: at.environment,
+      state: { in: [...OPEN_STATES] },
+      changes: { some: { featureName: at.feature, action: { in: [...at.actions] } } },
+    },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((r) => r.id);
+}

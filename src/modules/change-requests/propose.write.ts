@@ -11,7 +11,7 @@ import { changeRequestSetting } from "../feature-environments/guards.read.ts";
 import { strategyById } from "../feature-environments/strategy.read.ts";
 import { featureInProject } from "../features/feature.read.ts";
 import { segmentOrNull } from "../segments/segment.read.ts";
-import { APPLIERS, PROPOSE_PERMISSION } from "./appliers.write.ts";
+import { applierOf, PROPOSE_PERMISSION } from "./appliers.write.ts";
 import {
   type ChangeAction,
   changesSchema,
@@ -85,6 +85,7 @@ async function checkReferences(w: Write, action: ChangeAction, target: ChangeTar
     }
   }
   if (action === "addDependency") await featureInProject(w.tx, target.project, String(p.feature));
+  await w.changeKinds[action]?.checkReferences(w.tx, target, payload);
 }
 
 /**
@@ -97,7 +98,7 @@ export async function dryRun(w: Write, scope: Scope, changes: ProposedChange[], 
   await w.tx.$executeRawUnsafe("SAVEPOINT change_request_dry_run");
   try {
     for (const c of changes)
-      await APPLIERS[c.action](probe, { ...scope, feature: c.feature }, c.payload, limits);
+      await applierOf(probe, c.action)(probe, { ...scope, feature: c.feature }, c.payload, limits);
   } finally {
     await w.tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT change_request_dry_run");
   }
@@ -160,13 +161,14 @@ export async function proposeChanges(
   return cr.id;
 }
 
-async function storeChange(
+/** Stores one checked change in the request, with its snapshot (change-added). */
+export async function storeChange(
   w: Write,
   cr: { id: number; projectId: string; environmentName: string },
   change: ProposedChange,
 ) {
   const target = { project: cr.projectId, environment: cr.environmentName, feature: change.feature };
-  const snapshot = await takeSnapshot(w.tx, change.action, target, change.payload);
+  const snapshot = await takeSnapshot(w.tx, change.action, target, change.payload, w.changeKinds);
   const row = await w.tx.changeRequestChange.create({
     data: {
       changeRequestId: cr.id,

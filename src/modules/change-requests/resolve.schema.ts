@@ -13,7 +13,7 @@ export function principalOf(ctx: Context) {
 
 /** Reads the stored request back for the response. */
 export async function viewAfter(ctx: Context, id: number) {
-  const view = await changeRequestView(ctx.db, id);
+  const view = await changeRequestView(ctx.db, id, ctx.changeKinds);
   if (!view) throw new Error(`change request ${id} vanished after a successful write`);
   return view;
 }

@@ -1,13 +1,14 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Tx } from "../../db/database.ts";
+import type { ChangeKinds, ChangeTarget } from "../../shared/change-kinds.ts";
 import { featureEnvironmentOf } from "../feature-environments/feature-environment.read.ts";
 import { strategyWithSegments } from "../feature-environments/strategy.read.ts";
 import { featureWithName } from "../features/feature.read.ts";
 import { segmentOrNull } from "../segments/segment.read.ts";
 import type { ChangeAction } from "./change-request.inputs.ts";
 
-/** Where a change applies: its change request's project and environment, and its flag. */
-export type ChangeTarget = { project: string; environment: string; feature: string | null };
+export type { ChangeTarget } from "../../shared/change-kinds.ts";
+
 type Payload = Record<string, unknown>;
 
 /** What a strategy is, for comparison (its position is left out: reordering is not editing it). */
@@ -39,13 +40,15 @@ async function variantsState(tx: Tx, target: ChangeTarget) {
 
 /**
  * The object an update/delete change overwrites, as it is now. Stored with the change, it
- * tells later whether someone changed the object in between (reference-behaviours §6.4).
+ * tells later whether someone changed the object in between (reference-behaviours §6.4). The
+ * kinds of modules above this one take their own (`kinds`).
  */
 export async function takeSnapshot(
   tx: Tx,
   action: ChangeAction,
   target: ChangeTarget,
   payload: unknown,
+  kinds: ChangeKinds,
 ): Promise<unknown> {
   const p = (payload ?? {}) as Payload;
   switch (action) {
@@ -58,7 +61,7 @@ export async function takeSnapshot(
     case "patchVariant":
       return variantsState(tx, target);
     default:
-      return null;
+      return (await kinds[action]?.snapshot(tx, target, payload)) ?? null;
   }
 }
 
@@ -69,6 +72,7 @@ export async function findConflict(
   target: ChangeTarget,
   payload: unknown,
   snapshot: unknown,
+  kinds: ChangeKinds,
 ): Promise<string | null> {
   const p = (payload ?? {}) as Payload;
   if (target.feature) {
@@ -104,7 +108,7 @@ export async function findConflict(
       return null;
     }
     default:
-      return null;
+      return (await kinds[action]?.conflict(tx, target, payload, snapshot)) ?? null;
   }
 }
 

@@ -47,7 +47,7 @@ async function addComment(w: Write, cr: { id: number }, text: string | null | un
   });
 }
 
-async function markApproved(w: Write, cr: LockedChangeRequest) {
+async function markApproved(w: Write, cr: { id: number; projectId: string; environmentName: string }) {
   await setState(w, cr.id, "Approved");
   await recordChangeRequestEvent(w, "change-request-approved", cr);
 }
@@ -58,6 +58,14 @@ async function sendToReview({ w, principal }: Deps, cr: LockedChangeRequest) {
   assertAuthor(w, principal, cr);
   if (cr.changes.length === 0)
     throw new ValidationError("A change request without changes cannot be reviewed.");
+  await enterReview(w, cr);
+}
+
+/** A Draft with changes goes to review (change-request-sent-to-review; Approved at once without approvals). */
+export async function enterReview(
+  w: Write,
+  cr: { id: number; projectId: string; environmentName: string; minApprovals: number },
+) {
   await setState(w, cr.id, "In review");
   await recordChangeRequestEvent(w, "change-request-sent-to-review", cr);
   if (cr.minApprovals <= 0) await markApproved(w, cr);

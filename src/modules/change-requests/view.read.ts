@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../../db/database.ts";
+import type { ChangeKinds } from "../../shared/change-kinds.ts";
 import { strategiesDisabledIn } from "../feature-environments/strategy.read.ts";
 import { segmentOrNull } from "../segments/segment.read.ts";
 import { usersWithIds } from "../users/user.read.ts";
@@ -58,8 +59,15 @@ function load(tx: Tx, ids: number[]) {
   return tx.changeRequest.findMany({ where: { id: { in: ids } }, include });
 }
 
-/** Spec 2.11 views of the given change requests, in the order of `ids` (missing ones left out). */
-export async function changeRequestViews(tx: Tx, ids: number[]): Promise<ChangeRequestView[]> {
+/**
+ * Spec 2.11 views of the given change requests, in the order of `ids` (missing ones left out);
+ * `kinds` tell the conflicts of the change kinds of modules above this one.
+ */
+export async function changeRequestViews(
+  tx: Tx,
+  ids: number[],
+  kinds: ChangeKinds,
+): Promise<ChangeRequestView[]> {
   if (ids.length === 0) return [];
   const rows = await load(tx, ids);
   const users = await usersOf(tx, rows);
@@ -67,13 +75,17 @@ export async function changeRequestViews(tx: Tx, ids: number[]): Promise<ChangeR
   const views: ChangeRequestView[] = [];
   for (const id of ids) {
     const row = byId.get(id);
-    if (row) views.push(await viewOf(tx, row, users));
+    if (row) views.push(await viewOf(tx, row, users, kinds));
   }
   return views;
 }
 
-export async function changeRequestView(tx: Tx, id: number): Promise<ChangeRequestView | null> {
-  return (await changeRequestViews(tx, [id]))[0] ?? null;
+export async function changeRequestView(
+  tx: Tx,
+  id: number,
+  kinds: ChangeKinds,
+): Promise<ChangeRequestView | null> {
+  return (await changeRequestViews(tx, [id], kinds))[0] ?? null;
 }
 
 async function usersOf(tx: Tx, rows: Loaded[]): Promise<Map<number, CrUser>> {
@@ -93,10 +105,15 @@ async function usersOf(tx: Tx, rows: Loaded[]): Promise<Map<number, CrUser>> {
   );
 }
 
-async function viewOf(tx: Tx, row: Loaded, users: Map<number, CrUser>): Promise<ChangeRequestView> {
+async function viewOf(
+  tx: Tx,
+  row: Loaded,
+  users: Map<number, CrUser>,
+  kinds: ChangeKinds,
+): Promise<ChangeRequestView> {
   const user = (id: number): CrUser => users.get(id) ?? { id, username: null, imageUrl: null };
   const isOpen = !(CLOSED_STATES as readonly string[]).includes(row.state);
-  const conflicts = isOpen ? await conflictsOf(tx, row) : [];
+  const conflicts = isOpen ? await conflictsOf(tx, row, kinds) : [];
   const conflictOf = new Map<number, ChangeConflict>(conflicts.map((c) => [c.changeId, c]));
   const item = (c: Loaded["changes"][number]): ChangeItem => ({
     id: c.id,

@@ -140,6 +140,7 @@ async function dryRun(ctx: Context, target: ImportTarget, data: unknown): Promis
           groupId: randomUUID(),
           recorded: [],
           eventHooks: ctx.eventHooks,
+          changeKinds: ctx.changeKinds,
         };
         await importFeatures(w, principal, target, data, ctx.config.limits);
         throw new DryRunDone();

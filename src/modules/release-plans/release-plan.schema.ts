@@ -1,5 +1,7 @@
 import { builder } from "../../builder.ts";
 import { NODE_ID } from "../../shared/node-ids.ts";
+import { ChangeRequestRef } from "../change-requests/change-request.schema.ts";
+import { changeRequestView } from "../change-requests/view.read.ts";
 import type { Milestone, ReleasePlan, ReleaseTemplate, Safeguard } from "./release-plan.types.ts";
 import { activeMilestone, nextMilestoneAt } from "./release-plans.logic.ts";
 import { plansById, templatesById } from "./release-plans.read.ts";
@@ -155,6 +157,16 @@ export const ReleasePlanRef = builder.node(builder.objectRef<ReleasePlan>("Relea
       type: [SafeguardRef],
       description: "Its safeguards.",
       resolve: (p) => p.safeguards,
+    }),
+    stepChangeRequest: t.field({
+      type: ChangeRequestRef,
+      nullable: true,
+      description:
+        "Where the environment requires change requests: the request the plan opened to start its next milestone when that was due (it waits for it to be approved and applied; once turned down, for a person to move it on). Null once a milestone starts.",
+      resolve: (p, _args, ctx) =>
+        p.stepChangeRequestId === null
+          ? null
+          : changeRequestView(ctx.db, p.stepChangeRequestId, ctx.changeKinds),
     }),
     version: t.exposeInt("version", { description: "Counts its changes; events carry it." }),
     createdAt: t.field({

@@ -26,6 +26,8 @@ export type ReleasePlan = Omit<ReleasePlanPayload, "milestones" | "safeguards"> 
   state: PlanState;
   pausedAt: Date | null;
   pauseReason: unknown;
+  /** In an environment requiring change requests: the request opened for the next (timed) milestone. */
+  stepChangeRequestId: number | null;
   version: number;
   createdAt: Date;
 };

@@ -31,6 +31,8 @@ export const templateInput = z.object({
   milestones: z.array(milestoneInput).min(1, "a template needs at least one milestone").max(MAX_MILESTONES),
 });
 
+export type TemplateInput = z.infer<typeof templateInput>;
+
 export const safeguardInput = z.object({
   metricName: z.string().min(1).max(255),
   aggregationMode: z.enum(AGGREGATION_MODES),

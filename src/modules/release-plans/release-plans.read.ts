@@ -34,6 +34,7 @@ export function planOf(row: PlanRow): ReleasePlan {
     state: row.state as PlanState,
     pausedAt: row.pausedAt,
     pauseReason: row.pauseReason,
+    stepChangeRequestId: row.stepChangeRequestId,
     version: row.version,
     createdAt: row.createdAt,
   };
@@ -48,13 +49,13 @@ export async function templates(db: Db, includeArchived: boolean): Promise<Relea
   return rows.map(templateOf);
 }
 
-export async function templatesById(db: Db, ids: string[]): Promise<(ReleaseTemplate | null)[]> {
+export async function templatesById(db: Db | Tx, ids: string[]): Promise<(ReleaseTemplate | null)[]> {
   const rows = await db.releasePlanTemplate.findMany({ where: { id: { in: ids } } });
   const byId = new Map(rows.map((r) => [r.id, templateOf(r)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 
-export async function plansById(db: Db, ids: string[]): Promise<(ReleasePlan | null)[]> {
+export async function plansById(db: Db | Tx, ids: string[]): Promise<(ReleasePlan | null)[]> {
   const rows = await db.releasePlan.findMany({ where: { id: { in: ids } } });
   const byId = new Map(rows.map((r) => [r.id, planOf(r)]));
   return ids.map((id) => byId.get(id) ?? null);
@@ -79,6 +80,19 @@ export async function plansOfFlag(db: Db, feature: string): Promise<ReleasePlan[
     orderBy: { environment: "asc" },
   });
   return rows.map(planOf);
+}
+
+/**
+ * The template, locked until the transaction ends, or 404: `share` to make a plan from it (an
+ * edit or a deletion waits), `update` to edit or delete it (a plan being made from it finishes first).
+ */
+export async function lockTemplate(tx: Tx, id: string, mode: "share" | "update"): Promise<ReleaseTemplate> {
+  const [row] =
+    mode === "share"
+      ? await sqlOf(tx).query<TemplateRow>`SELECT * FROM "ReleasePlanTemplate" WHERE id = ${id} FOR SHARE`
+      : await sqlOf(tx).query<TemplateRow>`SELECT * FROM "ReleasePlanTemplate" WHERE id = ${id} FOR UPDATE`;
+  if (!row) throw new NotFoundError(`Could not find release template ${id}`);
+  return templateOf(row);
 }
 
 /** The plan, locked until the transaction ends (every change of a plan starts here), or 404. */

@@ -3,20 +3,19 @@ import type { Context } from "../../context.ts";
 import { AuthenticationRequired, ForbiddenOperation, NotFoundError } from "../../shared/errors.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
 import { PERMISSIONS } from "../access/permissions.logic.ts";
+import { RELEASE_PLAN_ACTIONS } from "../change-requests/change-request.inputs.ts";
+import { ChangeRequestRef } from "../change-requests/change-request.schema.ts";
+import { openChangeRequestIdsWith } from "../change-requests/open-change-requests.read.ts";
+import { changeRequestViews } from "../change-requests/view.read.ts";
 import { eventVisibility } from "../events/visibility.logic.ts";
 import { StrategyInput } from "../feature-environments/strategy-inputs.schema.ts";
-import { scope, target, targetArgs } from "../feature-environments/target.schema.ts";
+import { requireDirectChange, scope, target, targetArgs } from "../feature-environments/target.schema.ts";
 import { followEvents, withCurrentFirst } from "../live/follow.live.ts";
 import { ReleasePlanRef, ReleaseTemplateRef } from "./release-plan.schema.ts";
 import type { ReleasePlan } from "./release-plan.types.ts";
 import { planOfFlag, templates } from "./release-plans.read.ts";
-import {
-  applyTemplate,
-  archiveTemplate,
-  createTemplate,
-  removePlan,
-  startMilestoneById,
-} from "./release-plans.write.ts";
+import { applyTemplate, removePlan, startMilestoneById } from "./release-plans.write.ts";
+import { archiveTemplate, createTemplate } from "./release-templates.write.ts";
 import { pausePlan, resumePlan, setSafeguards } from "./safeguards.write.ts";
 
 const MilestoneInput = builder.inputType("ReleaseMilestoneInput", {
@@ -91,6 +90,17 @@ builder.queryFields((t) => ({
     args: { includeArchived: t.arg.boolean({ description: "Archived ones too." }) },
     resolve: (_root, args, ctx) => templates(ctx.db, args.includeArchived ?? false),
   }),
+  releasePlanChangeRequests: t.field({
+    type: [ChangeRequestRef],
+    description:
+      "The open change requests (Draft to Scheduled) that add, remove or move on the release plan of a flag in an environment (`addReleasePlan`, `deleteReleasePlan`, `startMilestone`), oldest first.",
+    authScopes: { authenticated: true },
+    args: targetArgs,
+    resolve: async (_root, args, ctx) => {
+      const ids = await openChangeRequestIdsWith(ctx.db, { ...args, actions: RELEASE_PLAN_ACTIONS });
+      return changeRequestViews(ctx.db, ids, ctx.changeKinds);
+    },
+  }),
   releasePlan: t.field({
     type: ReleasePlanRef,
     nullable: true,
@@ -105,17 +115,24 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => {
-  /** A mutation on the plan of a flag in an environment: UPDATE_FEATURE_STRATEGY there. */
+  /**
+   * A mutation on the plan of a flag in an environment: UPDATE_FEATURE_STRATEGY there; `direct`:
+   * a change that needs SKIP_CHANGE_REQUEST where change requests are required (D-26).
+   */
   const onPlan = (
     description: string,
     work: (ctx: Context, w: Write, plan: ReleasePlan) => Promise<ReleasePlan>,
+    direct = false,
   ) =>
     t.field({
       type: ReleasePlanRef,
       description,
       args: targetArgs,
       authScopes: planScope,
-      resolve: (_root, args, ctx) => runWrite(ctx, async (w) => work(ctx, w, await planAt(w, args))),
+      resolve: async (_root, args, ctx) => {
+        if (direct) await requireDirectChange(ctx, args);
+        return runWrite(ctx, async (w) => work(ctx, w, await planAt(w, args)));
+      },
     });
   return {
     createReleaseTemplate: t.field({
@@ -135,7 +152,7 @@ builder.mutationFields((t) => {
     applyReleaseTemplate: t.field({
       type: ReleasePlanRef,
       description:
-        "Applies a template to a flag in an environment (release-plan-added), with safeguards; `start` starts the first milestone (release-plan-milestone-started). Every milestone is checked against the flag first. Refused in an environment that requires change requests (INVALID_OPERATION), on an archived flag (ARCHIVED), when the flag has a plan there (CONFLICT).",
+        "Applies a template to a flag in an environment (release-plan-added), with safeguards; `start` starts the first milestone (release-plan-milestone-started). Every milestone is checked against the flag first. Where the environment requires change requests it needs SKIP_CHANGE_REQUEST (FORBIDDEN): propose an `addReleasePlan` change instead. Refused on an archived flag (ARCHIVED), when the flag has a plan there (CONFLICT).",
       args: {
         ...targetArgs,
         template: t.arg.string({ required: true, description: "Template id." }),
@@ -143,47 +160,56 @@ builder.mutationFields((t) => {
         start: t.arg.boolean({ description: "Start the first milestone now." }),
       },
       authScopes: planScope,
-      resolve: (_root, args, ctx) =>
-        runWrite(ctx, (w) =>
+      resolve: async (_root, args, ctx) => {
+        await requireDirectChange(ctx, args);
+        return runWrite(ctx, (w) =>
           applyTemplate(w, target(args), args.template, {
             safeguards: args.safeguards ?? [],
             start: args.start ?? false,
             limits: ctx.config.limits,
           }),
-        ),
+        );
+      },
     }),
     removeReleasePlan: onPlan(
-      "Removes the plan (release-plan-removed); the strategies stay as they are.",
+      "Removes the plan (release-plan-removed); the strategies stay as they are. Where change requests are required: SKIP_CHANGE_REQUEST, or propose `deleteReleasePlan`.",
       (_ctx, w, p) => removePlan(w, p.id),
+      true,
     ),
     startReleaseMilestone: t.field({
       type: ReleasePlanRef,
       description:
-        "Starts a milestone by hand (release-plan-milestone-started): the environment's strategies become its own; a paused plan runs again.",
+        "Starts a milestone by hand (release-plan-milestone-started): the environment's strategies become its own; a paused plan runs again. Where change requests are required: SKIP_CHANGE_REQUEST, or propose `startMilestone` (approved ahead, applied or scheduled).",
       args: { ...targetArgs, milestone: t.arg.string({ required: true, description: "Milestone id." }) },
       authScopes: planScope,
-      resolve: (_root, args, ctx) =>
-        runWrite(ctx, async (w) =>
+      resolve: async (_root, args, ctx) => {
+        await requireDirectChange(ctx, args);
+        return runWrite(ctx, async (w) =>
           startMilestoneById(w, (await planAt(w, args)).id, args.milestone, ctx.config.limits),
-        ),
+        );
+      },
     }),
-    pauseReleasePlan: onPlan("Pauses the plan (release-plan-progressions-paused).", (_ctx, w, p) =>
-      pausePlan(w, p.id),
+    pauseReleasePlan: onPlan(
+      "Pauses the plan (release-plan-progressions-paused). It changes no strategy: allowed where change requests are required.",
+      (_ctx, w, p) => pausePlan(w, p.id),
     ),
     resumeReleasePlan: onPlan(
-      "Resumes a paused plan (release-plan-progressions-resumed): the running milestone's time and safeguard windows count from now.",
+      "Resumes a paused plan (release-plan-progressions-resumed): the running milestone's time and safeguard windows count from now. It changes no strategy: allowed where change requests are required (where a due milestone is proposed, not started).",
       (_ctx, w, p) => resumePlan(w, p.id),
     ),
     setReleasePlanSafeguards: t.field({
       type: ReleasePlanRef,
-      description: "Replaces the plan's safeguards (safeguard-changed).",
+      description:
+        "Replaces the plan's safeguards (safeguard-changed). A safeguard acts without review when it trips, so where change requests are required this needs SKIP_CHANGE_REQUEST (FORBIDDEN); there, safeguards come with the plan (`addReleasePlan`'s `safeguards`).",
       args: {
         ...targetArgs,
         safeguards: t.arg({ type: [SafeguardInput], required: true, description: "Safeguards." }),
       },
       authScopes: planScope,
-      resolve: (_root, args, ctx) =>
-        runWrite(ctx, async (w) => setSafeguards(w, (await planAt(w, args)).id, args.safeguards)),
+      resolve: async (_root, args, ctx) => {
+        await requireDirectChange(ctx, args);
+        return runWrite(ctx, async (w) => setSafeguards(w, (await planAt(w, args)).id, args.safeguards));
+      },
     }),
   };
 });

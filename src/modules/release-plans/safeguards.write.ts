@@ -106,7 +106,9 @@ async function aggregateOver(
 /**
  * The first safeguard of a locked, running plan that trips, acted on: safeguard-triggered with
  * its numbers, the flag back to the previous milestone's strategies (or off), the plan paused
- * (release-plan-progressions-paused, the reason the trip). Null when none trips.
+ * (release-plan-progressions-paused, the reason the trip). Where change requests are required it
+ * acts all the same (D-26: a safety action, back to strategies reviewed with the plan, or off);
+ * a step the plan proposed is no longer awaited (the request now conflicts). Null when none trips.
  */
 export async function tripFirstSafeguard(w: Write, plan: ReleasePlan, limits: ResourceLimits) {
   for (const safeguard of plan.safeguards) {
@@ -129,7 +131,13 @@ export async function tripFirstSafeguard(w: Write, plan: ReleasePlan, limits: Re
     };
     const row = await w.tx.releasePlan.update({
       where: { id: plan.id },
-      data: { state: "paused", pausedAt: w.now, pauseReason: numbers, version: { increment: 1 } },
+      data: {
+        state: "paused",
+        pausedAt: w.now,
+        pauseReason: numbers,
+        stepChangeRequestId: null,
+        version: { increment: 1 },
+      },
     });
     const paused = planOf(row);
     await recordEvent(w, {

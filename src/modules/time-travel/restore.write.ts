@@ -6,7 +6,7 @@ import type { Write } from "../../shared/write.ts";
 import { can } from "../access/grant-check.logic.ts";
 import { PERMISSIONS, type Permission } from "../access/permissions.logic.ts";
 import type { Principal } from "../access/principal.types.ts";
-import { APPLIERS, PROPOSE_PERMISSION } from "../change-requests/appliers.write.ts";
+import { applierOf, PROPOSE_PERMISSION } from "../change-requests/appliers.write.ts";
 import { proposeChanges } from "../change-requests/propose.write.ts";
 import { addDependency, removeDependency } from "../dependencies/dependencies.write.ts";
 import { lockFeatureRows } from "../feature-environments/feature-lock.read.ts";
@@ -117,7 +117,7 @@ async function applyInEnvironment(r: Restorer, project: string, environment: str
   }
   for (const change of plan) {
     requireCan(r.principal, PROPOSE_PERMISSION[change.action], project, environment);
-    await APPLIERS[change.action](r.w, { ...scope, feature: change.feature }, change.payload, r.limits);
+    await applierOf(r.w, change.action)(r.w, { ...scope, feature: change.feature }, change.payload, r.limits);
   }
   return null;
 }

@@ -70,7 +70,7 @@ export default function FlagPage() {
         <TagsSection tags={flag.tags} />
         <DependenciesSection dependencies={flag.dependencies} childFlags={flag.children} />
       </fieldset>
-      {!flag.archived && <FlagReleases environments={environments} />}
+      {!flag.archived && <FlagReleases environments={environments} reviewed={reviewed} />}
       <FlagUsage />
       <FlagAsOf />
       <FlagHistory />

@@ -1,15 +1,15 @@
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
 import { useMutation, useQuery, useSubscription } from "urql";
-import { Field, ProblemBanner, SelectField } from "../../components/form.tsx";
+import { ProblemBanner } from "../../components/form.tsx";
 import { problemOf } from "../../lib/errors.ts";
-import { submitWith } from "../../lib/form-submit.ts";
 import { type ResultOf, readFragment } from "../../lib/graphql.ts";
 import { useSession } from "../../lib/session.tsx";
-import { useFlag } from "./context.ts";
-import { strategyPayload } from "./EnvironmentSection.tsx";
-import { type EnvironmentFields, StrategyFields } from "./queries.ts";
+import { ApplyTemplateForm } from "./ApplyTemplateForm.tsx";
+import { type ChangeOutcome, useEnvironmentChange, useFlag } from "./context.ts";
+import { OutcomeNotice } from "./EnvironmentSection.tsx";
+import type { EnvironmentFields } from "./queries.ts";
 import {
-  ApplyReleaseTemplate,
-  CreateReleaseTemplate,
   PauseReleasePlan,
   ReleasePlanFields,
   ReleasePlanQuery,
@@ -23,51 +23,79 @@ import { SafeguardChart } from "./SafeguardChart.tsx";
 
 type Environment = ResultOf<typeof EnvironmentFields>;
 type Plan = ResultOf<typeof ReleasePlanFields>;
+type Pending = ResultOf<typeof ReleasePlanQuery>["releasePlanChangeRequests"];
 type Tripped = {
   value: number;
   safeguard: { metricName: string; aggregationMode: string; operator: string; threshold: number };
 };
 
-const MODES = ["count", "sum", "avg", "rps", "p50", "p95", "p99"];
-
 /**
  * Release plans (issue 41.4): per environment, the plan with its milestones, progress, safeguards
  * (with their metric's last hour) and why it paused, followed live; pause, resume, advance, roll
- * back; or a template to apply, and the environment's strategies to save as one.
+ * back; or a template to apply, and the environment's strategies to save as one. Where the
+ * environment needs review (`reviewed`), adding, advancing, rolling back and removing are
+ * proposed as change requests, and the requests pending for the release are listed (D-26).
  */
-export function FlagReleases(props: { environments: Environment[] }) {
+export function FlagReleases(props: { environments: Environment[]; reviewed: ReadonlySet<string> }) {
   return (
     <section className="card" aria-labelledby="releases-heading">
       <h2 id="releases-heading">Releases</h2>
       {props.environments.map((environment) => (
-        <EnvironmentRelease key={environment.id} environment={environment} />
+        <EnvironmentRelease
+          key={environment.id}
+          environment={environment}
+          needsReview={props.reviewed.has(environment.name)}
+        />
       ))}
     </section>
   );
 }
 
-function EnvironmentRelease(props: { environment: Environment }) {
+function EnvironmentRelease(props: { environment: Environment; needsReview: boolean }) {
   const { project, name } = useFlag();
   const environment = props.environment.name;
   const variables = { project, feature: name, environment };
   const [result, reexecute] = useQuery({ query: ReleasePlanQuery, variables });
-  // The plan now, then after each change to the flag there (milestones, pauses, trips).
+  // The plan now, then after each change to the flag there (milestones, pauses, trips, requests).
   const [live] = useSubscription({ query: ReleasePlanSubscription, variables });
+  const [outcome, setOutcome] = useState<ChangeOutcome | null>(null);
   const stored = live.data ? live.data.releasePlan : result.data?.releasePlan;
   const plan = stored ? readFragment(ReleasePlanFields, stored) : null;
-  const refresh = () => reexecute({ requestPolicy: "network-only" });
+  // What the subscription brings can change the pending requests too (a step proposed, applied).
+  useEffect(() => {
+    if (live.data) reexecute({ requestPolicy: "network-only" });
+  }, [live.data, reexecute]);
+  const onOutcome = (next: ChangeOutcome) => {
+    setOutcome(next);
+    reexecute({ requestPolicy: "network-only" });
+  };
   return (
     <section aria-label={`Release in ${environment}`}>
       <h3>{environment}</h3>
+      <OutcomeNotice outcome={outcome} />
+      {result.data && (
+        <PendingRequests
+          environment={environment}
+          requests={result.data.releasePlanChangeRequests}
+          plan={plan}
+          templates={result.data.releaseTemplates}
+        />
+      )}
       {plan ? (
-        <PlanView plan={plan} environment={environment} />
+        <PlanView
+          plan={plan}
+          environment={environment}
+          needsReview={props.needsReview}
+          onOutcome={onOutcome}
+        />
       ) : (
         result.data && (
-          <NoPlan
+          <ApplyTemplateForm
             environment={props.environment}
+            needsReview={props.needsReview}
             templates={result.data.releaseTemplates}
             metrics={result.data.impactMetrics}
-            onApplied={refresh}
+            onOutcome={onOutcome}
           />
         )
       )}
@@ -75,7 +103,52 @@ function EnvironmentRelease(props: { environment: Environment }) {
   );
 }
 
-function PlanView(props: { plan: Plan; environment: string }) {
+/** The open change requests that add, remove or move on this release, each with what it does. */
+function PendingRequests(props: {
+  environment: string;
+  requests: Pending;
+  plan: Plan | null;
+  templates: { databaseId: string; name: string }[];
+}) {
+  if (props.requests.length === 0) return null;
+  const describe = (change: { action: string; payload: unknown }) => {
+    const payload = (change.payload ?? {}) as { templateId?: string; milestoneId?: string };
+    if (change.action === "addReleasePlan") {
+      const template = props.templates.find((t) => t.databaseId === payload.templateId);
+      return `add the plan "${template?.name ?? payload.templateId}"`;
+    }
+    if (change.action === "deleteReleasePlan") return "remove the plan";
+    const milestone = props.plan?.milestones.find((m) => m.databaseId === payload.milestoneId);
+    return `start "${milestone?.name ?? payload.milestoneId}"`;
+  };
+  return (
+    <div className="banner info" role="note">
+      <p>Pending change requests for this release:</p>
+      <ul aria-label={`Pending release changes in ${props.environment}`}>
+        {props.requests.map((request) => (
+          <li key={request.databaseId}>
+            <Link to={`/change-requests/${request.databaseId}`} className="cr-link">
+              #{request.databaseId}
+            </Link>{" "}
+            ({request.state}):{" "}
+            {request.features
+              .flatMap((f) => f.changes)
+              .filter((c) => ["addReleasePlan", "deleteReleasePlan", "startMilestone"].includes(c.action))
+              .map((c) => describe(c))
+              .join(", ")}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function PlanView(props: {
+  plan: Plan;
+  environment: string;
+  needsReview: boolean;
+  onOutcome(outcome: ChangeOutcome): void;
+}) {
   const { project, name } = useFlag();
   const plan = props.plan;
   const target = { project, feature: name, environment: props.environment };
@@ -84,12 +157,27 @@ function PlanView(props: { plan: Plan; environment: string }) {
   const [pausing, pause] = useMutation(PauseReleasePlan);
   const [resuming, resume] = useMutation(ResumeReleasePlan);
   const [removing, remove] = useMutation(RemoveReleasePlan);
-  const problem = problemOf(starting.error ?? pausing.error ?? resuming.error ?? removing.error);
+  // Starting a milestone and removing the plan change what SDKs get: proposed where reviewed.
+  const run = useEnvironmentChange(props.environment, props.needsReview);
+  const problem = problemOf(pausing.error ?? resuming.error);
   const active = plan.milestones.findIndex((m) => m.databaseId === plan.activeMilestone?.databaseId);
-  const startAt = (index: number) => {
+  const startAt = async (index: number) => {
     const milestone = plan.milestones[index];
-    if (milestone) start({ ...target, milestone: milestone.databaseId });
+    if (!milestone) return;
+    const payload = { planId: plan.databaseId, milestoneId: milestone.databaseId };
+    props.onOutcome(
+      await run(() => start({ ...target, milestone: milestone.databaseId }), {
+        action: "startMilestone",
+        payload,
+      }),
+    );
   };
+  const removePlan = async () =>
+    props.onOutcome(
+      await run(() => remove(target), { action: "deleteReleasePlan", payload: { planId: plan.databaseId } }),
+    );
+  const verb = props.needsReview ? "Propose: " : "";
+  const step = plan.stepChangeRequest;
   const tripped = plan.pauseReason as Tripped | null;
   return (
     <div>
@@ -102,6 +190,12 @@ function PlanView(props: { plan: Plan; environment: string }) {
           </span>
         )}
       </p>
+      {step && (
+        <p className="banner info" role="status">
+          The next milestone is due and waits for change request{" "}
+          <Link to={`/change-requests/${step.databaseId}`}>#{step.databaseId}</Link> ({step.state}).
+        </p>
+      )}
       {tripped?.safeguard && (
         <div className="banner warning" role="status">
           Safeguard tripped: {tripped.safeguard.metricName} ({tripped.safeguard.aggregationMode}) was{" "}
@@ -132,21 +226,26 @@ function PlanView(props: { plan: Plan; environment: string }) {
           )}
           <button
             type="button"
-            disabled={active + 1 >= plan.milestones.length}
-            onClick={() => startAt(active + 1)}
+            disabled={starting.fetching || active + 1 >= plan.milestones.length}
+            onClick={() => void startAt(active + 1)}
           >
-            Advance
+            {verb}Advance
           </button>
           <button
             type="button"
             className="secondary"
-            disabled={active <= 0}
-            onClick={() => startAt(active - 1)}
+            disabled={starting.fetching || active <= 0}
+            onClick={() => void startAt(active - 1)}
           >
-            Roll back
+            {verb}Roll back
           </button>
-          <button type="button" className="secondary" onClick={() => remove(target)}>
-            Remove plan
+          <button
+            type="button"
+            className="secondary"
+            disabled={removing.fetching}
+            onClick={() => void removePlan()}
+          >
+            {verb}Remove plan
           </button>
         </p>
       )}
@@ -170,133 +269,4 @@ function PlanView(props: { plan: Plan; environment: string }) {
       ))}
     </div>
   );
-}
-
-function NoPlan(props: {
-  environment: Environment;
-  templates: { databaseId: string; name: string }[];
-  metrics: { name: string; type: string }[];
-  onApplied(): void;
-}) {
-  const { project, name } = useFlag();
-  const environment = props.environment.name;
-  const mayChange = useSession().can("UPDATE_FEATURE_STRATEGY", project, environment);
-  const mayTemplate = useSession().can("CREATE_STRATEGY");
-  const [applying, apply] = useMutation(ApplyReleaseTemplate);
-  const [saving, save] = useMutation(CreateReleaseTemplate);
-  const problem = problemOf(applying.error);
-  const saveProblem = problemOf(saving.error);
-  const applyForm = submitWith(
-    (data) => {
-      const metric = String(data.get("metric") || "");
-      const safeguards = metric
-        ? [
-            {
-              metricName: metric,
-              aggregationMode: String(data.get("mode")),
-              operator: String(data.get("operator")),
-              threshold: Number(data.get("threshold")),
-              windowSeconds: Number(data.get("window")),
-              baseline: data.get("baseline") === "on" ? "previousMilestone" : "none",
-            },
-          ]
-        : [];
-      const template = String(data.get("template"));
-      return apply({
-        project,
-        feature: name,
-        environment,
-        template,
-        safeguards,
-        start: data.get("start") === "on",
-      });
-    },
-    () => props.onApplied(),
-  );
-  const saveForm = submitWith(
-    (data) =>
-      save({
-        input: {
-          name: String(data.get("name")),
-          milestones: [{ name: "All at once", strategies: props.environment.strategies.map(strategyInput) }],
-        },
-      }),
-    (form) => {
-      form.reset();
-      props.onApplied();
-    },
-  );
-  if (!mayChange) return <p className="muted">No release plan.</p>;
-  return (
-    <>
-      <form
-        className="inline-form"
-        aria-label={`Apply a release template in ${environment}`}
-        onSubmit={applyForm}
-      >
-        <SelectField label="Template" name="template" problem={problem}>
-          {props.templates.map((t) => (
-            <option key={t.databaseId} value={t.databaseId}>
-              {t.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Safeguard metric" name="metric" problem={problem}>
-          <option value="">none</option>
-          {props.metrics.map((m) => (
-            <option key={m.name} value={m.name}>
-              {m.name} ({m.type})
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Read as" name="mode" problem={problem}>
-          {MODES.map((m) => (
-            <option key={m}>{m}</option>
-          ))}
-        </SelectField>
-        <SelectField label="Trips when" name="operator" problem={problem}>
-          <option value=">">above</option>
-          <option value="<">below</option>
-        </SelectField>
-        <Field
-          label="Threshold"
-          name="threshold"
-          type="number"
-          step="any"
-          defaultValue="10"
-          problem={problem}
-        />
-        <Field label="Window (seconds)" name="window" type="number" defaultValue="300" problem={problem} />
-        <label>
-          <input type="checkbox" name="baseline" /> Compare with the previous milestone (the rise counts)
-        </label>
-        <label>
-          <input type="checkbox" name="start" defaultChecked /> Start now
-        </label>
-        <button type="submit" disabled={applying.fetching || props.templates.length === 0}>
-          Apply template
-        </button>
-        <ProblemBanner problem={problem} showFieldErrors />
-      </form>
-      {mayTemplate && props.environment.strategies.length > 0 && (
-        <form
-          className="inline-form"
-          aria-label={`Save the strategies of ${environment} as a template`}
-          onSubmit={saveForm}
-        >
-          <Field label="Template name" name="name" required problem={saveProblem} />
-          <button type="submit" className="secondary" disabled={saving.fetching}>
-            Save strategies as a template
-          </button>
-          <ProblemBanner problem={saveProblem} showFieldErrors />
-        </form>
-      )}
-    </>
-  );
-}
-
-/** A strategy of the flag as a milestone's strategy input (the same fields, without its id). */
-function strategyInput(ref: Environment["strategies"][number]) {
-  const { id: _id, ...strategy } = strategyPayload(readFragment(StrategyFields, ref));
-  return strategy;
 }

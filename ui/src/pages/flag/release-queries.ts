@@ -1,7 +1,8 @@
 import { graphql } from "../../lib/graphql.ts";
 
 // The flag page's release plans (issue 41.4): a plan per environment, its milestones and
-// safeguards, followed live; the templates and impact metrics to make one from.
+// safeguards, followed live, and the change requests pending for it where the environment needs
+// review (D-26); the templates and impact metrics to make one from.
 
 export const ReleasePlanFields = graphql(`
   fragment ReleasePlanFields on ReleasePlan {
@@ -17,6 +18,7 @@ export const ReleasePlanFields = graphql(`
     activeMilestone { databaseId }
     milestones { databaseId name afterSeconds strategies { name parameters } }
     safeguards { databaseId metricName aggregationMode labelSelectors operator threshold windowSeconds action baseline }
+    stepChangeRequest { databaseId state }
   }
 `);
 
@@ -24,6 +26,9 @@ export const ReleasePlanQuery = graphql(
   `
   query ReleasePlan($project: String!, $feature: String!, $environment: String!) {
     releasePlan(project: $project, feature: $feature, environment: $environment) { ...ReleasePlanFields }
+    releasePlanChangeRequests(project: $project, feature: $feature, environment: $environment) {
+      databaseId state features { name changes { id action payload } }
+    }
     releaseTemplates { databaseId name milestones { name } }
     impactMetrics(environment: $environment) { name type }
   }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ReleasePlan" ADD COLUMN     "stepChangeRequestId" INTEGER;
