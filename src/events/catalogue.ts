@@ -338,8 +338,13 @@ export const EVENT_CATALOGUE = {
   "release-plan-template-created": elsewhere("Release template created", "created a release template", {
     data: p.releaseTemplatePayload,
   }),
-  "release-plan-template-updated": UNRECORDED,
-  "release-plan-template-deleted": UNRECORDED,
+  "release-plan-template-updated": elsewhere("Release template updated", "changed a release template", {
+    data: p.releaseTemplatePayload,
+    preData: p.releaseTemplatePayload,
+  }),
+  "release-plan-template-deleted": elsewhere("Release template deleted", "deleted a release template", {
+    preData: p.releaseTemplatePayload,
+  }),
   "release-plan-template-archived": elsewhere("Release template archived", "archived a release template", {
     preData: p.releaseTemplatePayload,
   }),

@@ -294,7 +294,7 @@ export const milestonePayload = z.object({
   strategies: z.array(milestoneStrategyPayload),
 });
 
-/** A release template (release-plan-template-created, -archived). */
+/** A release template (release-plan-template-created, -updated, -archived, -deleted). */
 export const releaseTemplatePayload = z.object({
   id: z.string(),
   name: z.string(),

@@ -119,3 +119,36 @@ describe("a timed step where change requests are required", () => {
     expect(await storedEvents(t, "change-added", { featureName: "stepped" })).toHaveLength(1);
   });
 });
+
+describe("a template deleted while plans are made from it", () => {
+  it("either the plan is made and the deletion refused (409), or the deletion wins and the plan is refused (404)", async () => {
+    for (let round = 0; round < 6; round++) {
+      const template = await gqlOk(
+        t,
+        `mutation($input: ReleaseTemplateInput!) { createReleaseTemplate(input: $input) { databaseId } }`,
+        { input: { name: `racing-${round}`, milestones: [{ name: "all", strategies: [rollout(100)] }] } },
+      );
+      const id = template.createReleaseTemplate.databaseId as string;
+      await createFlag(t, `racing-${round}`);
+      const [apply, remove] = await Promise.all([
+        t.gql(
+          `mutation($tpl: String!) { applyReleaseTemplate(project: "default", feature: "racing-${round}",
+            environment: "development", template: $tpl, start: true) { databaseId } }`,
+          { tpl: id },
+        ),
+        t.gql(`mutation($id: String!) { deleteReleaseTemplate(id: $id) { databaseId } }`, { id }),
+      ]);
+      const codes = [apply, remove].map((r) => (r.errors?.[0]?.extensions?.code as string) ?? "OK");
+      expect([
+        ["OK", "CONFLICT"],
+        ["NOT_FOUND", "OK"],
+      ]).toContainEqual(codes);
+      const plans = await t.database.prisma.releasePlan.count({ where: { templateId: id } });
+      const templates = await t.database.prisma.releasePlanTemplate.count({ where: { id } });
+      expect(plans === 0 || templates === 1, `a plan of deleted template ${id}`).toBe(true);
+      expect(
+        await storedEvents(t, "release-plan-template-deleted", { preData: { path: ["id"], equals: id } }),
+      ).toHaveLength(templates === 0 ? 1 : 0);
+    }
+  });
+});

@@ -15,7 +15,12 @@ import { ReleasePlanRef, ReleaseTemplateRef } from "./release-plan.schema.ts";
 import type { ReleasePlan } from "./release-plan.types.ts";
 import { planOfFlag, templates } from "./release-plans.read.ts";
 import { applyTemplate, removePlan, startMilestoneById } from "./release-plans.write.ts";
-import { archiveTemplate, createTemplate } from "./release-templates.write.ts";
+import {
+  archiveTemplate,
+  createTemplate,
+  deleteTemplate,
+  updateTemplate,
+} from "./release-templates.write.ts";
 import { pausePlan, resumePlan, setSafeguards } from "./safeguards.write.ts";
 
 const MilestoneInput = builder.inputType("ReleaseMilestoneInput", {
@@ -141,6 +146,25 @@ builder.mutationFields((t) => {
       args: { input: t.arg({ type: TemplateInput, required: true, description: "The template." }) },
       authScopes: { permission: { permission: PERMISSIONS.CREATE_STRATEGY } },
       resolve: (_root, args, ctx) => runWrite(ctx, (w) => createTemplate(w, args.input)),
+    }),
+    updateReleaseTemplate: t.field({
+      type: ReleaseTemplateRef,
+      description:
+        "Replaces a template's name, description and milestones (release-plan-template-updated; a milestone keeps the id of the one at its position). Plans made from it keep their milestones. NOT_FOUND, VALIDATION, NAME_EXISTS, INVALID_OPERATION (archived).",
+      args: {
+        id: t.arg.string({ required: true, description: "Template id." }),
+        input: t.arg({ type: TemplateInput, required: true, description: "The template as it should be." }),
+      },
+      authScopes: { permission: { permission: PERMISSIONS.UPDATE_STRATEGY } },
+      resolve: (_root, args, ctx) => runWrite(ctx, (w) => updateTemplate(w, args.id, args.input)),
+    }),
+    deleteReleaseTemplate: t.field({
+      type: ReleaseTemplateRef,
+      description:
+        "Deletes a template no plan was made from (release-plan-template-deleted); answers it as it was. CONFLICT naming the plans when one uses it (archive it instead); a pending `addReleasePlan` of it then conflicts.",
+      args: { id: t.arg.string({ required: true, description: "Template id." }) },
+      authScopes: { permission: { permission: PERMISSIONS.DELETE_STRATEGY } },
+      resolve: (_root, args, ctx) => runWrite(ctx, (w) => deleteTemplate(w, args.id)),
     }),
     archiveReleaseTemplate: t.field({
       type: ReleaseTemplateRef,
