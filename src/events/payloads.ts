@@ -302,10 +302,13 @@ export const releaseTemplatePayload = z.object({
   milestones: z.array(milestonePayload),
 });
 
-/** What a safeguard watches, and what it does when it trips. */
-/** What a safeguard's reading is compared with: nothing, or the time before the running milestone. */
-export const SAFEGUARD_BASELINES = ["none", "previousMilestone"] as const;
+/**
+ * What a safeguard's reading is compared with: nothing, the time before the running milestone, or
+ * the users who get the flag off over the same window.
+ */
+export const SAFEGUARD_BASELINES = ["none", "previousMilestone", "flagOff"] as const;
 
+/** What a safeguard watches, and what it does when it trips. */
 export const safeguardPayload = z.object({
   id: z.string(),
   metricName: z.string(),
@@ -317,7 +320,9 @@ export const safeguardPayload = z.object({
   action: z.enum(["rollback", "disable"]),
   /**
    * `previousMilestone`: the threshold applies to the rise over the same window just before the
-   * running milestone started (absent in plans made before it existed: `none`).
+   * running milestone started; `flagOff`: to how far the users who get the flag (samples labelled
+   * with it, not `disabled`) are above those who do not (`disabled`), over the same window (absent
+   * in plans made before baselines existed: `none`).
    */
   baseline: z.enum(SAFEGUARD_BASELINES).optional(),
 });
@@ -365,7 +370,10 @@ export const safeguardTriggeredPayload = z.object({
   safeguard: safeguardPayload,
   /** The metric over the window, aggregated as the safeguard says (with a baseline: its rise). */
   value: z.number(),
-  /** With a `previousMilestone` baseline: the reading now, and over the window before the milestone. */
+  /**
+   * With a baseline: the reading (`flagOff`: of the users who get the flag), and the baseline's
+   * (`previousMilestone`: over the window before the milestone; `flagOff`: of those who do not).
+   */
   current: z.number().nullable().optional(),
   baseline: z.number().nullable().optional(),
   from: z.string(),

@@ -158,4 +158,26 @@ describe.skipIf(!hasChromium)("web UI: release plans on the flag page", () => {
     await release.getByText(/Proposed in change request/).waitFor();
     expect(await rolloutIn("production", "ui-reviewed")).toEqual(["10"]);
   });
+
+  it("compares with the users without the flag, and says why a count cannot be", async () => {
+    await createFlag(ui, "ui-compared");
+    const compared = await ui.signedIn();
+    await compared.goto("/projects/default/flags/ui-compared");
+    const form = compared.getByRole("form", { name: "Apply a release template in development" });
+    await form.getByLabel("Template").selectOption({ label: "ten-then-half" });
+    await form.getByLabel("Safeguard metric").selectOption("http_errors");
+    await form.getByLabel("Read as").selectOption("count");
+    await form.getByLabel("Compared with").selectOption("flagOff");
+    await form.getByRole("button", { name: "Apply template" }).click();
+    await form
+      .getByText(/a flagOff baseline compares populations of different sizes/)
+      .first()
+      .waitFor();
+    expect(
+      await gqlOk(
+        ui,
+        `{ releasePlan(project: "default", feature: "ui-compared", environment: "development") { databaseId } }`,
+      ),
+    ).toEqual({ releasePlan: null });
+  });
 });

@@ -12,6 +12,8 @@ export type ImpactRange = {
   /** Exclusive. */
   to: Date;
   labels?: LabelSelectors;
+  /** Only series that have each of these labels with none of its values. */
+  excluded?: LabelSelectors;
 };
 
 /** Rows read at most per call (about a week of one series per minute, or a day of seven). */
@@ -19,9 +21,15 @@ const MAX_ROWS = 10_000;
 
 /** The stored minutes of one metric in one environment, `from` ≤ minute < `to`, oldest first. */
 export async function impactMetricRows(db: Db | Tx, range: ImpactRange): Promise<ImpactRow[]> {
-  const selected = Object.entries(range.labels ?? {}).map(
-    ([label, values]) => Prisma.sql`labels ->> ${label} = ANY(${values}::text[])`,
-  );
+  const selected = [
+    ...Object.entries(range.labels ?? {}).map(
+      ([label, values]) => Prisma.sql`labels ->> ${label} = ANY(${values}::text[])`,
+    ),
+    // A series without the label reads NULL here, which no row passes: the label must be there.
+    ...Object.entries(range.excluded ?? {}).map(
+      ([label, values]) => Prisma.sql`labels ->> ${label} <> ALL(${values}::text[])`,
+    ),
+  ];
   const rows = await sqlOf(db).query<ImpactRow>`
     SELECT name, environment, "appName", "labelsKey", labels, minute, type, value, count, buckets
     FROM "ImpactMetricMinute"

@@ -64,7 +64,7 @@ export const SafeguardRef = builder.objectRef<Safeguard>("Safeguard").implement(
     }),
     baseline: t.string({
       description:
-        "`none`: the reading against the threshold; `previousMilestone`: the reading's rise over the same window just before the running milestone started.",
+        "`none`: the reading against the threshold; `previousMilestone`: the reading's rise over the same window just before the running milestone started; `flagOff`: how far the users who get the flag (samples labelled with it, not `disabled`) are above those who do not (`disabled`).",
       resolve: (s) => s.baseline ?? "none",
     }),
   }),

@@ -71,7 +71,7 @@ const SafeguardInput = builder.inputType("SafeguardInput", {
     }),
     baseline: t.string({
       description:
-        "`none` (default): the reading itself against the threshold; `previousMilestone`: its rise over the same window just before the running milestone started.",
+        "`none` (default): the reading itself against the threshold; `previousMilestone`: its rise over the same window just before the running milestone started; `flagOff`: how far the samples of users who get the flag (labelled with it, not `disabled`, as unleash-client's `flagNames` labels them) are above those of users who do not, over the same window (a histogram's avg or percentile, or a gauge's avg).",
     }),
   }),
 });

@@ -50,7 +50,7 @@ export async function applyTemplate(
       `${on.feature} already has a release plan in the "${on.environment}" environment.`,
     );
   }
-  const safeguards = await checkedSafeguards(w.tx, on.environment, options.safeguards);
+  const safeguards = await checkedSafeguards(w.tx, on, options.safeguards);
   const milestones = template.milestones;
   await tryMilestones(w, on, milestones, options.limits);
   const row = await w.tx.releasePlan.create({

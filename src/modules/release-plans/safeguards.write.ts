@@ -4,7 +4,7 @@ import { recordEvent } from "../../events/record.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { Write } from "../../shared/write.ts";
 import { aggregate } from "../client-metrics/impact-metrics.logic.ts";
-import { impactMetricRows } from "../client-metrics/impact-metrics.read.ts";
+import { impactMetricRows, type LabelSelectors } from "../client-metrics/impact-metrics.read.ts";
 import type { ReleasePlan, Safeguard } from "./release-plan.types.ts";
 import { baselineWindow, rollbackIndex, safeguardWindow, trips } from "./release-plans.logic.ts";
 import { lockPlan, planOf } from "./release-plans.read.ts";
@@ -14,7 +14,11 @@ import { checkedSafeguards } from "./safeguard-checks.read.ts";
 /** Replaces a plan's safeguards (safeguard-changed). */
 export async function setSafeguards(w: Write, planId: string, inputs: unknown): Promise<ReleasePlan> {
   const plan = await lockPlan(w.tx, planId);
-  const safeguards = await checkedSafeguards(w.tx, plan.environment, inputs);
+  const safeguards = await checkedSafeguards(
+    w.tx,
+    { environment: plan.environment, feature: plan.featureName },
+    inputs,
+  );
   const row = await w.tx.releasePlan.update({
     where: { id: planId },
     data: { safeguards: safeguards as unknown as Prisma.InputJsonValue, version: { increment: 1 } },
@@ -73,11 +77,20 @@ export async function resumePlan(w: Write, planId: string): Promise<ReleasePlan>
 
 /**
  * A safeguard's reading: the metric over its window, aggregated; with a `previousMilestone`
- * baseline, its rise over the same window just before the running milestone started (null, so
- * no trip, while either has no data or no milestone ran before).
+ * baseline, its rise over the same window just before the running milestone started; with a
+ * `flagOff` baseline, how far the samples of users who get the flag (labelled with it, not
+ * `disabled`) are above those of users who do not (`disabled`), over the window. Null, so no
+ * trip, while either side has no data or no milestone ran before.
  */
 export async function readSafeguard(tx: Tx, plan: ReleasePlan, safeguard: Safeguard, now: Date) {
   const window = safeguardWindow(safeguard, now, plan.milestoneStartedAt);
+  if (safeguard.baseline === "flagOff") {
+    const off = { [plan.featureName]: [FLAG_OFF] };
+    const current = await aggregateOver(tx, plan, safeguard, { ...window, excluded: off });
+    const baseline = await aggregateOver(tx, plan, safeguard, { ...window, labels: off });
+    const value = current === null || baseline === null ? null : current - baseline;
+    return { ...window, value, current, baseline };
+  }
   const current = await aggregateOver(tx, plan, safeguard, window);
   if (safeguard.baseline !== "previousMilestone")
     return { ...window, value: current, current, baseline: null };
@@ -88,17 +101,23 @@ export async function readSafeguard(tx: Tx, plan: ReleasePlan, safeguard: Safegu
   return { ...window, value, current, baseline };
 }
 
+/** The label value unleash-client gives a sample of a user who gets the flag off. */
+const FLAG_OFF = "disabled";
+
+/** The safeguard's metric over `window`, its own selectors and the window's (a population) both. */
 async function aggregateOver(
   tx: Tx,
   plan: ReleasePlan,
   safeguard: Safeguard,
-  window: { from: Date; to: Date },
+  window: { from: Date; to: Date; labels?: LabelSelectors; excluded?: LabelSelectors },
 ) {
   const rows = await impactMetricRows(tx, {
     name: safeguard.metricName,
     environment: plan.environment,
-    labels: safeguard.labelSelectors,
-    ...window,
+    from: window.from,
+    to: window.to,
+    labels: { ...safeguard.labelSelectors, ...window.labels },
+    excluded: window.excluded,
   });
   return aggregate(rows, safeguard.aggregationMode, safeguard.windowSeconds);
 }
@@ -145,9 +164,7 @@ export async function tripFirstSafeguard(w: Write, plan: ReleasePlan, limits: Re
       type: "safeguard-triggered",
       data: { ...numbers, version: paused.version },
     });
-    const rise =
-      reading.baseline === null ? "" : ` (${reading.current} now, ${reading.baseline} before the milestone)`;
-    const reason = `${safeguard.metricName} ${safeguard.aggregationMode}${reading.baseline === null ? "" : " rise"} ${reading.value}${rise} ${safeguard.operator} ${safeguard.threshold}`;
+    const reason = `${safeguard.metricName} ${safeguard.aggregationMode}${comparison(safeguard, reading.value, reading)} ${safeguard.operator} ${safeguard.threshold}`;
     await recordEvent(w, {
       ...placeOf(paused),
       type: "release-plan-progressions-paused",
@@ -156,4 +173,17 @@ export async function tripFirstSafeguard(w: Write, plan: ReleasePlan, limits: Re
     return { plan: paused, rolledBack, value: reading.value };
   }
   return null;
+}
+
+/** The reading as a trip's reason says it: the value, and what it was compared with. */
+function comparison(
+  safeguard: Safeguard,
+  value: number,
+  reading: { current: number | null; baseline: number | null },
+): string {
+  if (reading.baseline === null) return ` ${value}`;
+  if (safeguard.baseline === "flagOff") {
+    return ` above the flag-off population ${value} (${reading.current} with the flag, ${reading.baseline} without)`;
+  }
+  return ` rise ${value} (${reading.current} now, ${reading.baseline} before the milestone)`;
 }

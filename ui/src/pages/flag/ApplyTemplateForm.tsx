@@ -48,7 +48,7 @@ export function ApplyTemplateForm(props: {
               operator: String(data.get("operator")),
               threshold: Number(data.get("threshold")),
               windowSeconds: Number(data.get("window")),
-              baseline: data.get("baseline") === "on" ? "previousMilestone" : "none",
+              baseline: String(data.get("baseline") || "none"),
             },
           ]
         : [];
@@ -118,9 +118,11 @@ export function ApplyTemplateForm(props: {
           problem={problem}
         />
         <Field label="Window (seconds)" name="window" type="number" defaultValue="300" problem={problem} />
-        <label>
-          <input type="checkbox" name="baseline" /> Compare with the previous milestone (the rise counts)
-        </label>
+        <SelectField label="Compared with" name="baseline" problem={problem}>
+          <option value="none">nothing</option>
+          <option value="previousMilestone">the previous milestone (the rise counts)</option>
+          <option value="flagOff">users without the flag (how far above them)</option>
+        </SelectField>
         <label>
           <input type="checkbox" name="start" defaultChecked />{" "}
           {props.needsReview ? "Start when applied" : "Start now"}

@@ -29,6 +29,12 @@ type Tripped = {
   safeguard: { metricName: string; aggregationMode: string; operator: string; threshold: number };
 };
 
+/** How a safeguard's reading is compared, as its line says it. */
+const BASELINE_WORDS: Record<string, string> = {
+  previousMilestone: ", its rise since the previous milestone,",
+  flagOff: ", how far users with the flag are above those without,",
+};
+
 /**
  * Release plans (issue 41.4): per environment, the plan with its milestones, progress, safeguards
  * (with their metric's last hour) and why it paused, followed live; pause, resume, advance, roll
@@ -254,8 +260,8 @@ function PlanView(props: {
         <div key={s.databaseId}>
           <p>
             Safeguard: {s.metricName} {s.aggregationMode} over {s.windowSeconds} s
-            {s.baseline === "previousMilestone" ? ", its rise since the previous milestone," : ""}{" "}
-            {s.operator} {s.threshold} → {s.action === "disable" ? "flag off" : "previous milestone"}
+            {BASELINE_WORDS[s.baseline] ?? ""} {s.operator} {s.threshold} →{" "}
+            {s.action === "disable" ? "flag off" : "previous milestone"}
           </p>
           <SafeguardChart
             query={SafeguardSeries}
