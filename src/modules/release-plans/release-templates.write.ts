@@ -5,6 +5,7 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import { ConflictError, InvalidOperationError } from "../../shared/errors.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
+import { storedAsGiven } from "../feature-environments/strategy.inputs.ts";
 import type { Milestone, ReleaseTemplate } from "./release-plan.types.ts";
 import { type TemplateInput, templateInput } from "./release-plans.inputs.ts";
 import { lockTemplate, templateOf } from "./release-plans.read.ts";
@@ -23,7 +24,9 @@ function milestonesOf(input: TemplateInput, ids: string[] = []): Milestone[] {
     id: ids[i] ?? randomUUID(),
     name: m.name,
     afterSeconds: m.afterSeconds ?? null,
+    // Every field of a strategy is kept (storedAsGiven), so applying the milestone stores it.
     strategies: m.strategies.map((s) => ({
+      ...storedAsGiven(s),
       name: s.name,
       title: s.title ?? null,
       disabled: s.disabled ?? false,
