@@ -1,7 +1,12 @@
 import { z } from "zod";
+import { graphql } from "../graphql.ts";
 
 /** Unleash's `environmentSchema`. */
-export const ENVIRONMENT_FIELDS = "name type enabled protected sortOrder projectCount enabledToggleCount";
+export const EnvironmentFields = graphql(`
+  fragment EnvironmentFields on Environment {
+    name type enabled protected sortOrder projectCount enabledToggleCount
+  }
+`);
 
 export const environmentSchema = z.object({
   name: z.string(),
