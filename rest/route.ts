@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { HttpMethod } from "../src/http/route-table.ts";
 import { bodyFields, bodyRecord, objectBody } from "./body-fields.ts";
 import { integerParam, intParam, single } from "./search-params.ts";
+import { isRecord } from "./shape.ts";
 
 /** What a route sees of the HTTP request: path params, query string and parsed JSON body. */
 export type RestRequest = {
@@ -80,6 +81,8 @@ export type PathParams<P extends string> = string extends P
  *   a non-negative integer (400 otherwise);
  * - `"body"`: the JSON body as sent; `"body:object"`: the body, which must be a JSON object (400 otherwise);
  * - `"body.<field>"`: one field of the body as sent (undefined when absent, or when the body is no object);
+ *   `"body.<field>?"`: the same, but the variable is left out when the body has no such field (GraphQL
+ *   then says it is required, or leaves the argument as it was);
  * - `{ bodyFields: [...] }`: an object of the listed body fields the body has, as sent (an input's fields);
  * - `true`, `false`, a number or `null`: that value;
  * - a function of the request, where the value takes logic (a default, a choice, a reshaping).
@@ -138,7 +141,9 @@ export function typedRoute<D extends AnyDocument, const P extends string>(route:
 }
 
 type Read = (req: RestRequest) => unknown;
-const SOURCE = /^(?:(path|query)\.([^:]+?)(:int)?|body(?:\.(.+)|(:object))?)$/;
+/** What a reader gives for a variable to leave out. */
+const ABSENT = Symbol("absent");
+const SOURCE = /^(?:(path|query)\.([^:]+?)(:int)?|body(?:\.([^?]+)(\?)?|(:object))?)$/;
 
 function compileVariables(
   route: Pick<Route, "method" | "path">,
@@ -149,21 +154,24 @@ function compileVariables(
     ([name, source]) => [name, readerOf(route, name, source)] as const,
   );
   // In the map's order: a refusal (a path parameter that is no integer) is the first one's.
-  return (req) => Object.fromEntries(readers.map(([name, read]) => [name, read(req)]));
+  return (req) =>
+    Object.fromEntries(
+      readers.map(([name, read]) => [name, read(req)] as const).filter(([, value]) => value !== ABSENT),
+    );
 }
 
 /** How a route reads one variable from the request; a source that cannot be read is a bug in the route. */
 function readerOf(route: Pick<Route, "method" | "path">, name: string, source: unknown): Read {
   const where = `${route.method} ${route.path}, variable $${name}`;
-  if (typeof source === "function") return source as Read;
+  if (typeof source === "function") return (req) => source(req);
   if (source === null || typeof source === "boolean" || typeof source === "number") return () => source;
-  if (typeof source === "object" && Array.isArray((source as { bodyFields?: unknown }).bodyFields)) {
-    const keys = (source as { bodyFields: string[] }).bodyFields;
+  if (isRecord(source) && Array.isArray(source.bodyFields)) {
+    const keys = source.bodyFields.map(String);
     return (req) => bodyFields(req.body, keys);
   }
   const match = typeof source === "string" ? SOURCE.exec(source) : null;
   if (!match) throw new Error(`${where}: unknown source ${JSON.stringify(source)}`);
-  const [, from, param = "", int, field, object] = match;
+  const [, from, param = "", int, field, ifSent, object] = match;
   if (from === "path") {
     if (!route.path.split("/").includes(`:${param}`))
       throw new Error(`${where}: no path parameter :${param}`);
@@ -172,12 +180,13 @@ function readerOf(route: Pick<Route, "method" | "path">, name: string, source: u
   if (from === "query")
     return int ? (req) => integerParam(req.query, param) : (req) => single(req.query, param);
   if (object) return objectBody;
-  if (field !== undefined) return (req) => fieldOf(req.body, field);
-  return (req) => req.body;
+  if (field === undefined) return (req) => req.body;
+  const absent = ifSent ? ABSENT : undefined;
+  return (req) => fieldOf(req.body, field, absent);
 }
 
 /** A body field as sent; a body that is no object has none (own fields only: never Object's members). */
-function fieldOf(body: unknown, field: string): unknown {
+function fieldOf(body: unknown, field: string, absent: unknown): unknown {
   const record = bodyRecord(body);
-  return Object.hasOwn(record, field) ? record[field] : undefined;
+  return Object.hasOwn(record, field) ? record[field] : absent;
 }

@@ -139,6 +139,25 @@ describe("a route's variables map", () => {
     });
   });
 
+  it("leaves out a variable whose body field the body does not have, with `?`", () => {
+    const route = typedRoute({
+      ...base,
+      path: "/api/admin/environments/:name/on",
+      document: ENABLE,
+      variables: { name: "path.name", enabled: "body.enabled?" },
+    });
+    expect(variablesOf(route, request({ params: { name: "dev" }, body: { enabled: true } }))).toEqual({
+      name: "dev",
+      enabled: true,
+    });
+    // Left out, not undefined: GraphQL then reports the variable as not provided.
+    expect(Object.keys(variablesOf(route, request({ params: { name: "dev" }, body: {} })))).toEqual(["name"]);
+    expect(variablesOf(route, request({ params: { name: "dev" }, body: { enabled: null } }))).toEqual({
+      name: "dev",
+      enabled: null,
+    });
+  });
+
   it("refuses, when the route is defined, a path parameter its path does not have and an unknown source", () => {
     // A path that is not a literal type cannot be checked by the compiler: the definition checks it.
     const path: string = "/api/admin/environments/:name";
