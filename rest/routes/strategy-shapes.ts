@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { CONSTRAINT_OPERATORS } from "../../src/modules/feature-environments/strategy.types.ts";
 import { ValidationError } from "../../src/shared/errors.ts";
-import type { RestRequest } from "../route.ts";
 import { storedTagSchema } from "../schemas.ts";
+import { isRecord } from "../shape.ts";
 
 /** Spec 2.2 / 2.3 / 2.4 / 2.5 / 2.6 shapes of the strategy routes, for the OpenAPI document. */
 export const constraintSchema = z.object({
@@ -138,15 +138,16 @@ export const patchesSchema = z.array(
 );
 
 /** Path parameters locating a flag in one environment, as GraphQL arguments. */
-export function targetVariables({ params }: RestRequest) {
-  return { project: params.projectId, feature: params.featureName, environment: params.environment };
-}
+export const TARGET = {
+  project: "path.projectId",
+  feature: "path.featureName",
+  environment: "path.environment",
+} as const;
 
 /** Keeps the listed keys of a JSON object (Unleash bodies carry read-only extras such as `id`). */
 export function pick(value: unknown, keys: readonly string[]): unknown {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
-  const source = value as Record<string, unknown>;
-  return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(keys.filter((k) => value[k] !== undefined).map((k) => [k, value[k]]));
 }
 
 export function pickList(value: unknown, keys: readonly string[]): unknown {
@@ -161,7 +162,8 @@ const VARIANT_KEYS = ["name", "weight", "weightType", "stickiness", "payload"];
 export function variantInput(value: unknown, withOverrides: boolean): unknown {
   const variant = pick(value, withOverrides ? [...VARIANT_KEYS, "overrides"] : VARIANT_KEYS);
   if (!variant || typeof variant !== "object") return variant;
-  const v = variant as Record<string, unknown>;
+  // A list too: its items become fields, which GraphQL refuses by name.
+  const v: Record<string, unknown> = { ...variant };
   return {
     ...v,
     ...(v.payload ? { payload: pick(v.payload, PAYLOAD_KEYS) } : {}),
@@ -181,9 +183,8 @@ export function strategyInput(body: unknown): unknown {
     "variants",
     "segments",
   ]);
-  if (!s || typeof s !== "object" || Array.isArray(s))
-    throw new ValidationError("The body must be a strategy object.");
-  const strategy = s as Record<string, unknown>;
+  if (!isRecord(s)) throw new ValidationError("The body must be a strategy object.");
+  const strategy = s;
   return {
     ...strategy,
     ...(strategy.constraints ? { constraints: pickList(strategy.constraints, CONSTRAINT_KEYS) } : {}),
