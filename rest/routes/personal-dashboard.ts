@@ -1,19 +1,21 @@
 import { z } from "zod";
-import { defineRoutes } from "../route.ts";
+import { graphql } from "../graphql.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
+import { withoutNull } from "../shape.ts";
 
 export const personalDashboardRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/personal-dashboard",
     tag: "Personal dashboard",
     summary: "Get the calling user's dashboard (spec 4.10)",
     description: "A credential without a user (an admin API token) gets the personal lists empty.",
-    document: `query PersonalDashboard { personalDashboard {
+    document: graphql(`query PersonalDashboard { personalDashboard {
       admins { id name username imageUrl email }
       projectOwners { ownerType name imageUrl email }
       projects { id name health memberCount featureCount }
       flags { name project type }
-    } }`,
+    } }`),
     schemas: {
       response: z.object({
         admins: z.array(
@@ -46,34 +48,29 @@ export const personalDashboardRoutes = defineRoutes([
       }),
     },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/personal-dashboard/:projectId",
     tag: "Personal dashboard",
     summary: "Get personal project details",
     description:
       "The project's 10 newest events, onboarding status, owners (`system` when none), the caller's roles in it and its health. `avgHealthCurrentWindow`/`avgHealthPastWindow` are null: Vexil keeps no health history.",
-    document: `query PersonalDashboardProject($projectId: String!) { personalDashboardProject(projectId: $projectId) {
+    document:
+      graphql(`query PersonalDashboardProject($projectId: String!) { personalDashboardProject(projectId: $projectId) {
       latestEvents { id summary createdBy createdByImageUrl createdAt }
       onboardingStatus { status feature }
       owners { ownerType name imageUrl email }
       roles { id name type }
       insights { avgHealthCurrentWindow avgHealthPastWindow totalFlags activeFlags staleFlags potentiallyStaleFlags health technicalDebt }
-    } }`,
-    variables: ({ params }) => ({ projectId: params.projectId }),
-    respond: (data) => {
-      const d = data.personalDashboardProject as {
-        onboardingStatus: { status: string; feature: string | null };
-        owners: { ownerType: string; name: string | null; imageUrl: string | null; email: string | null }[];
-      } & Record<string, unknown>;
-      const { status, feature } = d.onboardingStatus;
-      return {
-        ...d,
-        onboardingStatus: feature === null ? { status } : { status, feature },
-        owners: d.owners.map((o) => (o.ownerType === "system" ? { ownerType: "system" } : o)),
-      };
-    },
+    } }`),
+    variables: { projectId: "path.projectId" },
+    // Unleash: `feature` only once a first flag exists; the `system` owner without a person's fields.
+    respond: ({ personalDashboardProject: d }) => ({
+      ...d,
+      onboardingStatus: withoutNull(d.onboardingStatus, "feature"),
+      owners: d.owners.map((o) => (o.ownerType === "system" ? { ownerType: "system" } : o)),
+    }),
     schemas: {
       response: z.object({
         latestEvents: z.array(
@@ -118,5 +115,5 @@ export const personalDashboardRoutes = defineRoutes([
       }),
     },
     errors: [404],
-  },
+  }),
 ]);
