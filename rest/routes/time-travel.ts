@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineRoutes } from "../route.ts";
-import { single } from "../search-params.ts";
+import { graphql } from "../graphql.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
 
 const changeEvent = z.object({
   id: z.number().int(),
@@ -18,7 +18,7 @@ const fieldChange = z.object({
 });
 
 export const timeTravelRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/environments/:environment/diff",
     tag: "Time travel",
@@ -27,15 +27,16 @@ export const timeTravelRoutes = defineRoutes([
       "Per flag of the project, the fields that differ in the environment between `from` and `to` " +
       "(RFC 3339, at most 31 days apart; `to` defaults to now, `from` to a day before `to`), each with the " +
       "events that changed it.",
-    document: `query EnvironmentDiff($project: String!, $environment: String!, $from: DateTime, $to: DateTime) {
+    document:
+      graphql(`query EnvironmentDiff($project: String!, $environment: String!, $from: DateTime, $to: DateTime) {
       changes(project: $project, environment: $environment, from: $from, to: $to) {
-        name exact fields { field environment before after moreEvents events { id type createdBy createdAt } } } }`,
-    variables: ({ params, query }) => ({
-      project: params.projectId,
-      environment: params.environment,
-      from: single(query, "from"),
-      to: single(query, "to"),
-    }),
+        name exact fields { field environment before after moreEvents events { id type createdBy createdAt } } } }`),
+    variables: {
+      project: "path.projectId",
+      environment: "path.environment",
+      from: "query.from",
+      to: "query.to",
+    },
     respond: (data, { params }) => ({
       project: params.projectId,
       environment: params.environment,
@@ -52,5 +53,5 @@ export const timeTravelRoutes = defineRoutes([
         features: z.array(z.object({ name: z.string(), exact: z.boolean(), fields: z.array(fieldChange) })),
       }),
     },
-  },
+  }),
 ]);
