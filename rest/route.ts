@@ -3,6 +3,7 @@ import { print } from "graphql";
 import type { z } from "zod";
 import type { HttpMethod } from "../src/http/route-table.ts";
 import { bodyFields, bodyRecord, objectBody } from "./body-fields.ts";
+import { firstFieldSchema } from "./result-schema.ts";
 import { integerParam, intParam, single } from "./search-params.ts";
 import { isRecord } from "./shape.ts";
 
@@ -137,7 +138,17 @@ export function typedRoute<D extends AnyDocument, const P extends string>(route:
     variables: compileVariables(route, variables),
     // The data is the document's result: the plugin ran exactly this document.
     respond: respond && ((data, req) => respond(data as ResultOf<D>, req)),
+    schemas: { ...rest.schemas, response: rest.schemas?.response ?? derivedResponse(route) },
   };
+}
+
+/**
+ * The response schema of a route that answers its first root field as GraphQL gives it (no
+ * `respond`) and declares none: that field's type, from the document. A route without a body has none.
+ */
+function derivedResponse(route: TypedRoute<AnyDocument, string>): z.ZodType | undefined {
+  const bodyless = route.emptyBody || route.status === 202 || route.status === 204 || route.contentType;
+  return route.respond || bodyless ? undefined : firstFieldSchema(route.document);
 }
 
 type Read = (req: RestRequest) => unknown;

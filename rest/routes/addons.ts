@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 import { eventSchema } from "../schemas.ts";
 
@@ -9,17 +10,14 @@ const AddonFields = graphql(`
   }
 `);
 
-const addonSchema = z.object({
-  id: z.number().int().min(1),
-  provider: z.string(),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  parameters: z.record(z.string(), z.unknown()),
-  events: z.array(z.string()),
-  projects: z.array(z.string()),
-  environments: z.array(z.string()),
-  createdAt: z.string().datetime(),
-});
+const ProviderFields = graphql(`
+  fragment ProviderFields on AddonProvider {
+    name displayName description documentationUrl howTo events deprecated
+    parameters { name displayName type description placeholder required sensitive }
+  }
+`);
+
+const addonSchema = resultSchema(AddonFields, { parameters: z.record(z.string(), z.unknown()) });
 
 const addonBodySchema = z.object({
   provider: z.string(),
@@ -52,18 +50,15 @@ export const addonRoutes = defineRoutes([
     path: "/api/admin/addons",
     tag: "Addons",
     summary: "List addons and the providers they can use",
-    document: graphql(
-      `query Addons {
-        addons { ...AddonFields }
-        addonProviders { name displayName description documentationUrl howTo events deprecated
-          parameters { name displayName type description placeholder required sensitive } } }`,
-      [AddonFields],
-    ),
+    document: graphql(`query Addons { addons { ...AddonFields } addonProviders { ...ProviderFields } }`, [
+      AddonFields,
+      ProviderFields,
+    ]),
     respond: (data) => ({ addons: data.addons, providers: data.addonProviders }),
     schemas: {
       response: z.object({
         addons: z.array(addonSchema),
-        providers: z.array(z.record(z.string(), z.unknown())),
+        providers: z.array(resultSchema(ProviderFields)),
       }),
     },
     errors: [],

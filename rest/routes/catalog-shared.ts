@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 
 /** Unleash's `environmentSchema`. */
 export const EnvironmentFields = graphql(`
@@ -8,12 +8,4 @@ export const EnvironmentFields = graphql(`
   }
 `);
 
-export const environmentSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  enabled: z.boolean(),
-  protected: z.boolean(),
-  sortOrder: z.number().int(),
-  projectCount: z.number().int(),
-  enabledToggleCount: z.number().int(),
-});
+export const environmentSchema = resultSchema(EnvironmentFields);

@@ -84,12 +84,6 @@ const proposedChange = z.object({
   feature: z.string().optional(),
   payload: z.unknown().optional(),
 });
-const configItem = z.object({
-  environment: z.string(),
-  type: z.string(),
-  changeRequestEnabled: z.boolean(),
-  requiredApprovals: z.number().int().nullable(),
-});
 
 const crPath = "/api/admin/projects/:projectId/change-requests/:id";
 /** The change request of the path, as GraphQL arguments (its id read as JavaScript reads a number). */
@@ -126,7 +120,6 @@ export const changeRequestRoutes = defineRoutes([
     document: graphql(`query Config($project: String!) {
       changeRequestConfig(project: $project) { environment type changeRequestEnabled requiredApprovals } }`),
     variables: { project: "path.projectId" },
-    schemas: { response: z.array(configItem) },
   }),
   typedRoute({
     method: "PUT",

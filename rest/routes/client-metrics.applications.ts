@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
 import { graphql } from "../graphql.ts";
+import { firstFieldSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 
 /** Unleash's per-application metrics pages and the instance-wide outdated SDK list. */
 
-const outdatedSdksSchema = z.object({
-  sdks: z.array(z.object({ sdkVersion: z.string(), applications: z.array(z.string()) })),
-});
+const OUTDATED_SDKS = graphql("query OutdatedSdks { outdatedSdks { sdkVersion applications } }");
+const UNKNOWN_FLAGS = graphql(`query UnknownFlags { unknownFlags {
+  name lastSeenAt lastEventAt reports { appName environments { environment seenAt } } } }`);
 
 const missing = (appName: string | undefined) => new NotFoundError(`Could not find application "${appName}"`);
 
@@ -142,9 +143,9 @@ export const applicationMetricsRoutes = defineRoutes([
     summary: "Get outdated SDKs",
     description:
       "SDK versions in use older than Unleash's recommended minimum, with the applications running them.",
-    document: graphql("query OutdatedSdks { outdatedSdks { sdkVersion applications } }"),
+    document: OUTDATED_SDKS,
     respond: (data) => ({ sdks: data.outdatedSdks }),
-    schemas: { response: outdatedSdksSchema },
+    schemas: { response: z.object({ sdks: firstFieldSchema(OUTDATED_SDKS) }) },
     errors: [],
   }),
   typedRoute({
@@ -154,26 +155,9 @@ export const applicationMetricsRoutes = defineRoutes([
     summary: "Get unknown flags",
     description:
       "Flag names SDKs reported metrics for in the last 24 hours that match no flag, most recently seen first (at most 1000), with who reported them where and when.",
-    document: graphql(`query UnknownFlags { unknownFlags {
-      name lastSeenAt lastEventAt reports { appName environments { environment seenAt } } } }`),
+    document: UNKNOWN_FLAGS,
     respond: (data) => ({ unknownFlags: data.unknownFlags }),
-    schemas: {
-      response: z.object({
-        unknownFlags: z.array(
-          z.object({
-            name: z.string(),
-            lastSeenAt: z.string().datetime(),
-            lastEventAt: z.string().datetime().nullable(),
-            reports: z.array(
-              z.object({
-                appName: z.string(),
-                environments: z.array(z.object({ environment: z.string(), seenAt: z.string().datetime() })),
-              }),
-            ),
-          }),
-        ),
-      }),
-    },
+    schemas: { response: z.object({ unknownFlags: firstFieldSchema(UNKNOWN_FLAGS) }) },
     errors: [],
   }),
 ]);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
 import { nodesOf } from "../../src/shared/pagination.ts";
 import { graphql, type ResultOf } from "../graphql.ts";
+import { firstFieldSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 import { integerParam } from "../search-params.ts";
 import { withoutNull } from "../shape.ts";
@@ -18,6 +19,10 @@ const ApplicationFields = graphql(`
     appName sdkVersion allStrategies description url color icon usage { project environments }
   }
 `);
+
+const FEATURE_USAGE = graphql(`query FeatureUsage($name: String!) {
+  featureLastHourUsage(name: $name) { environment timestamp: hour yes no }
+  featureApplications(name: $name) }`);
 
 const variantsSchema = z.record(z.string(), z.number().int()).describe("Count per variant name.");
 const environmentMetricsSchema = z.object({
@@ -95,9 +100,7 @@ export const clientMetricsRoutes = defineRoutes([
     tag: "Metrics",
     summary: "Last hour of usage and the applications that reported the flag",
     description: "`lastHourUsage`: the current hour's counts per environment; `seenApplications`: by name.",
-    document: graphql(`query FeatureUsage($name: String!) {
-      featureLastHourUsage(name: $name) { environment timestamp: hour yes no }
-      featureApplications(name: $name) }`),
+    document: FEATURE_USAGE,
     variables: { name: "path.name" },
     respond: (data, { params }) => ({
       version: 1,
@@ -111,14 +114,7 @@ export const clientMetricsRoutes = defineRoutes([
         version: z.literal(1),
         maturity: z.string(),
         featureName: z.string(),
-        lastHourUsage: z.array(
-          z.object({
-            environment: z.string(),
-            timestamp: z.string(),
-            yes: z.number().int(),
-            no: z.number().int(),
-          }),
-        ),
+        lastHourUsage: firstFieldSchema(FEATURE_USAGE),
         seenApplications: z.array(z.string()),
       }),
     },

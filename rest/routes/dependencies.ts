@@ -59,7 +59,6 @@ export const dependencyRoutes = defineRoutes([
     summary: "Whether any flag depends on another",
     description: "`true` or `false`, for the whole instance (as Unleash).",
     document: graphql(`query DependenciesExist { dependenciesExist }`),
-    schemas: { response: z.boolean() },
     errors: [],
   }),
   typedRoute({

@@ -79,7 +79,6 @@ export const eventRoutes = defineRoutes([
     summary: "Who made the recorded changes",
     description: "Distinct authors `{id, name}` of the events the caller may read.",
     document: graphql(`query EventCreators { eventCreators { id name } }`),
-    schemas: { response: z.array(z.object({ id: z.number().int(), name: z.string() })) },
     errors: [],
   }),
   typedRoute({

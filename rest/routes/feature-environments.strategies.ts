@@ -5,13 +5,14 @@ import { FeatureEnvironmentFields, StrategyFields } from "../fragments.ts";
 import { graphql } from "../graphql.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 import {
-  environmentVariantSchema,
+  featureEnvironmentSchema,
   patchesSchema,
   strategyBodySchema,
   strategyInput,
   strategySchema,
   strategyUpdateBodySchema,
   TARGET,
+  variantSchema,
 } from "./strategy-shapes.ts";
 
 const STRATEGIES_PATH =
@@ -33,9 +34,7 @@ export const strategyRoutes = defineRoutes([
     document: READ_ENVIRONMENT,
     variables: TARGET,
     respond: (data) => data.projectFeature.environment,
-    schemas: {
-      response: z.object({ name: z.string(), environment: z.string(), enabled: z.boolean() }).passthrough(),
-    },
+    schemas: { response: featureEnvironmentSchema },
   }),
   typedRoute({
     method: "GET",
@@ -56,7 +55,7 @@ export const strategyRoutes = defineRoutes([
     document: READ_ENVIRONMENT,
     variables: TARGET,
     respond: (data) => ({ version: 1, variants: data.projectFeature.environment.variants }),
-    schemas: { response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }) },
+    schemas: { response: z.object({ version: z.literal(1), variants: z.array(variantSchema) }) },
   }),
   typedRoute({
     method: "GET",

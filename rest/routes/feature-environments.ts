@@ -6,15 +6,15 @@ import { graphql } from "../graphql.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 import {
   environmentVariantBodySchema,
-  environmentVariantSchema,
   featureSchema,
   patchesSchema,
   TARGET,
   variantInput,
+  variantSchema,
 } from "./strategy-shapes.ts";
 
 const ENVIRONMENT_PATH = "/api/admin/projects/:projectId/features/:featureName/environments/:environment";
-const variantsAnswer = z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) });
+const variantsAnswer = z.object({ version: z.literal(1), variants: z.array(variantSchema) });
 
 export const featureEnvironmentRoutes = defineRoutes([
   typedRoute({

@@ -18,13 +18,7 @@ export const archiveRoutes = defineRoutes([
     document: graphql(`query ArchiveValidation($project: String!, $features: [String!]!) {
       archiveValidation(project: $project, features: $features) { parentsWithChildFeatures hasDeletedDependencies } }`),
     variables: { project: "path.projectId", features: "body.features" },
-    schemas: {
-      body: featuresBody,
-      response: z.object({
-        parentsWithChildFeatures: z.array(z.string()),
-        hasDeletedDependencies: z.boolean(),
-      }),
-    },
+    schemas: { body: featuresBody },
     errors: [400, 403],
   }),
   typedRoute({

@@ -105,15 +105,6 @@ export const featureOperationRoutes = defineRoutes([
     document: graphql(
       `query LifecycleCounts { featureLifecycleCounts { initial preLive live completed archived } }`,
     ),
-    schemas: {
-      response: z.object({
-        initial: z.number(),
-        preLive: z.number(),
-        live: z.number(),
-        completed: z.number(),
-        archived: z.number(),
-      }),
-    },
     errors: [],
   }),
   typedRoute({
@@ -149,14 +140,6 @@ export const featureOperationRoutes = defineRoutes([
         return bodyRecord(body).lifetimeDays;
       },
     },
-    schemas: {
-      body: z.object({ lifetimeDays: z.number().int().min(0).nullable() }),
-      response: z.object({
-        id: z.string(),
-        name: z.string(),
-        description: z.string().nullable(),
-        lifetimeDays: z.number().int().nullable(),
-      }),
-    },
+    schemas: { body: z.object({ lifetimeDays: z.number().int().min(0).nullable() }) },
   }),
 ]);

@@ -2,13 +2,15 @@ import { z } from "zod";
 import { bodyRecord } from "../body-fields.ts";
 import { FeatureFields } from "../fragments.ts";
 import { graphql } from "../graphql.ts";
+import { firstFieldSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 import { tagBodySchema } from "../schemas.ts";
+import { featureSchema } from "./strategy-shapes.ts";
 
 const FEATURE_PATH = "/api/admin/projects/:projectId/features/:featureName";
+const FEATURE_TYPES = graphql(`query FeatureTypes { featureTypes { id name description lifetimeDays } }`);
 /** The flag of the path, as GraphQL arguments. */
 const FLAG = { project: "path.projectId", name: "path.featureName" } as const;
-const featureResponse = z.object({ name: z.string() }).passthrough();
 const metadataBody = z.object({
   description: z.string().nullable().optional(),
   type: z.string().optional(),
@@ -22,21 +24,9 @@ export const featureRoutes = defineRoutes([
     path: "/api/admin/feature-types",
     tag: "Features",
     summary: "The flag types and their expected lifetimes",
-    document: graphql(`query FeatureTypes { featureTypes { id name description lifetimeDays } }`),
+    document: FEATURE_TYPES,
     respond: (data) => ({ version: 1, types: data.featureTypes }),
-    schemas: {
-      response: z.object({
-        version: z.literal(1),
-        types: z.array(
-          z.object({
-            id: z.string(),
-            name: z.string(),
-            description: z.string().nullable(),
-            lifetimeDays: z.number().int().nullable(),
-          }),
-        ),
-      }),
-    },
+    schemas: { response: z.object({ version: z.literal(1), types: firstFieldSchema(FEATURE_TYPES) }) },
   }),
   typedRoute({
     method: "POST",
@@ -63,7 +53,7 @@ export const featureRoutes = defineRoutes([
         impressionData: z.boolean().optional(),
         tags: z.array(tagBodySchema).optional(),
       }),
-      response: featureResponse,
+      response: featureSchema,
     },
     errors: [400, 403, 404, 409],
   }),
@@ -78,7 +68,7 @@ export const featureRoutes = defineRoutes([
     ),
     variables: { project: "path.projectId" },
     respond: (data) => ({ version: 1, features: data.projectFeatures }),
-    schemas: { response: z.object({ version: z.literal(1), features: z.array(featureResponse) }) },
+    schemas: { response: z.object({ version: z.literal(1), features: z.array(featureSchema) }) },
     errors: [403, 404],
   }),
   typedRoute({
@@ -93,7 +83,7 @@ export const featureRoutes = defineRoutes([
       [FeatureFields],
     ),
     variables: FLAG,
-    schemas: { response: featureResponse },
+    schemas: { response: featureSchema },
     errors: [403, 404],
   }),
   typedRoute({
@@ -133,7 +123,7 @@ export const featureRoutes = defineRoutes([
       [FeatureFields],
     ),
     variables: { ...FLAG, input: { bodyFields: ["description", "type", "impressionData", "stale"] } },
-    schemas: { body: metadataBody, response: featureResponse },
+    schemas: { body: metadataBody, response: featureSchema },
   }),
   typedRoute({
     method: "PATCH",
@@ -157,7 +147,7 @@ export const featureRoutes = defineRoutes([
           value: z.unknown().optional(),
         }),
       ),
-      response: featureResponse,
+      response: featureSchema,
     },
   }),
   typedRoute({

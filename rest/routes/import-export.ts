@@ -2,13 +2,22 @@ import { z } from "zod";
 import { objectBody } from "../body-fields.ts";
 import { graphql } from "../graphql.ts";
 import { defineRoutes, type RestRequest, typedRoute } from "../route.ts";
-import { flagCoreShape } from "../schemas.ts";
 import { constraintSchema, environmentVariantSchema, strategyVariantSchema } from "./strategy-shapes.ts";
 
 /** Unleash 8.2's exportResultSchema, as Vexil writes it. */
 const exportResultSchema = z
   .object({
-    features: z.array(z.object({ ...flagCoreShape, archived: z.boolean() })),
+    features: z.array(
+      z.object({
+        name: z.string(),
+        type: z.string(),
+        description: z.string().nullable(),
+        project: z.string(),
+        stale: z.boolean(),
+        impressionData: z.boolean(),
+        archived: z.boolean(),
+      }),
+    ),
     featureStrategies: z.array(
       z.object({
         id: z.string(),
@@ -81,13 +90,6 @@ const importTogglesSchema = z.strictObject({
   project: z.string(),
   environment: z.string(),
   data: z.record(z.string(), z.unknown()).describe("An export document (exportResultSchema)."),
-});
-
-const validateItemSchema = z.object({ message: z.string(), affectedItems: z.array(z.string()) });
-const importTogglesValidateSchema = z.object({
-  errors: z.array(validateItemSchema),
-  warnings: z.array(validateItemSchema),
-  permissions: z.array(validateItemSchema),
 });
 
 const EXPORT_DOCUMENT =
@@ -164,7 +166,7 @@ export const importExportRoutes = defineRoutes([
       [ValidationItemFields],
     ),
     variables: importVariables,
-    schemas: { body: importTogglesSchema, response: importTogglesValidateSchema },
+    schemas: { body: importTogglesSchema },
     errors: [400, 404],
   }),
   typedRoute({

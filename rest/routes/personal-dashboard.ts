@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { graphql } from "../graphql.ts";
+import { firstFieldSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 import { withoutNull } from "../shape.ts";
+
+const PERSONAL_DASHBOARD = graphql(`query PersonalDashboard { personalDashboard {
+  admins { id name username imageUrl email }
+  projectOwners { ownerType name imageUrl email }
+  projects { id name health memberCount featureCount }
+  flags { name project type }
+} }`);
 
 export const personalDashboardRoutes = defineRoutes([
   typedRoute({
@@ -10,42 +18,10 @@ export const personalDashboardRoutes = defineRoutes([
     tag: "Personal dashboard",
     summary: "Get the calling user's dashboard (spec 4.10)",
     description: "A credential without a user (an admin API token) gets the personal lists empty.",
-    document: graphql(`query PersonalDashboard { personalDashboard {
-      admins { id name username imageUrl email }
-      projectOwners { ownerType name imageUrl email }
-      projects { id name health memberCount featureCount }
-      flags { name project type }
-    } }`),
+    document: PERSONAL_DASHBOARD,
+    // Unleash's projectOwnersSchema: a project's owners are users here (`system` only in the project view).
     schemas: {
-      response: z.object({
-        admins: z.array(
-          z.object({
-            id: z.number().int(),
-            name: z.string().nullable(),
-            username: z.string().nullable(),
-            imageUrl: z.string().nullable(),
-            email: z.string().nullable(),
-          }),
-        ),
-        projectOwners: z.array(
-          z.object({
-            ownerType: z.literal("user"),
-            name: z.string(),
-            imageUrl: z.string().nullable(),
-            email: z.string().nullable(),
-          }),
-        ),
-        projects: z.array(
-          z.object({
-            id: z.string(),
-            name: z.string(),
-            health: z.number().int(),
-            memberCount: z.number().int(),
-            featureCount: z.number().int(),
-          }),
-        ),
-        flags: z.array(z.object({ name: z.string(), project: z.string(), type: z.string() })),
-      }),
+      response: firstFieldSchema(PERSONAL_DASHBOARD, { "projectOwners.ownerType": z.literal("user") }),
     },
     errors: [],
   }),

@@ -9,7 +9,7 @@ import {
   playgroundAnswer,
 } from "../mappers/playground.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
-import { environmentVariantSchema } from "./strategy-shapes.ts";
+import { variantSchema } from "./strategy-shapes.ts";
 
 const sdkContextSchema = z
   .object({
@@ -75,7 +75,7 @@ const playgroundFeatureSchema = z.object({
   isEnabledInCurrentEnvironment: z.boolean(),
   isEnabled: z.boolean(),
   variant: playgroundVariantSchema,
-  variants: z.array(environmentVariantSchema),
+  variants: z.array(variantSchema),
 });
 const playgroundInputSchema = z.object({
   projects: z.union([z.array(z.string()), z.literal("*")]),

@@ -41,7 +41,6 @@ export const projectInsightRoutes = defineRoutes([
       `query ProjectFlagCreators($projectId: String!) { projectFlagCreators(projectId: $projectId) { id name } }`,
     ),
     variables: { projectId: "path.projectId" },
-    schemas: { response: z.array(z.object({ id: z.number().int(), name: z.string() })) },
     errors: [403, 404],
   }),
   typedRoute({
@@ -237,17 +236,6 @@ export const projectInsightRoutes = defineRoutes([
         limit: z.string().optional().describe("Page size (default 50, at most 1000)."),
         sortBy: z.string().optional().describe("Only `appName` (the default)."),
         sortOrder: z.enum(["asc", "desc"]).optional().describe("Name order (default asc)."),
-      }),
-      response: z.object({
-        total: z.number().int(),
-        applications: z.array(
-          z.object({
-            name: z.string(),
-            environments: z.array(z.string()),
-            instances: z.array(z.string()),
-            sdks: z.array(z.object({ name: z.string(), versions: z.array(z.string()) })),
-          }),
-        ),
       }),
     },
     errors: [400, 403, 404],

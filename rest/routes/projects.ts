@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { bodyRecord } from "../body-fields.ts";
 import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
-import { flagCoreShape } from "../schemas.ts";
 import { withoutNull } from "../shape.ts";
 import { strategyBodySchema, strategyInput } from "./strategy-shapes.ts";
 
@@ -14,23 +14,8 @@ const ProjectFields = graphql(`
   }
 `);
 
-const projectSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  health: z.number().int(),
-  featureCount: z.number().int(),
-  staleFeatureCount: z.number().int(),
-  potentiallyStaleFeatureCount: z.number().int(),
-  memberCount: z.number().int(),
-  createdAt: z.string().datetime(),
-  updatedAt: z.string().datetime(),
-  archivedAt: z.string().datetime().nullable(),
-  favorite: z.boolean(),
-  mode: z.literal("open"),
-  defaultStickiness: z.string(),
-  featureLimit: z.number().int().nullable(),
-});
+/** Vexil's projects are all `open` (Unleash's other modes are Enterprise's). */
+const projectSchema = resultSchema(ProjectFields, { mode: z.literal("open") });
 
 const createdSchema = z.object({
   id: z.string(),
@@ -43,26 +28,14 @@ const createdSchema = z.object({
 });
 
 /** A flag in the project overview (and, without `lastSeenAt`, in the health report). */
-export const overviewFeatureSchema = z.object({
-  ...flagCoreShape,
-  createdAt: z.string().datetime(),
-  lastSeenAt: z.string().datetime().nullable(),
-  archivedAt: z.string().datetime().nullable(),
-  favorite: z.boolean(),
-  environments: z.array(
-    z.object({
-      name: z.string(),
-      enabled: z.boolean(),
-      type: z.string(),
-      sortOrder: z.number().int(),
-      variantCount: z.number().int(),
-      lastSeenAt: z.string().datetime().nullable(),
-      hasStrategies: z.boolean(),
-      hasEnabledStrategies: z.boolean(),
-    }),
-  ),
-  tags: z.array(z.object({ type: z.string(), value: z.string() })),
-});
+const OverviewFeatureFields = graphql(`
+  fragment OverviewFeatureFields on Feature {
+    name type description project stale impressionData createdAt lastSeenAt archivedAt favorite
+    environments { name enabled type sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies }
+    tags { type value }
+  }
+`);
+export const overviewFeatureSchema = resultSchema(OverviewFeatureFields);
 
 const overviewSchema = projectSchema.extend({
   version: z.literal(1),
@@ -145,12 +118,8 @@ export const projectRoutes = defineRoutes([
       `query ProjectOverview($id: String!) { projectOverview(id: $id) {
         ...ProjectFields technicalDebt featureTypeCounts { type count }
         environments { name }
-        features {
-          name type description project stale impressionData createdAt lastSeenAt archivedAt favorite
-          environments { name enabled type sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies }
-          tags { type value }
-        } } }`,
-      [ProjectFields],
+        features { ...OverviewFeatureFields } } }`,
+      [ProjectFields, OverviewFeatureFields],
     ),
     variables: { id: "path.projectId" },
     respond: ({ projectOverview: project }) => ({

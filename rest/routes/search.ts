@@ -2,8 +2,9 @@ import { z } from "zod";
 import { nodesOf } from "../../src/shared/pagination.ts";
 import { EventFields } from "../fragments.ts";
 import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
-import { eventSchema, flagTagSchema } from "../schemas.ts";
+import { eventSchema } from "../schemas.ts";
 import {
   booleanParam,
   dateFilter,
@@ -31,39 +32,8 @@ const SearchItemFields = graphql(`
 
 const filterString = (description: string) => z.string().optional().describe(description);
 
-const featureSearchItemSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
+const featureSearchItemSchema = resultSchema(SearchItemFields, {
   dependencyType: z.enum(["parent", "child"]).nullable(),
-  project: z.string(),
-  stale: z.boolean(),
-  favorite: z.boolean(),
-  impressionData: z.boolean(),
-  createdAt: z.string().datetime().nullable(),
-  archivedAt: z.string().datetime().nullable(),
-  lastSeenAt: z.string().datetime().nullable(),
-  createdBy: z.object({ id: z.number().int(), name: z.string(), imageUrl: z.string().nullable() }),
-  environments: z.array(
-    z.object({
-      name: z.string(),
-      type: z.string(),
-      enabled: z.boolean(),
-      sortOrder: z.number(),
-      variantCount: z.number(),
-      lastSeenAt: z.string().datetime().nullable(),
-      hasStrategies: z.boolean(),
-      hasEnabledStrategies: z.boolean(),
-      yes: z.number().int(),
-      no: z.number().int(),
-      changeRequestIds: z.array(z.number().int()),
-    }),
-  ),
-  segments: z.array(z.string()),
-  tags: z.array(flagTagSchema).nullable(),
-  lifecycle: z
-    .object({ stage: z.string(), status: z.string().nullable(), enteredStageAt: z.string().datetime() })
-    .nullable(),
 });
 
 export const searchRoutes = defineRoutes([

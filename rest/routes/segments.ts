@@ -2,15 +2,10 @@ import { z } from "zod";
 import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
 import { bodyRecord } from "../body-fields.ts";
 import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 import { strategyUsageSchema } from "../schemas.ts";
-import {
-  CONSTRAINT_KEYS,
-  constraintBodySchema,
-  constraintSchema,
-  pick,
-  pickList,
-} from "./strategy-shapes.ts";
+import { CONSTRAINT_KEYS, constraintBodySchema, pick, pickList } from "./strategy-shapes.ts";
 
 const SegmentFields = graphql(`
   fragment SegmentFields on Segment {
@@ -19,16 +14,7 @@ const SegmentFields = graphql(`
   }
 `);
 
-const segmentSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  project: z.string().nullable(),
-  createdAt: z.string().datetime(),
-  usedInFeatures: z.number().int(),
-  usedInProjects: z.number().int(),
-  constraints: z.array(constraintSchema),
-});
+const segmentSchema = resultSchema(SegmentFields);
 
 const segmentBodySchema = z.object({
   name: z.string(),

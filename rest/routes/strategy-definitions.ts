@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
 import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 
 /** Unleash's strategy types (`/api/admin/strategies`): built-ins and custom definitions. */
@@ -11,21 +12,7 @@ const DefinitionFields = graphql(`
   }
 `);
 
-const parameterSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string(),
-  required: z.boolean(),
-});
-const definitionSchema = z.object({
-  name: z.string(),
-  displayName: z.string().nullable(),
-  title: z.string().nullable(),
-  description: z.string().nullable(),
-  editable: z.boolean(),
-  deprecated: z.boolean(),
-  parameters: z.array(parameterSchema),
-});
+const definitionSchema = resultSchema(DefinitionFields);
 const parameterBody = z.object({
   name: z.string(),
   type: z.enum(["string", "percentage", "list", "number", "boolean"]),

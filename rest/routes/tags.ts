@@ -1,18 +1,14 @@
 import { z } from "zod";
 import { bodyFields, bodyRecord } from "../body-fields.ts";
 import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 import { tagBodySchema, tagSchema } from "../schemas.ts";
 import { pickList } from "./strategy-shapes.ts";
 
 const TagTypeFields = graphql(`fragment TagTypeFields on TagType { name description icon color }`);
 const TAG_TYPE_KEYS = ["name", "description", "icon", "color"] as const;
-const tagTypeSchema = z.object({
-  name: z.string(),
-  description: z.string().nullable(),
-  icon: z.string().nullable(),
-  color: z.string().nullable(),
-});
+const tagTypeSchema = resultSchema(TagTypeFields);
 const updateTagTypeBody = z.object({
   description: z.string().nullable().optional(),
   icon: z.string().nullable().optional(),

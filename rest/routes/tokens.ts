@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { objectBody } from "../body-fields.ts";
 import { graphql, type ResultOf } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
 
 const ApiTokenFields = graphql(`
@@ -24,13 +25,7 @@ const apiTokenSchema = z.object({
   createdAt: z.string().datetime(),
   seenAt: z.string().datetime().nullable(),
 });
-const patSchema = z.object({
-  id: z.number().int(),
-  description: z.string(),
-  expiresAt: z.string().datetime(),
-  createdAt: z.string().datetime(),
-  seenAt: z.string().datetime().nullable(),
-});
+const patSchema = resultSchema(PatFields);
 
 /** Unleash also reports `project`: the one project, or `*` / `[]` for several. */
 const withProject = (t: ResultOf<typeof ApiTokenFields>) => ({

@@ -21,24 +21,6 @@ export const uiConfigRoutes = defineRoutes([
       versionInfo { current { oss enterprise } latest isLatest instanceId }
       oidcConfiguredThroughEnv samlConfiguredThroughEnv unleashAIAvailable
     } }`),
-    schemas: {
-      response: z.object({
-        version: z.string(),
-        unleashUrl: z.string(),
-        baseUriPath: z.string(),
-        resourceLimits: z.record(z.string(), z.number().int()),
-        versionInfo: z.object({
-          current: z.object({ oss: z.string(), enterprise: z.string() }),
-          latest: z.object({}),
-          isLatest: z.boolean(),
-          instanceId: z.string().nullable(),
-        }),
-        authenticationType: z.string(),
-        disablePasswordAuth: z.boolean(),
-        emailEnabled: z.boolean(),
-        frontendApiOrigins: z.array(z.string()),
-      }),
-    },
     errors: [],
   }),
   typedRoute({

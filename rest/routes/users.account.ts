@@ -171,13 +171,6 @@ export const userAccountRoutes = defineRoutes([
     tag: "Users",
     summary: "How many admins have a password, have none, or are service accounts (admins only)",
     document: graphql("query AdminCount { adminCount { password noPassword service } }"),
-    schemas: {
-      response: z.object({
-        password: z.number().int(),
-        noPassword: z.number().int(),
-        service: z.number().int(),
-      }),
-    },
     errors: [403],
   }),
   typedRoute({

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
 import { objectBody } from "../body-fields.ts";
 import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 import { defineRoutes, type RestRequest, typedRoute } from "../route.ts";
 
 const AdminUserFields = graphql(`
@@ -13,25 +14,8 @@ const RoleWithPermissionsFields = graphql(
   `fragment RoleWithPermissionsFields on Role { id name description type permissions { name environment } }`,
 );
 
-const userSchema = z.object({
-  id: z.number().int(),
-  username: z.string().nullable(),
-  email: z.string().nullable(),
-  name: z.string().nullable(),
-  imageUrl: z.string().nullable(),
-  rootRole: z.string(),
-  isService: z.boolean(),
-  createdAt: z.string().datetime(),
-  seenAt: z.string().datetime().nullable(),
-  isActive: z.boolean(),
-});
-const roleSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.string(),
-  permissions: z.array(z.object({ name: z.string(), environment: z.string().nullable() })),
-});
+const userSchema = resultSchema(AdminUserFields);
+const roleSchema = resultSchema(RoleWithPermissionsFields);
 const userBody = z.object({
   email: z.string().optional(),
   username: z.string().optional(),
