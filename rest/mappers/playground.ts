@@ -1,5 +1,6 @@
 import { SDK_CONTEXT_FIELDS } from "../../src/modules/evaluation/context-value.logic.ts";
 import { ValidationError } from "../../src/shared/errors.ts";
+import { ENVIRONMENT_VARIANT } from "../fragments.ts";
 import { graphql, type ResultOf } from "../graphql.ts";
 import { isRecord } from "../shape.ts";
 
@@ -10,9 +11,12 @@ import { isRecord } from "../shape.ts";
  * this shape (strings for every context value, `"unknown"` results, edit links) is Unleash's only.
  */
 
+/** A constraint's evaluation, as Unleash's playground shows it. */
+const CONSTRAINT_EVALUATION = "contextName operator values value inverted caseInsensitive result" as const;
+
 /**
- * What the playground selects of an evaluated flag (spreading no other fragment: each spread
- * costs two levels of GraphQL Armor's depth, see rest/fragments.ts).
+ * What the playground selects of an evaluated flag (spreading no other fragment: see
+ * rest/fragments.ts).
  */
 export const FlagEvaluationFields = graphql(`
   fragment FlagEvaluationFields on FlagEvaluation {
@@ -20,12 +24,10 @@ export const FlagEvaluationFields = graphql(`
     variant { name enabled featureEnabled payload { type value } }
     strategies {
       id name title disabled evaluationStatus result parameters
-      constraints { contextName operator values value inverted caseInsensitive result }
-      segments {
-        id name result constraints { contextName operator values value inverted caseInsensitive result }
-      }
+      constraints { ${CONSTRAINT_EVALUATION} }
+      segments { id name result constraints { ${CONSTRAINT_EVALUATION} } }
     }
-    variants { name weight weightType stickiness payload { type value } overrides { contextName values } }
+    variants { ${ENVIRONMENT_VARIANT} }
   }
 `);
 
