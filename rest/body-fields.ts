@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { ValidationError } from "../src/shared/errors.ts";
 import { unknownFieldProblem } from "../src/shared/http-body.ts";
 import type { RestRequest } from "./route.ts";
+import { isRecord } from "./shape.ts";
 
 /** A body field that its route's schema does not allow, where the schema refuses unknown fields. */
 export type UnknownField = ReturnType<typeof unknownFieldProblem>;
@@ -59,9 +60,7 @@ export function unknownBodyFields(schema: z.ZodType | undefined, body: unknown, 
 
 /** A JSON body's fields, or none when the body is not an object (GraphQL then names what is missing). */
 export function bodyRecord(body: unknown): Record<string, unknown> {
-  return typeof body === "object" && body !== null && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
-    : {};
+  return isRecord(body) ? body : {};
 }
 
 /**
@@ -76,8 +75,6 @@ export function bodyFields(body: unknown, keys: readonly string[]): Record<strin
 
 /** The JSON body as an object; a missing body or another JSON type is a malformed request (400). */
 export function objectBody(req: RestRequest): Record<string, unknown> {
-  if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
-    throw new ValidationError("The request body must be a JSON object.");
-  }
-  return req.body as Record<string, unknown>;
+  if (!isRecord(req.body)) throw new ValidationError("The request body must be a JSON object.");
+  return req.body;
 }

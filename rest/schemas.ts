@@ -75,13 +75,3 @@ export const strategyUsageSchema = z.object({
     }),
   ),
 });
-
-/** The fields every Unleash flag schema starts with (overview, health report, export). */
-export const flagCoreShape = {
-  name: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
-  project: z.string(),
-  stale: z.boolean(),
-  impressionData: z.boolean(),
-};

@@ -1,14 +1,11 @@
-import { z } from "zod";
+import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 
 /** Unleash's `environmentSchema`. */
-export const ENVIRONMENT_FIELDS = "name type enabled protected sortOrder projectCount enabledToggleCount";
+export const EnvironmentFields = graphql(`
+  fragment EnvironmentFields on Environment {
+    name type enabled protected sortOrder projectCount enabledToggleCount
+  }
+`);
 
-export const environmentSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  enabled: z.boolean(),
-  protected: z.boolean(),
-  sortOrder: z.number().int(),
-  projectCount: z.number().int(),
-  enabledToggleCount: z.number().int(),
-});
+export const environmentSchema = resultSchema(EnvironmentFields);

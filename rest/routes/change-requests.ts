@@ -1,38 +1,37 @@
 import { z } from "zod";
-import { defineRoutes } from "../route.ts";
+import { bodyRecord } from "../body-fields.ts";
+import { graphql, type ResultOf } from "../graphql.ts";
+import { defineRoutes, type RestRequest, typedRoute } from "../route.ts";
+import { withoutNull } from "../shape.ts";
 
 /** Spec 2.11 selection: the REST shape is the GraphQL ChangeRequest with empty optionals dropped. */
-const USER = "createdBy { id username imageUrl }";
-const CHANGE = `id action conflict payload ${USER} createdAt`;
-export const CHANGE_REQUEST_FIELDS = /* GraphQL */ `
-  id: databaseId title environment minApprovals project state createdAt ${USER}
-  features { name conflict changes { ${CHANGE} } defaultChange { action payload } }
-  segments { ${CHANGE} name }
-  approvals { ${USER} createdAt }
-  rejections { ${USER} createdAt }
-  comments { id text ${USER} createdAt }
-  schedule { status scheduledAt reason failureReason }
-`;
-
-type Obj = Record<string, unknown>;
-
-/** `o` without those of `keys` whose value is null. */
-const dropNull = (o: Obj, ...keys: string[]): Obj =>
-  Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || !keys.includes(k)));
+const ChangeRequestFields = graphql(`
+  fragment ChangeRequestFields on ChangeRequest {
+    id: databaseId title environment minApprovals project state createdAt createdBy { id username imageUrl }
+    features {
+      name conflict
+      changes { id action conflict payload createdBy { id username imageUrl } createdAt }
+      defaultChange { action payload }
+    }
+    segments { id action conflict payload createdBy { id username imageUrl } createdAt name }
+    approvals { createdBy { id username imageUrl } createdAt }
+    rejections { createdBy { id username imageUrl } createdAt }
+    comments { id text createdBy { id username imageUrl } createdAt }
+    schedule { status scheduledAt reason failureReason }
+  }
+`);
 
 /**
  * Spec 2.11 wire shape: `conflict`, `defaultChange`, `schedule` and the schedule's reasons
  * appear only when they have a value (GraphQL answers null).
  */
-function restChangeRequest(view: unknown): unknown {
-  if (!view || typeof view !== "object") return view;
-  const cr = view as Obj;
-  const change = (c: Obj) => dropNull(c, "conflict");
-  const features = (cr.features as Obj[]).map((f) =>
-    dropNull({ ...f, changes: (f.changes as Obj[]).map(change) }, "conflict", "defaultChange"),
+function restChangeRequest(cr: ResultOf<typeof ChangeRequestFields>) {
+  const change = <C extends { conflict: string | null }>(c: C) => withoutNull(c, "conflict");
+  const features = cr.features.map((f) =>
+    withoutNull({ ...f, changes: f.changes.map(change) }, "conflict", "defaultChange"),
   );
-  const schedule = cr.schedule && dropNull(cr.schedule as Obj, "reason", "failureReason");
-  return dropNull({ ...cr, features, segments: (cr.segments as Obj[]).map(change), schedule }, "schedule");
+  const schedule = cr.schedule && withoutNull(cr.schedule, "reason", "failureReason");
+  return withoutNull({ ...cr, features, segments: cr.segments.map(change), schedule }, "schedule");
 }
 
 const userSchema = z.object({
@@ -85,61 +84,57 @@ const proposedChange = z.object({
   feature: z.string().optional(),
   payload: z.unknown().optional(),
 });
-const configItem = z.object({
-  environment: z.string(),
-  type: z.string(),
-  changeRequestEnabled: z.boolean(),
-  requiredApprovals: z.number().int().nullable(),
-});
 
 const crPath = "/api/admin/projects/:projectId/change-requests/:id";
-const crVars = (params: Record<string, string>) => ({ project: params.projectId, id: Number(params.id) });
-const asRest = (data: Obj) => restChangeRequest(Object.values(data)[0]);
+/** The change request of the path, as GraphQL arguments (its id read as JavaScript reads a number). */
+const CHANGE_REQUEST = {
+  project: "path.projectId",
+  id: ({ params }: RestRequest) => Number(params.id),
+} as const;
 
 export const changeRequestRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "POST",
     path: "/api/admin/projects/:projectId/environments/:environment/change-requests",
     tag: "Change requests",
     summary: "Add changes to your Draft change request, creating it when there is none (spec 4.5)",
-    document: `mutation Propose($project: String!, $environment: String!, $changes: [ChangeRequestChangeInput!]!) {
-      proposeChanges(project: $project, environment: $environment, changes: $changes) { ${CHANGE_REQUEST_FIELDS} }
-    }`,
-    variables: ({ params, body }) => ({
-      project: params.projectId,
-      environment: params.environment,
-      changes: Array.isArray(body) ? body : [body ?? {}],
-    }),
-    respond: asRest,
+    document: graphql(
+      `mutation Propose($project: String!, $environment: String!, $changes: [ChangeRequestChangeInput!]!) {
+        proposeChanges(project: $project, environment: $environment, changes: $changes) { ...ChangeRequestFields } }`,
+      [ChangeRequestFields],
+    ),
+    variables: {
+      project: "path.projectId",
+      environment: "path.environment",
+      // One change or a list of them.
+      changes: ({ body }) => (Array.isArray(body) ? body : [body ?? {}]),
+    },
+    respond: (data) => restChangeRequest(data.proposeChanges),
     schemas: { body: z.union([proposedChange, z.array(proposedChange)]), response: changeRequestSchema },
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/change-requests/config",
     tag: "Change requests",
     summary: "Change request configuration of each environment of a project",
-    document: `query Config($project: String!) {
-      changeRequestConfig(project: $project) { environment type changeRequestEnabled requiredApprovals }
-    }`,
-    variables: ({ params }) => ({ project: params.projectId }),
-    schemas: { response: z.array(configItem) },
-  },
-  {
+    document: graphql(`query Config($project: String!) {
+      changeRequestConfig(project: $project) { environment type changeRequestEnabled requiredApprovals } }`),
+    variables: { project: "path.projectId" },
+  }),
+  typedRoute({
     method: "PUT",
     path: "/api/admin/projects/:projectId/environments/:environment/change-requests/config",
     tag: "Change requests",
     summary: "Turn change requests on or off for an environment, with the approvals needed (0 to 10)",
-    document: `mutation UpdateConfig($project: String!, $environment: String!, $enabled: Boolean!, $approvals: Int) {
-      updateChangeRequestConfig(project: $project, environment: $environment, changeRequestsEnabled: $enabled, requiredApprovals: $approvals) { environment }
-    }`,
-    variables: ({ params, body }) => {
-      const b = (body ?? {}) as Obj;
-      return {
-        project: params.projectId,
-        environment: params.environment,
-        enabled: b.changeRequestsEnabled,
-        approvals: b.requiredApprovals,
-      };
+    document:
+      graphql(`mutation UpdateConfig($project: String!, $environment: String!, $enabled: Boolean!, $approvals: Int) {
+      updateChangeRequestConfig(project: $project, environment: $environment, changeRequestsEnabled: $enabled, requiredApprovals: $approvals) {
+        environment } }`),
+    variables: {
+      project: "path.projectId",
+      environment: "path.environment",
+      enabled: "body.changeRequestsEnabled",
+      approvals: "body.requiredApprovals",
     },
     status: 204,
     schemas: {
@@ -148,42 +143,53 @@ export const changeRequestRoutes = defineRoutes([
         requiredApprovals: z.number().int().min(0).max(10).optional(),
       }),
     },
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/change-requests/open",
     tag: "Change requests",
     summary: "Your open change requests in a project (spec 4.6)",
     deprecated: true,
     headers: { Deprecation: "true" },
-    document: `query Open($project: String!) { openChangeRequests(project: $project) { ${CHANGE_REQUEST_FIELDS} } }`,
-    variables: ({ params }) => ({ project: params.projectId }),
-    respond: (data) => (data.openChangeRequests as unknown[]).map(restChangeRequest),
+    document: graphql(
+      `query Open($project: String!) { openChangeRequests(project: $project) { ...ChangeRequestFields } }`,
+      [ChangeRequestFields],
+    ),
+    variables: { project: "path.projectId" },
+    respond: (data) => data.openChangeRequests.map(restChangeRequest),
     schemas: { response: z.array(changeRequestSchema) },
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: crPath,
     tag: "Change requests",
     summary: "One change request",
-    document: `query One($project: String!, $id: Int!) { changeRequest(id: $id, project: $project) { ${CHANGE_REQUEST_FIELDS} } }`,
-    variables: ({ params }) => crVars(params),
-    respond: asRest,
+    document: graphql(
+      `query One($project: String!, $id: Int!) { changeRequest(id: $id, project: $project) { ...ChangeRequestFields } }`,
+      [ChangeRequestFields],
+    ),
+    variables: CHANGE_REQUEST,
+    respond: ({ changeRequest }) => changeRequest && restChangeRequest(changeRequest),
     schemas: { response: changeRequestSchema },
-  },
-  {
+  }),
+  typedRoute({
     method: "PUT",
     path: `${crPath}/state`,
     tag: "Change requests",
     summary: "Move a change request to another state (review, approve, reject, cancel, apply, schedule)",
-    document: `mutation State($project: String!, $id: Int!, $state: String!, $comment: String, $scheduledAt: JSON) {
-      changeChangeRequestState(project: $project, id: $id, state: $state, comment: $comment, scheduledAt: $scheduledAt) { ${CHANGE_REQUEST_FIELDS} }
-    }`,
-    variables: ({ params, body }) => {
-      const b = (body ?? {}) as Obj;
-      return { ...crVars(params), state: b.state, comment: b.comment, scheduledAt: b.scheduledAt };
+    document: graphql(
+      `mutation State($project: String!, $id: Int!, $state: String!, $comment: String, $scheduledAt: JSON) {
+        changeChangeRequestState(project: $project, id: $id, state: $state, comment: $comment, scheduledAt: $scheduledAt) {
+          ...ChangeRequestFields } }`,
+      [ChangeRequestFields],
+    ),
+    variables: {
+      ...CHANGE_REQUEST,
+      state: "body.state",
+      comment: "body.comment",
+      scheduledAt: "body.scheduledAt",
     },
-    respond: asRest,
+    respond: (data) => restChangeRequest(data.changeChangeRequestState),
     errors: [400, 403, 404, 409],
     schemas: {
       body: z.object({
@@ -193,66 +199,75 @@ export const changeRequestRoutes = defineRoutes([
       }),
       response: changeRequestSchema,
     },
-  },
-  {
+  }),
+  typedRoute({
     method: "PUT",
     path: `${crPath}/changes/:changeId`,
     tag: "Change requests",
     summary: "Edit one change (body: the change, or its payload)",
-    document: `mutation Edit($project: String!, $id: Int!, $changeId: Int!, $payload: JSON) {
-      editChangeRequestChange(project: $project, id: $id, changeId: $changeId, payload: $payload) { ${CHANGE_REQUEST_FIELDS} }
-    }`,
-    variables: ({ params, body }) => {
-      const b = body as Obj | undefined;
-      const payload = b && typeof b === "object" && !Array.isArray(b) && "action" in b ? b.payload : body;
-      return { ...crVars(params), changeId: Number(params.changeId), payload };
+    document: graphql(
+      `mutation Edit($project: String!, $id: Int!, $changeId: Int!, $payload: JSON) {
+        editChangeRequestChange(project: $project, id: $id, changeId: $changeId, payload: $payload) {
+          ...ChangeRequestFields } }`,
+      [ChangeRequestFields],
+    ),
+    variables: {
+      ...CHANGE_REQUEST,
+      changeId: ({ params }) => Number(params.changeId),
+      // The whole change (`{action, payload}`) or its payload alone.
+      payload: ({ body }) =>
+        body && typeof body === "object" && !Array.isArray(body) && "action" in body
+          ? bodyRecord(body).payload
+          : body,
     },
-    respond: asRest,
+    respond: (data) => restChangeRequest(data.editChangeRequestChange),
     schemas: { body: z.union([proposedChange, z.unknown()]), response: changeRequestSchema },
-  },
-  {
+  }),
+  typedRoute({
     method: "DELETE",
     path: `${crPath}/changes/:changeId`,
     tag: "Change requests",
     summary: "Discard one change",
-    document: `mutation Discard($project: String!, $id: Int!, $changeId: Int!) {
-      discardChangeRequestChange(project: $project, id: $id, changeId: $changeId) { id }
-    }`,
-    variables: ({ params }) => ({ ...crVars(params), changeId: Number(params.changeId) }),
+    document: graphql(`mutation Discard($project: String!, $id: Int!, $changeId: Int!) {
+      discardChangeRequestChange(project: $project, id: $id, changeId: $changeId) { id } }`),
+    variables: { ...CHANGE_REQUEST, changeId: ({ params }) => Number(params.changeId) },
     status: 204,
-  },
-  {
+  }),
+  typedRoute({
     method: "DELETE",
     path: crPath,
     tag: "Change requests",
     summary: "Discard a Draft change request",
-    document: `mutation DiscardDraft($project: String!, $id: Int!) { discardChangeRequest(project: $project, id: $id) }`,
-    variables: ({ params }) => crVars(params),
+    document: graphql(
+      `mutation DiscardDraft($project: String!, $id: Int!) { discardChangeRequest(project: $project, id: $id) }`,
+    ),
+    variables: CHANGE_REQUEST,
     status: 204,
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: `${crPath}/comments`,
     tag: "Change requests",
     summary: "Comment on a change request",
-    document: `mutation Comment($project: String!, $id: Int!, $text: String!) {
-      commentOnChangeRequest(project: $project, id: $id, text: $text) { ${CHANGE_REQUEST_FIELDS} }
-    }`,
-    variables: ({ params, body }) => ({ ...crVars(params), text: ((body ?? {}) as Obj).text }),
-    respond: asRest,
+    document: graphql(
+      `mutation Comment($project: String!, $id: Int!, $text: String!) {
+        commentOnChangeRequest(project: $project, id: $id, text: $text) { ...ChangeRequestFields } }`,
+      [ChangeRequestFields],
+    ),
+    variables: { ...CHANGE_REQUEST, text: "body.text" },
+    respond: (data) => restChangeRequest(data.commentOnChangeRequest),
     status: 201,
     schemas: { body: z.object({ text: z.string() }), response: changeRequestSchema },
-  },
-  {
+  }),
+  typedRoute({
     method: "PUT",
     path: `${crPath}/title`,
     tag: "Change requests",
     summary: "Set the title of a change request",
-    document: `mutation Title($project: String!, $id: Int!, $title: String!) {
-      updateChangeRequestTitle(project: $project, id: $id, title: $title) { id }
-    }`,
-    variables: ({ params, body }) => ({ ...crVars(params), title: ((body ?? {}) as Obj).title }),
+    document: graphql(`mutation Title($project: String!, $id: Int!, $title: String!) {
+      updateChangeRequestTitle(project: $project, id: $id, title: $title) { id } }`),
+    variables: { ...CHANGE_REQUEST, title: "body.title" },
     status: 204,
     schemas: { body: z.object({ title: z.string() }) },
-  },
+  }),
 ]);

@@ -1,34 +1,28 @@
 import { z } from "zod";
 import { NotFoundError } from "../../src/shared/errors.ts";
 import { nodesOf } from "../../src/shared/pagination.ts";
-import { defineRoutes } from "../route.ts";
-import { integerParam, single } from "../search-params.ts";
+import { graphql, type ResultOf } from "../graphql.ts";
+import { firstFieldSchema } from "../result-schema.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
+import { integerParam } from "../search-params.ts";
+import { withoutNull } from "../shape.ts";
 
 /** Unleash's admin metrics paths, mapped onto Query.featureMetrics / clientApplications. */
 
-type Bucket = {
-  featureName: string;
-  environment: string;
-  appName: string;
-  hour: string;
-  yes: number;
-  no: number;
-  variants: { name: string; count: number }[];
-};
-type Application = {
-  appName: string;
-  sdkVersion: string | null;
-  allStrategies: string[];
-  description: string | null;
-  url: string | null;
-  color: string | null;
-  icon: string | null;
-  usage: { project: string; environments: string[] }[];
-};
+const BucketFields = graphql(`
+  fragment BucketFields on FeatureMetricsBucket {
+    featureName environment appName hour yes no variants { name count }
+  }
+`);
+const ApplicationFields = graphql(`
+  fragment ApplicationFields on ClientApplication {
+    appName sdkVersion allStrategies description url color icon usage { project environments }
+  }
+`);
 
-const BUCKET_FIELDS = "featureName environment appName hour yes no variants { name count }";
-const APPLICATION_FIELDS =
-  "appName sdkVersion allStrategies description url color icon usage { project environments }";
+const FEATURE_USAGE = graphql(`query FeatureUsage($name: String!) {
+  featureLastHourUsage(name: $name) { environment timestamp: hour yes no }
+  featureApplications(name: $name) }`);
 
 const variantsSchema = z.record(z.string(), z.number().int()).describe("Count per variant name.");
 const environmentMetricsSchema = z.object({
@@ -53,9 +47,10 @@ const applicationSchema = z.object({
     .describe("Projects (and environments) of the flags it reported metrics for."),
 });
 
-const variantsOf = (b: Bucket) => Object.fromEntries(b.variants.map((v) => [v.name, v.count]));
+const variantsOf = (b: ResultOf<typeof BucketFields>) =>
+  Object.fromEntries(b.variants.map((v) => [v.name, v.count]));
 
-function rawMetric(b: Bucket) {
+function rawMetric(b: ResultOf<typeof BucketFields>) {
   return {
     featureName: b.featureName,
     appName: b.appName,
@@ -68,31 +63,27 @@ function rawMetric(b: Bucket) {
 }
 
 /** Unleash's applicationSchema: the GraphQL fields in its order and names, nulls left out. */
-function applicationBody(app: Application) {
+function applicationBody(app: ResultOf<typeof ApplicationFields>) {
   const { appName, sdkVersion, allStrategies, description, url, color, icon, usage } = app;
   const fields = { appName, sdkVersion, strategies: allStrategies, description, url, color, icon, usage };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
+  return withoutNull(fields, "sdkVersion", "description", "url", "color", "icon");
 }
 
 export const clientMetricsRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/client-metrics/features/:name/raw",
     tag: "Metrics",
     summary: "Get feature metrics",
     description:
       "The flag's SDK counts per application, environment and hour for the last `hoursBack` hours (1 to 720, default 1), oldest first. An unknown flag has none.",
-    document: `query FeatureMetricsRaw($name: String!, $hoursBack: Int) {
-      featureMetrics(name: $name, hoursBack: $hoursBack) { ${BUCKET_FIELDS} } }`,
-    variables: ({ params, query }) => ({
-      name: params.name,
-      hoursBack: integerParam(query, "hoursBack") ?? 1,
-    }),
-    respond: (data) => ({
-      version: 1,
-      maturity: "stable",
-      data: (data.featureMetrics as Bucket[]).map(rawMetric),
-    }),
+    document: graphql(
+      `query FeatureMetricsRaw($name: String!, $hoursBack: Int) {
+        featureMetrics(name: $name, hoursBack: $hoursBack) { ...BucketFields } }`,
+      [BucketFields],
+    ),
+    variables: { name: "path.name", hoursBack: ({ query }) => integerParam(query, "hoursBack") ?? 1 },
+    respond: (data) => ({ version: 1, maturity: "stable", data: data.featureMetrics.map(rawMetric) }),
     schemas: {
       query: z.object({ hoursBack: z.string().optional().describe("Hours to cover, 1 to 720 (default 1).") }),
       response: z.object({
@@ -102,17 +93,15 @@ export const clientMetricsRoutes = defineRoutes([
       }),
     },
     errors: [400],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/client-metrics/features/:name",
     tag: "Metrics",
     summary: "Last hour of usage and the applications that reported the flag",
     description: "`lastHourUsage`: the current hour's counts per environment; `seenApplications`: by name.",
-    document: `query FeatureUsage($name: String!) {
-      featureLastHourUsage(name: $name) { environment timestamp: hour yes no }
-      featureApplications(name: $name) }`,
-    variables: ({ params }) => ({ name: params.name }),
+    document: FEATURE_USAGE,
+    variables: { name: "path.name" },
     respond: (data, { params }) => ({
       version: 1,
       maturity: "stable",
@@ -125,35 +114,27 @@ export const clientMetricsRoutes = defineRoutes([
         version: z.literal(1),
         maturity: z.string(),
         featureName: z.string(),
-        lastHourUsage: z.array(
-          z.object({
-            environment: z.string(),
-            timestamp: z.string(),
-            yes: z.number().int(),
-            no: z.number().int(),
-          }),
-        ),
+        lastHourUsage: firstFieldSchema(FEATURE_USAGE),
         seenApplications: z.array(z.string()),
       }),
     },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/metrics/applications",
     tag: "Metrics",
     summary: "Get all applications",
     description: "Applications that registered or sent metrics, by name; `query` matches part of the name.",
-    document: `query Applications($query: String, $first: Int, $offset: Int) {
-      clientApplications(query: $query, first: $first, offset: $offset) {
-        totalCount edges { node { ${APPLICATION_FIELDS} } } } }`,
-    variables: ({ query }) => ({
-      query: single(query, "query"),
-      first: integerParam(query, "limit"),
-      offset: integerParam(query, "offset"),
-    }),
+    document: graphql(
+      `query Applications($query: String, $first: Int, $offset: Int) {
+        clientApplications(query: $query, first: $first, offset: $offset) {
+          totalCount edges { node { ...ApplicationFields } } } }`,
+      [ApplicationFields],
+    ),
+    variables: { query: "query.query", first: "query.limit:int", offset: "query.offset:int" },
     respond: (data) => {
-      const { nodes, totalCount } = nodesOf<Application>(data.clientApplications);
+      const { nodes, totalCount } = nodesOf(data.clientApplications);
       return { total: totalCount, applications: nodes.map(applicationBody) };
     },
     schemas: {
@@ -165,20 +146,22 @@ export const clientMetricsRoutes = defineRoutes([
       response: z.object({ total: z.number().int(), applications: z.array(applicationSchema) }),
     },
     errors: [400],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/metrics/applications/:appName",
     tag: "Metrics",
     summary: "Get application data",
-    document: `query Application($appName: String!) { clientApplication(appName: $appName) { ${APPLICATION_FIELDS} } }`,
-    variables: ({ params }) => ({ appName: params.appName }),
-    respond: (data, { params }) => {
-      const app = data.clientApplication as Application | null;
+    document: graphql(
+      `query Application($appName: String!) { clientApplication(appName: $appName) { ...ApplicationFields } }`,
+      [ApplicationFields],
+    ),
+    variables: { appName: "path.appName" },
+    respond: ({ clientApplication: app }, { params }) => {
       if (!app) throw new NotFoundError(`Could not find application "${params.appName}"`);
       return applicationBody(app);
     },
     schemas: { response: applicationSchema },
     errors: [404],
-  },
+  }),
 ]);

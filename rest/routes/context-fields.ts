@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { bodyFields, bodyRecord } from "../body-fields.ts";
 import { graphql, type ResultOf } from "../graphql.ts";
-import { defineRoutes, type Route, typedRoute } from "../route.ts";
+import { defineRoutes, type RestRequest, type Route, typedRoute } from "../route.ts";
 import { strategyUsageSchema } from "../schemas.ts";
 
 const ContextFieldFields = graphql(`
@@ -53,7 +53,8 @@ const shaped = ({ project, ...rest }: ResultOf<typeof ContextFieldFields>) =>
  * D-23).
  */
 function contextFieldRoutes(base: string, scoped: boolean): Route[] {
-  const project = (params: Record<string, string>) => (scoped ? (params.projectId ?? null) : null);
+  /** The project of a scoped route's path; null on the root routes. */
+  const project = ({ params }: RestRequest) => (scoped ? (params.projectId ?? null) : null);
   const where = scoped ? "of a project" : "";
   return [
     typedRoute({
@@ -70,11 +71,11 @@ function contextFieldRoutes(base: string, scoped: boolean): Route[] {
             ...ContextFieldFields } }`,
         [ContextFieldFields],
       ),
-      variables: ({ params, query }) => ({
-        project: project(params),
-        includeRoot: query.get("include") === "root",
-        includeProjects: query.get("include") === "project",
-      }),
+      variables: {
+        project,
+        includeRoot: ({ query }) => query.get("include") === "root",
+        includeProjects: ({ query }) => query.get("include") === "project",
+      },
       respond: (data) => data.contextFields.map(shaped),
       schemas: { query: include, response: z.array(contextFieldSchema) },
       errors: [],
@@ -90,7 +91,7 @@ function contextFieldRoutes(base: string, scoped: boolean): Route[] {
           contextField(name: $name, project: $project) { ...ContextFieldFields } }`,
         [ContextFieldFields],
       ),
-      variables: ({ params }) => ({ name: params.contextField, project: project(params) }),
+      variables: { name: "path.contextField", project },
       respond: (data) => shaped(data.contextField),
       schemas: { response: contextFieldSchema },
       errors: [404],
@@ -108,100 +109,87 @@ function contextFieldRoutes(base: string, scoped: boolean): Route[] {
           createContextField(input: $input) { ...ContextFieldFields } }`,
         [ContextFieldFields],
       ),
-      variables: ({ body, params }) => ({
+      variables: {
+        // A scoped field belongs to the path's project, whatever the body says.
         input: scoped
-          ? { ...bodyFields(body, ["name", ...KEYS]), project: params.projectId }
-          : bodyFields(body, ["name", ...KEYS, "project"]),
-      }),
+          ? ({ body, params }) => ({ ...bodyFields(body, ["name", ...KEYS]), project: params.projectId })
+          : { bodyFields: ["name", ...KEYS, "project"] },
+      },
       respond: (data) => shaped(data.createContextField),
       status: 201,
       schemas: { body: createBody, response: contextFieldSchema },
       errors: [400, 403, ...(scoped ? [404] : []), 409],
     }),
-    {
+    typedRoute({
       method: "PUT",
       path: `${base}/:contextField`,
       tag: "Context",
       summary: `Update a context field ${where}`.trim(),
       description:
         "Absent fields stay as they are; `legalValues` replaces the list. 200 without a body (Unleash).",
-      document: `mutation UpdateContextField($name: String!, $input: UpdateContextFieldInput!, $project: String) {
-        updateContextField(name: $name, input: $input, project: $project) { name }
-      }`,
-      variables: ({ params, body }) => ({
-        name: params.contextField,
-        input: bodyFields(body, KEYS),
-        project: project(params),
-      }),
+      document:
+        graphql(`mutation UpdateContextField($name: String!, $input: UpdateContextFieldInput!, $project: String) {
+        updateContextField(name: $name, input: $input, project: $project) { name } }`),
+      variables: { name: "path.contextField", input: { bodyFields: KEYS }, project },
       schemas: { body: updateBody },
       emptyBody: true,
-    },
-    {
+    }),
+    typedRoute({
       method: "DELETE",
       path: `${base}/:contextField`,
       tag: "Context",
       summary: `Delete a context field ${where}`.trim(),
       description: "200 without a body (Unleash). Constraints that use it are left as they are.",
-      document: `mutation DeleteContextField($name: String!, $project: String) {
-        deleteContextField(name: $name, project: $project) { name }
-      }`,
-      variables: ({ params }) => ({ name: params.contextField, project: project(params) }),
+      document: graphql(`mutation DeleteContextField($name: String!, $project: String) {
+        deleteContextField(name: $name, project: $project) { name } }`),
+      variables: { name: "path.contextField", project },
       emptyBody: true,
-    },
-    {
+    }),
+    typedRoute({
       method: "POST",
       path: `${base}/validate`,
       tag: "Context",
       summary: `Check a name for a new context field ${where}`.trim(),
       description:
         "200, no body, when URL-friendly and free (names are unique across root and project fields); 400 malformed; 409 taken.",
-      document: `query ValidateContextFieldName($name: String!, $project: String) {
-        validateContextFieldName(name: $name, project: $project) }`,
-      variables: (req) => ({
-        name: bodyRecord(req.body).name,
-        project: project(req.params),
-      }),
+      document: graphql(`query ValidateContextFieldName($name: String!, $project: String) {
+        validateContextFieldName(name: $name, project: $project) }`),
+      variables: { name: "body.name", project },
       emptyBody: true,
       schemas: { body: z.strictObject({ name: z.string() }) },
       errors: [400, ...(scoped ? [404] : []), 409],
-    },
-    {
+    }),
+    typedRoute({
       method: "POST",
       path: `${base}/:contextField/legal-values`,
       tag: "Context",
       summary: `Add or update one legal value ${where}`.trim(),
       description: "200, no body. A value the field has gets the new description.",
-      document: `mutation SetLegalValue($name: String!, $value: String!, $description: String, $project: String) {
+      document:
+        graphql(`mutation SetLegalValue($name: String!, $value: String!, $description: String, $project: String) {
         setContextFieldLegalValue(name: $name, value: $value, description: $description, project: $project) {
-          name } }`,
-      variables: (req) => {
-        const b = bodyRecord(req.body);
-        return {
-          name: req.params.contextField,
-          value: b.value,
-          description: b.description ?? null,
-          project: project(req.params),
-        };
+          name } }`),
+      variables: {
+        name: "path.contextField",
+        value: "body.value",
+        description: ({ body }) => bodyRecord(body).description ?? null,
+        project,
       },
       emptyBody: true,
       schemas: { body: z.strictObject({ value: z.string(), description: z.string().optional() }) },
-    },
-    {
+    }),
+    typedRoute({
       method: "DELETE",
       path: `${base}/:contextField/legal-values/:legalValue`,
       tag: "Context",
       summary: `Remove one legal value ${where}`.trim(),
       description: "200, no body. Constraints that use the value are left as they are.",
-      document: `mutation RemoveLegalValue($name: String!, $value: String!, $project: String) {
-        removeContextFieldLegalValue(name: $name, value: $value, project: $project) { name } }`,
-      variables: (req) => ({
-        name: req.params.contextField,
-        value: req.params.legalValue,
-        project: project(req.params),
-      }),
+      document: graphql(`mutation RemoveLegalValue($name: String!, $value: String!, $project: String) {
+        removeContextFieldLegalValue(name: $name, value: $value, project: $project) { name } }`),
+      variables: { name: "path.contextField", value: "path.legalValue", project },
       emptyBody: true,
       errors: [403, 404],
-    },
+    }),
   ];
 }
 
@@ -215,8 +203,8 @@ export const contextRoutes = defineRoutes([
       tag: "Strategies",
       project: true,
     },
-  ].map(
-    ({ path, tag, project }): Route => ({
+  ].map(({ path, tag, project }) =>
+    typedRoute({
       method: "GET",
       path,
       tag,
@@ -225,10 +213,13 @@ export const contextRoutes = defineRoutes([
         : "Get strategies that use a context field",
       description:
         "Strategies with a constraint on the field (archived flags' too), by flag, environment and position; empty for an unknown field.",
-      document: `query ContextFieldStrategies($contextField: String!, $projectId: String) {
+      document: graphql(`query ContextFieldStrategies($contextField: String!, $projectId: String) {
         contextFieldStrategies(contextField: $contextField, projectId: $projectId) {
-          id: databaseId featureName projectId: project environment strategyName: name } }`,
-      variables: ({ params }) => ({ contextField: params.contextField, projectId: params.projectId ?? null }),
+          id: databaseId featureName projectId: project environment strategyName: name } }`),
+      variables: {
+        contextField: "path.contextField",
+        projectId: ({ params }) => params.projectId ?? null,
+      },
       respond: (data) => ({ strategies: data.contextFieldStrategies }),
       schemas: {
         response: strategyUsageSchema,

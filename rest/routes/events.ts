@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { nodesOf } from "../../src/shared/pagination.ts";
-import { EVENT_FIELDS } from "../fragments.ts";
-import { defineRoutes } from "../route.ts";
+import { EventFields } from "../fragments.ts";
+import { graphql } from "../graphql.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
 import { eventSchema } from "../schemas.ts";
-import { BadParameter, integerParam } from "../search-params.ts";
+import { BadParameter } from "../search-params.ts";
 
 const legacySearchBody = z
   .object({
@@ -40,7 +41,7 @@ function legacySearchVariables(body: unknown) {
 }
 
 export const eventRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/events",
     tag: "Events",
@@ -48,8 +49,11 @@ export const eventRoutes = defineRoutes([
     description:
       "Newest first: the latest 100, or with `project` that project's latest 50 (as Unleash); `totalEvents` counts every match. An unknown project answers an empty list. Events the caller may not read are left out (only admins see events of no project).",
     deprecated: true,
-    document: `query RecentEvents($filter: EventFilter, $first: Int) {
-      events(filter: $filter, first: $first) { totalCount edges { node { ${EVENT_FIELDS} } } } }`,
+    document: graphql(
+      `query RecentEvents($filter: EventFilter, $first: Int) {
+        events(filter: $filter, first: $first) { totalCount edges { node { ...EventFields } } } }`,
+      [EventFields],
+    ),
     variables: ({ query }) => {
       const project = query.get("project");
       return project ? { filter: { projects: [project] }, first: 50 } : { first: 100 };
@@ -67,18 +71,17 @@ export const eventRoutes = defineRoutes([
       }),
     },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/event-creators",
     tag: "Events",
     summary: "Who made the recorded changes",
     description: "Distinct authors `{id, name}` of the events the caller may read.",
-    document: `query EventCreators { eventCreators { id name } }`,
-    schemas: { response: z.array(z.object({ id: z.number().int(), name: z.string() })) },
+    document: graphql(`query EventCreators { eventCreators { id name } }`),
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/events/:featureName",
     tag: "Events",
@@ -87,13 +90,16 @@ export const eventRoutes = defineRoutes([
       "The flag's newest events first: 50 unless `limit` (at most 1000) says otherwise, after `offset`; " +
       "`totalEvents` counts them all (as Unleash). An unknown flag answers 200 with an empty list.",
     deprecated: true,
-    document: `query FeatureEvents($filter: EventFilter!, $first: Int, $offset: Int) {
-      events(filter: $filter, first: $first, offset: $offset) { totalCount edges { node { ${EVENT_FIELDS} } } } }`,
-    variables: ({ params, query }) => ({
-      filter: { features: [params.featureName] },
-      first: integerParam(query, "limit"),
-      offset: integerParam(query, "offset"),
-    }),
+    document: graphql(
+      `query FeatureEvents($filter: EventFilter!, $first: Int, $offset: Int) {
+        events(filter: $filter, first: $first, offset: $offset) { totalCount edges { node { ...EventFields } } } }`,
+      [EventFields],
+    ),
+    variables: {
+      filter: ({ params }) => ({ features: [params.featureName] }),
+      first: "query.limit:int",
+      offset: "query.offset:int",
+    },
     respond: (data, { params }) => {
       const { nodes, totalCount } = nodesOf(data.events);
       return { version: 1, toggleName: params.featureName, events: nodes, totalEvents: totalCount };
@@ -111,8 +117,8 @@ export const eventRoutes = defineRoutes([
       }),
     },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/events/search",
     tag: "Events",
@@ -121,9 +127,11 @@ export const eventRoutes = defineRoutes([
       "Newest first. `offset` is the id of the newest event to list; `totalEvents` counts every match. Use GET /api/admin/search/events instead.",
     deprecated: true,
     headers: { Deprecation: "true", Link: '</api/admin/search/events>; rel="successor-version"' },
-    document: `query LegacyEventSearch($filter: EventSearchFilter, $first: Int) {
-      eventSearch(filter: $filter, first: $first) { totalCount edges { node { ${EVENT_FIELDS} } } }
-    }`,
+    document: graphql(
+      `query LegacyEventSearch($filter: EventSearchFilter, $first: Int) {
+        eventSearch(filter: $filter, first: $first) { totalCount edges { node { ...EventFields } } } }`,
+      [EventFields],
+    ),
     variables: ({ body }) => legacySearchVariables(body),
     respond: (data) => {
       const { nodes, totalCount } = nodesOf(data.eventSearch);
@@ -138,5 +146,5 @@ export const eventRoutes = defineRoutes([
       }),
     },
     errors: [400],
-  },
+  }),
 ]);

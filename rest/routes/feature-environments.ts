@@ -1,35 +1,39 @@
 import { z } from "zod";
 import { ValidationError } from "../../src/shared/errors.ts";
-import { ENV_VARIANT_FIELDS, FEATURE_FIELDS } from "../fragments.ts";
-import { defineRoutes } from "../route.ts";
+import { bodyRecord } from "../body-fields.ts";
+import { EnvironmentVariantFields, FeatureFields } from "../fragments.ts";
+import { graphql } from "../graphql.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
 import {
   environmentVariantBodySchema,
-  environmentVariantSchema,
   featureSchema,
   patchesSchema,
-  targetVariables,
+  TARGET,
   variantInput,
+  variantSchema,
 } from "./strategy-shapes.ts";
 
 const ENVIRONMENT_PATH = "/api/admin/projects/:projectId/features/:featureName/environments/:environment";
-const TARGET_VARS = "$project: String!, $feature: String!, $environment: String!";
-const TARGET_ARGS = "project: $project, feature: $feature, environment: $environment";
+const variantsAnswer = z.object({ version: z.literal(1), variants: z.array(variantSchema) });
 
 export const featureEnvironmentRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "POST",
     path: `${ENVIRONMENT_PATH}/on`,
     tag: "Features",
     summary: "Enable a flag in an environment (spec 4.1)",
     description:
       "Adds the project's default strategy first when no strategy would apply; with `shouldActivateDisabledStrategies=true` re-enables the disabled strategies instead. Repeating it changes nothing. Answers the Feature record (spec 2.8).",
-    document: `mutation EnableFeatureEnvironment(${TARGET_VARS}, $activate: Boolean) {
-      enableFeatureEnvironment(${TARGET_ARGS}, shouldActivateDisabledStrategies: $activate) { ${FEATURE_FIELDS} }
-    }`,
-    variables: (req) => ({
-      ...targetVariables(req),
-      activate: req.query.get("shouldActivateDisabledStrategies") === "true",
-    }),
+    document: graphql(
+      `mutation EnableFeatureEnvironment($project: String!, $feature: String!, $environment: String!, $activate: Boolean) {
+        enableFeatureEnvironment(project: $project, feature: $feature, environment: $environment, shouldActivateDisabledStrategies: $activate) {
+          ...FeatureFields } }`,
+      [FeatureFields],
+    ),
+    variables: {
+      ...TARGET,
+      activate: ({ query }) => query.get("shouldActivateDisabledStrategies") === "true",
+    },
     schemas: {
       query: z.object({
         shouldActivateDisabledStrategies: z
@@ -39,95 +43,95 @@ export const featureEnvironmentRoutes = defineRoutes([
       }),
       response: featureSchema,
     },
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: `${ENVIRONMENT_PATH}/off`,
     tag: "Features",
     summary: "Disable a flag in an environment",
     description: "Answers the Feature record (spec 2.8). Repeating it changes nothing.",
-    document: `mutation DisableFeatureEnvironment(${TARGET_VARS}) {
-      disableFeatureEnvironment(${TARGET_ARGS}) { ${FEATURE_FIELDS} }
-    }`,
-    variables: targetVariables,
+    document: graphql(
+      `mutation DisableFeatureEnvironment($project: String!, $feature: String!, $environment: String!) {
+        disableFeatureEnvironment(project: $project, feature: $feature, environment: $environment) { ...FeatureFields } }`,
+      [FeatureFields],
+    ),
+    variables: TARGET,
     schemas: { response: featureSchema },
-  },
-  {
+  }),
+  typedRoute({
     method: "PUT",
     path: `${ENVIRONMENT_PATH}/variants`,
     tag: "Features",
     summary: "Set a flag's variants in an environment",
     description:
       "Replaces all variants; `variable` weights are rebalanced so the total is 1000. Answers `{version, variants}`.",
-    document: `mutation SetFeatureEnvironmentVariants(${TARGET_VARS}, $variants: [EnvironmentVariantInput!]!) {
-      setFeatureEnvironmentVariants(${TARGET_ARGS}, variants: $variants) { variants { ${ENV_VARIANT_FIELDS} } }
-    }`,
+    document: graphql(
+      `mutation SetFeatureEnvironmentVariants($project: String!, $feature: String!, $environment: String!, $variants: [EnvironmentVariantInput!]!) {
+        setFeatureEnvironmentVariants(project: $project, feature: $feature, environment: $environment, variants: $variants) {
+          variants { ...EnvironmentVariantFields } } }`,
+      [EnvironmentVariantFields],
+    ),
     bodyPaths: { variants: "" },
-    variables: (req) => {
-      if (!Array.isArray(req.body)) throw new ValidationError("The body must be an array of variants.");
-      return { ...targetVariables(req), variants: req.body.map((v) => variantInput(v, true)) };
+    variables: {
+      ...TARGET,
+      variants: ({ body }) => {
+        if (!Array.isArray(body)) throw new ValidationError("The body must be an array of variants.");
+        return body.map((v) => variantInput(v, true));
+      },
     },
-    respond: (data) => ({
-      version: 1,
-      variants: (data.setFeatureEnvironmentVariants as { variants: unknown[] }).variants,
-    }),
-    schemas: {
-      body: z.array(environmentVariantBodySchema),
-      response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }),
-    },
-  },
-  {
+    respond: (data) => ({ version: 1, variants: data.setFeatureEnvironmentVariants.variants }),
+    schemas: { body: z.array(environmentVariantBodySchema), response: variantsAnswer },
+  }),
+  typedRoute({
     method: "PATCH",
     path: `${ENVIRONMENT_PATH}/variants`,
     tag: "Features",
     summary: "Patch a flag's variants in an environment (JSON Patch, RFC 6902)",
     description:
       "The patch applies to the variant list (`/0/weight`, `/-` to append...); `variable` weights are rebalanced. Answers `{version, variants}`.",
-    document: `mutation PatchFeatureEnvironmentVariants(${TARGET_VARS}, $operations: [JsonPatchOperationInput!]!) {
-      patchFeatureEnvironmentVariants(${TARGET_ARGS}, operations: $operations) { variants { ${ENV_VARIANT_FIELDS} } }
-    }`,
+    document: graphql(
+      `mutation PatchFeatureEnvironmentVariants($project: String!, $feature: String!, $environment: String!, $operations: [JsonPatchOperationInput!]!) {
+        patchFeatureEnvironmentVariants(project: $project, feature: $feature, environment: $environment, operations: $operations) {
+          variants { ...EnvironmentVariantFields } } }`,
+      [EnvironmentVariantFields],
+    ),
     bodyPaths: { operations: "" },
-    variables: (req) => ({ ...targetVariables(req), operations: req.body ?? [] }),
-    respond: (data) => ({
-      version: 1,
-      variants: (data.patchFeatureEnvironmentVariants as { variants: unknown[] }).variants,
-    }),
-    schemas: {
-      body: patchesSchema,
-      response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }),
-    },
-  },
-  {
+    variables: { ...TARGET, operations: ({ body }) => body ?? [] },
+    respond: (data) => ({ version: 1, variants: data.patchFeatureEnvironmentVariants.variants }),
+    schemas: { body: patchesSchema, response: variantsAnswer },
+  }),
+  typedRoute({
     method: "PUT",
     path: "/api/admin/projects/:projectId/features/:featureName/variants-batch",
     tag: "Features",
     summary: "Set the same variants in several environments",
     description:
       "Replaces the variants in each listed environment, all or nothing. Answers `{version, variants}` as stored (weights rebalanced); no environments: nothing changes and `variants` is empty.",
-    document: `mutation SetFeatureVariantsInEnvironments($project: String!, $feature: String!, $environments: [String!]!, $variants: [EnvironmentVariantInput!]!) {
-      setFeatureVariantsInEnvironments(project: $project, feature: $feature, environments: $environments, variants: $variants) { variants { ${ENV_VARIANT_FIELDS} } }
-    }`,
-    variables: (req) => {
-      const b = (req.body ?? {}) as { variants?: unknown; environments?: unknown };
-      return {
-        project: req.params.projectId,
-        feature: req.params.featureName,
-        environments: b.environments ?? [],
-        variants: Array.isArray(b.variants)
-          ? b.variants.map((v) => variantInput(v, true))
-          : (b.variants ?? []),
-      };
+    document: graphql(
+      `mutation SetFeatureVariantsInEnvironments($project: String!, $feature: String!, $environments: [String!]!, $variants: [EnvironmentVariantInput!]!) {
+        setFeatureVariantsInEnvironments(project: $project, feature: $feature, environments: $environments, variants: $variants) {
+          variants { ...EnvironmentVariantFields } } }`,
+      [EnvironmentVariantFields],
+    ),
+    variables: {
+      project: "path.projectId",
+      feature: "path.featureName",
+      environments: ({ body }) => bodyRecord(body).environments ?? [],
+      variants: ({ body }) => {
+        const variants = bodyRecord(body).variants;
+        return Array.isArray(variants) ? variants.map((v) => variantInput(v, true)) : (variants ?? []);
+      },
     },
     respond: (data) => ({
       version: 1,
-      variants: (data.setFeatureVariantsInEnvironments as { variants: unknown[] }[])[0]?.variants ?? [],
+      variants: data.setFeatureVariantsInEnvironments[0]?.variants ?? [],
     }),
     schemas: {
       body: z.object({
         variants: z.array(environmentVariantBodySchema).optional(),
         environments: z.array(z.string()).optional(),
       }),
-      response: z.object({ version: z.literal(1), variants: z.array(environmentVariantSchema) }),
+      response: variantsAnswer,
     },
-  },
+  }),
 ]);

@@ -1,12 +1,16 @@
 import { z } from "zod";
-import { bodyFields, bodyRecord } from "../body-fields.ts";
-import { FEATURE_FIELDS } from "../fragments.ts";
-import { defineRoutes } from "../route.ts";
+import { bodyRecord } from "../body-fields.ts";
+import { FeatureFields } from "../fragments.ts";
+import { graphql } from "../graphql.ts";
+import { firstFieldSchema } from "../result-schema.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
 import { tagBodySchema } from "../schemas.ts";
+import { featureSchema } from "./strategy-shapes.ts";
 
 const FEATURE_PATH = "/api/admin/projects/:projectId/features/:featureName";
-const feature = (data: Record<string, unknown>) => Object.values(data)[0];
-const featureResponse = z.object({ name: z.string() }).passthrough();
+const FEATURE_TYPES = graphql(`query FeatureTypes { featureTypes { id name description lifetimeDays } }`);
+/** The flag of the path, as GraphQL arguments. */
+const FLAG = { project: "path.projectId", name: "path.featureName" } as const;
 const metadataBody = z.object({
   description: z.string().nullable().optional(),
   type: z.string().optional(),
@@ -15,41 +19,31 @@ const metadataBody = z.object({
 });
 
 export const featureRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/feature-types",
     tag: "Features",
     summary: "The flag types and their expected lifetimes",
-    document: `query FeatureTypes { featureTypes { id name description lifetimeDays } }`,
+    document: FEATURE_TYPES,
     respond: (data) => ({ version: 1, types: data.featureTypes }),
-    schemas: {
-      response: z.object({
-        version: z.literal(1),
-        types: z.array(
-          z.object({
-            id: z.string(),
-            name: z.string(),
-            description: z.string().nullable(),
-            lifetimeDays: z.number().int().nullable(),
-          }),
-        ),
-      }),
-    },
-  },
-  {
+    schemas: { response: z.object({ version: z.literal(1), types: firstFieldSchema(FEATURE_TYPES) }) },
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/projects/:projectId/features",
     tag: "Features",
     summary: "Create a flag",
     description:
       "201 with the Feature record (as the running Unleash 8.2); 409 when the name is taken anywhere.",
-    document: `mutation CreateFeature($project: String!, $input: CreateFeatureInput!) {
-      createFeature(project: $project, input: $input) { ${FEATURE_FIELDS} } }`,
-    variables: (req) => ({
-      project: req.params.projectId,
-      input: bodyFields(req.body, ["name", "type", "description", "impressionData", "tags"]),
-    }),
-    respond: feature,
+    document: graphql(
+      `mutation CreateFeature($project: String!, $input: CreateFeatureInput!) {
+        createFeature(project: $project, input: $input) { ...FeatureFields } }`,
+      [FeatureFields],
+    ),
+    variables: {
+      project: "path.projectId",
+      input: { bodyFields: ["name", "type", "description", "impressionData", "tags"] },
+    },
     status: 201,
     schemas: {
       body: z.object({
@@ -59,46 +53,52 @@ export const featureRoutes = defineRoutes([
         impressionData: z.boolean().optional(),
         tags: z.array(tagBodySchema).optional(),
       }),
-      response: featureResponse,
+      response: featureSchema,
     },
     errors: [400, 403, 404, 409],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/features",
     tag: "Features",
     summary: "List the active flags of a project",
-    document: `query ProjectFeatures($project: String!) { projectFeatures(project: $project) { ${FEATURE_FIELDS} } }`,
-    variables: (req) => ({ project: req.params.projectId }),
+    document: graphql(
+      `query ProjectFeatures($project: String!) { projectFeatures(project: $project) { ...FeatureFields } }`,
+      [FeatureFields],
+    ),
+    variables: { project: "path.projectId" },
     respond: (data) => ({ version: 1, features: data.projectFeatures }),
-    schemas: { response: z.object({ version: z.literal(1), features: z.array(featureResponse) }) },
+    schemas: { response: z.object({ version: z.literal(1), features: z.array(featureSchema) }) },
     errors: [403, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: FEATURE_PATH,
     tag: "Features",
     summary: "Get a flag (spec 2.8 record)",
     description: "An archived flag is 404, as Unleash answers.",
-    document: `query ProjectFeature($project: String!, $name: String!) {
-      projectFeature(project: $project, name: $name, includeArchived: false) { ${FEATURE_FIELDS} } }`,
-    variables: (req) => ({ project: req.params.projectId, name: req.params.featureName }),
-    respond: feature,
-    schemas: { response: featureResponse },
+    document: graphql(
+      `query ProjectFeature($project: String!, $name: String!) {
+        projectFeature(project: $project, name: $name, includeArchived: false) { ...FeatureFields } }`,
+      [FeatureFields],
+    ),
+    variables: FLAG,
+    schemas: { response: featureSchema },
     errors: [403, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: `${FEATURE_PATH}/lifecycle`,
     tag: "Features",
     summary: "A flag's lifecycle stages",
     description: "Every stage the flag entered, oldest first (`stage`, `status`, `enteredStageAt`).",
-    document: `query FeatureLifecycle($project: String!, $name: String!) {
-      projectFeature(project: $project, name: $name) { lifecycleStages { stage status enteredStageAt } } }`,
-    variables: (req) => ({ project: req.params.projectId, name: req.params.featureName }),
+    document: graphql(`query FeatureLifecycle($project: String!, $name: String!) {
+      projectFeature(project: $project, name: $name) { lifecycleStages { stage status enteredStageAt } } }`),
+    variables: FLAG,
+    // Unleash leaves `status` out where there is none.
     respond: (data) =>
-      (data.projectFeature as { lifecycleStages: { status: string | null }[] }).lifecycleStages.map(
-        ({ status, ...stage }) => (status === null ? stage : { ...stage, status }),
+      data.projectFeature.lifecycleStages.map(({ status, ...stage }) =>
+        status === null ? stage : { ...stage, status },
       ),
     schemas: {
       response: z.array(
@@ -110,38 +110,34 @@ export const featureRoutes = defineRoutes([
       ),
     },
     errors: [403, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "PUT",
     path: FEATURE_PATH,
     tag: "Features",
     summary: "Update a flag's metadata",
     description: "Fields left out are kept; other fields of the body (name, project, ...) are ignored.",
-    document: `mutation UpdateFeature($project: String!, $name: String!, $input: UpdateFeatureInput!) {
-      updateFeature(project: $project, name: $name, input: $input) { ${FEATURE_FIELDS} } }`,
-    variables: (req) => ({
-      project: req.params.projectId,
-      name: req.params.featureName,
-      input: bodyFields(req.body, ["description", "type", "impressionData", "stale"]),
-    }),
-    respond: feature,
-    schemas: { body: metadataBody, response: featureResponse },
-  },
-  {
+    document: graphql(
+      `mutation UpdateFeature($project: String!, $name: String!, $input: UpdateFeatureInput!) {
+        updateFeature(project: $project, name: $name, input: $input) { ...FeatureFields } }`,
+      [FeatureFields],
+    ),
+    variables: { ...FLAG, input: { bodyFields: ["description", "type", "impressionData", "stale"] } },
+    schemas: { body: metadataBody, response: featureSchema },
+  }),
+  typedRoute({
     method: "PATCH",
     path: FEATURE_PATH,
     tag: "Features",
     summary: "Patch a flag's metadata (JSON Patch, RFC 6902)",
     description: "Paths: /description, /type, /impressionData, /stale.",
-    document: `mutation PatchFeature($project: String!, $name: String!, $operations: [JsonPatchOperationInput!]!) {
-      patchFeature(project: $project, name: $name, operations: $operations) { ${FEATURE_FIELDS} } }`,
+    document: graphql(
+      `mutation PatchFeature($project: String!, $name: String!, $operations: [JsonPatchOperationInput!]!) {
+        patchFeature(project: $project, name: $name, operations: $operations) { ...FeatureFields } }`,
+      [FeatureFields],
+    ),
     bodyPaths: { operations: "" },
-    variables: (req) => ({
-      project: req.params.projectId,
-      name: req.params.featureName,
-      operations: req.body ?? [],
-    }),
-    respond: feature,
+    variables: { ...FLAG, operations: ({ body }) => body ?? [] },
     schemas: {
       body: z.array(
         z.object({
@@ -151,47 +147,47 @@ export const featureRoutes = defineRoutes([
           value: z.unknown().optional(),
         }),
       ),
-      response: featureResponse,
+      response: featureSchema,
     },
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: `${FEATURE_PATH}/lifecycle/complete`,
     tag: "Features",
     summary: "Mark a flag completed (kept or discarded)",
     description: "200, no body. Body `{status: kept|discarded, statusValue?}`.",
-    document: `mutation CompleteFeature($project: String!, $name: String!, $status: CompletedStatus!, $statusValue: String) {
-      completeFeature(project: $project, name: $name, status: $status, statusValue: $statusValue) { name } }`,
-    variables: (req) => ({
-      project: req.params.projectId,
-      name: req.params.featureName,
-      status: bodyRecord(req.body).status,
-      statusValue: bodyRecord(req.body).statusValue ?? null,
-    }),
+    document:
+      graphql(`mutation CompleteFeature($project: String!, $name: String!, $status: CompletedStatus!, $statusValue: String) {
+      completeFeature(project: $project, name: $name, status: $status, statusValue: $statusValue) { name } }`),
+    variables: {
+      ...FLAG,
+      status: "body.status",
+      statusValue: ({ body }) => bodyRecord(body).statusValue ?? null,
+    },
     emptyBody: true,
     schemas: {
       body: z.strictObject({ status: z.enum(["kept", "discarded"]), statusValue: z.string().optional() }),
     },
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: `${FEATURE_PATH}/lifecycle/uncomplete`,
     tag: "Features",
     summary: "Take a flag out of the completed stage",
-    document: `mutation UncompleteFeature($project: String!, $name: String!) {
-      uncompleteFeature(project: $project, name: $name) { name } }`,
-    variables: (req) => ({ project: req.params.projectId, name: req.params.featureName }),
+    document: graphql(`mutation UncompleteFeature($project: String!, $name: String!) {
+      uncompleteFeature(project: $project, name: $name) { name } }`),
+    variables: FLAG,
     emptyBody: true,
-  },
-  {
+  }),
+  typedRoute({
     method: "DELETE",
     path: FEATURE_PATH,
     tag: "Features",
     summary: "Archive a flag",
     description: "202. Refused (403) while another flag depends on it.",
-    document: `mutation ArchiveFeature($project: String!, $names: [String!]!) {
-      archiveFeatures(project: $project, names: $names) { name } }`,
-    variables: (req) => ({ project: req.params.projectId, names: [req.params.featureName] }),
+    document: graphql(`mutation ArchiveFeature($project: String!, $names: [String!]!) {
+      archiveFeatures(project: $project, names: $names) { name } }`),
+    variables: { project: "path.projectId", names: ({ params }) => [params.featureName] },
     status: 202,
-  },
+  }),
 ]);

@@ -1,13 +1,23 @@
 import { z } from "zod";
 import { objectBody } from "../body-fields.ts";
-import { defineRoutes, type RestRequest } from "../route.ts";
-import { flagCoreShape } from "../schemas.ts";
+import { graphql } from "../graphql.ts";
+import { defineRoutes, type RestRequest, typedRoute } from "../route.ts";
 import { constraintSchema, environmentVariantSchema, strategyVariantSchema } from "./strategy-shapes.ts";
 
 /** Unleash 8.2's exportResultSchema, as Vexil writes it. */
 const exportResultSchema = z
   .object({
-    features: z.array(z.object({ ...flagCoreShape, archived: z.boolean() })),
+    features: z.array(
+      z.object({
+        name: z.string(),
+        type: z.string(),
+        description: z.string().nullable(),
+        project: z.string(),
+        stale: z.boolean(),
+        impressionData: z.boolean(),
+        archived: z.boolean(),
+      }),
+    ),
     featureStrategies: z.array(
       z.object({
         id: z.string(),
@@ -82,24 +92,21 @@ const importTogglesSchema = z.strictObject({
   data: z.record(z.string(), z.unknown()).describe("An export document (exportResultSchema)."),
 });
 
-const validateItemSchema = z.object({ message: z.string(), affectedItems: z.array(z.string()) });
-const importTogglesValidateSchema = z.object({
-  errors: z.array(validateItemSchema),
-  warnings: z.array(validateItemSchema),
-  permissions: z.array(validateItemSchema),
-});
+const EXPORT_DOCUMENT =
+  graphql(`query ExportFeatures($environment: String!, $features: [String!], $tag: String, $project: String) {
+  exportFeatures(environment: $environment, features: $features, tag: $tag, project: $project) }`);
+const ValidationItemFields = graphql(
+  `fragment ValidationItemFields on ImportValidationItem { message affectedItems }`,
+);
 
-const EXPORT_DOCUMENT = `query ExportFeatures($environment: String!, $features: [String!], $tag: String, $project: String) {
-  exportFeatures(environment: $environment, features: $features, tag: $tag, project: $project) }`;
-const ITEM = "message affectedItems";
-
+/** An import's body fields (Unleash's importTogglesSchema: the body must be an object). */
 function importVariables(req: RestRequest) {
   const b = objectBody(req);
   return { project: b.project, environment: b.environment, data: b.data };
 }
 
 export const importExportRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "POST",
     path: "/api/admin/features-batch/export",
     tag: "Import/Export",
@@ -113,8 +120,8 @@ export const importExportRoutes = defineRoutes([
     },
     schemas: { body: exportQuerySchema, response: exportResultSchema },
     errors: [400, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/features-batch/export",
     tag: "Import/Export",
@@ -122,18 +129,16 @@ export const importExportRoutes = defineRoutes([
     description:
       "Vexil's GET form of the export (issue 14): `?environment=` with `features=a,b` (none: every flag), `tag=` or `project=`.",
     document: EXPORT_DOCUMENT,
-    variables: ({ query }) => {
-      const features = query.get("features");
-      return {
-        environment: query.get("environment"),
-        features: features
-          ? features.split(",").filter(Boolean)
-          : query.has("tag") || query.has("project")
-            ? null
-            : [],
-        tag: query.get("tag"),
-        project: query.get("project"),
-      };
+    variables: {
+      environment: ({ query }) => query.get("environment"),
+      // A comma-separated list; none: every flag, unless `tag` or `project` selects them.
+      features: ({ query }) => {
+        const features = query.get("features");
+        if (features) return features.split(",").filter(Boolean);
+        return query.has("tag") || query.has("project") ? null : [];
+      },
+      tag: ({ query }) => query.get("tag"),
+      project: ({ query }) => query.get("project"),
     },
     schemas: {
       query: z.object({
@@ -145,33 +150,37 @@ export const importExportRoutes = defineRoutes([
       response: exportResultSchema,
     },
     errors: [400, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/features-batch/validate",
     tag: "Import/Export",
     summary: "Validate feature import data",
     description:
       "What importing `data` into `project`/`environment` would meet: errors (the import would answer 400 with them), warnings, and permissions the caller lacks.",
-    document: `query ValidateImport($project: String!, $environment: String!, $data: JSON!) {
-      validateFeatureImport(project: $project, environment: $environment, data: $data) {
-        errors { ${ITEM} } warnings { ${ITEM} } permissions { ${ITEM} } } }`,
+    document: graphql(
+      `query ValidateImport($project: String!, $environment: String!, $data: JSON!) {
+        validateFeatureImport(project: $project, environment: $environment, data: $data) {
+          errors { ...ValidationItemFields } warnings { ...ValidationItemFields }
+          permissions { ...ValidationItemFields } } }`,
+      [ValidationItemFields],
+    ),
     variables: importVariables,
-    schemas: { body: importTogglesSchema, response: importTogglesValidateSchema },
+    schemas: { body: importTogglesSchema },
     errors: [400, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/features-batch/import",
     tag: "Import/Export",
     summary: "Import feature flags",
     description:
       "Imports an export document into `project` and `environment` in one transaction (200, no body). 400 lists every problem found; 403 lists the missing permissions.",
-    document: `mutation ImportFeatures($project: String!, $environment: String!, $data: JSON!) {
-      importFeatures(project: $project, environment: $environment, data: $data) { events } }`,
+    document: graphql(`mutation ImportFeatures($project: String!, $environment: String!, $data: JSON!) {
+      importFeatures(project: $project, environment: $environment, data: $data) { events } }`),
     variables: importVariables,
     emptyBody: true,
     schemas: { body: importTogglesSchema },
     errors: [400, 403, 404],
-  },
+  }),
 ]);

@@ -1,14 +1,8 @@
 import { z } from "zod";
-import { defineRoutes } from "../route.ts";
+import { graphql } from "../graphql.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
 
 const count = z.number().int().min(0);
-const FIELDS = `instanceId timestamp versionOSS versionEnterprise users licensedUsers featureToggles projects
-  contextFields roles groups environments segments strategies featureExports featureImports
-  maxEnvironmentStrategies maxConstraints maxConstraintValues releaseTemplates releasePlans readOnlyUsers
-  SAMLenabled OIDCenabled edgeInstanceUsage sum
-  activeUsers { last7 last30 last60 last90 } productionChanges { last30 last60 last90 }
-  previousDayMetricsBucketsCount { enabledCount variantCount } clientApps { range count }
-  apiTokens { admin client frontend }`;
 
 const statisticsSchema = z.strictObject({
   instanceId: z.string(),
@@ -45,27 +39,34 @@ const statisticsSchema = z.strictObject({
 });
 
 export const instanceAdminRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/instance-admin/statistics",
     tag: "Instance Admin",
     summary: "Instance usage statistics (admins only)",
     description:
       "Counts of users, flags, projects, environments, segments, strategy types, context fields, roles and API tokens by type, computed on request. Groups, release templates and plans, Edge usage are 0 or empty (not Vexil features).",
-    document: `query InstanceStatistics { instanceStatistics { ${FIELDS} } }`,
+    document: graphql(`query InstanceStatistics { instanceStatistics {
+      instanceId timestamp versionOSS versionEnterprise users licensedUsers featureToggles projects
+      contextFields roles groups environments segments strategies featureExports featureImports
+      maxEnvironmentStrategies maxConstraints maxConstraintValues releaseTemplates releasePlans readOnlyUsers
+      SAMLenabled OIDCenabled edgeInstanceUsage sum
+      activeUsers { last7 last30 last60 last90 } productionChanges { last30 last60 last90 }
+      previousDayMetricsBucketsCount { enabledCount variantCount } clientApps { range count }
+      apiTokens { admin client frontend } } }`),
     schemas: { response: statisticsSchema },
     errors: [403],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/instance-admin/statistics/csv",
     tag: "Instance Admin",
     summary: "Instance usage statistics as CSV (admins only)",
     description: "The same figures: a header row and a value row; objects and lists as JSON text.",
-    document: "query InstanceStatisticsCsv { instanceStatistics { csv } }",
-    respond: (data) => (data.instanceStatistics as { csv: string }).csv,
+    document: graphql("query InstanceStatisticsCsv { instanceStatistics { csv } }"),
+    respond: (data) => data.instanceStatistics.csv,
     contentType: "text/csv",
     schemas: { response: z.string() },
     errors: [403],
-  },
+  }),
 ]);

@@ -81,7 +81,7 @@ export const inviteRoutes = defineRoutes([
         createPublicSignupToken(input: $input) { secret url token { ...InviteFields } } }`,
       [InviteFields],
     ),
-    variables: (req) => ({ input: objectBody(req) }),
+    variables: { input: "body:object" },
     respond: ({ createPublicSignupToken: created }) => ({
       ...created.token,
       secret: created.secret,

@@ -1,79 +1,52 @@
 import { z } from "zod";
-import { defineRoutes } from "../route.ts";
+import { graphql } from "../graphql.ts";
+import { firstFieldSchema } from "../result-schema.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
+import { withoutNull } from "../shape.ts";
+
+const PERSONAL_DASHBOARD = graphql(`query PersonalDashboard { personalDashboard {
+  admins { id name username imageUrl email }
+  projectOwners { ownerType name imageUrl email }
+  projects { id name health memberCount featureCount }
+  flags { name project type }
+} }`);
 
 export const personalDashboardRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/personal-dashboard",
     tag: "Personal dashboard",
     summary: "Get the calling user's dashboard (spec 4.10)",
     description: "A credential without a user (an admin API token) gets the personal lists empty.",
-    document: `query PersonalDashboard { personalDashboard {
-      admins { id name username imageUrl email }
-      projectOwners { ownerType name imageUrl email }
-      projects { id name health memberCount featureCount }
-      flags { name project type }
-    } }`,
+    document: PERSONAL_DASHBOARD,
+    // Unleash's projectOwnersSchema: a project's owners are users here (`system` only in the project view).
     schemas: {
-      response: z.object({
-        admins: z.array(
-          z.object({
-            id: z.number().int(),
-            name: z.string().nullable(),
-            username: z.string().nullable(),
-            imageUrl: z.string().nullable(),
-            email: z.string().nullable(),
-          }),
-        ),
-        projectOwners: z.array(
-          z.object({
-            ownerType: z.literal("user"),
-            name: z.string(),
-            imageUrl: z.string().nullable(),
-            email: z.string().nullable(),
-          }),
-        ),
-        projects: z.array(
-          z.object({
-            id: z.string(),
-            name: z.string(),
-            health: z.number().int(),
-            memberCount: z.number().int(),
-            featureCount: z.number().int(),
-          }),
-        ),
-        flags: z.array(z.object({ name: z.string(), project: z.string(), type: z.string() })),
-      }),
+      response: firstFieldSchema(PERSONAL_DASHBOARD, { "projectOwners.ownerType": z.literal("user") }),
     },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/personal-dashboard/:projectId",
     tag: "Personal dashboard",
     summary: "Get personal project details",
     description:
       "The project's 10 newest events, onboarding status, owners (`system` when none), the caller's roles in it and its health. `avgHealthCurrentWindow`/`avgHealthPastWindow` are null: Vexil keeps no health history.",
-    document: `query PersonalDashboardProject($projectId: String!) { personalDashboardProject(projectId: $projectId) {
+    document:
+      graphql(`query PersonalDashboardProject($projectId: String!) { personalDashboardProject(projectId: $projectId) {
       latestEvents { id summary createdBy createdByImageUrl createdAt }
       onboardingStatus { status feature }
       owners { ownerType name imageUrl email }
       roles { id name type }
       insights { avgHealthCurrentWindow avgHealthPastWindow totalFlags activeFlags staleFlags potentiallyStaleFlags health technicalDebt }
-    } }`,
-    variables: ({ params }) => ({ projectId: params.projectId }),
-    respond: (data) => {
-      const d = data.personalDashboardProject as {
-        onboardingStatus: { status: string; feature: string | null };
-        owners: { ownerType: string; name: string | null; imageUrl: string | null; email: string | null }[];
-      } & Record<string, unknown>;
-      const { status, feature } = d.onboardingStatus;
-      return {
-        ...d,
-        onboardingStatus: feature === null ? { status } : { status, feature },
-        owners: d.owners.map((o) => (o.ownerType === "system" ? { ownerType: "system" } : o)),
-      };
-    },
+    } }`),
+    variables: { projectId: "path.projectId" },
+    // Unleash: `feature` only once a first flag exists; the `system` owner without a person's fields.
+    respond: ({ personalDashboardProject: d }) => ({
+      ...d,
+      onboardingStatus: withoutNull(d.onboardingStatus, "feature"),
+      owners: d.owners.map((o) => (o.ownerType === "system" ? { ownerType: "system" } : o)),
+    }),
     schemas: {
       response: z.object({
         latestEvents: z.array(
@@ -118,5 +91,5 @@ export const personalDashboardRoutes = defineRoutes([
       }),
     },
     errors: [404],
-  },
+  }),
 ]);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { graphql, type ResultOf } from "../graphql.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
-import { integerParam, single } from "../search-params.ts";
+import { single } from "../search-params.ts";
+import { withoutNull } from "../shape.ts";
 import { overviewFeatureSchema } from "./projects.ts";
 
 /** Unleash's project pages beyond the overview: creators, status, health, insights, DORA, applications. */
@@ -25,24 +26,23 @@ const ratingSchema = z.object({
 const stageSchema = z.object({ averageDays: z.number().nullable(), currentFlags: z.number().int() });
 
 /** GraphQL null -> absent, as Unleash leaves `projectAverage` out when there is none. */
-function dora(d: ResultOf<typeof DoraFields>) {
-  return { ...(d.projectAverage === null ? {} : { projectAverage: d.projectAverage }), features: d.features };
-}
+const dora = (d: ResultOf<typeof DoraFields>) => withoutNull(d, "projectAverage");
 
 const healthFeatureSchema = overviewFeatureSchema.omit({ lastSeenAt: true });
 
 export const projectInsightRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/flag-creators",
     tag: "Projects",
     summary: "Get a list of all flag creators for a project",
     description: "Users who created the project's active flags, by name.",
-    document: `query ProjectFlagCreators($projectId: String!) { projectFlagCreators(projectId: $projectId) { id name } }`,
-    variables: ({ params }) => ({ projectId: params.projectId }),
-    schemas: { response: z.array(z.object({ id: z.number().int(), name: z.string() })) },
+    document: graphql(
+      `query ProjectFlagCreators($projectId: String!) { projectFlagCreators(projectId: $projectId) { id name } }`,
+    ),
+    variables: { projectId: "path.projectId" },
     errors: [403, 404],
-  },
+  }),
   typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/status",
@@ -60,7 +60,7 @@ export const projectInsightRoutes = defineRoutes([
         archived { currentFlags last30Days }
       }
     } }`),
-    variables: ({ params }) => ({ projectId: params.projectId }),
+    variables: { projectId: "path.projectId" },
     respond: ({ projectStatus: s }) => {
       return {
         activityCountByDate: s.activityCountByDate,
@@ -115,7 +115,7 @@ export const projectInsightRoutes = defineRoutes([
     }`,
       [RatingFields],
     ),
-    variables: ({ params }) => ({ projectId: params.projectId }),
+    variables: { projectId: "path.projectId" },
     respond: (data) => {
       const { projectOverview: project, projectInsights } = data;
       const debt = projectInsights.technicalDebt;
@@ -172,7 +172,7 @@ export const projectInsightRoutes = defineRoutes([
     } }`,
       [DoraFields, RatingFields],
     ),
-    variables: ({ params }) => ({ projectId: params.projectId }),
+    variables: { projectId: "path.projectId" },
     respond: ({ projectInsights: i }) => ({ ...i, leadTime: dora(i.leadTime) }),
     schemas: {
       response: z.object({
@@ -206,28 +206,29 @@ export const projectInsightRoutes = defineRoutes([
       `query ProjectDora($projectId: String!) { projectDora(projectId: $projectId) { ...DoraFields } }`,
       [DoraFields],
     ),
-    variables: ({ params }) => ({ projectId: params.projectId }),
+    variables: { projectId: "path.projectId" },
     respond: (data) => dora(data.projectDora),
     schemas: { response: leadTimeSchema },
     errors: [403, 404],
   }),
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/applications",
     tag: "Projects",
     summary: "Get a list of all applications for a project",
     description:
       "Applications that reported metrics for the project's flags, by name (`sortOrder=desc` reverses): the environments they did so in, their instances there and those instances' SDKs.",
-    document: `query ProjectApplications($projectId: String!, $query: String, $offset: Int, $first: Int, $descending: Boolean) {
+    document:
+      graphql(`query ProjectApplications($projectId: String!, $query: String, $offset: Int, $first: Int, $descending: Boolean) {
       projectApplications(projectId: $projectId, query: $query, offset: $offset, first: $first, descending: $descending) {
-        total applications { name environments instances sdks { name versions } } } }`,
-    variables: ({ params, query }) => ({
-      projectId: params.projectId,
-      query: single(query, "query"),
-      offset: integerParam(query, "offset"),
-      first: integerParam(query, "limit"),
-      descending: single(query, "sortOrder") === "desc",
-    }),
+        total applications { name environments instances sdks { name versions } } } }`),
+    variables: {
+      projectId: "path.projectId",
+      query: "query.query",
+      offset: "query.offset:int",
+      first: "query.limit:int",
+      descending: ({ query }) => single(query, "sortOrder") === "desc",
+    },
     schemas: {
       query: z.object({
         query: z.string().optional().describe("Part of the application name."),
@@ -236,29 +237,20 @@ export const projectInsightRoutes = defineRoutes([
         sortBy: z.string().optional().describe("Only `appName` (the default)."),
         sortOrder: z.enum(["asc", "desc"]).optional().describe("Name order (default asc)."),
       }),
-      response: z.object({
-        total: z.number().int(),
-        applications: z.array(
-          z.object({
-            name: z.string(),
-            environments: z.array(z.string()),
-            instances: z.array(z.string()),
-            sdks: z.array(z.object({ name: z.string(), versions: z.array(z.string()) })),
-          }),
-        ),
-      }),
     },
     errors: [400, 403, 404],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/projects/:projectId/sdks/outdated",
     tag: "Projects",
     summary: "Get outdated project SDKs",
     description:
       "SDK versions older than Unleash's recommended minimum, run by applications that reported metrics for the project's flags.",
-    document: `query ProjectOutdatedSdks($projectId: String!) { outdatedSdks(projectId: $projectId) { sdkVersion applications } }`,
-    variables: ({ params }) => ({ projectId: params.projectId }),
+    document: graphql(
+      `query ProjectOutdatedSdks($projectId: String!) { outdatedSdks(projectId: $projectId) { sdkVersion applications } }`,
+    ),
+    variables: { projectId: "path.projectId" },
     respond: (data) => ({ sdks: data.outdatedSdks }),
     schemas: {
       response: z.object({
@@ -266,5 +258,5 @@ export const projectInsightRoutes = defineRoutes([
       }),
     },
     errors: [404],
-  },
+  }),
 ]);

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { nodesOf } from "../../src/shared/pagination.ts";
-import { EVENT_FIELDS } from "../fragments.ts";
-import { defineRoutes } from "../route.ts";
-import { eventSchema, flagTagSchema } from "../schemas.ts";
+import { EventFields } from "../fragments.ts";
+import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
+import { defineRoutes, typedRoute } from "../route.ts";
+import { eventSchema } from "../schemas.ts";
 import {
   booleanParam,
   dateFilter,
   dayIs,
   featureSort,
-  integerParam,
   listFilter,
   segmentFilter,
   single,
@@ -17,68 +18,41 @@ import {
 } from "../search-params.ts";
 
 /** Spec 2.9 feature search item. */
-const SEARCH_ITEM_FIELDS = /* GraphQL */ `
-  name type description dependencyType project stale favorite impressionData
-  createdAt archivedAt lastSeenAt createdBy { id name imageUrl }
-  environments {
-    name type enabled sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies
-    yes no changeRequestIds
+const SearchItemFields = graphql(`
+  fragment SearchItemFields on FeatureSearchItem {
+    name type description dependencyType project stale favorite impressionData
+    createdAt archivedAt lastSeenAt createdBy { id name imageUrl }
+    environments {
+      name type enabled sortOrder variantCount lastSeenAt hasStrategies hasEnabledStrategies
+      yes no changeRequestIds
+    }
+    segments tags { type value color } lifecycle { stage status enteredStageAt }
   }
-  segments tags { type value color } lifecycle { stage status enteredStageAt }
-`;
+`);
 
 const filterString = (description: string) => z.string().optional().describe(description);
 
-const featureSearchItemSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
+const featureSearchItemSchema = resultSchema(SearchItemFields, {
   dependencyType: z.enum(["parent", "child"]).nullable(),
-  project: z.string(),
-  stale: z.boolean(),
-  favorite: z.boolean(),
-  impressionData: z.boolean(),
-  createdAt: z.string().datetime().nullable(),
-  archivedAt: z.string().datetime().nullable(),
-  lastSeenAt: z.string().datetime().nullable(),
-  createdBy: z.object({ id: z.number().int(), name: z.string(), imageUrl: z.string().nullable() }),
-  environments: z.array(
-    z.object({
-      name: z.string(),
-      type: z.string(),
-      enabled: z.boolean(),
-      sortOrder: z.number(),
-      variantCount: z.number(),
-      lastSeenAt: z.string().datetime().nullable(),
-      hasStrategies: z.boolean(),
-      hasEnabledStrategies: z.boolean(),
-      yes: z.number().int(),
-      no: z.number().int(),
-      changeRequestIds: z.array(z.number().int()),
-    }),
-  ),
-  segments: z.array(z.string()),
-  tags: z.array(flagTagSchema).nullable(),
-  lifecycle: z
-    .object({ stage: z.string(), status: z.string().nullable(), enteredStageAt: z.string().datetime() })
-    .nullable(),
 });
 
 export const searchRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/search/features",
     tag: "Search",
     summary: "Search and filter flags (spec 4.2)",
     description:
       "Filters are ANDed; a value that breaks a parameter's pattern is a 400 naming the parameter. `total` counts every match.",
-    document: `query SearchFeatures($filter: FeatureSearchFilter, $sort: FeatureSearchSort, $favoritesFirst: Boolean, $first: Int, $offset: Int) {
-      featureSearch(filter: $filter, sort: $sort, favoritesFirst: $favoritesFirst, first: $first, offset: $offset) {
-        totalCount edges { node { ${SEARCH_ITEM_FIELDS} } }
-      }
-    }`,
-    variables: ({ query }) => ({
-      filter: {
+    document: graphql(
+      `query SearchFeatures($filter: FeatureSearchFilter, $sort: FeatureSearchSort, $favoritesFirst: Boolean, $first: Int, $offset: Int) {
+        featureSearch(filter: $filter, sort: $sort, favoritesFirst: $favoritesFirst, first: $first, offset: $offset) {
+          totalCount edges { node { ...SearchItemFields } } } }`,
+      [SearchItemFields],
+    ),
+    // Unleash's filter parameters (OPERATOR:values) parsed into GraphQL's filter input.
+    variables: {
+      filter: ({ query }) => ({
         query: single(query, "query"),
         project: listFilter(query, "project"),
         type: listFilter(query, "type"),
@@ -91,12 +65,12 @@ export const searchRoutes = defineRoutes([
         createdAt: dateFilter(query, "createdAt"),
         archived: booleanParam(query, "archived", true),
         favorite: booleanParam(query, "favorite", true),
-      },
-      sort: featureSort(query),
-      favoritesFirst: booleanParam(query, "favoritesFirst"),
-      first: integerParam(query, "limit"),
-      offset: integerParam(query, "offset"),
-    }),
+      }),
+      sort: ({ query }) => featureSort(query),
+      favoritesFirst: ({ query }) => booleanParam(query, "favoritesFirst"),
+      first: "query.limit:int",
+      offset: "query.offset:int",
+    },
     respond: (data) => {
       const { nodes, totalCount } = nodesOf(data.featureSearch);
       return { features: nodes, total: totalCount };
@@ -128,18 +102,20 @@ export const searchRoutes = defineRoutes([
       response: z.object({ features: z.array(featureSearchItemSchema), total: z.number().int() }),
     },
     errors: [400],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/search/events",
     tag: "Search",
     summary: "Search events (spec 4.4)",
     description: "Newest first. `from`/`to` are whole days, both inclusive.",
-    document: `query SearchEvents($filter: EventSearchFilter, $first: Int, $offset: Int) {
-      eventSearch(filter: $filter, first: $first, offset: $offset) { totalCount edges { node { ${EVENT_FIELDS} } } }
-    }`,
-    variables: ({ query }) => ({
-      filter: {
+    document: graphql(
+      `query SearchEvents($filter: EventSearchFilter, $first: Int, $offset: Int) {
+        eventSearch(filter: $filter, first: $first, offset: $offset) { totalCount edges { node { ...EventFields } } } }`,
+      [EventFields],
+    ),
+    variables: {
+      filter: ({ query }) => ({
         query: single(query, "query"),
         feature: listFilter(query, "feature", true),
         project: listFilter(query, "project", true),
@@ -148,10 +124,10 @@ export const searchRoutes = defineRoutes([
         environment: listFilter(query, "environment", true),
         from: dayIs(query, "from"),
         to: dayIs(query, "to"),
-      },
-      first: integerParam(query, "limit"),
-      offset: integerParam(query, "offset"),
-    }),
+      }),
+      first: "query.limit:int",
+      offset: "query.offset:int",
+    },
     respond: (data) => {
       const { nodes, totalCount } = nodesOf(data.eventSearch);
       return { events: nodes, total: totalCount };
@@ -172,5 +148,5 @@ export const searchRoutes = defineRoutes([
       response: z.object({ events: z.array(eventSchema), total: z.number().int() }),
     },
     errors: [400],
-  },
+  }),
 ]);

@@ -1,10 +1,19 @@
 import { z } from "zod";
 import { CONSTRAINT_OPERATORS } from "../../src/modules/feature-environments/strategy.types.ts";
 import { ValidationError } from "../../src/shared/errors.ts";
-import type { RestRequest } from "../route.ts";
-import { storedTagSchema } from "../schemas.ts";
+import {
+  EnvironmentVariantFields,
+  FeatureEnvironmentFields,
+  FeatureFields,
+  StrategyFields,
+} from "../fragments.ts";
+import { resultSchema } from "../result-schema.ts";
+import { isRecord } from "../shape.ts";
 
-/** Spec 2.2 / 2.3 / 2.4 / 2.5 / 2.6 shapes of the strategy routes, for the OpenAPI document. */
+/**
+ * Spec 2.2 / 2.3 / 2.4 / 2.5 / 2.6 shapes of the strategy routes, for the OpenAPI document: the
+ * bodies Unleash takes, and (from the GraphQL fragments) the answers.
+ */
 export const constraintSchema = z.object({
   contextName: z.string(),
   operator: z.enum(CONSTRAINT_OPERATORS),
@@ -43,18 +52,14 @@ export const environmentVariantBodySchema = z.strictObject({
   overrides: z.array(z.strictObject({ contextName: z.string(), values: z.array(z.string()) })).optional(),
 });
 
-export const strategySchema = z.object({
-  id: z.string().uuid(),
-  name: z.string(),
-  title: z.string().nullable(),
-  disabled: z.boolean().nullable(),
-  featureName: z.string(),
-  sortOrder: z.number(),
-  segments: z.array(z.number().int()),
-  constraints: z.array(constraintSchema),
-  variants: z.array(strategyVariantSchema),
-  parameters: z.record(z.string(), z.string()),
-});
+/** A strategy's parameters: GraphQL's JSON, each a string (Unleash's parametersSchema). */
+const parametersSchema = z.record(z.string(), z.string());
+
+/** Spec 2.6 Strategy, as the routes answer it. */
+export const strategySchema = resultSchema(StrategyFields, { parameters: parametersSchema });
+
+/** Spec 2.5 feature-environment variant, as the routes answer it. */
+export const variantSchema = resultSchema(EnvironmentVariantFields);
 
 export const strategyBodySchema = z.object({
   name: z.string(),
@@ -80,51 +85,15 @@ export const strategyUpdateBodySchema = strategyBodySchema.extend({
     .optional(),
 });
 
-const featureEnvironmentSchema = z.object({
-  name: z.string(),
-  featureName: z.string(),
-  environment: z.string(),
-  type: z.string(),
-  enabled: z.boolean(),
-  sortOrder: z.number(),
-  variantCount: z.number(),
-  strategies: z.array(strategySchema),
-  variants: z.array(environmentVariantSchema),
-  lastSeenAt: z.string().datetime().nullable(),
-  hasStrategies: z.boolean(),
-  hasEnabledStrategies: z.boolean(),
+/** Spec 2.7 Feature environment, as the routes answer it. */
+export const featureEnvironmentSchema = resultSchema(FeatureEnvironmentFields, {
+  "strategies.parameters": parametersSchema,
 });
 
-/** Spec 2.8 Feature. */
-export const featureSchema = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
-  archived: z.boolean(),
-  project: z.string(),
-  enabled: z.boolean(),
-  stale: z.boolean(),
-  favorite: z.boolean(),
-  impressionData: z.boolean(),
-  createdAt: z.string().datetime().nullable(),
-  createdBy: z.object({ id: z.number().int(), name: z.string(), imageUrl: z.string().nullable() }),
-  archivedAt: z.string().datetime().nullable(),
-  lastSeenAt: z.string().datetime().nullable(),
-  environments: z.array(featureEnvironmentSchema),
-  variants: z.array(environmentVariantSchema),
-  strategies: z.array(strategySchema),
-  tags: z.array(storedTagSchema).nullable(),
-  children: z.array(z.string()),
-  lifecycle: z.object({ stage: z.string(), enteredStageAt: z.string().datetime() }).nullable(),
-  dependencies: z.array(
-    z.object({ feature: z.string(), enabled: z.boolean(), variants: z.array(z.string()) }),
-  ),
-  collaborators: z.object({
-    users: z.array(z.object({ id: z.number().int(), name: z.string(), imageUrl: z.string().nullable() })),
-  }),
-  links: z
-    .array(z.object({ id: z.string(), url: z.string(), title: z.string().nullable(), feature: z.string() }))
-    .describe("Links to the flag's docs, code or tickets (Unleash's feature links)."),
+/** Spec 2.8 Feature, as the routes answer it. */
+export const featureSchema = resultSchema(FeatureFields, {
+  "environments.strategies.parameters": parametersSchema,
+  "strategies.parameters": parametersSchema,
 });
 
 /** An RFC 6902 JSON Patch document. */
@@ -138,15 +107,16 @@ export const patchesSchema = z.array(
 );
 
 /** Path parameters locating a flag in one environment, as GraphQL arguments. */
-export function targetVariables({ params }: RestRequest) {
-  return { project: params.projectId, feature: params.featureName, environment: params.environment };
-}
+export const TARGET = {
+  project: "path.projectId",
+  feature: "path.featureName",
+  environment: "path.environment",
+} as const;
 
 /** Keeps the listed keys of a JSON object (Unleash bodies carry read-only extras such as `id`). */
 export function pick(value: unknown, keys: readonly string[]): unknown {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
-  const source = value as Record<string, unknown>;
-  return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(keys.filter((k) => value[k] !== undefined).map((k) => [k, value[k]]));
 }
 
 export function pickList(value: unknown, keys: readonly string[]): unknown {
@@ -161,7 +131,8 @@ const VARIANT_KEYS = ["name", "weight", "weightType", "stickiness", "payload"];
 export function variantInput(value: unknown, withOverrides: boolean): unknown {
   const variant = pick(value, withOverrides ? [...VARIANT_KEYS, "overrides"] : VARIANT_KEYS);
   if (!variant || typeof variant !== "object") return variant;
-  const v = variant as Record<string, unknown>;
+  // A list too: its items become fields, which GraphQL refuses by name.
+  const v: Record<string, unknown> = { ...variant };
   return {
     ...v,
     ...(v.payload ? { payload: pick(v.payload, PAYLOAD_KEYS) } : {}),
@@ -181,9 +152,8 @@ export function strategyInput(body: unknown): unknown {
     "variants",
     "segments",
   ]);
-  if (!s || typeof s !== "object" || Array.isArray(s))
-    throw new ValidationError("The body must be a strategy object.");
-  const strategy = s as Record<string, unknown>;
+  if (!isRecord(s)) throw new ValidationError("The body must be a strategy object.");
+  const strategy = s;
   return {
     ...strategy,
     ...(strategy.constraints ? { constraints: pickList(strategy.constraints, CONSTRAINT_KEYS) } : {}),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { objectBody } from "../body-fields.ts";
 import { graphql, type ResultOf } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
 import { defineRoutes, typedRoute } from "../route.ts";
-import { intParam } from "../search-params.ts";
 
 const ApiTokenFields = graphql(`
   fragment ApiTokenFields on ApiToken {
@@ -25,13 +25,7 @@ const apiTokenSchema = z.object({
   createdAt: z.string().datetime(),
   seenAt: z.string().datetime().nullable(),
 });
-const patSchema = z.object({
-  id: z.number().int(),
-  description: z.string(),
-  expiresAt: z.string().datetime(),
-  createdAt: z.string().datetime(),
-  seenAt: z.string().datetime().nullable(),
-});
+const patSchema = resultSchema(PatFields);
 
 /** Unleash also reports `project`: the one project, or `*` / `[]` for several. */
 const withProject = (t: ResultOf<typeof ApiTokenFields>) => ({
@@ -61,18 +55,19 @@ export const tokenRoutes = defineRoutes([
         createApiToken(input: $input) { secret token { ...ApiTokenFields } } }`,
       [ApiTokenFields],
     ),
-    variables: (req) => {
-      const body = objectBody(req);
-      const projects = body.projects ?? (typeof body.project === "string" ? [body.project] : undefined);
-      return {
-        input: {
+    variables: {
+      // Unleash's older scripts name the token `username` and give one `project`.
+      input: (req) => {
+        const body = objectBody(req);
+        const projects = body.projects ?? (typeof body.project === "string" ? [body.project] : undefined);
+        return {
           tokenName: body.tokenName ?? body.username,
           type: body.type,
           environment: body.environment,
           projects,
           expiresAt: body.expiresAt,
-        },
-      };
+        };
+      },
     },
     respond: ({ createApiToken: created }) => ({ ...withProject(created.token), secret: created.secret }),
     schemas: {
@@ -98,34 +93,34 @@ export const tokenRoutes = defineRoutes([
       `query ApiTokensByName($name: String!) { apiTokensByName(name: $name) { ...ApiTokenFields } }`,
       [ApiTokenFields],
     ),
-    variables: ({ params }) => ({ name: params.name }),
+    variables: { name: "path.name" },
     respond: (data) => ({ tokens: data.apiTokensByName.map(withProject) }),
     schemas: { response: z.object({ tokens: z.array(apiTokenSchema) }) },
     errors: [403],
   }),
-  {
+  typedRoute({
     method: "PUT",
     path: "/api/admin/api-tokens/:token",
     tag: "API tokens",
     summary: "Set when an API token expires",
     description:
       "`token` is the token's secret. 200 without a body, also when no token has that secret (nothing changes then), as Unleash. Event api-token-updated.",
-    document: `mutation UpdateApiTokenExpiry($secret: String!, $expiresAt: DateTime!) {
-      updateApiTokenExpiry(secret: $secret, expiresAt: $expiresAt) { id: databaseId } }`,
-    variables: (req) => ({ secret: req.params.token, expiresAt: objectBody(req).expiresAt }),
+    document: graphql(`mutation UpdateApiTokenExpiry($secret: String!, $expiresAt: DateTime!) {
+      updateApiTokenExpiry(secret: $secret, expiresAt: $expiresAt) { id: databaseId } }`),
+    variables: { secret: "path.token", expiresAt: (req) => objectBody(req).expiresAt },
     schemas: { body: z.object({ expiresAt: z.string().datetime({ offset: true }) }) },
     emptyBody: true,
     errors: [400, 403, 415],
-  },
-  {
+  }),
+  typedRoute({
     method: "DELETE",
     path: "/api/admin/api-tokens/:id",
     tag: "API tokens",
     summary: "Revoke an API token",
-    document: `mutation DeleteApiToken($id: Int!) { deleteApiToken(id: $id) }`,
-    variables: (req) => ({ id: intParam(req, "id") }),
+    document: graphql(`mutation DeleteApiToken($id: Int!) { deleteApiToken(id: $id) }`),
+    variables: { id: "path.id:int" },
     emptyBody: true,
-  },
+  }),
   typedRoute({
     method: "GET",
     path: "/api/admin/user/tokens",
@@ -147,9 +142,11 @@ export const tokenRoutes = defineRoutes([
         createPersonalAccessToken(input: $input) { secret token { ...PatFields } } }`,
       [PatFields],
     ),
-    variables: (req) => {
-      const body = objectBody(req);
-      return { input: { description: body.description, expiresAt: body.expiresAt } };
+    variables: {
+      input: (req) => {
+        const body = objectBody(req);
+        return { description: body.description, expiresAt: body.expiresAt };
+      },
     },
     respond: ({ createPersonalAccessToken: created }) => ({ ...created.token, secret: created.secret }),
     schemas: {
@@ -158,14 +155,14 @@ export const tokenRoutes = defineRoutes([
     },
     errors: [400, 403],
   }),
-  {
+  typedRoute({
     method: "DELETE",
     path: "/api/admin/user/tokens/:id",
     tag: "Personal access tokens",
     summary: "Delete one of the calling user's personal access tokens",
-    document: `mutation DeletePat($id: Int!) { deletePersonalAccessToken(id: $id) }`,
-    variables: (req) => ({ id: intParam(req, "id") }),
+    document: graphql(`mutation DeletePat($id: Int!) { deletePersonalAccessToken(id: $id) }`),
+    variables: { id: "path.id:int" },
     emptyBody: true,
     errors: [403, 404],
-  },
+  }),
 ]);

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { ValidationError } from "../../src/shared/errors.ts";
 import { objectBody } from "../body-fields.ts";
 import { graphql, type ResultOf } from "../graphql.ts";
-import { defineRoutes, typedRoute } from "../route.ts";
-import { intParam } from "../search-params.ts";
+import { defineRoutes, type RestRequest, typedRoute } from "../route.ts";
 
 /** Unleash's user-admin and own-account paths that come before `/user-admin/:id` in the table. */
 
@@ -56,7 +55,8 @@ const role = (r: ResultOf<typeof RoleFields>) => ({
   ...(r.description !== null ? { description: r.description } : {}),
   project: r.project,
 });
-const password = (req: Parameters<typeof objectBody>[0]) => {
+/** The body's new password: a string, required (the body must be an object). */
+const password = (req: RestRequest) => {
   const value = objectBody(req).password;
   if (value === undefined) throw new ValidationError('"password" is required.');
   if (typeof value !== "string") throw new ValidationError('"password" must be a string.');
@@ -104,7 +104,8 @@ export const userAccountRoutes = defineRoutes([
       `query MyRoles($projectId: String) { myRoles(projectId: $projectId) { ...RoleFields } }`,
       [RoleFields],
     ),
-    variables: (req) => ({ projectId: req.query.get("projectId") || undefined }),
+    // An empty `projectId` is none.
+    variables: { projectId: ({ query }) => query.get("projectId") || undefined },
     respond: (data) => ({ version: 1, roles: data.myRoles.map(role) }),
     schemas: {
       query: z.object({ projectId: z.string().optional() }),
@@ -112,31 +113,33 @@ export const userAccountRoutes = defineRoutes([
     },
     errors: [],
   }),
-  {
+  typedRoute({
     method: "POST",
     path: "/api/admin/user/change-password",
     tag: "Users",
     summary: "Change your own password",
     description:
       "Body `{password, confirmPassword, oldPassword}`. 400 when the two new ones differ or the password is weak or recently used; 401 when the old one is wrong. Ends your sessions.",
-    document: `mutation ChangeMyPassword($input: ChangePasswordInput!) { changeMyPassword(input: $input) }`,
-    variables: (req) => ({ input: { ...objectBody(req), password: password(req) } }),
+    document: graphql(
+      `mutation ChangeMyPassword($input: ChangePasswordInput!) { changeMyPassword(input: $input) }`,
+    ),
+    variables: { input: (req) => ({ ...objectBody(req), password: password(req) }) },
     emptyBody: true,
     schemas: { body: passwordBody },
     errors: [400, 401],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/user-admin/validate-password",
     tag: "Users",
     summary: "Check a password against the strength rules",
     description: "200 with no body when strong; 400 listing each rule it breaks.",
-    document: `query ValidatePassword($password: String!) { validatePassword(password: $password) }`,
-    variables: (req) => ({ password: password(req) }),
+    document: graphql(`query ValidatePassword($password: String!) { validatePassword(password: $password) }`),
+    variables: { password },
     emptyBody: true,
     schemas: { body: passwordBody },
     errors: [400],
-  },
+  }),
   typedRoute({
     method: "GET",
     path: "/api/admin/user-admin/search",
@@ -145,7 +148,7 @@ export const userAccountRoutes = defineRoutes([
     document: graphql(`query SearchUsers($q: String!) { searchUsers(query: $q) { ...UserFields } }`, [
       UserFields,
     ]),
-    variables: (req) => ({ q: req.query.get("q") ?? "" }),
+    variables: { q: ({ query }) => query.get("q") ?? "" },
     respond: (data) => data.searchUsers.map(userBase),
     schemas: { query: z.object({ q: z.string().optional() }), response: z.array(userBaseSchema) },
     errors: [],
@@ -162,21 +165,14 @@ export const userAccountRoutes = defineRoutes([
     },
     errors: [],
   }),
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/user-admin/admin-count",
     tag: "Users",
     summary: "How many admins have a password, have none, or are service accounts (admins only)",
-    document: "query AdminCount { adminCount { password noPassword service } }",
-    schemas: {
-      response: z.object({
-        password: z.number().int(),
-        noPassword: z.number().int(),
-        service: z.number().int(),
-      }),
-    },
+    document: graphql("query AdminCount { adminCount { password noPassword service } }"),
     errors: [403],
-  },
+  }),
   typedRoute({
     method: "GET",
     path: "/api/admin/user-admin/inactive",
@@ -213,29 +209,30 @@ export const userAccountRoutes = defineRoutes([
     },
     errors: [403],
   }),
-  {
+  typedRoute({
     method: "POST",
     path: "/api/admin/user-admin/inactive/delete",
     tag: "Users",
     summary: "Delete the listed users that are inactive, never yourself (admins only)",
     description: "Body `{ids: [...]}`. Ids of active or unknown users are skipped. 200 with no body.",
-    document: "mutation DeleteInactiveUsers($ids: [Int!]!) { deleteInactiveUsers(ids: $ids) }",
-    variables: (req) => ({ ids: objectBody(req).ids }),
+    document: graphql("mutation DeleteInactiveUsers($ids: [Int!]!) { deleteInactiveUsers(ids: $ids) }"),
+    variables: { ids: (req) => objectBody(req).ids },
     emptyBody: true,
     schemas: { body: z.strictObject({ ids: z.array(z.number().int().min(0)) }) },
     errors: [400, 403],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/user-admin/:id/change-password",
     tag: "Users",
     summary: "Set a user's password (admins only)",
     description:
       "Body `{password}`: must pass the strength rules. Ends the user's sessions. 200 with no body.",
-    document:
+    document: graphql(
       "mutation SetUserPassword($id: Int!, $password: String!) { setUserPassword(id: $id, password: $password) }",
-    variables: (req) => ({ id: intParam(req, "id"), password: password(req) }),
+    ),
+    variables: { id: "path.id:int", password },
     emptyBody: true,
     schemas: { body: passwordBody },
-  },
+  }),
 ]);

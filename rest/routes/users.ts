@@ -1,32 +1,21 @@
 import { z } from "zod";
 import { NotFoundError, ValidationError } from "../../src/shared/errors.ts";
 import { objectBody } from "../body-fields.ts";
-import { defineRoutes, type RestRequest } from "../route.ts";
-import { intParam } from "../search-params.ts";
+import { graphql } from "../graphql.ts";
+import { resultSchema } from "../result-schema.ts";
+import { defineRoutes, type RestRequest, typedRoute } from "../route.ts";
 
-const USER_FIELDS =
-  "id: databaseId username email name imageUrl rootRole isService createdAt seenAt isActive";
-const ROLE_FIELDS = "id name description type permissions { name environment }";
+const AdminUserFields = graphql(`
+  fragment AdminUserFields on User {
+    id: databaseId username email name imageUrl rootRole isService createdAt seenAt isActive
+  }
+`);
+const RoleWithPermissionsFields = graphql(
+  `fragment RoleWithPermissionsFields on Role { id name description type permissions { name environment } }`,
+);
 
-const userSchema = z.object({
-  id: z.number().int(),
-  username: z.string().nullable(),
-  email: z.string().nullable(),
-  name: z.string().nullable(),
-  imageUrl: z.string().nullable(),
-  rootRole: z.string(),
-  isService: z.boolean(),
-  createdAt: z.string().datetime(),
-  seenAt: z.string().datetime().nullable(),
-  isActive: z.boolean(),
-});
-const roleSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.string(),
-  permissions: z.array(z.object({ name: z.string(), environment: z.string().nullable() })),
-});
+const userSchema = resultSchema(AdminUserFields);
+const roleSchema = resultSchema(RoleWithPermissionsFields);
 const userBody = z.object({
   email: z.string().optional(),
   username: z.string().optional(),
@@ -52,16 +41,20 @@ function userInput(req: RestRequest): Record<string, unknown> {
 }
 
 export const userRoutes = defineRoutes([
-  {
+  typedRoute({
     method: "GET",
     path: "/api/admin/user",
     tag: "Users",
     summary: "The calling user and their permissions",
-    document: `query Me { viewer { name rootRole user { ${USER_FIELDS} } permissions { permission project environment } } }`,
-    respond: (data) => {
-      const v = data.viewer as { user: unknown; permissions: unknown; name: string; rootRole: string | null };
-      return { user: v.user ?? { name: v.name, rootRole: v.rootRole }, permissions: v.permissions };
-    },
+    document: graphql(
+      `query Me { viewer { name rootRole user { ...AdminUserFields } permissions { permission project environment } } }`,
+      [AdminUserFields],
+    ),
+    // A credential without a user (an admin token) is shown by its name and root role.
+    respond: ({ viewer: v }) => ({
+      user: v.user ?? { name: v.name, rootRole: v.rootRole },
+      permissions: v.permissions,
+    }),
     schemas: {
       response: z.object({
         user: z.union([userSchema, z.object({ name: z.string(), rootRole: z.string().nullable() })]),
@@ -75,65 +68,72 @@ export const userRoutes = defineRoutes([
       }),
     },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/user-admin",
     tag: "Users",
     summary: "List users (admins only)",
-    document: `query Users { users { ${USER_FIELDS} } roles { ${ROLE_FIELDS} } }`,
+    document: graphql(`query Users { users { ...AdminUserFields } roles { ...RoleWithPermissionsFields } }`, [
+      AdminUserFields,
+      RoleWithPermissionsFields,
+    ]),
     respond: (data) => ({
       users: data.users,
-      rootRoles: (data.roles as { type: string }[]).filter(
-        (r) => r.type === "root" || r.type === "root-custom",
-      ),
+      rootRoles: data.roles.filter((r) => r.type === "root" || r.type === "root-custom"),
     }),
     schemas: { response: z.object({ users: z.array(userSchema), rootRoles: z.array(roleSchema) }) },
     errors: [403],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/user-admin",
     tag: "Users",
     summary: "Create a user (admins only)",
     status: 201,
-    document: `mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { ${USER_FIELDS} } }`,
-    variables: (req) => ({ input: userInput(req) }),
+    document: graphql(
+      `mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { ...AdminUserFields } }`,
+      [AdminUserFields],
+    ),
+    variables: { input: userInput },
     schemas: { body: createUserBody, response: userSchema },
     errors: [400, 403, 409],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/user-admin/:id",
     tag: "Users",
     summary: "Get a user (admins only)",
-    document: `query User($id: Int!) { user(id: $id) { ${USER_FIELDS} } }`,
-    variables: (req) => ({ id: intParam(req, "id") }),
-    respond: (data, req) => {
-      if (!data.user) throw new NotFoundError(`Could not find user with id ${req.params.id}`);
-      return data.user;
+    document: graphql(`query User($id: Int!) { user(id: $id) { ...AdminUserFields } }`, [AdminUserFields]),
+    variables: { id: "path.id:int" },
+    respond: ({ user }, req) => {
+      if (!user) throw new NotFoundError(`Could not find user with id ${req.params.id}`);
+      return user;
     },
     schemas: { response: userSchema },
-  },
-  {
+  }),
+  typedRoute({
     method: "PUT",
     path: "/api/admin/user-admin/:id",
     tag: "Users",
     summary: "Update a user (admins only)",
-    document: `mutation UpdateUser($id: Int!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`,
-    variables: (req) => ({ id: intParam(req, "id"), input: userInput(req) }),
+    document: graphql(
+      `mutation UpdateUser($id: Int!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ...AdminUserFields } }`,
+      [AdminUserFields],
+    ),
+    variables: { id: "path.id:int", input: userInput },
     schemas: { body: userBody.omit({ username: true, password: true }), response: userSchema },
-  },
-  {
+  }),
+  typedRoute({
     method: "DELETE",
     path: "/api/admin/user-admin/:id",
     tag: "Users",
     summary: "Delete a user (admins only)",
-    document: `mutation DeleteUser($id: Int!) { deleteUser(id: $id) }`,
-    variables: (req) => ({ id: intParam(req, "id") }),
+    document: graphql(`mutation DeleteUser($id: Int!) { deleteUser(id: $id) }`),
+    variables: { id: "path.id:int" },
     emptyBody: true,
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/user-admin/reset-password",
     tag: "Users",
@@ -141,11 +141,16 @@ export const userRoutes = defineRoutes([
     description:
       "Body `{id: <email>}`. 200 `{resetPasswordUrl}`: single use, valid 24 hours. The user is looked up by email only (as Unleash): an unknown email or a username is 404; a non-string `id`: 400; again within a minute: 429.",
     bodyPaths: { email: "id" },
-    document: `mutation ResetLink($email: String!) { createResetPasswordLink(email: $email) { resetPasswordUrl } }`,
-    variables: (req) => {
-      const id = objectBody(req).id;
-      if (typeof id !== "string") throw new ValidationError('"id" must be the user\'s email (a string).');
-      return { email: id };
+    document: graphql(
+      `mutation ResetLink($email: String!) { createResetPasswordLink(email: $email) { resetPasswordUrl } }`,
+    ),
+    variables: {
+      // Unleash names the user by `id`, which holds their email.
+      email: (req) => {
+        const id = objectBody(req).id;
+        if (typeof id !== "string") throw new ValidationError('"id" must be the user\'s email (a string).');
+        return id;
+      },
     },
     schemas: {
       body: z.strictObject({
@@ -154,46 +159,52 @@ export const userRoutes = defineRoutes([
       response: z.object({ resetPasswordUrl: z.string().url() }),
     },
     errors: [400, 403, 404, 429],
-  },
-  {
+  }),
+  typedRoute({
     method: "GET",
     path: "/api/admin/roles",
     tag: "Roles",
     summary: "List roles",
-    document: `query Roles { roles { ${ROLE_FIELDS} } }`,
+    document: graphql(`query Roles { roles { ...RoleWithPermissionsFields } }`, [RoleWithPermissionsFields]),
     respond: (data) => ({ version: 1, roles: data.roles }),
     schemas: { response: z.object({ version: z.literal(1), roles: z.array(roleSchema) }) },
     errors: [],
-  },
-  {
+  }),
+  typedRoute({
     method: "POST",
     path: "/api/admin/roles",
     tag: "Roles",
     summary: "Create a custom role (admins only)",
     status: 201,
-    document: `mutation CreateRole($input: RoleInput!) { createRole(input: $input) { ${ROLE_FIELDS} } }`,
-    variables: (req) => ({ input: objectBody(req) }),
+    document: graphql(
+      `mutation CreateRole($input: RoleInput!) { createRole(input: $input) { ...RoleWithPermissionsFields } }`,
+      [RoleWithPermissionsFields],
+    ),
+    variables: { input: "body:object" },
     schemas: { body: roleBody, response: roleSchema },
     errors: [400, 403, 404, 409],
-  },
-  {
+  }),
+  typedRoute({
     method: "PUT",
     path: "/api/admin/roles/:id",
     tag: "Roles",
     summary: "Replace a custom role (admins only)",
-    document: `mutation UpdateRole($id: Int!, $input: RoleInput!) { updateRole(id: $id, input: $input) { ${ROLE_FIELDS} } }`,
-    variables: (req) => ({ id: intParam(req, "id"), input: objectBody(req) }),
+    document: graphql(
+      `mutation UpdateRole($id: Int!, $input: RoleInput!) { updateRole(id: $id, input: $input) { ...RoleWithPermissionsFields } }`,
+      [RoleWithPermissionsFields],
+    ),
+    variables: { id: "path.id:int", input: "body:object" },
     schemas: { body: roleBody, response: roleSchema },
     errors: [400, 403, 404, 409],
-  },
-  {
+  }),
+  typedRoute({
     method: "DELETE",
     path: "/api/admin/roles/:id",
     tag: "Roles",
     summary: "Delete a custom role nobody holds (admins only)",
-    document: `mutation DeleteRole($id: Int!) { deleteRole(id: $id) }`,
-    variables: (req) => ({ id: intParam(req, "id") }),
+    document: graphql(`mutation DeleteRole($id: Int!) { deleteRole(id: $id) }`),
+    variables: { id: "path.id:int" },
     emptyBody: true,
     errors: [403, 404, 409],
-  },
+  }),
 ]);

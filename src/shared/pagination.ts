@@ -210,7 +210,9 @@ export function listWindow(args: Pick<PageArgs, "first" | "offset">, limits: Pag
 }
 
 /** A connection's nodes and total as an operation answered them (for REST's page envelopes). */
-export function nodesOf<T = unknown>(connection: unknown): { nodes: T[]; totalCount: number } {
-  const page = connection as { totalCount: number; edges: { node: T }[] };
-  return { nodes: page.edges.map((e) => e.node), totalCount: page.totalCount };
+export function nodesOf<T>(connection: { totalCount: number; edges: readonly { node: T }[] }): {
+  nodes: T[];
+  totalCount: number;
+} {
+  return { nodes: connection.edges.map((e) => e.node), totalCount: connection.totalCount };
 }

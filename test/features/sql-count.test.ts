@@ -1,5 +1,6 @@
+import { print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FEATURE_FIELDS } from "../../rest/fragments.ts";
+import { FeatureFields } from "../../rest/fragments.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createSqlCounter } from "../helpers/sql-counter.ts";
 
@@ -50,7 +51,8 @@ async function seedFlags(prefix: string, count: number) {
   });
 }
 
-const QUERY = `query($first: Int!) { features(first: $first) { totalCount edges { node { ${FEATURE_FIELDS} } } } }`;
+const QUERY = `query($first: Int!) { features(first: $first) { totalCount edges { node { ...FeatureFields } } } }
+  ${print(FeatureFields)}`;
 
 beforeAll(async () => {
   t = await createTestApp({}, { wrapAdapter: counter.wrap });

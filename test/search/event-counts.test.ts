@@ -1,5 +1,6 @@
+import { print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVENT_FIELDS } from "../../rest/fragments.ts";
+import { EventFields } from "../../rest/fragments.ts";
 import { probeHorizon } from "../../src/events/horizon.ts";
 import { recordEvent } from "../../src/events/record.ts";
 import { rollUpEventCounts } from "../../src/modules/events/event-counts.job.ts";
@@ -175,7 +176,8 @@ describe("event-search totals over the rollup", () => {
   it("return the same items as the per-flag listing (spec 4.8)", async () => {
     await seed(8); // events of f2, whatever ran before
     const res = await t.gql<{ eventSearch: { edges: { node: unknown }[] } }>(
-      `{ eventSearch(filter: { feature: { operator: IS, values: ["f2"] } }, first: 1000) { edges { node { ${EVENT_FIELDS} } } } }`,
+      `{ eventSearch(filter: { feature: { operator: IS, values: ["f2"] } }, first: 1000) { edges { node { ...EventFields } } } }
+      ${print(EventFields)}`,
     );
     const listing = await t.rest("GET", "/api/admin/events/f2?limit=1000");
     expect(res.data?.eventSearch.edges.map((e) => e.node)).toEqual(listing.body.events);
