@@ -4,8 +4,12 @@
 // evaluation of a 100-flag project for one context); 10 connections each.
 // PGlite by default; BENCH_DATABASE_URL for PostgreSQL (database `vexil_bench_sdk` on it is
 // dropped and re-created). BENCH_FLAGS (10000), BENCH_DURATION seconds per scenario (10),
-// BENCH_CONNECTIONS (10), BENCH_ONLY (run only the scenarios whose name contains it).
+// BENCH_CONNECTIONS (10), BENCH_ONLY (run only the scenarios whose name contains it),
+// BENCH_WARMUP_SECONDS (2: each scenario first runs this long unmeasured, so the figures are the
+// steady state rather than V8 optimising the path). The load generator counts response bytes
+// without keeping them (autocannon-discard-body.cjs): kept, decoding them was its bottleneck.
 // Results: bench/results/sdk.json; targets from issue 42.
+import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 import type { Database } from "../src/db/database.ts";
 import { hashSecret } from "../src/modules/access/credentials.write.ts";
@@ -18,6 +22,8 @@ const env = process.env;
 const flags = Number(env.BENCH_FLAGS ?? 10_000);
 const duration = Number(env.BENCH_DURATION ?? 10);
 const connections = Number(env.BENCH_CONNECTIONS ?? 10);
+const warmUp = Number(env.BENCH_WARMUP_SECONDS ?? 2);
+const DISCARD_BODIES = new URL("./autocannon-discard-body.cjs", import.meta.url).pathname;
 const CLIENT = "*:production.bench-client-secret-0123456789";
 const FRONTEND = "*:production.bench-frontend-secret-0123456789";
 const OFREP_CLIENT = "bench-ofrep:production.bench-ofrep-secret-0123456789";
@@ -36,9 +42,8 @@ type Scenario = {
   target?: Target;
 };
 
-async function run(url: string, s: Scenario) {
-  const load = startLoadMeter({ postgres: Boolean(env.BENCH_DATABASE_URL) });
-  const result = await autocannon({
+function cannon(url: string, s: Scenario, seconds: number) {
+  return autocannon({
     url: `${url}${s.path}`,
     headers: { authorization: s.token, ...s.headers },
     method: s.method ?? "GET",
@@ -46,9 +51,22 @@ async function run(url: string, s: Scenario) {
     idReplacement: s.newContextEachRequest,
     body: s.newContextEachRequest ? s.body?.replace("user-2", "user-[<id>]") : s.body,
     connections,
-    duration,
+    duration: seconds,
     workers: 1,
+    // With workers, autocannon takes the path of a module (its types only know the function).
+    setupClient: DISCARD_BODIES as unknown as (client: autocannon.Client) => void,
   });
+}
+
+async function run(url: string, s: Scenario) {
+  if (warmUp > 0) await cannon(url, s, warmUp);
+  const load = startLoadMeter({ postgres: Boolean(env.BENCH_DATABASE_URL) });
+  const before = performance.eventLoopUtilization();
+  const result = await cannon(url, s, duration);
+  // The server's main-thread time per request (as bench/request-path.ts): steadier than req/s
+  // on a shared machine, since it does not count the time other work takes the cores.
+  const elu = performance.eventLoopUtilization(before);
+  const cpuMsPerRequest = Number(((elu.active || 0) / Math.max(1, result.requests.total)).toFixed(3));
   const kBPerRequest = Math.round(result.throughput.average / Math.max(1, result.requests.average) / 1024);
   const errors =
     result.errors +
@@ -63,11 +81,11 @@ async function run(url: string, s: Scenario) {
       database: databaseKind(),
       target: s.target,
       otherLoad: load.otherLoad(),
-      details: { flags, connections, kBPerRequest, errors, status },
+      details: { flags, connections, kBPerRequest, cpuMsPerRequest, errors, status, warmUpSeconds: warmUp },
     },
   );
   log(
-    `${row.scenario}: ${row.reqPerSec} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${kBPerRequest} kB, status ${status}, other load ${row.otherLoad}`,
+    `${row.scenario}: ${row.reqPerSec} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${kBPerRequest} kB, ${cpuMsPerRequest} ms main-thread per request, status ${status}, other load ${row.otherLoad}`,
   );
   return row;
 }
