@@ -92,6 +92,12 @@ const envSchema = z.object({
   VEXIL_STREAMS_PER_TOKEN: z.coerce.number().int().min(1).default(100),
   /** Open `/api/client/streaming` connections on one node, all tokens together (then 429). */
   VEXIL_STREAMS_PER_NODE: z.coerce.number().int().min(1).default(1000),
+  /**
+   * Memory (MiB) a node gives what it keeps for SDKs: half to the scopes' configurations
+   * (estimated from their records' size), half to prebuilt documents and evaluated answers
+   * (their bytes, compressed forms included). The least recently used goes first.
+   */
+  VEXIL_SDK_CACHE_MB: z.coerce.number().positive().default(128),
   /** Lifetime of a login session. */
   VEXIL_SESSION_TTL_HOURS: z.coerce.number().positive().default(48),
   /**
@@ -268,6 +274,8 @@ export type HttpConfig = {
   wsRefusalsPerMinute: number;
   /** Open SDK streams (`/api/client/streaming`) per API token and per node, on one node. */
   maxStreams: { perToken: number; perNode: number };
+  /** Bytes kept for SDKs (VEXIL_SDK_CACHE_MB): scopes' configurations, and prebuilt documents. */
+  sdkCacheBytes: { configurations: number; documents: number };
 };
 
 export type IntegrationConfig = {
@@ -330,6 +338,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       wsInitTimeoutMs: e.VEXIL_WS_INIT_TIMEOUT_MS,
       wsRefusalsPerMinute: e.VEXIL_WS_REFUSALS_PER_MINUTE,
       maxStreams: { perToken: e.VEXIL_STREAMS_PER_TOKEN, perNode: e.VEXIL_STREAMS_PER_NODE },
+      sdkCacheBytes: {
+        configurations: Math.ceil((e.VEXIL_SDK_CACHE_MB * 2 ** 20) / 2),
+        documents: Math.ceil((e.VEXIL_SDK_CACHE_MB * 2 ** 20) / 2),
+      },
     },
     metrics: {
       flushMs: e.VEXIL_METRICS_FLUSH_MS,

@@ -1,16 +1,12 @@
 import type { AppBase } from "./context.ts";
 import type { Remembered } from "./events/remembered.ts";
 import { createRememberedTokens, type RememberedTokens } from "./modules/access/remembered-tokens.cache.ts";
-import { createFeatureBodies, type FeatureBodies } from "./modules/client-api/features-body.cache.ts";
 import { createStreamSlots, type StreamSlots } from "./modules/client-api/streaming.live.ts";
 import {
   type ClientFeaturesCache,
   createClientFeaturesCache,
 } from "./modules/client-features/client-features.cache.ts";
-import {
-  type ContextAnswers,
-  createContextAnswers,
-} from "./modules/client-features/context-answers.cache.ts";
+import { createSdkDocuments, type SdkDocuments } from "./modules/client-features/sdk-documents.cache.ts";
 import {
   createImpactMetricsBuffer,
   type ImpactMetricsBuffer,
@@ -48,12 +44,16 @@ export type AppServices = {
    * subscription on: follows the feed, the bus's access notices and a backstop timer.
    */
   revocation: RevocationWatch;
-  /** SDK configurations per scope, least recently read forgotten first (db, bus). */
+  /**
+   * SDK configurations per scope, one snapshot per version, least recently read forgotten first
+   * (db, bus; config: half of VEXIL_SDK_CACHE_MB).
+   */
   clientFeatures: ClientFeaturesCache;
-  /** Evaluated frontend and OFREP bulk answers per snapshot and context (bounded per snapshot). */
-  contextAnswers: ContextAnswers;
-  /** Prebuilt client-features answers per snapshot and filter, with their compressions (bounded per snapshot). */
-  featureBodies: FeatureBodies;
+  /**
+   * SDK answers prepared once per version (client-features documents per filter, frontend and
+   * OFREP bulk answers per context) with their compressions (config: half of VEXIL_SDK_CACHE_MB).
+   */
+  sdkDocuments: SdkDocuments;
   /** Open SDK streams, per token and in all (config: the limits). */
   sdkStreams: StreamSlots;
   /** API tokens resolved in the last minute, bounded (db, bus, now). */
@@ -89,9 +89,8 @@ export function createServices(deps: AppBase): AppServices {
   return {
     feed,
     revocation: createRevocationWatch({ ...deps, feed }),
-    clientFeatures: createClientFeaturesCache(deps),
-    contextAnswers: createContextAnswers(),
-    featureBodies: createFeatureBodies(),
+    clientFeatures: createClientFeaturesCache(deps, deps.config.http.sdkCacheBytes.configurations),
+    sdkDocuments: createSdkDocuments(deps.config.http.sdkCacheBytes.documents),
     sdkStreams: createStreamSlots(deps.config.http.maxStreams),
     tokens: createRememberedTokens(deps),
     maintenanceMode: rememberMaintenanceMode(deps),

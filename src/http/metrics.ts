@@ -96,6 +96,7 @@ export function useMetrics(deps: AppScope, pool?: pg.Pool): Plugin<Record<string
       }
     },
   });
+  sdkCacheMetrics(deps, register);
   const started = new WeakMap<Request, number>();
   return {
     async onRequest({ request, url, endResponse }) {
@@ -138,4 +139,76 @@ export function useMetrics(deps: AppScope, pool?: pg.Pool): Plugin<Record<string
       };
     },
   };
+}
+
+/**
+ * What the node keeps for SDKs (D-32): the scopes' configurations and the prepared documents,
+ * their bytes against their bounds (VEXIL_SDK_CACHE_MB), and how often each was built: a
+ * configuration read that found a new version or the same one, a document serialised, a
+ * compression made. Read from the services when scraped.
+ */
+function sdkCacheMetrics(deps: AppScope, register: Registry) {
+  const { clientFeatures, sdkDocuments } = deps.services;
+  new Gauge({
+    name: "vexil_sdk_cache_bytes",
+    help: "Bytes kept for SDKs (configurations: estimated; documents: serialised and compressed bytes).",
+    labelNames: ["cache"],
+    registers: [register],
+    collect() {
+      this.set({ cache: "configurations" }, clientFeatures.stats().bytes);
+      this.set({ cache: "documents" }, sdkDocuments.stats().bytes);
+    },
+  });
+  new Gauge({
+    name: "vexil_sdk_cache_max_bytes",
+    help: "The bound of each SDK cache (half of VEXIL_SDK_CACHE_MB each).",
+    labelNames: ["cache"],
+    registers: [register],
+    collect() {
+      this.set({ cache: "configurations" }, clientFeatures.stats().maxBytes);
+      this.set({ cache: "documents" }, sdkDocuments.stats().maxBytes);
+    },
+  });
+  new Gauge({
+    name: "vexil_sdk_cache_entries",
+    help: "Scopes' configurations kept; documents and compressed forms kept.",
+    labelNames: ["cache"],
+    registers: [register],
+    collect() {
+      this.set({ cache: "configurations" }, clientFeatures.stats().scopes);
+      this.set({ cache: "documents" }, sdkDocuments.stats().entries);
+    },
+  });
+  new Counter({
+    name: "vexil_sdk_configuration_reads_total",
+    help: "Reads of a scope's configuration from the database, by whether they found a new version.",
+    labelNames: ["version"],
+    registers: [register],
+    collect() {
+      const { reads, versions } = clientFeatures.stats();
+      this.reset();
+      this.inc({ version: "new" }, versions);
+      this.inc({ version: "same" }, reads - versions);
+    },
+  });
+  new Counter({
+    name: "vexil_sdk_documents_serialised_total",
+    help: "SDK documents and answers serialised (once per version, kind and filter or context while kept).",
+    registers: [register],
+    collect() {
+      this.reset();
+      this.inc(sdkDocuments.stats().serialised);
+    },
+  });
+  new Counter({
+    name: "vexil_sdk_document_compressions_total",
+    help: "Compressions of SDK documents made, per encoding (once per document while kept).",
+    labelNames: ["encoding"],
+    registers: [register],
+    collect() {
+      const { compressed } = sdkDocuments.stats();
+      this.reset();
+      for (const [encoding, count] of Object.entries(compressed)) this.inc({ encoding }, count);
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { preferredEncoding } from "../modules/client-api/features-body.logic.ts";
+import { preferredEncoding } from "./prepared-body.ts";
 
 /** A file served as is (the web UI, GraphiQL, the REST reference), compressed once on demand. */
 export type StaticAsset = { type: string; raw: Buffer; gzip?: Buffer; br?: Buffer };

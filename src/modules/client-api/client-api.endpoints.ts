@@ -1,12 +1,13 @@
 import type { AppScope } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
-import { matchesEtag } from "../../http/etag.ts";
+import { sendPrepared } from "../../http/prepared-body.ts";
 import { requestIdOf } from "../../http/request-log.ts";
 import type { HandlerRoute, OperationDoc, RouteRequest, Surface } from "../../http/route-table.ts";
 import { errorResponse } from "../../shared/error-response.ts";
 import { NotFoundError, ValidationError } from "../../shared/errors.ts";
 import { errorResponseDoc, jsonContent } from "../../shared/openapi.ts";
 import type { ClientSnapshot } from "../client-features/client-features.cache.ts";
+import { contextKey } from "../client-features/context-key.logic.ts";
 import type { SdkCaller, SdkKind } from "../client-features/sdk-credential.write.ts";
 import type { SdkType } from "../client-metrics/batch.logic.ts";
 import {
@@ -16,9 +17,8 @@ import {
   sdkReportBody,
 } from "../client-metrics/ingest.write.ts";
 import { SdkWritesRateLimited } from "../client-metrics/sdk-write-limits.cache.ts";
-import { featuresQuery, type PreparedBody, preferredEncoding, sdkFeature } from "./features-body.logic.ts";
-import { frontendContext, frontendToggle } from "./frontend.logic.ts";
-import { frontendAnswer } from "./frontend-answers.cache.ts";
+import { answerOf, featuresQuery, sdkFeature } from "./features-body.logic.ts";
+import { frontendContext, frontendToggle, frontendToggles } from "./frontend.logic.ts";
 import { streamingResponse } from "./streaming.live.ts";
 
 /** What an SDK route gets: the caller (already checked), its configuration, the request. */
@@ -310,8 +310,12 @@ async function limitedWrite(req: SdkRequest, write: () => Promise<Response>): Pr
 }
 
 async function clientFeatures(req: SdkRequest): Promise<Response> {
-  const body = req.deps.services.featureBodies.of(await req.snapshot(), featuresQuery(req.url.searchParams));
-  return sendPrepared(req.request, body);
+  const snapshot = await req.snapshot();
+  const query = featuresQuery(req.url.searchParams);
+  const document = req.deps.services.sdkDocuments.of(snapshot, "client-features", JSON.stringify(query), () =>
+    answerOf(snapshot, query),
+  );
+  return sendPrepared(req.request, document, { "cache-control": "no-cache" });
 }
 
 async function clientFeature(req: SdkRequest): Promise<Response> {
@@ -330,11 +334,12 @@ async function frontendFeatures(req: SdkRequest): Promise<Response> {
     source,
     clientAddress(req.request, req.serverContext, req.deps.config.auth.trustProxy),
   );
-  const { json, etag } = frontendAnswer(req.deps.services.contextAnswers, await req.snapshot(), context);
-  if (matchesEtag(req.request.headers.get("if-none-match"), etag)) {
-    return new Response(null, { status: 304, headers: { etag } });
-  }
-  return new Response(json, { headers: { "content-type": "application/json; charset=utf-8", etag } });
+  const snapshot = await req.snapshot();
+  // Evaluated once per version and context: browser SDKs poll with the same context.
+  const document = req.deps.services.sdkDocuments.of(snapshot, "frontend", contextKey(context), () => ({
+    toggles: frontendToggles(snapshot, context),
+  }));
+  return sendPrepared(req.request, document);
 }
 
 async function frontendFeature(req: SdkRequest): Promise<Response> {
@@ -357,25 +362,4 @@ function contextOfBody(body: unknown): unknown {
     throw new ValidationError("context must be an object.");
   }
   return context ?? {};
-}
-
-/** A prebuilt body: 304 for a matching If-None-Match, else compressed as the client accepts. */
-async function sendPrepared(request: Request, body: PreparedBody): Promise<Response> {
-  const headers: Record<string, string> = {
-    etag: body.etag,
-    vary: "accept-encoding",
-    "cache-control": "no-cache",
-  };
-  if (matchesEtag(request.headers.get("if-none-match"), body.etag)) {
-    return new Response(null, { status: 304, headers });
-  }
-  headers["content-type"] = "application/json; charset=utf-8";
-  const encoding = preferredEncoding(request.headers.get("accept-encoding"));
-  if (!encoding) return new Response(bytes(body.json), { headers });
-  const encoded = await body.encoded(encoding);
-  return new Response(bytes(encoded), { headers: { ...headers, "content-encoding": encoding } });
-}
-
-function bytes(buffer: Buffer): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
 }

@@ -6,13 +6,6 @@ import type { ClientFeature, ClientFeaturesState } from "../evaluation/client-fe
 /** The filters of `GET /api/client/features` (Unleash's): projects, a name prefix, tags. */
 export type FeaturesQuery = { project?: string[]; namePrefix?: string; tag?: [string, string][] };
 
-/** A prebuilt answer: the JSON once, each compression once, when first asked for. */
-export type PreparedBody = {
-  json: Buffer;
-  etag: string;
-  encoded(encoding: "br" | "gzip"): Promise<Buffer>;
-};
-
 /** Reads the filters from the query string; `tag` is `type:value` (repeatable). */
 export function featuresQuery(params: URLSearchParams): FeaturesQuery {
   const project = params.getAll("project").filter(Boolean);
@@ -54,16 +47,4 @@ export function answerOf(
     segments: (snapshot.sdkState.segments ?? []).filter((s) => used.has(s.id)),
     query: { ...query, environment: snapshot.scope.environment, inlineSegmentConstraints: false },
   };
-}
-
-/** The best encoding the client accepts: brotli, then gzip, else none. */
-export function preferredEncoding(acceptEncoding: string | null): "br" | "gzip" | null {
-  const accepted = (acceptEncoding ?? "")
-    .split(",")
-    .map((part) => part.trim().split(";"))
-    .filter(([, q]) => !q || !/^\s*q=0(\.0*)?\s*$/.test(q))
-    .map(([name]) => name?.trim().toLowerCase());
-  if (accepted.includes("br")) return "br";
-  if (accepted.includes("gzip")) return "gzip";
-  return null;
 }

@@ -28,27 +28,27 @@ export function streamingResponse(deps: AppScope, caller: SdkCaller, request: Re
   if (typeof release !== "function") return refusedStream(release, request);
   const cache = deps.services.clientFeatures;
   const changes = followEvents(deps.db, deps.services.feed, { where: {}, accept: () => true });
-  const encoder = new TextEncoder();
   let open = true;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (text: string) => {
-        if (open) controller.enqueue(encoder.encode(text));
+      const send = (...parts: Uint8Array[]) => {
+        for (const part of parts) if (open) controller.enqueue(part);
       };
-      const keepAlive = setInterval(() => send(": keep-alive\n\n"), KEEP_ALIVE_MS);
+      const keepAlive = setInterval(() => send(KEEP_ALIVE), KEEP_ALIVE_MS);
       keepAlive.unref();
       const stopExpiry = onExpiry(deps.now, caller.principal.expiresAt, () => void changes.return());
       try {
         let sent = await cache.snapshot(caller.scope);
-        send(message("unleash-connected", sent.generation, [hydration(sent)]));
+        send(...hydrationMessage(deps, sent));
         for (;;) {
           const item = await changes.next();
           if (item.done || !open) break;
           if (TOKEN_EVENTS.has(item.value.type) && !(await tokenStillValid(deps, caller))) break;
           const next = await cache.snapshot(caller.scope);
+          // The same version (an event that changed nothing of this scope) or an older one.
           if (next.generation <= sent.generation) continue;
-          const events = deltaBetween(sent, next);
-          if (events.length > 0) send(message("unleash-updated", next.generation, events));
+          const update = updateMessage(sent, next);
+          if (update) send(update);
           sent = next;
         }
       } catch (error) {
@@ -125,21 +125,55 @@ function refusedStream(limit: "token" | "node", request: Request): Response {
   return response;
 }
 
-function message(event: string, id: number, events: DeltaEvent[]): string {
-  return `event: ${event}\nid: ${id}\ndata: ${JSON.stringify({ events })}\n\n`;
-}
+const encoder = new TextEncoder();
+const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
+const MESSAGE_END = encoder.encode("\n\n");
 
-function hydration(snapshot: ClientSnapshot): DeltaEvent {
-  return {
-    eventId: snapshot.generation,
-    type: "hydration",
-    features: snapshot.sdkState.features,
-    segments: snapshot.sdkState.segments ?? [],
-  };
+/**
+ * `unleash-connected` with the hydration of a version: its JSON is one of the version's SDK
+ * documents (serialised once, however many streams connect), framed per stream.
+ */
+function hydrationMessage(deps: AppScope, snapshot: ClientSnapshot): Uint8Array[] {
+  const events = deps.services.sdkDocuments.of(snapshot, "stream-hydration", "", () => ({
+    events: [
+      {
+        eventId: snapshot.generation,
+        type: "hydration",
+        features: snapshot.sdkState.features,
+        segments: snapshot.sdkState.segments ?? [],
+      } satisfies DeltaEvent,
+    ],
+  }));
+  const head = encoder.encode(`event: unleash-connected\nid: ${snapshot.generation}\ndata: `);
+  return [head, events.json, MESSAGE_END];
 }
 
 const serialized = new WeakMap<ClientSnapshot, Map<string, string>>();
-const deltas = new WeakMap<ClientSnapshot, WeakMap<ClientSnapshot, DeltaEvent[]>>();
+const updates = new WeakMap<ClientSnapshot, WeakMap<ClientSnapshot, Uint8Array | null>>();
+
+/**
+ * `unleash-updated` from one version to the next (null when nothing SDKs see changed), as bytes
+ * made once per pair of versions: every stream of the scope sends the same.
+ */
+function updateMessage(before: ClientSnapshot, after: ClientSnapshot): Uint8Array | null {
+  let fromBefore = updates.get(after);
+  if (!fromBefore) {
+    fromBefore = new WeakMap();
+    updates.set(after, fromBefore);
+  }
+  let update = fromBefore.get(before);
+  if (update === undefined) {
+    const events = computeDelta(before, after);
+    update =
+      events.length === 0
+        ? null
+        : encoder.encode(
+            `event: unleash-updated\nid: ${after.generation}\ndata: ${JSON.stringify({ events })}\n\n`,
+          );
+    fromBefore.set(before, update);
+  }
+  return update;
+}
 
 /** Each flag of a snapshot as JSON, once per snapshot (streams of one scope share it). */
 function serializedFlags(snapshot: ClientSnapshot): Map<string, string> {
@@ -151,21 +185,7 @@ function serializedFlags(snapshot: ClientSnapshot): Map<string, string> {
   return flags;
 }
 
-/** What changed from one snapshot to the next, as delta events; computed once per pair. */
-export function deltaBetween(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent[] {
-  let fromBefore = deltas.get(after);
-  if (!fromBefore) {
-    fromBefore = new WeakMap();
-    deltas.set(after, fromBefore);
-  }
-  let events = fromBefore.get(before);
-  if (!events) {
-    events = computeDelta(before, after);
-    fromBefore.set(before, events);
-  }
-  return events;
-}
-
+/** What changed from one snapshot to the next, as delta events. */
 function computeDelta(before: ClientSnapshot, after: ClientSnapshot): DeltaEvent[] {
   const eventId = after.generation;
   const old = serializedFlags(before);

@@ -1,10 +1,12 @@
+import { createHash } from "node:crypto";
 import type { Db } from "../../db/database.ts";
 import type {
   ClientFeature,
   ClientFeaturesState,
   ClientSegment,
 } from "../evaluation/client-features.types.ts";
-import { readFlagRecords } from "../flag-record/flag-record.read.ts";
+import type { FlagRecord } from "../flag-record/flag-record.logic.ts";
+import { readFlagRecordTexts } from "../flag-record/flag-record.read.ts";
 import { sdkSegments } from "../segments/segment.read.ts";
 import { clientFeatureOf } from "./client-feature.logic.ts";
 
@@ -31,9 +33,39 @@ export type ScopedFeature = ClientFeature & { tags: string[] };
  * before SDKs see the state). Flags are in name order.
  */
 export async function readClientState(db: Db, scope: ClientScope): Promise<ClientFeaturesState> {
-  const records = await readFlagRecords(db, { projects: scope.projects }, scope.environment);
-  const features = records.map((record) => clientFeatureOf(record, scope.environment));
-  return { version: 2, features, segments: await readSegments(db, features) };
+  return (await readScopeConfiguration(db, scope)).state;
+}
+
+/** A scope's configuration as read, with what identifies its content and what it weighs. */
+export type ScopeConfiguration = {
+  state: ClientFeaturesState;
+  /**
+   * A hash of everything the state is made of (the flags' records as the database wrote them,
+   * the segments they use): two reads of a scope with equal versions made equal states, on
+   * any node, whatever events came between.
+   */
+  version: string;
+  /** The length of the records' JSON text: a measure of the memory the scope's state takes. */
+  textLength: number;
+};
+
+/** readClientState, with the version and size of what it read (the client-features cache keeps a version while it holds). */
+export async function readScopeConfiguration(db: Db, scope: ClientScope): Promise<ScopeConfiguration> {
+  const texts = await readFlagRecordTexts(db, { projects: scope.projects }, scope.environment);
+  const hash = createHash("sha256").update(scope.environment);
+  let textLength = 0;
+  const features = texts.map((text) => {
+    hash.update("\n").update(text);
+    textLength += text.length;
+    return clientFeatureOf(JSON.parse(text) as FlagRecord, scope.environment);
+  });
+  const segments = await readSegments(db, features);
+  hash.update("\n").update(JSON.stringify(segments));
+  return {
+    state: { version: 2, features, segments },
+    version: hash.digest("base64url").slice(0, 27),
+    textLength,
+  };
 }
 
 /** The segments the flags' strategies use, in id order. */

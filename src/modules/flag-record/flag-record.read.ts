@@ -92,12 +92,26 @@ export async function readFlagRecords(
   selection: FlagSelection,
   environment: string | null = null,
 ): Promise<FlagRecord[]> {
+  // JSON text parsed here: faster than jsonb decoded by the driver (D-27).
+  return (await readFlagRecordTexts(db, selection, environment)).map(
+    (text) => JSON.parse(text) as FlagRecord,
+  );
+}
+
+/**
+ * The same records as readFlagRecords, as the JSON text the statement answers (one string per
+ * flag, in name order): what a reader hashes to tell whether anything changed before it maps them.
+ */
+export async function readFlagRecordTexts(
+  db: Db | Tx,
+  selection: FlagSelection,
+  environment: string | null = null,
+): Promise<string[]> {
   if ("names" in selection && selection.names.length === 0) return [];
   const rows = await sqlOf(db).query<{ record: string }>`
     SELECT ${flagRecordJson(Prisma.sql`f`, { environment })}::text AS record
       FROM "Feature" f WHERE ${selected(selection)} ORDER BY f.name`;
-  // JSON text parsed here: faster than jsonb decoded by the driver (D-27).
-  return rows.map((r) => JSON.parse(r.record) as FlagRecord);
+  return rows.map((r) => r.record);
 }
 
 function selected(selection: FlagSelection): Prisma.Sql {

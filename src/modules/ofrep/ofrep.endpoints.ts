@@ -1,10 +1,11 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { AppScope } from "../../context.ts";
-import { matchesEtag } from "../../http/etag.ts";
+import { sendPrepared } from "../../http/prepared-body.ts";
 import type { HandlerRoute, RouteRequest, Surface } from "../../http/route-table.ts";
 import { DomainError } from "../../shared/errors.ts";
 import { parseJsonBody } from "../../shared/http-body.ts";
 import { jsonContent } from "../../shared/openapi.ts";
+import { contextKey } from "../client-features/context-key.logic.ts";
 import type { SdkCaller } from "../client-features/sdk-credential.write.ts";
 import {
   evaluateEveryForOfrep,
@@ -80,18 +81,10 @@ export function ofrepRoutes(deps: AppScope): HandlerRoute[] {
         const snapshot = await deps.services.clientFeatures.snapshot(caller.scope);
         // A bulk answer is not counted: the provider caches it and evaluates locally, so which
         // flags the application uses is unknown here (D-34).
-        const { json: body, etag } = deps.services.contextAnswers.answer(
-          snapshot,
-          "ofrep-bulk",
-          context,
-          () => ({
-            flags: evaluateEveryForOfrep(snapshot.sdkCompiled(), context),
-          }),
-        );
-        if (matchesEtag(req.request.headers.get("if-none-match"), etag)) {
-          return new Response(null, { status: 304, headers: { etag } });
-        }
-        return new Response(body, { headers: { "content-type": "application/json; charset=utf-8", etag } });
+        const document = deps.services.sdkDocuments.of(snapshot, "ofrep-bulk", contextKey(context), () => ({
+          flags: evaluateEveryForOfrep(snapshot.sdkCompiled(), context),
+        }));
+        return sendPrepared(req.request, document);
       },
     },
     {
