@@ -24,6 +24,7 @@ export function routeTablePlugin(
     url: URL,
     params: Record<string, string>,
     serverContext: object,
+    Response: typeof globalThis.Response,
   ): Promise<Response> {
     const body = bodyReader(request, route.bodyLimit ?? deps.config.http.maxBodyBytes);
     if (isOperationRoute(route)) {
@@ -31,7 +32,7 @@ export function routeTablePlugin(
     }
     const { access } = route;
     const caller = access.kind === "sdk" ? await sdkCaller(deps, request, access.tokens) : undefined;
-    const response = await route.handle({ request, url, params, serverContext, caller, ...body });
+    const response = await route.handle({ request, Response, url, params, serverContext, caller, ...body });
     // HEAD is a GET route's answer without its body (its headers kept).
     if (request.method !== "HEAD" || response.body === null) return response;
     return new Response(null, { status: response.status, headers: response.headers });
@@ -41,7 +42,7 @@ export function routeTablePlugin(
     onYogaInit({ yoga }) {
       operations.setYoga(yoga);
     },
-    async onRequest({ request, url, serverContext, endResponse }) {
+    async onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       const found = table.lookup(request, url.pathname);
       if (!found) {
         const page = await otherwise(request, url);
@@ -51,7 +52,7 @@ export function routeTablePlugin(
       try {
         endResponse(
           found.kind === "route"
-            ? await serve(found.route, request, url, found.params, serverContext)
+            ? await serve(found.route, request, url, found.params, serverContext, fetchAPI.Response)
             : found.response(),
         );
       } catch (error) {

@@ -97,10 +97,10 @@ export function useMetrics(deps: AppScope, pool?: pg.Pool): Plugin<Record<string
     },
   });
   sdkCacheMetrics(deps, register);
-  const started = new WeakMap<Request, number>();
+  const started = new WeakMap<Request, { at: number; path: string }>();
   return {
     async onRequest({ request, url, endResponse }) {
-      started.set(request, performance.now());
+      started.set(request, { at: performance.now(), path: url.pathname });
       if (url.pathname !== "/metrics") return;
       const { principal } = await callerOfRequest(deps, request);
       if (!principal) throw new AuthenticationRequired();
@@ -118,14 +118,13 @@ export function useMetrics(deps: AppScope, pool?: pg.Pool): Plugin<Record<string
     onResponse({ request, response }) {
       const since = started.get(request);
       if (since === undefined) return;
-      const path = new URL(request.url).pathname;
       http.observe(
         {
-          surface: surfaceOf(path),
+          surface: surfaceOf(since.path),
           method: request.method,
           status: `${Math.floor(response.status / 100)}xx`,
         },
-        (performance.now() - since) / 1000,
+        (performance.now() - since.at) / 1000,
       );
     },
     onExecute({ args }) {

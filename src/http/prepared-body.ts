@@ -1,4 +1,5 @@
 import { matchesEtag } from "./etag.ts";
+import type { RouteRequest } from "./route-table.ts";
 
 export type BodyEncoding = "br" | "gzip";
 
@@ -18,10 +19,11 @@ const COMPRESS_FROM_BYTES = 1024;
 /**
  * A prepared body as the request asks for it: 304 when If-None-Match names its ETag (no body
  * touched), else the bytes, compressed when Accept-Encoding takes brotli or gzip. No
- * serialisation, hashing or compression happens here.
+ * serialisation, hashing or compression happens here, and the bytes are not copied: the answer
+ * is the HTTP adapter's Response, which writes a Buffer to the socket as it is.
  */
 export async function sendPrepared(
-  request: Request,
+  { request, Response }: Pick<RouteRequest, "request" | "Response">,
   body: PreparedBody,
   headers: Record<string, string> = {},
 ): Promise<Response> {
@@ -32,9 +34,14 @@ export async function sendPrepared(
   answer["content-type"] = "application/json; charset=utf-8";
   const encoding =
     body.json.length < COMPRESS_FROM_BYTES ? null : preferredEncoding(request.headers.get("accept-encoding"));
-  if (!encoding) return new Response(bytes(body.json), { headers: answer });
+  if (!encoding) return new Response(asBody(body.json), { headers: answer });
   answer["content-encoding"] = encoding;
-  return new Response(bytes(await body.encoded(encoding)), { headers: answer });
+  return new Response(asBody(await body.encoded(encoding)), { headers: answer });
+}
+
+/** A Buffer as a body: its memory is an ArrayBuffer (never shared), as BodyInit wants. */
+function asBody(buffer: Buffer): Uint8Array<ArrayBuffer> {
+  return buffer as Uint8Array<ArrayBuffer>;
 }
 
 /** The best encoding an Accept-Encoding header takes: brotli, then gzip, else none. */
@@ -49,9 +56,4 @@ export function preferredEncoding(header: string | null): BodyEncoding | null {
     if (coding === "gzip") gzip = true;
   }
   return gzip ? "gzip" : null;
-}
-
-/** The buffer's bytes as a Uint8Array over the same memory (no copy). */
-function bytes(buffer: Buffer): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
 }

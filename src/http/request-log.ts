@@ -5,7 +5,8 @@ import type { Plugin } from "graphql-yoga";
 import type { Logger } from "../shared/logger.ts";
 
 const ids = new WeakMap<Request, string>();
-const started = new WeakMap<Request, number>();
+/** When a request's handling began, and its path (without the query string). */
+const started = new WeakMap<Request, { at: number; path: string }>();
 /** An id a proxy in front may have given the request, if it is a plain token. */
 const INBOUND_ID = /^[\w.:-]{1,128}$/;
 
@@ -54,8 +55,8 @@ export function useRequestLog(logger: Logger, countSql = false): Plugin<Record<s
   const sqlOf = new WeakMap<Request, RequestSql>();
   const graphqlOf = new WeakMap<Request, GraphQLOutcome>();
   return {
-    onRequest({ request }) {
-      started.set(request, performance.now());
+    onRequest({ request, url }) {
+      started.set(request, { at: performance.now(), path: url.pathname });
       requestIdOf(request);
       if (countSql) {
         const sql = { statements: 0, ms: 0 };
@@ -85,13 +86,13 @@ export function useRequestLog(logger: Logger, countSql = false): Plugin<Record<s
       response.headers.set("x-request-id", requestId);
       const since = started.get(request);
       const sql = sqlOf.get(request);
-      const path = pathOf(request.url);
+      const path = since?.path ?? pathOf(request.url);
       logger[levelOf(path, response.status)]("request", {
         requestId,
         method: request.method,
         path,
         status: response.status,
-        ms: since === undefined ? undefined : roundMs(performance.now() - since),
+        ms: since === undefined ? undefined : roundMs(performance.now() - since.at),
         ...graphqlOf.get(request),
         ...(sql ? { sqlStatements: sql.statements, sqlMs: roundMs(sql.ms) } : {}),
       });

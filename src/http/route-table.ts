@@ -46,6 +46,11 @@ export type Surface = {
 /** What a handler is given: the request, its path parameters, the checked caller and the body. */
 export type RouteRequest = {
   request: Request;
+  /**
+   * The HTTP adapter's Response class: a body of bytes given to it is written to the socket as
+   * it is, where the global Response copies it and streams it (prebuilt SDK documents use it).
+   */
+  Response: typeof Response;
   url: URL;
   params: Record<string, string>;
   serverContext: object;

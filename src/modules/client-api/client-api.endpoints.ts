@@ -207,10 +207,17 @@ export function sdkRoutes(deps: AppScope, routes: SdkRoute[] = SDK_ROUTES): Hand
     handle: (req) => {
       const caller = req.caller;
       if (!caller) throw new Error(`${route.path} without its checked caller`);
+      // Spelled out rather than spread: an SDK poll is the most frequent request there is.
       return route.handle({
-        ...req,
-        deps,
+        request: req.request,
+        Response: req.Response,
+        url: req.url,
+        params: req.params,
+        serverContext: req.serverContext,
         caller,
+        text: req.text,
+        json: req.json,
+        deps,
         snapshot: () => deps.services.clientFeatures.snapshot(caller.scope),
         body: req.json,
       });
@@ -315,7 +322,7 @@ async function clientFeatures(req: SdkRequest): Promise<Response> {
   const document = req.deps.services.sdkDocuments.of(snapshot, "client-features", JSON.stringify(query), () =>
     answerOf(snapshot, query),
   );
-  return sendPrepared(req.request, document, { "cache-control": "no-cache" });
+  return sendPrepared(req, document, { "cache-control": "no-cache" });
 }
 
 async function clientFeature(req: SdkRequest): Promise<Response> {
@@ -339,7 +346,7 @@ async function frontendFeatures(req: SdkRequest): Promise<Response> {
   const document = req.deps.services.sdkDocuments.of(snapshot, "frontend", contextKey(context), () => ({
     toggles: frontendToggles(snapshot, context),
   }));
-  return sendPrepared(req.request, document);
+  return sendPrepared(req, document);
 }
 
 async function frontendFeature(req: SdkRequest): Promise<Response> {

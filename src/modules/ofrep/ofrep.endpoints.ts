@@ -84,7 +84,7 @@ export function ofrepRoutes(deps: AppScope): HandlerRoute[] {
         const document = deps.services.sdkDocuments.of(snapshot, "ofrep-bulk", contextKey(context), () => ({
           flags: evaluateEveryForOfrep(snapshot.sdkCompiled(), context),
         }));
-        return sendPrepared(req.request, document);
+        return sendPrepared(req, document);
       },
     },
     {
