@@ -1,7 +1,8 @@
 // `npm run bench:sdk`: the SDK-facing answers over the benchmark dataset (10,000 flags, 2
 // environments with strategies): the full client-features answer (plain and gzip), the same with
-// a matching If-None-Match, the frontend API for one context, and OFREP (one flag, and the bulk
-// evaluation of a 100-flag project for one context); 10 connections each.
+// a matching If-None-Match, the frontend API for one context (plain, and compressed as a browser
+// asks), and OFREP (one flag, and the bulk evaluation of a 100-flag project for one context);
+// 10 connections each.
 // PGlite by default; BENCH_DATABASE_URL for PostgreSQL (database `vexil_bench_sdk` on it is
 // dropped and re-created). BENCH_FLAGS (10000), BENCH_DURATION seconds per scenario (10),
 // BENCH_CONNECTIONS (10), BENCH_ONLY (run only the scenarios whose name contains it),
@@ -152,6 +153,14 @@ async function main() {
       name: "frontend API, one context",
       path: frontendPath,
       token: FRONTEND,
+      target: { reqPerSec: 5000 },
+    },
+    {
+      // What a browser's unleash-proxy-client sends: fetch always offers compression there.
+      name: "frontend API, one context (as a browser: gzip, br)",
+      path: frontendPath,
+      token: FRONTEND,
+      headers: { "accept-encoding": "gzip, deflate, br" },
       target: { reqPerSec: 5000 },
     },
     {
