@@ -14,13 +14,20 @@ import { requestIdOf } from "./request-log.ts";
 export function guardOnRequest<T extends Plugin<any, any>>(plugin: T, logger: Logger): T {
   const onRequest = plugin.onRequest;
   if (!onRequest) return plugin;
+  const answer = (payload: Parameters<typeof onRequest>[0], error: unknown) =>
+    payload.endResponse(responseForThrown(error, logger, payload.request));
   return {
     ...plugin,
-    async onRequest(payload) {
+    // A hook that returns at once stays synchronous: yoga then goes on in the same turn, where
+    // an async wrapper cost every request a promise and a turn per plugin.
+    onRequest(payload) {
       try {
-        await onRequest(payload);
+        const done = onRequest(payload) as unknown;
+        if (typeof (done as PromiseLike<void> | undefined)?.then === "function") {
+          return Promise.resolve(done).catch((error: unknown) => answer(payload, error));
+        }
       } catch (error) {
-        payload.endResponse(responseForThrown(error, logger, payload.request));
+        answer(payload, error);
       }
     },
   };

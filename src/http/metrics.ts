@@ -97,23 +97,27 @@ export function useMetrics(deps: AppScope, pool?: pg.Pool): Plugin<Record<string
     },
   });
   sdkCacheMetrics(deps, register);
+  /** `/metrics` for an admin credential (Prometheus sends it as `authorization: credentials`). */
+  async function answerMetrics(request: Request, endResponse: (response: Response) => void) {
+    const { principal } = await callerOfRequest(deps, request);
+    if (!principal) throw new AuthenticationRequired();
+    if (
+      principal.kind === "client-token" ||
+      principal.kind === "frontend-token" ||
+      !can(principal, { permission: "ADMIN" })
+    ) {
+      throw new NoAccessError("ADMIN");
+    }
+    endResponse(
+      new Response(await register.metrics(), { headers: { "content-type": register.contentType } }),
+    );
+  }
   const started = new WeakMap<Request, { at: number; path: string }>();
   return {
-    async onRequest({ request, url, endResponse }) {
+    onRequest({ request, url, endResponse }) {
       started.set(request, { at: performance.now(), path: url.pathname });
-      if (url.pathname !== "/metrics") return;
-      const { principal } = await callerOfRequest(deps, request);
-      if (!principal) throw new AuthenticationRequired();
-      if (
-        principal.kind === "client-token" ||
-        principal.kind === "frontend-token" ||
-        !can(principal, { permission: "ADMIN" })
-      ) {
-        throw new NoAccessError("ADMIN");
-      }
-      endResponse(
-        new Response(await register.metrics(), { headers: { "content-type": register.contentType } }),
-      );
+      // Synchronous for every other path: no promise per request.
+      if (url.pathname === "/metrics") return answerMetrics(request, endResponse);
     },
     onResponse({ request, response }) {
       const since = started.get(request);
