@@ -1,11 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createPglite } from "../../src/db/pglite.ts";
 import {
   checkIdleMemory,
   IDLE_BUSY_SHARE,
   type MemoryProbe,
   RECLAIM_GROWTH_BYTES,
+  startIdleMemoryReclaim,
 } from "../../src/shared/idle-memory.ts";
+import { createLogger } from "../../src/shared/logger.ts";
 
 const MIB = 1024 * 1024;
 
@@ -48,6 +50,22 @@ describe("giving back the memory of a burst of heavy requests", () => {
     expect(checkIdleMemory(probe, state)).toBe(false);
     process.used += 1;
     expect(checkIdleMemory(probe, state)).toBe(true);
+  });
+
+  it("collects what start-up left at the first quiet interval, then only after growth", () => {
+    vi.useFakeTimers();
+    try {
+      const { process, probe } = fakeProcess(120 * MIB, 60 * MIB, 0);
+      const stop = startIdleMemoryReclaim(createLogger("silent"), probe);
+      vi.advanceTimersByTime(5_000);
+      expect(process.collections).toBe(1);
+      expect(process.used).toBe(60 * MIB);
+      vi.advanceTimersByTime(20_000);
+      expect(process.collections).toBe(1);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("lowers its baseline when V8 collected by itself", () => {
