@@ -39,7 +39,8 @@ function targetOf(r: ScenarioResult, levels: boolean, databases: number): string
 
 /** One row per scenario: its concurrency levels, and its databases, side by side. */
 function rowOf(group: string, name: string, levels: ScenarioResult[]): string {
-  const many = levels.length > 1 || LEVEL.test(levels[0]?.scenario ?? "");
+  // Concurrency levels, not the same scenario on two databases.
+  const many = levels.some((r) => LEVEL.test(r.scenario));
   const databases = [...new Set(levels.map((r) => r.database))];
   const label = (r: ScenarioResult) =>
     [databases.length > 1 ? r.database : "", many ? `${LEVEL.exec(r.scenario)?.[2]} conn` : ""]
