@@ -1,7 +1,7 @@
 // `npm run bench:compare` (also the end of `npm run bench`): each scenario measured since the
 // committed baseline (bench/results/*.json at BENCH_BASELINE, default HEAD) against its
 // baseline figure. A scenario is a regression when it is more than 15 % slower (req/s lower, or
-// without req/s its p50 higher; RSS larger) and both runs had a comparable machine: other work
+// without req/s its p50 higher; RSS or memory per connection larger) and both runs had a comparable machine: other work
 // used at most half of the cores in each, and the two differ by at most 0.15 of the cores.
 // Otherwise the comparison is inconclusive, not a failure. Exits 1 on a regression.
 import { execFileSync } from "node:child_process";
@@ -23,11 +23,21 @@ type Metric = {
 const THROUGHPUT: Metric = { name: "req/s", unit: "", higherIsBetter: true, of: (r) => r.reqPerSec };
 const LATENCY: Metric = { name: "p50", unit: " ms", higherIsBetter: false, of: (r) => r.p50Ms };
 const MEMORY: Metric = { name: "RSS", unit: " MiB", higherIsBetter: false, of: (r) => r.rssMiB };
+const PER_CONNECTION: Metric = {
+  name: "memory per connection",
+  unit: " KiB",
+  higherIsBetter: false,
+  of: (r) => r.kibPerConnection,
+};
 
 /** The figures a scenario is judged on: its throughput, else its median latency; and its memory. */
 function metricsOf(r: ScenarioResult): Metric[] {
   const speed = r.reqPerSec !== undefined ? [THROUGHPUT] : r.p50Ms !== undefined ? [LATENCY] : [];
-  return [...speed, ...(r.rssMiB !== undefined ? [MEMORY] : [])];
+  return [
+    ...speed,
+    ...(r.rssMiB !== undefined ? [MEMORY] : []),
+    ...(r.kibPerConnection !== undefined ? [PER_CONNECTION] : []),
+  ];
 }
 
 function baselineOf(file: string): ResultsFile | null {

@@ -19,7 +19,9 @@ export async function generateDataset(db: PrismaClient, size: DatasetSize, log: 
   const run = (statement: string) => db.$executeRawUnsafe(statement);
   const { flags, projects, events } = size;
   const projectOf = (i: string) => `'project-' || lpad(((${i}) % ${projects} + 1)::text, 2, '0')`;
-  const flagName = (i: string) => `'flag-' || lpad((${i})::text, 5, '0')`;
+  // flag-00001 .. flag-10000; wider from 100,000 flags on.
+  const width = Math.max(5, String(flags).length);
+  const flagName = (i: string) => `'flag-' || lpad((${i})::text, ${width}, '0')`;
 
   await run(
     `INSERT INTO "Environment"(name, type, "sortOrder") VALUES ('staging', 'test', 150) ON CONFLICT DO NOTHING`,

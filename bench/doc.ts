@@ -19,6 +19,7 @@ function figuresOf(r: ScenarioResult): string {
     r.p50Ms !== undefined ? `p50 ${number(r.p50Ms)} ms` : null,
     r.p99Ms !== undefined ? `p99 ${number(r.p99Ms)} ms` : null,
     r.rssMiB !== undefined ? `RSS ${number(r.rssMiB)} MiB` : null,
+    r.kibPerConnection !== undefined ? `${number(r.kibPerConnection)} KiB per connection` : null,
   ];
   return parts.filter(Boolean).join(", ");
 }
@@ -31,6 +32,7 @@ function targetOf(r: ScenarioResult, levels: boolean, databases: number): string
     t.p50Ms !== undefined ? `p50 ≤ ${number(t.p50Ms)} ms` : null,
     t.p99Ms !== undefined ? `p99 ≤ ${number(t.p99Ms)} ms` : null,
     t.rssMiB !== undefined ? `RSS ≤ ${number(t.rssMiB)} MiB` : null,
+    t.kibPerConnection !== undefined ? `≤ ${number(t.kibPerConnection)} KiB per connection` : null,
   ];
   const at = levels ? ` at ${LEVEL.exec(r.scenario)?.[2]}` : "";
   const on = databases > 1 ? ` (${r.database})` : "";

@@ -11,10 +11,19 @@ import { cpuMsOf, postgresCpuMs } from "./process-cpu.ts";
 export const RESULTS_DIR = new URL("./results/", import.meta.url).pathname;
 
 /** Limits a scenario should meet: a floor on throughput, ceilings on latency and memory. */
-export type Target = { reqPerSec?: number; p50Ms?: number; p99Ms?: number; rssMiB?: number };
+export type Target = Figures;
 
-/** What one scenario measured. `reqPerSec` is requests (or operations, for in-process benches) per second. */
-export type Figures = { reqPerSec?: number; p50Ms?: number; p99Ms?: number; rssMiB?: number };
+/**
+ * What one scenario measured. `reqPerSec` is requests (or operations, for in-process benches) per
+ * second; `kibPerConnection` the server memory each open connection (stream, subscription) holds.
+ */
+export type Figures = {
+  reqPerSec?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  rssMiB?: number;
+  kibPerConnection?: number;
+};
 
 export type ScenarioResult = Figures & {
   scenario: string;
@@ -93,6 +102,8 @@ export function meets(figures: Figures, target?: Target): boolean | null {
     target.p50Ms === undefined || (figures.p50Ms ?? Number.POSITIVE_INFINITY) <= target.p50Ms,
     target.p99Ms === undefined || (figures.p99Ms ?? Number.POSITIVE_INFINITY) <= target.p99Ms,
     target.rssMiB === undefined || (figures.rssMiB ?? Number.POSITIVE_INFINITY) <= target.rssMiB,
+    target.kibPerConnection === undefined ||
+      (figures.kibPerConnection ?? Number.POSITIVE_INFINITY) <= target.kibPerConnection,
   ];
   return checks.every(Boolean);
 }
