@@ -1,7 +1,7 @@
 import type { AppBase } from "./context.ts";
 import type { Remembered } from "./events/remembered.ts";
 import { createRememberedTokens, type RememberedTokens } from "./modules/access/remembered-tokens.cache.ts";
-import { createStreamSlots, type StreamSlots } from "./modules/client-api/streaming.live.ts";
+import { createSdkStreams, type SdkStreams } from "./modules/client-api/streaming.live.ts";
 import {
   type ClientFeaturesCache,
   createClientFeaturesCache,
@@ -54,8 +54,11 @@ export type AppServices = {
    * OFREP bulk answers per context) with their compressions (config: half of VEXIL_SDK_CACHE_MB).
    */
   sdkDocuments: SdkDocuments;
-  /** Open SDK streams, per token and in all (config: the limits). */
-  sdkStreams: StreamSlots;
+  /**
+   * Open SDK streams, capped per token and in all (db, feed, clientFeatures, sdkDocuments, config:
+   * the limits). From the first stream on: one feed listener and a keep-alive timer for all of them.
+   */
+  sdkStreams: SdkStreams;
   /** API tokens resolved in the last minute, bounded (db, bus, now). */
   tokens: RememberedTokens;
   /** Maintenance mode as last read (db, bus). */
@@ -86,12 +89,20 @@ export type AppServices = {
 /** Builds an app's services: nothing starts (no timer, no query) before a service is used. */
 export function createServices(deps: AppBase): AppServices {
   const feed = new EventFeed(deps.db, deps.bus, deps.logger);
+  const clientFeatures = createClientFeaturesCache(deps, deps.config.http.sdkCacheBytes.configurations);
+  const sdkDocuments = createSdkDocuments(deps.config.http.sdkCacheBytes.documents);
   return {
     feed,
     revocation: createRevocationWatch({ ...deps, feed }),
-    clientFeatures: createClientFeaturesCache(deps, deps.config.http.sdkCacheBytes.configurations),
-    sdkDocuments: createSdkDocuments(deps.config.http.sdkCacheBytes.documents),
-    sdkStreams: createStreamSlots(deps.config.http.maxStreams),
+    clientFeatures,
+    sdkDocuments,
+    sdkStreams: createSdkStreams({
+      ...deps,
+      feed,
+      clientFeatures,
+      sdkDocuments,
+      limits: deps.config.http.maxStreams,
+    }),
     tokens: createRememberedTokens(deps),
     maintenanceMode: rememberMaintenanceMode(deps),
     frontendOrigins: rememberFrontendOrigins(deps),
