@@ -152,9 +152,11 @@ export function toGraphQLError(
 function credentialsOf(initial: {
   request?: Request;
   connectionParams?: Record<string, unknown>;
-  extra?: { request?: { headers?: { cookie?: string } } };
+  extra?: { credentials?: Credentials; request?: { headers?: { cookie?: string } } };
 }): Credentials | { request: Request } {
   if (initial.connectionParams) {
+    // A graphql-ws socket's, as its connect found them (src/http-server.ts).
+    if (initial.extra?.credentials) return initial.extra.credentials;
     return socketCredentials(initial.connectionParams, initial.extra?.request?.headers?.cookie);
   }
   return initial.request?.headers ? { request: initial.request } : {};

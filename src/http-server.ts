@@ -5,7 +5,7 @@ import { MessageType } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { App, Yoga } from "./app.ts";
-import { principalOf, socketCredentials } from "./context.ts";
+import { type Credentials, principalOf, socketCredentials } from "./context.ts";
 import { admitRequests } from "./http/admission.ts";
 import { upgradeAddress } from "./http/client-address.ts";
 import { bodyMayBeRead } from "./http/credential-first.ts";
@@ -76,25 +76,31 @@ export async function listen(app: App, host: string, port: number, bound?: Serve
   });
   wss.on("connection", (socket, request) => {
     quietOversizedMessages(socket);
+    // The address, not the request, is kept for as long as the socket is open.
+    const address = addressOf(request);
     socket.once("close", () => {
-      if (!judged.has(socket)) refusals.count(addressOf(request));
+      if (!judged.has(socket)) refusals.count(address);
     });
   });
-  const ws = useServer<Record<string, unknown>>(
+  const ws = useServer<Record<string, unknown>, { credentials: Credentials }>(
     {
       // A socket that sends no connection_init in time is closed (4408): the phase before its
       // credential is checked is short.
       connectionInitWaitTimeout: wsInitTimeoutMs,
       onConnect: async (ctx) => {
-        const principal = await principalOf(
-          deps,
-          socketCredentials(ctx.connectionParams, ctx.extra.request.headers.cookie),
-        );
+        const credentials = socketCredentials(ctx.connectionParams, ctx.extra.request.headers.cookie);
+        const principal = await principalOf(deps, credentials);
         // SDK tokens may run nothing here (graphql-gate.ts): refused like no credential.
-        const allowed = principal !== null && !isSdkCredential(principal);
         judged.add(ctx.extra.socket);
-        if (!allowed) refusals.count(addressOf(ctx.extra.request));
-        return allowed;
+        if (principal === null || isSdkCredential(principal)) {
+          refusals.count(addressOf(ctx.extra.request));
+          return false;
+        }
+        // The socket keeps its credentials (each operation's context is made from them), not its
+        // upgrade request: with its headers and parser state that is a kilobyte per open socket.
+        ctx.extra.credentials = credentials;
+        Reflect.deleteProperty(ctx.extra, "request");
+        return true;
       },
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),

@@ -12,8 +12,43 @@ import { flagFactsLoader } from "./shared/flag-facts.ts";
  * query (per-user data, aggregates over events). Created fresh for every request and for
  * every subscription event, so nothing is cached across callers. Wiring only: each loader, and
  * each fact of the one-statement flag-facts loader, is served by the module owning its tables.
+ * The loaders are made on first use: most operations (SDK routes, a subscription to events,
+ * whose context lives as long as it does) use none.
  */
-export function createLoaders(db: Db, principal: Principal | null, now: () => Date) {
+export function createLoaders(db: Db, principal: Principal | null, now: () => Date): Loaders {
+  return new LazyLoaders(db, principal, now);
+}
+
+/** The loaders, each made when first asked for (a class: no closures per instance). */
+class LazyLoaders implements Loaders {
+  private built: Loaders | undefined;
+  constructor(
+    private readonly db: Db,
+    private readonly principal: Principal | null,
+    private readonly now: () => Date,
+  ) {}
+  private get loaders(): Loaders {
+    this.built ??= buildLoaders(this.db, this.principal, this.now);
+    return this.built;
+  }
+  get isFavoriteFeatureOfActor() {
+    return this.loaders.isFavoriteFeatureOfActor;
+  }
+  get featureCollaborators() {
+    return this.loaders.featureCollaborators;
+  }
+  get openChangeRequestIds() {
+    return this.loaders.openChangeRequestIds;
+  }
+  get lastHourCounts() {
+    return this.loaders.lastHourCounts;
+  }
+  get isFavoriteProjectOfActor() {
+    return this.loaders.isFavoriteProjectOfActor;
+  }
+}
+
+function buildLoaders(db: Db, principal: Principal | null, now: () => Date) {
   // Favourites of the acting user: an admin API token acts as the shared admin-token user (-42).
   const actorId = actorOf(principal).userId;
   const fact = flagFactsLoader(db, {
@@ -33,4 +68,4 @@ export function createLoaders(db: Db, principal: Principal | null, now: () => Da
   };
 }
 
-export type Loaders = ReturnType<typeof createLoaders>;
+export type Loaders = ReturnType<typeof buildLoaders>;

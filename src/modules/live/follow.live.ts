@@ -74,13 +74,23 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
   private lastSent: bigint | null;
   private detach: (() => void) | null = null;
   private readonly untrack: () => void;
+  private readonly afterId: bigint | null;
+  /** The selection as SQL, for the replay only. */
+  private where: Prisma.EventWhereInput | null;
+  /** The selection as a predicate, for live events. */
+  private readonly accept: (event: StoredEvent) => boolean;
+  private readonly maxPending: number;
 
   constructor(
     private readonly db: Db,
     private readonly feed: EventFeed,
-    private readonly options: FollowOptions,
+    options: FollowOptions,
   ) {
-    this.lastSent = options.afterId ?? null;
+    this.afterId = options.afterId ?? null;
+    this.lastSent = this.afterId;
+    this.where = options.where;
+    this.accept = options.accept;
+    this.maxPending = options.maxPending ?? MAX_PENDING;
     this.untrack = feed.track(this);
   }
 
@@ -92,24 +102,34 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
     return this.nextPushing();
   }
 
-  async nextPushing(push?: Push): Promise<IteratorResult<StoredEvent>> {
+  nextPushing(push?: Push): Promise<IteratorResult<StoredEvent>> {
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return this.live ? this.nextLive(push) : this.nextReplayed(push);
+  }
+
+  private async nextReplayed(push?: Push): Promise<IteratorResult<StoredEvent>> {
+    this.replay ??= this.replayThenAttach();
+    const step = await this.replay.next();
+    if (!step.done) return this.sent(step.value);
+    this.goLive();
     if (this.done) return { value: undefined, done: true };
-    if (!this.live) {
-      this.replay ??= this.replayThenAttach();
-      const step = await this.replay.next();
-      if (!step.done) return this.sent(step.value);
-      this.live = true;
-      if (this.done) return { value: undefined, done: true };
-    }
+    return this.nextLive(push);
+  }
+
+  /**
+   * A plain function, not an async one: a subscriber waits here for most of its life, and an
+   * async function's frame and extra promise would be held for each one meanwhile.
+   */
+  private nextLive(push?: Push): Promise<IteratorResult<StoredEvent>> {
     while (push && this.items.length > 0 && pushed(push, this.items[0] as StoredEvent)) {
       this.sent(this.items.shift() as StoredEvent);
     }
     const item = this.items.shift();
-    if (item) return this.sent(item);
+    if (item) return Promise.resolve(this.sent(item));
     if (this.failure) {
       const failure = this.failure;
-      await this.return();
-      throw failure;
+      this.end();
+      return Promise.reject(failure);
     }
     return new Promise((resolve) => {
       this.waiting.push({ resolve, push });
@@ -134,9 +154,16 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
 
   /** Starts listening now (no replay), before the first `next()`. */
   async attachNow(): Promise<void> {
-    this.live = true;
+    this.goLive();
     await this.feed.ready();
-    if (!this.done && !this.detach) this.attachAfter(this.options.afterId ?? this.feed.position);
+    if (!this.done && !this.detach) this.attachAfter(this.afterId ?? this.feed.position);
+  }
+
+  /** Replay over: what only it needed goes (a subscription may stay open for days). */
+  private goLive() {
+    this.live = true;
+    this.replay = null;
+    this.where = null;
   }
 
   private sent(event: StoredEvent): IteratorResult<StoredEvent> {
@@ -146,12 +173,12 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
 
   private async *replayThenAttach(): AsyncGenerator<StoredEvent> {
     await this.feed.ready();
-    let cursor = this.options.afterId ?? this.feed.position;
+    let cursor = this.afterId ?? this.feed.position;
     while (cursor < this.feed.position) {
       const upTo = this.feed.position;
       const range = { after: cursor, upTo, take: REPLAY_BATCH };
-      const rows = await eventsAfter(this.db, range, this.options.where);
-      for (const row of rows) if (this.options.accept(row)) yield row;
+      const rows = await eventsAfter(this.db, range, this.where ?? {});
+      for (const row of rows) if (this.accept(row)) yield row;
       cursor = rows.length === REPLAY_BATCH ? (rows.at(-1)?.id ?? upTo) : upTo;
     }
     // Same tick as the check above: no event can slip between replay and live.
@@ -160,7 +187,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
 
   private attachAfter(after: bigint) {
     this.detach = this.feed.attach((event) => {
-      if (event.id > after && this.options.accept(event)) this.offer(event);
+      if (event.id > after && this.accept(event)) this.offer(event);
     });
   }
 
@@ -176,7 +203,7 @@ export class LiveStream implements AsyncIterableIterator<StoredEvent> {
       waiter.resolve(this.sent(event));
       return;
     }
-    if (this.items.length >= (this.options.maxPending ?? MAX_PENDING)) {
+    if (this.items.length >= this.maxPending) {
       const resume = this.lastSent === null ? "" : ` Resubscribe with afterId: ${this.lastSent}.`;
       this.failure = new RateLimitError(
         `Subscriber too slow: more than ${this.items.length} events were waiting, so the subscription ended.${resume}`,

@@ -133,10 +133,10 @@ function endedOnRevocation<T>(
     [Symbol.asyncIterator]() {
       return this;
     },
-    async next() {
-      if (revoked) return finished();
-      const item = await inner.next();
-      return item.done || revoked ? finished() : item;
+    // Not async: a subscriber waits in next() for most of its life (see LiveStream.nextLive).
+    next() {
+      if (revoked) return Promise.resolve(finished());
+      return inner.next().then((item) => (item.done || revoked ? finished() : item));
     },
     async return() {
       finished();

@@ -173,16 +173,19 @@ function mapEvents(
     [Symbol.asyncIterator]() {
       return this;
     },
-    async next() {
-      let step: IteratorResult<unknown>;
-      try {
-        step = pushing ? await pushing.nextPushing(push) : await source.next();
-      } catch (error) {
-        const original = error instanceof Error ? error : new Error(String(error));
-        throw new GraphQLError(original.message, { originalError: original, nodes: [operation] });
-      }
-      if (step.done) return { value: undefined, done: true };
-      return { value: await resultOf(step.value), done: false };
+    // Not async: a subscriber waits in next() for most of its life (see LiveStream.nextLive).
+    next() {
+      const step = pushing ? pushing.nextPushing(push) : source.next();
+      return step.then(
+        (item): MaybePromise<IteratorResult<ExecutionResult>> =>
+          item.done
+            ? { value: undefined, done: true }
+            : Promise.resolve(resultOf(item.value)).then((value) => ({ value, done: false })),
+        (error) => {
+          const original = error instanceof Error ? error : new Error(String(error));
+          throw new GraphQLError(original.message, { originalError: original, nodes: [operation] });
+        },
+      );
     },
     async return() {
       await source.return?.();
