@@ -68,10 +68,14 @@ export type Context = AppScope & {
   /**
    * Whether the credential this context was made from still stands for the same caller with
    * the same permissions (not deleted, revoked, expired, logged out, demoted or promoted since):
-   * asked again by long-lived operations.
+   * asked again by long-lived operations. The checks of one sweep share `fresh`: one read per
+   * set of credentials, however many subscriptions were opened with them.
    */
-  credentialStillValid: () => Promise<boolean>;
+  credentialStillValid: (fresh?: FreshPrincipals) => Promise<boolean>;
 };
+
+/** Principals read afresh during one sweep of checks, by credentials (credentialStillValid). */
+export type FreshPrincipals = Map<string, Promise<Principal | null>>;
 
 /** What a request carries that can identify the caller. */
 export type Credentials = {
@@ -166,12 +170,23 @@ export async function createContext(
     principal,
     authProblem: problem,
     loaders: createLoaders(deps.db, principal, deps.now),
-    credentialStillValid: async () => {
+    credentialStillValid: async (fresh) => {
       if (!principal) return false;
-      const now = (await resolvePrincipal(deps, plain, { fresh: true })).principal;
+      const key = credentialsKey(plain);
+      let read = fresh?.get(key);
+      if (!read) {
+        read = resolvePrincipal(deps, plain, { fresh: true }).then((resolved) => resolved.principal);
+        fresh?.set(key, read);
+      }
+      const now = await read;
       return now !== null && sameCaller(now, principal);
     },
   };
+}
+
+/** Credentials that resolve to the same principal have the same key. */
+function credentialsKey(c: Credentials): string {
+  return [c.authorization, c.cookie, c.method, c.csrfHeader, c.jsonFromAllowedOrigin].join("\u0000");
 }
 
 /** The same caller with the same permissions: a stream opened before a demotion must not go on. */
