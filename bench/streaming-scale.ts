@@ -34,6 +34,7 @@ import { openPglite } from "../src/db/pglite-database.ts";
 import { hashSecret } from "../src/modules/access/credentials.write.ts";
 import { startServerProcess } from "../test/helpers/server-process.ts";
 import { benchStorage } from "./bench-database.ts";
+import { cpuMsOf } from "./process-cpu.ts";
 import { prepareBenchDatabase, runBench } from "./bench-server.ts";
 import { generateDataset } from "./dataset.ts";
 import { databaseKind, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
@@ -132,7 +133,10 @@ async function main() {
     INIT_ADMIN_API_TOKENS: ADMIN,
     VEXIL_STREAMS_PER_TOKEN: String(STREAMS + 100),
     VEXIL_STREAMS_PER_NODE: String(Math.max(STREAMS + 100, 1000)),
-    NODE_OPTIONS: `--require ${new URL("./memory-probe.cjs", import.meta.url).pathname}`,
+    // The generator opens sockets in bursts a busy server may take seconds to greet: a socket
+    // is not closed for a late connection_init here (default 3 s: a security limit, kept).
+    VEXIL_WS_INIT_TIMEOUT_MS: "30000",
+    NODE_OPTIONS: `--require ${new URL("./memory-probe.cjs", import.meta.url).pathname} ${env.BENCH_SERVER_NODE_OPTIONS ?? ""}`,
   });
   const generators = Array.from({ length: PROCESSES }, startGenerator);
   try {
@@ -230,6 +234,19 @@ async function run(url: string, child: ChildProcess, output: string[], generator
   const before = await probe();
   log(`baseline: RSS ${mib(before.rss)}, heap ${mib(before.heapUsed)}, external ${mib(before.external)}`);
 
+  /**
+   * A subscription is live once it received a change (its subscribe message may still wait in
+   * the server's queue when its socket was greeted): rounds until every connection got one
+   * (bounded), so memory is read with nothing in flight.
+   */
+  const untilLive = async () => {
+    for (let check = 0; check < 5; check++) {
+      const { sse: s, ws: w } = await round(CHECK_TIMEOUT_MS);
+      const missing = [...s, ...w].filter(Number.isNaN).length;
+      if (missing === 0) return;
+      log(`check round ${check + 1}: ${missing} connection(s) missed it`);
+    }
+  };
   const meter = startLoadMeter({ pids: [pid, ...generators.map((g) => g.child.pid as number)] });
   /**
    * Opens connections in two halves, reading the memory after each: per connection is the
@@ -243,8 +260,10 @@ async function run(url: string, child: ChildProcess, output: string[], generator
     half: (part: 0 | 1) => (i: number) => ClientCommand | null,
   ) => {
     const first = await open(`${label}, first half`, half(0));
+    await untilLive();
     const middle = await probe();
     const second = await open(`${label}, second half`, half(1));
+    await untilLive();
     const end = await probe();
     const marginal = perConnection(middle, end, second);
     const average = perConnection(start, end, first + second);
@@ -283,18 +302,25 @@ async function run(url: string, child: ChildProcess, output: string[], generator
     (part) => (i) => ws(socketsOf(part)[i]!),
   );
   const subscriptions = subscriptionsOpened.opened;
-  // A subscription is live once it received a change: rounds until every one did (bounded).
-  for (let check = 0; check < 5; check++) {
-    const { sse: s, ws: w } = await round(CHECK_TIMEOUT_MS);
-    const missing = [...s, ...w].filter(Number.isNaN).length;
-    log(`check round ${check + 1}: ${missing} connection(s) missed it`);
-    if (missing === 0) break;
+
+  // An admin's request while every connection is open (issue 36: 2,000 streams once made it 3.4 s).
+  const admin: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    const res = await fetch(`${url}/api/admin/projects`, { headers: { authorization: ADMIN } });
+    await res.arrayBuffer();
+    admin.push(performance.now() - started);
   }
+  admin.sort((a, b) => a - b);
+  log(
+    `admin GET /api/admin/projects with every connection open: p50 ${Math.round(percentile(admin, 50))} ms, max ${Math.round(admin.at(-1) ?? 0)} ms`,
+  );
 
   const sseLatency: number[] = [];
   const wsLatency: number[] = [];
   let missed = 0;
   const lastOfRound: number[] = [];
+  const cpuBefore = cpuMsOf(pid);
   for (let i = 0; i < TOGGLES; i++) {
     const r = await round();
     const got = [...r.sse, ...r.ws].filter((t) => !Number.isNaN(t));
@@ -304,6 +330,9 @@ async function run(url: string, child: ChildProcess, output: string[], generator
     lastOfRound.push(Math.max(...got));
     log(`toggle ${i + 1}: last of ${got.length} received after ${Math.round(Math.max(...got))} ms`);
   }
+  // The server's CPU per toggle (the write and its fan-out): a figure the machine's load does not inflate.
+  const cpuPerToggle = (cpuMsOf(pid) - cpuBefore) / TOGGLES;
+  log(`server CPU per toggle: ${Math.round(cpuPerToggle)} ms`);
   const afterToggles = await probe();
   const otherLoad = meter.otherLoad();
   sseLatency.sort((a, b) => a - b);
@@ -352,6 +381,9 @@ async function run(url: string, child: ChildProcess, output: string[], generator
           streamsP99Ms: Math.round(percentile(sseLatency, 99)),
           subscriptionsP99Ms: Math.round(percentile(wsLatency, 99)),
           lastOfRoundMaxMs: Math.round(Math.max(...lastOfRound)),
+          serverCpuMsPerToggle: Math.round(cpuPerToggle),
+          adminP50Ms: Math.round(percentile(admin, 50)),
+          adminMaxMs: Math.round(admin.at(-1) ?? 0),
           rssAfterClosedMiB: Math.round(closed.rss / 2 ** 20),
         },
       },
