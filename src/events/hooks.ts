@@ -8,7 +8,11 @@ import type { Prisma } from "../generated/prisma/client.ts";
  * answers one row per row it wrote (RETURNING), so `recordEvent` can tell whether it wrote any.
  */
 export type EventEffect = {
-  statement: (at: { now: Date }) => Prisma.Sql;
+  /**
+   * `type` is the event's: an effect may leave out what events of that type never need, so the
+   * planner never has to cost a branch that cannot run (it plans the statement generically).
+   */
+  statement: (at: { now: Date; type: string }) => Prisma.Sql;
 };
 
 /**

@@ -78,7 +78,9 @@ export function effectWrote(event: StoredEvent, effect: EventEffect): boolean {
 async function insertEvent(w: Write, v: EventValues): Promise<StoredEvent> {
   const { flagTags, effects } = w.eventHooks;
   const name = (i: number) => Prisma.raw(`effect_${i}`);
-  const ctes = effects.map((effect, i) => Prisma.sql`, ${name(i)} AS (${effect.statement({ now: w.now })})`);
+  const ctes = effects.map(
+    (effect, i) => Prisma.sql`, ${name(i)} AS (${effect.statement({ now: w.now, type: v.type })})`,
+  );
   const wrote = effects.map((_, i) => Prisma.sql`EXISTS (SELECT FROM ${name(i)})`);
   const [row] = await sqlOf(w.tx).query<StoredEvent & { effectsWrote: boolean[] }>(Prisma.sql`
     WITH event AS (
