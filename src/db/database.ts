@@ -109,8 +109,15 @@ export function openPostgres(
   options: { poolMax?: number } = {},
 ): Database {
   // One pool for Prisma (and every adapter the migrations open) and the other users of the
-  // database: its size is the process's limit.
-  const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 10, maxLifetimeSeconds: 1800 });
+  // database: its size is the process's limit. Sessions run without JIT compilation (D-09): every
+  // statement answers a request, and compiling one whose estimate passed jit_above_cost took
+  // 0.1 to 3 s at 100,000 flags, run after run (an `options` in the URL replaces this one).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax ?? 10,
+    maxLifetimeSeconds: 1800,
+    options: "-c jit=off",
+  });
   return { ...overPool(pool, wrap), pool };
 }
 

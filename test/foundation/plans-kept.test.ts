@@ -97,6 +97,24 @@ describe("a toggle runs on kept plans (PostgreSQL)", () => {
   );
 });
 
+describe("sessions without JIT (PostgreSQL)", () => {
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "every connection of the pool runs with jit off: no statement is compiled before it runs",
+    async () => {
+      const pool = t.database.pool!;
+      const clients = await Promise.all(Array.from({ length: 3 }, () => pool.connect()));
+      try {
+        const settings = await Promise.all(clients.map((c) => c.query<{ jit: string }>("SHOW jit")));
+        expect(settings.map((r) => r.rows[0]?.jit)).toEqual(["off", "off", "off"]);
+      } finally {
+        for (const client of clients) client.release();
+      }
+      const [viaPrisma] = await t.deps.db.$queryRawUnsafe<{ jit: string }[]>("SHOW jit");
+      expect(viaPrisma?.jit).toBe("off");
+    },
+  );
+});
+
 /** The statements PostgreSQL planned again after their first five runs (none should be). */
 function replanned(statements: PreparedStatement[]) {
   return statements
