@@ -132,3 +132,21 @@ export async function generateDataset(db: PrismaClient, size: DatasetSize, log: 
   await run("VACUUM ANALYZE");
   return { userId: user.id };
 }
+
+/** Moves the first `count` flags of project-01 (with their strategies) into a project of their own. */
+export async function moveIntoOwnProject(db: PrismaClient, project: string, count: number) {
+  await db.$transaction([
+    db.$executeRawUnsafe(`INSERT INTO "Project"(id, name) VALUES ('${project}', '${project}')`),
+    db.$executeRawUnsafe(`INSERT INTO "ProjectEnvironment"("projectId", "environmentName")
+      SELECT '${project}', "environmentName" FROM "ProjectEnvironment" WHERE "projectId" = 'project-01'`),
+    db.$executeRawUnsafe(`CREATE TEMP TABLE moved AS
+      SELECT name FROM "Feature" WHERE "projectId" = 'project-01' AND "archivedAt" IS NULL ORDER BY name LIMIT ${count}`),
+    db.$executeRawUnsafe(
+      `UPDATE "Feature" SET "projectId" = '${project}' WHERE name IN (SELECT name FROM moved)`,
+    ),
+    db.$executeRawUnsafe(
+      `UPDATE "FeatureStrategy" SET "projectId" = '${project}' WHERE "featureName" IN (SELECT name FROM moved)`,
+    ),
+    db.$executeRawUnsafe("DROP TABLE moved"),
+  ]);
+}

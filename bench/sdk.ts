@@ -12,11 +12,10 @@
 // Results: bench/results/sdk.json; targets from issue 42.
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
-import type { Database } from "../src/db/database.ts";
 import { hashSecret } from "../src/modules/access/credentials.write.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { prepareBenchDatabase, runBench, serveBenchDatabase } from "./bench-server.ts";
-import { generateDataset } from "./dataset.ts";
+import { generateDataset, moveIntoOwnProject } from "./dataset.ts";
 import { databaseKind, saveResults, scenarioResult, startLoadMeter, type Target } from "./results.ts";
 
 const env = process.env;
@@ -101,7 +100,7 @@ async function main() {
     VEXIL_OFREP_RATE_LIMIT_PER_SECOND: "1000000",
   });
   await generateDataset(database.prisma, { flags, projects: 20, events: 0 }, log);
-  await moveIntoOwnProject(database, "bench-ofrep", OFREP_PROJECT_FLAGS);
+  await moveIntoOwnProject(database.prisma, "bench-ofrep", OFREP_PROJECT_FLAGS);
   for (const [secret, type, project] of [
     [CLIENT, "client", "*"],
     [FRONTEND, "frontend", "*"],
@@ -203,23 +202,5 @@ const OFREP_REQUEST = {
     context: { targetingKey: "user-2", appName: "web", appVersion: "2.1.0", region: "eu" },
   }),
 };
-
-/** Moves the first `count` flags of project-01 (with their strategies) into a project of their own. */
-async function moveIntoOwnProject(database: Database, project: string, count: number) {
-  await database.prisma.$transaction([
-    database.prisma.$executeRawUnsafe(`INSERT INTO "Project"(id, name) VALUES ('${project}', '${project}')`),
-    database.prisma.$executeRawUnsafe(`INSERT INTO "ProjectEnvironment"("projectId", "environmentName")
-      SELECT '${project}', "environmentName" FROM "ProjectEnvironment" WHERE "projectId" = 'project-01'`),
-    database.prisma.$executeRawUnsafe(`CREATE TEMP TABLE moved AS
-      SELECT name FROM "Feature" WHERE "projectId" = 'project-01' AND "archivedAt" IS NULL ORDER BY name LIMIT ${count}`),
-    database.prisma.$executeRawUnsafe(
-      `UPDATE "Feature" SET "projectId" = '${project}' WHERE name IN (SELECT name FROM moved)`,
-    ),
-    database.prisma.$executeRawUnsafe(
-      `UPDATE "FeatureStrategy" SET "projectId" = '${project}' WHERE "featureName" IN (SELECT name FROM moved)`,
-    ),
-    database.prisma.$executeRawUnsafe("DROP TABLE moved"),
-  ]);
-}
 
 runBench(main);
