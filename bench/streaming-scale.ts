@@ -21,8 +21,10 @@
 // more costs, once one-time growth such as V8 enlarging its young generation is behind), RSS
 // judged, heap + external and the average from the baseline reported beside it. The caps on
 // streams (VEXIL_STREAMS_PER_TOKEN, VEXIL_STREAMS_PER_NODE: security limits, 100 and 1,000 by
-// default) are raised for this server to BENCH_STREAMS + 100.
-// HEAP_SNAPSHOT_DIR=<folder> also writes a heap snapshot at each reading (slow: minutes each).
+// default) are raised for this server to BENCH_STREAMS + 100, and the time a socket has for its
+// connection_init (VEXIL_WS_INIT_TIMEOUT_MS, 3 s) to 30 s: the generator greets in bursts.
+// HEAP_SNAPSHOT_DIR=<folder> also writes a heap snapshot at each reading (slow: minutes each);
+// BENCH_SERVER_NODE_OPTIONS adds Node options to the server (e.g. a CPU profile, profile.md).
 // Bounded: every wait has a timeout and the whole run stops after BENCH_MAX_SECONDS (900).
 // Results: bench/results/streaming.json.
 import { type ChildProcess, fork } from "node:child_process";
@@ -34,9 +36,9 @@ import { openPglite } from "../src/db/pglite-database.ts";
 import { hashSecret } from "../src/modules/access/credentials.write.ts";
 import { startServerProcess } from "../test/helpers/server-process.ts";
 import { benchStorage } from "./bench-database.ts";
-import { cpuMsOf } from "./process-cpu.ts";
 import { prepareBenchDatabase, runBench } from "./bench-server.ts";
 import { generateDataset } from "./dataset.ts";
+import { cpuMsOf } from "./process-cpu.ts";
 import { databaseKind, saveResults, scenarioResult, startLoadMeter } from "./results.ts";
 import type { ClientCommand, ClientReport } from "./streaming-clients.ts";
 
