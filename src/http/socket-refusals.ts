@@ -1,4 +1,5 @@
 import { RateLimiterMemory } from "rate-limiter-flexible";
+import { retryAfterSeconds } from "../shared/rate-limit.ts";
 
 /**
  * WebSockets refused before their credential was accepted (no or a bad credential: 4403, no
@@ -25,7 +26,7 @@ export function createSocketRefusals(perMinutePerAddress: number): SocketRefusal
     async retryAfterSeconds(address) {
       const used = await limiter.get(address);
       if (!used || used.consumedPoints < perMinutePerAddress) return 0;
-      return Math.max(1, Math.ceil(used.msBeforeNext / 1000));
+      return retryAfterSeconds(used);
     },
     count(address) {
       // Over its points the limiter rejects; the count that matters is already reached.

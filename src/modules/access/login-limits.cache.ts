@@ -5,10 +5,10 @@ import {
   RateLimiterMemory,
   RateLimiterPostgres,
   RateLimiterRedis,
-  RateLimiterRes,
 } from "rate-limiter-flexible";
 import type { Config } from "../../config.ts";
 import { RateLimitError } from "../../shared/errors.ts";
+import { takePoint } from "../../shared/rate-limit.ts";
 import { createRedisClient } from "../../shared/redis-client.ts";
 
 /**
@@ -98,15 +98,10 @@ export function createLoginLimiter(store: LoginLimitStore, limits: LoginLimits):
   return {
     async take(address, account) {
       await connected;
-      try {
-        await byAddress.consume(addressKey(address));
-        await byAccount.consume(accountKey(address, account));
-      } catch (refusal) {
-        if (refusal instanceof RateLimiterRes) {
-          throw new LoginRateLimited(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)));
-        }
-        throw refusal;
-      }
+      const seconds =
+        (await takePoint(byAddress, addressKey(address))) ||
+        (await takePoint(byAccount, accountKey(address, account)));
+      if (seconds > 0) throw new LoginRateLimited(seconds);
     },
     async succeeded(address, account) {
       await Promise.all([

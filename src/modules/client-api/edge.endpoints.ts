@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { AppDeps } from "../../context.ts";
 import { clientAddress } from "../../http/client-address.ts";
 import { requestIdOf } from "../../http/request-log.ts";
@@ -7,6 +7,7 @@ import { errorResponse } from "../../shared/error-response.ts";
 import { ContentTypeError } from "../../shared/errors.ts";
 import { parseJsonBody } from "../../shared/http-body.ts";
 import { errorResponseDoc, jsonContent, jsonRequestBody } from "../../shared/openapi.ts";
+import { takePoint } from "../../shared/rate-limit.ts";
 import { parseInput } from "../../shared/validation.ts";
 import { hashSecret } from "../access/credentials.write.ts";
 import { unexpiredTokensByHash } from "../tokens/api-tokens.read.ts";
@@ -77,22 +78,17 @@ async function rateLimited(
   address: string,
   request: Request,
 ): Promise<Response | null> {
-  try {
-    await limiter.consume(address);
-    return null;
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    const refused = errorResponse(
-      429,
-      "RateLimitError",
-      `Too many token validations from this address; try again in ${retryAfter} seconds.`,
-      {},
-      requestIdOf(request),
-    );
-    refused.headers.set("retry-after", String(retryAfter));
-    return refused;
-  }
+  const retryAfter = await takePoint(limiter, address);
+  if (retryAfter === 0) return null;
+  const refused = errorResponse(
+    429,
+    "RateLimitError",
+    `Too many token validations from this address; try again in ${retryAfter} seconds.`,
+    {},
+    requestIdOf(request),
+  );
+  refused.headers.set("retry-after", String(retryAfter));
+  return refused;
 }
 
 /** The Edge route in the OpenAPI document (tag "Unleash Edge", as Unleash's). */

@@ -1,5 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import { RateLimitError } from "../../shared/errors.ts";
+import { takePoint } from "../../shared/rate-limit.ts";
 
 /**
  * Rate limits of SDK writes (register, metrics, Edge's bulk metrics), per minute: one count per
@@ -49,11 +50,8 @@ export function createSdkWriteLimiter(limits: {
 }
 
 async function consume(limiter: RateLimiterMemory, key: string, what: string): Promise<void> {
-  try {
-    await limiter.consume(key);
-  } catch (refusal) {
-    if (!(refusal instanceof RateLimiterRes)) throw refusal;
-    const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+  const seconds = await takePoint(limiter, key);
+  if (seconds > 0) {
     throw new SdkWritesRateLimited(
       seconds,
       `Too many SDK writes from this ${what}; try again in ${seconds} seconds.`,

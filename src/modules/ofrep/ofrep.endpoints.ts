@@ -1,10 +1,11 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { AppScope } from "../../context.ts";
 import { sendPrepared } from "../../http/prepared-body.ts";
 import type { HandlerRoute, RouteRequest, Surface } from "../../http/route-table.ts";
 import { DomainError } from "../../shared/errors.ts";
 import { parseJsonBody } from "../../shared/http-body.ts";
 import { jsonContent } from "../../shared/openapi.ts";
+import { takePoint } from "../../shared/rate-limit.ts";
 import { contextKey } from "../client-features/context-key.logic.ts";
 import type { SdkCaller } from "../client-features/sdk-credential.write.ts";
 import {
@@ -169,11 +170,8 @@ async function readBody(req: RouteRequest): Promise<unknown> {
 }
 
 async function consume(limiter: RateLimiterMemory, caller: SdkCaller) {
-  try {
-    await limiter.consume(String(caller.principal.tokenId));
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+  const retryAfter = await takePoint(limiter, String(caller.principal.tokenId));
+  if (retryAfter > 0) {
     throw new OfrepError(
       429,
       "GENERAL",
