@@ -152,36 +152,35 @@ export function useMetrics(deps: AppScope, pool?: pg.Pool): Plugin<Record<string
  */
 function sdkCacheMetrics(deps: AppScope, register: Registry) {
   const { clientFeatures, sdkDocuments } = deps.services;
-  new Gauge({
-    name: "vexil_sdk_cache_bytes",
-    help: "Bytes kept for SDKs (configurations: estimated; documents: serialised and compressed bytes).",
-    labelNames: ["cache"],
-    registers: [register],
-    collect() {
-      this.set({ cache: "configurations" }, clientFeatures.stats().bytes);
-      this.set({ cache: "documents" }, sdkDocuments.stats().bytes);
-    },
-  });
-  new Gauge({
-    name: "vexil_sdk_cache_max_bytes",
-    help: "The bound of each SDK cache (half of VEXIL_SDK_CACHE_MB each).",
-    labelNames: ["cache"],
-    registers: [register],
-    collect() {
-      this.set({ cache: "configurations" }, clientFeatures.stats().maxBytes);
-      this.set({ cache: "documents" }, sdkDocuments.stats().maxBytes);
-    },
-  });
-  new Gauge({
-    name: "vexil_sdk_cache_entries",
-    help: "Scopes' configurations kept; documents and compressed forms kept.",
-    labelNames: ["cache"],
-    registers: [register],
-    collect() {
-      this.set({ cache: "configurations" }, clientFeatures.stats().scopes);
-      this.set({ cache: "documents" }, sdkDocuments.stats().entries);
-    },
-  });
+  const perCache = (name: string, help: string, configurations: () => number, documents: () => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["cache"],
+      registers: [register],
+      collect() {
+        this.set({ cache: "configurations" }, configurations());
+        this.set({ cache: "documents" }, documents());
+      },
+    });
+  perCache(
+    "vexil_sdk_cache_bytes",
+    "Bytes kept for SDKs (configurations: estimated; documents: serialised and compressed bytes).",
+    () => clientFeatures.stats().bytes,
+    () => sdkDocuments.stats().bytes,
+  );
+  perCache(
+    "vexil_sdk_cache_max_bytes",
+    "The bound of each SDK cache (half of VEXIL_SDK_CACHE_MB each).",
+    () => clientFeatures.stats().maxBytes,
+    () => sdkDocuments.stats().maxBytes,
+  );
+  perCache(
+    "vexil_sdk_cache_entries",
+    "Scopes' configurations kept; documents and compressed forms kept.",
+    () => clientFeatures.stats().scopes,
+    () => sdkDocuments.stats().entries,
+  );
   new Counter({
     name: "vexil_sdk_configuration_reads_total",
     help: "Reads of a scope's configuration from the database, by whether they found a new version.",
