@@ -12,6 +12,7 @@ import {
   userWithPat,
 } from "../helpers/builders.ts";
 import { expectNoServerError, storedEvents, times } from "../helpers/concurrency.ts";
+import { rollout } from "../release-plans/fixtures.ts";
 
 /**
  * Release plans through change requests under concurrency (D-26). On PostgreSQL
@@ -22,10 +23,6 @@ let t: TestApp;
 let author: TestUser;
 const reviewers: TestUser[] = [];
 let templateId = "";
-const rollout = (percent: number) => ({
-  name: "flexibleRollout",
-  parameters: { rollout: String(percent), stickiness: "default", groupId: "g" },
-});
 
 /** A flag with a running plan in production (made by the admin token, which may skip review). */
 async function planned(feature: string, at: Date) {

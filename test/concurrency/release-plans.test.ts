@@ -9,6 +9,7 @@ import { createLogger } from "../../src/shared/logger.ts";
 import { ADMIN_TOKEN, apiClient } from "../helpers/app.ts";
 import { type Api, apiToken, createFlag, gqlOk } from "../helpers/builders.ts";
 import { serverStorage } from "../live/processes.ts";
+import { rollout as rolloutTo } from "../release-plans/fixtures.ts";
 
 /**
  * Release plans on two nodes sharing one PostgreSQL (issue 41, "the same with two nodes"): both
@@ -42,10 +43,7 @@ async function startNode(url: string): Promise<Node> {
 }
 
 const TARGET = `project: "default", feature: "two-nodes", environment: "development"`;
-const rollout = (percent: number) => ({
-  name: "flexibleRollout",
-  parameters: { rollout: String(percent), stickiness: "default", groupId: "two-nodes" },
-});
+const rollout = (percent: number) => rolloutTo(percent, "two-nodes");
 
 let storage: Awaited<ReturnType<typeof serverStorage>>;
 let a: Node;

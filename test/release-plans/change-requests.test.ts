@@ -16,6 +16,14 @@ import {
   type TestUser,
   userWithPat,
 } from "../helpers/builders.ts";
+import {
+  ERRORS_GUARD,
+  MINUTE,
+  minuteAhead,
+  reportErrors as reportErrorsOf,
+  rollout,
+  rollouts as rolloutsIn,
+} from "./fixtures.ts";
 
 /**
  * Release plans where the environment requires change requests (issue 41.2, D-26): a plan is
@@ -30,21 +38,8 @@ let reviewer: TestUser;
 let colleague: TestUser;
 let sdk: string;
 let templateId = "";
-const MINUTE = 60_000;
-/** A minute boundary well ahead of the real clock, so each test's times are its own. */
-const BASE = Math.floor(Date.now() / MINUTE) * MINUTE + 60 * MINUTE;
+const BASE = minuteAhead(60);
 
-const rollout = (percent: number) => ({
-  name: "flexibleRollout",
-  parameters: { rollout: String(percent), stickiness: "default", groupId: "g" },
-});
-const GUARD = {
-  metricName: "http_errors",
-  aggregationMode: "count",
-  operator: ">",
-  threshold: 5,
-  windowSeconds: 120,
-};
 const PLAN = `databaseId state activeMilestone { name } milestones { databaseId name }
   stepChangeRequest { databaseId state title features { changes { action payload } } }`;
 const target = (feature: string) => `project: "default", feature: "${feature}", environment: "production"`;
@@ -63,15 +58,7 @@ async function planOf(feature: string, token?: string) {
   return (await gqlOk(t, `{ releasePlan(${target(feature)}) { ${PLAN} } }`, {}, token)).releasePlan;
 }
 
-async function rollouts(feature: string) {
-  const data = await gqlOk(
-    t,
-    `query($f: String!) { feature(name: $f) { environments { name strategies { parameters } } } }`,
-    { f: feature },
-  );
-  const env = data.feature.environments.find((e: { name: string }) => e.name === "production");
-  return env.strategies.map((s: { parameters: { rollout: string } }) => s.parameters.rollout);
-}
+const rollouts = (feature: string) => rolloutsIn(t, feature, "production");
 
 const addPlan = (feature: string, payload: Record<string, unknown> = {}) => ({
   action: "addReleasePlan",
@@ -100,17 +87,7 @@ const waitingId = (
   events: { type: string; featureName: string | null; data: Record<string, any> | null }[],
 ) => events.find((e) => e.type === "change-added" && e.featureName === "timed")?.data?.changeRequestId;
 
-async function reportErrors(at: number, value: number) {
-  const body = {
-    appName: "shop",
-    instanceId: "pod-1",
-    impactMetrics: [
-      { name: "http_errors", help: "errors", type: "counter", samples: [{ labels: {}, value }] },
-    ],
-  };
-  const res = await withClock(t, new Date(at), () => t.rest("POST", "/api/client/metrics", body, sdk));
-  expect(res.status).toBe(202);
-}
+const reportErrors = (at: number, value: number) => reportErrorsOf(t, sdk, at, value);
 
 beforeAll(async () => {
   t = await createTestApp({ VEXIL_METRICS_FLUSH_MS: "0" });
@@ -184,7 +161,7 @@ describe("a plan added through a change request (addReleasePlan)", () => {
     const draft = await propose(
       t,
       "production",
-      addPlan("reviewed", { start: true, safeguards: [GUARD] }),
+      addPlan("reviewed", { start: true, safeguards: [ERRORS_GUARD] }),
       author.token,
     );
     expect(draft.status, JSON.stringify(draft.body)).toBe(200);
@@ -238,8 +215,8 @@ describe("a plan added through a change request (addReleasePlan)", () => {
     const cases: [unknown, number][] = [
       [addPlan("other", { templateId: "no-such-template" }), 404],
       [{ action: "addReleasePlan", feature: "other", payload: {} }, 400],
-      [addPlan("other", { safeguards: [{ ...GUARD, metricName: "nope" }] }), 400],
-      [addPlan("other", { safeguards: [{ ...GUARD, windowSeconds: 0 }] }), 400],
+      [addPlan("other", { safeguards: [{ ...ERRORS_GUARD, metricName: "nope" }] }), 400],
+      [addPlan("other", { safeguards: [{ ...ERRORS_GUARD, windowSeconds: 0 }] }), 400],
       [{ action: "addReleasePlan", payload: { templateId } }, 400],
       [addPlan("planned"), 409],
       [{ action: "startMilestone", feature: "planned", payload: { planId: plan.databaseId } }, 400],
@@ -375,7 +352,7 @@ describe("a safeguard in a protected environment", () => {
       const id = await submitted(
         t,
         "production",
-        addPlan("tripping", { start: true, safeguards: [GUARD] }),
+        addPlan("tripping", { start: true, safeguards: [ERRORS_GUARD] }),
         author,
       );
       expect((await setState(t, id, { state: "Approved" }, reviewer.token)).status).toBe(200);

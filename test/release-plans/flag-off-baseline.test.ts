@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runReleasePlansOnce } from "../../src/jobs/release-plans.ts";
 import { createTestApp, type TestApp, withClock } from "../helpers/app.ts";
 import { apiToken, createFlag, gqlOk, recorded } from "../helpers/builders.ts";
+import { MINUTE, minuteAhead, reportImpactMetrics, rollout } from "./fixtures.ts";
 
 /**
  * A safeguard compared with the flag-off population (issue 41.3): unleash-client labels each
@@ -13,13 +14,8 @@ import { apiToken, createFlag, gqlOk, recorded } from "../helpers/builders.ts";
 let t: TestApp;
 let sdk: string;
 let templateId = "";
-const MINUTE = 60_000;
-const BASE = Math.floor(Date.now() / MINUTE) * MINUTE + 90 * MINUTE;
+const BASE = minuteAhead(90);
 
-const rollout = (percent: number) => ({
-  name: "flexibleRollout",
-  parameters: { rollout: String(percent), stickiness: "default", groupId: "g" },
-});
 const APPLY = `mutation($f: String!, $tpl: String!, $sg: [SafeguardInput!]) {
   applyReleaseTemplate(project: "default", feature: $f, environment: "development", template: $tpl,
     safeguards: $sg, start: true) { databaseId safeguards { baseline } } }`;
@@ -43,11 +39,7 @@ const latency = (labels: Record<string, string>, count: number, avg: number) => 
   ],
 });
 
-async function report(at: number, metrics: unknown[]) {
-  const body = { appName: "shop", instanceId: "pod-1", impactMetrics: metrics };
-  const res = await withClock(t, new Date(at), () => t.rest("POST", "/api/client/metrics", body, sdk));
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-}
+const report = (at: number, metrics: unknown[]) => reportImpactMetrics(t, sdk, at, metrics);
 const latencies = (samples: unknown[]) => ({
   name: "latency_ms",
   help: "latency",

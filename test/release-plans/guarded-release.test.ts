@@ -6,6 +6,7 @@ import { createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts
 import { apiToken, createFlag, eventsOf, gqlOk } from "../helpers/builders.ts";
 import { type Result, wsClient } from "../live/live-helpers.ts";
 import { startReceiver } from "../live/receiver.ts";
+import { rollout as rolloutTo } from "./fixtures.ts";
 
 /**
  * Issue 41's "done when": a real unleash-client app evaluates a flag under a release plan
@@ -24,10 +25,7 @@ let worker: DeliveryWorker;
 let stopPlans: () => void;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
-const rollout = (percent: number) => ({
-  name: "flexibleRollout",
-  parameters: { rollout: String(percent), stickiness: "default", groupId: FLAG },
-});
+const rollout = (percent: number) => rolloutTo(percent, FLAG);
 
 /** Resolves when `check` holds, asked every 50 ms (at most `ms`). */
 async function eventually<T>(

@@ -2,6 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runReleasePlansOnce } from "../../src/jobs/release-plans.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { apiToken, archiveFlag, createFlag, gqlError, gqlOk, recorded } from "../helpers/builders.ts";
+import {
+  ERRORS_GUARD,
+  MINUTE,
+  minuteAhead,
+  reportErrors as reportErrorsOf,
+  rollout,
+  rollouts as rolloutsIn,
+} from "./fixtures.ts";
 
 /**
  * Release templates and plans over GraphQL (issue 41.2, 41.3): templates of milestones, plans on
@@ -11,12 +19,6 @@ import { apiToken, archiveFlag, createFlag, gqlError, gqlOk, recorded } from "..
  */
 let t: TestApp;
 let sdk: string;
-const MINUTE = 60_000;
-
-const rollout = (percent: number) => ({
-  name: "flexibleRollout",
-  parameters: { rollout: String(percent), stickiness: "default", groupId: "g" },
-});
 const TEMPLATE = {
   name: "three-steps",
   milestones: [
@@ -30,43 +32,11 @@ const PLAN = `databaseId state version activeMilestone { name } nextMilestoneAt 
 const CREATE = `mutation($input: ReleaseTemplateInput!) { createReleaseTemplate(input: $input) { databaseId name milestones { databaseId name } } }`;
 const APPLY = `mutation($f: String!, $env: String!, $tpl: String!, $sg: [SafeguardInput!], $start: Boolean) {
   applyReleaseTemplate(project: "default", feature: $f, environment: $env, template: $tpl, safeguards: $sg, start: $start) { ${PLAN} } }`;
-const GUARD = {
-  metricName: "http_errors",
-  aggregationMode: "count",
-  operator: ">",
-  threshold: 5,
-  windowSeconds: 120,
-};
 
 let templateId = "";
 
-/** The flag's strategies in the environment, as their rollout percentages. */
-async function rollouts(feature: string, environment = "development") {
-  const data = await gqlOk(
-    t,
-    `query($f: String!) { feature(name: $f) { environments { name strategies { parameters } } } }`,
-    { f: feature },
-  );
-  const env = data.feature.environments.find((e: { name: string }) => e.name === environment);
-  return env.strategies.map((s: { parameters: { rollout: string } }) => s.parameters.rollout);
-}
-
-/** unleash-client's counter report of `value` errors at `at`. */
-async function reportErrors(at: Date, value: number) {
-  t.setNow(at);
-  try {
-    const body = {
-      appName: "shop",
-      instanceId: "pod-1",
-      impactMetrics: [
-        { name: "http_errors", help: "errors", type: "counter", samples: [{ labels: {}, value }] },
-      ],
-    };
-    expect((await t.rest("POST", "/api/client/metrics", body, sdk)).status).toBe(202);
-  } finally {
-    t.setNow(null);
-  }
-}
+const rollouts = (feature: string, environment = "development") => rolloutsIn(t, feature, environment);
+const reportErrors = (at: Date, value: number) => reportErrorsOf(t, sdk, at, value);
 
 async function passAt(at: Date) {
   t.setNow(at);
@@ -122,11 +92,11 @@ describe("applying a template", () => {
   it("refuses an unknown metric, a window of zero or less, a percentile of a counter, a segment that does not exist: nothing written", async () => {
     await createFlag(t, "refused");
     const cases: [unknown, unknown, string][] = [
-      [templateId, [{ ...GUARD, metricName: "nope" }], "VALIDATION"],
-      [templateId, [{ ...GUARD, windowSeconds: 0 }], "VALIDATION"],
-      [templateId, [{ ...GUARD, windowSeconds: -60 }], "VALIDATION"],
-      [templateId, [{ ...GUARD, aggregationMode: "p95" }], "VALIDATION"],
-      [templateId, [{ ...GUARD, operator: ">=" }], "VALIDATION"],
+      [templateId, [{ ...ERRORS_GUARD, metricName: "nope" }], "VALIDATION"],
+      [templateId, [{ ...ERRORS_GUARD, windowSeconds: 0 }], "VALIDATION"],
+      [templateId, [{ ...ERRORS_GUARD, windowSeconds: -60 }], "VALIDATION"],
+      [templateId, [{ ...ERRORS_GUARD, aggregationMode: "p95" }], "VALIDATION"],
+      [templateId, [{ ...ERRORS_GUARD, operator: ">=" }], "VALIDATION"],
       ["no-such-template", [], "NOT_FOUND"],
     ];
     for (const [tpl, sg, code] of cases) {
@@ -163,13 +133,13 @@ describe("applying a template", () => {
   it("makes a plan (release-plan-added), starts the first milestone, and refuses a second plan (CONFLICT)", async () => {
     await createFlag(t, "by-hand");
     const { result, brief } = await recorded(t, () =>
-      gqlOk(t, APPLY, { f: "by-hand", env: "development", tpl: templateId, sg: [GUARD], start: true }),
+      gqlOk(t, APPLY, { f: "by-hand", env: "development", tpl: templateId, sg: [ERRORS_GUARD], start: true }),
     );
     const plan = result.applyReleaseTemplate;
     expect(plan).toMatchObject({
       state: "ACTIVE",
       activeMilestone: { name: "1 %" },
-      safeguards: [{ ...GUARD, action: "rollback" }],
+      safeguards: [{ ...ERRORS_GUARD, action: "rollback" }],
     });
     expect(brief.map((e) => e.type)).toEqual([
       "release-plan-added",
@@ -233,9 +203,15 @@ describe("the evaluation pass", () => {
 
   it("rolls back to the previous milestone and pauses when a safeguard trips, once, with its numbers", async () => {
     await createFlag(t, "tripping");
-    const t0 = new Date(Math.floor(Date.now() / MINUTE) * MINUTE + 5 * MINUTE);
+    const t0 = new Date(minuteAhead(5));
     t.setNow(t0);
-    await gqlOk(t, APPLY, { f: "tripping", env: "development", tpl: templateId, sg: [GUARD], start: true });
+    await gqlOk(t, APPLY, {
+      f: "tripping",
+      env: "development",
+      tpl: templateId,
+      sg: [ERRORS_GUARD],
+      start: true,
+    });
     t.setNow(null);
     await passAt(new Date(t0.getTime() + 60_000)); // now at 25 %
     await reportErrors(new Date(t0.getTime() + 61_000), 2);
@@ -273,9 +249,9 @@ describe("the evaluation pass", () => {
 
   it("with a previousMilestone baseline, trips on the rise over the window before the milestone, not on the reading", async () => {
     await createFlag(t, "baselined");
-    const t0 = new Date(Math.floor(Date.now() / MINUTE) * MINUTE + 20 * MINUTE);
+    const t0 = new Date(minuteAhead(20));
     t.setNow(t0);
-    const sg = [{ ...GUARD, baseline: "previousMilestone" }];
+    const sg = [{ ...ERRORS_GUARD, baseline: "previousMilestone" }];
     const applied = await gqlOk(
       t,
       APPLY.replace("windowSeconds action }", "windowSeconds action baseline }"),
@@ -308,7 +284,7 @@ describe("the evaluation pass", () => {
           f: "baselined-bad",
           env: "development",
           tpl: templateId,
-          sg: [{ ...GUARD, baseline: "yesterday" }],
+          sg: [{ ...ERRORS_GUARD, baseline: "yesterday" }],
         })
       ).code,
     ).toBe("VALIDATION");
@@ -318,7 +294,7 @@ describe("the evaluation pass", () => {
     await createFlag(t, "switch-off", { enabledIn: ["development"] });
     const t0 = new Date(Math.floor(Date.now() / MINUTE) * MINUTE + 10 * MINUTE);
     t.setNow(t0);
-    const sg = [{ ...GUARD, action: "disable", threshold: 1 }];
+    const sg = [{ ...ERRORS_GUARD, action: "disable", threshold: 1 }];
     await gqlOk(t, APPLY, { f: "switch-off", env: "development", tpl: templateId, sg, start: true });
     t.setNow(null);
     await reportErrors(new Date(t0.getTime() + 1_000), 3);

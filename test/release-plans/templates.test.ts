@@ -10,6 +10,7 @@ import {
   type TestUser,
   userWithPat,
 } from "../helpers/builders.ts";
+import { rollout } from "./fixtures.ts";
 
 /**
  * Editing and deleting release templates (issue 41.2): a template is renamed and its milestones
@@ -20,10 +21,6 @@ let viewer: TestUser;
 let author: TestUser;
 let reviewer: TestUser;
 
-const rollout = (percent: number) => ({
-  name: "flexibleRollout",
-  parameters: { rollout: String(percent), stickiness: "default", groupId: "g" },
-});
 const TWO_STEPS = {
   name: "two-steps",
   milestones: [
