@@ -86,9 +86,7 @@ export async function startServerProcess(
   env: Record<string, string>,
   options: { npm?: boolean; root?: string } = {},
 ): Promise<ServerProcess> {
-  const [command, args] = options.npm
-    ? ["npm", ["start", "--silent"]]
-    : [process.execPath, serverArgs()];
+  const [command, args] = options.npm ? ["npm", ["start", "--silent"]] : [process.execPath, serverArgs()];
   const child = spawn(command, args, {
     // `root`: another checkout's build (benches compare versions), as it stands.
     cwd: options.root ?? ROOT,
