@@ -113,13 +113,22 @@ function routeScopes(route: Route, variables: Record<string, unknown>): AuthScop
   });
 }
 
+/**
+ * Each root field's call and the scopes it evaluates to, made once for every caller (they do not
+ * depend on the caller). Subscriptions are called over graphql-ws: see ws.test.ts.
+ */
+const fieldCases = rootFields.flatMap(({ operation, field }) => {
+  if (operation === "subscription") return [];
+  const call = fieldCall(operation, field);
+  return [
+    { operation, field, call, scopes: [scopesFor(declaredScopes(field), call.variables) as AuthScopeMap] },
+  ];
+});
+
 /** GraphQL root fields called as `caller`: the ones whose outcome is not the expected one. */
 async function graphqlMismatches(caller: Caller | "none" | "bad"): Promise<string[]> {
   const mismatches: string[] = [];
-  for (const { operation, field } of rootFields) {
-    if (operation === "subscription") continue; // over graphql-ws: see ws.test.ts
-    const call = fieldCall(operation, field);
-    const scopes = [scopesFor(declaredScopes(field), call.variables) as AuthScopeMap];
+  for (const { operation, field, call, scopes } of fieldCases) {
     const res = await t.gql(call.document, call.variables, tokenOf(caller));
     const got = graphqlOutcome(res);
     const want = expected(caller, scopes);
@@ -131,23 +140,27 @@ async function graphqlMismatches(caller: Caller | "none" | "bad"): Promise<strin
   return mismatches;
 }
 
+/** Each REST route's request and the scopes its root fields evaluate to, made once for every caller. */
+const routeCases = allRoutes.map((route) => {
+  const call = routeCall(route);
+  let variables: Record<string, unknown> = {};
+  try {
+    variables =
+      route.variables?.({
+        params: paramsOf(route, call.path.split("?")[0] as string),
+        query: call.query,
+        body: call.body,
+      }) ?? {};
+  } catch {
+    // A route that cannot map the dummy request must still answer 401/403 first.
+  }
+  return { route, call, scopes: routeScopes(route, variables) };
+});
+
 /** REST routes called as `caller`: the ones whose outcome is not the expected one. */
 async function restMismatches(caller: Caller | "none" | "bad"): Promise<string[]> {
   const mismatches: string[] = [];
-  for (const route of allRoutes) {
-    const call = routeCall(route);
-    let variables: Record<string, unknown> = {};
-    try {
-      variables =
-        route.variables?.({
-          params: paramsOf(route, call.path.split("?")[0] as string),
-          query: call.query,
-          body: call.body,
-        }) ?? {};
-    } catch {
-      // A route that cannot map the dummy request must still answer 401/403 first.
-    }
-    const scopes = routeScopes(route, variables);
+  for (const { route, call, scopes } of routeCases) {
     const res = await t.rest(route.method, call.path, call.body, tokenOf(caller));
     const got = restOutcome(res);
     const want = expected(caller, scopes);

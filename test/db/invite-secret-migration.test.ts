@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openPostgres } from "../../src/db/database.ts";
 import { applyMigrations, MIGRATIONS_DIR, readMigrations } from "../../src/db/migrate.ts";
-import { createPglite } from "../../src/db/pglite.ts";
 import { openPglite } from "../../src/db/pglite-database.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { emptyPglite } from "../helpers/database.ts";
 import { emptyPostgresDatabase } from "../helpers/postgres-url.ts";
 
 const HASHES = "20261128223153_invite_secret_hashes";
@@ -51,7 +51,7 @@ async function writeOldLinks(db: Database) {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "vexil-invite-migration-"));
   postgres = await emptyPostgresDatabase();
-  const db = postgres ? openPostgres(postgres.url) : openPglite(await createPglite("memory://"));
+  const db = postgres ? openPostgres(postgres.url) : openPglite(await emptyPglite());
   await applyMigrations(db.adapterFactory, { dir: await migrationsBeforeHashes() });
   await writeOldLinks(db);
   expect(await applyMigrations(db.adapterFactory)).toContain(HASHES);

@@ -3,10 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, assertMigrated, MIGRATIONS_DIR } from "../../src/db/migrate.ts";
-import { createPglite } from "../../src/db/pglite.ts";
 import { openPglite, openPgliteFolder } from "../../src/db/pglite-database.ts";
 import { PGLITE_TEMPLATE_DIR } from "../../src/db/pglite-thread.ts";
-import { createTestDatabase } from "../helpers/database.ts";
+import { createTestDatabase, emptyPglite } from "../helpers/database.ts";
 import { startServerProcess } from "../helpers/server-process.ts";
 
 let dir: string;
@@ -26,7 +25,7 @@ async function copyOfMigrations(name: string) {
 // schema engine takes seconds each time, more on a busy machine.
 describe("migrations (WASM schema engine, Prisma Migrate layout)", { timeout: 180_000 }, () => {
   it("applies every migration once; applying again is a no-op", async () => {
-    const db = openPglite(await createPglite("memory://"));
+    const db = openPglite(await emptyPglite());
     const first = await applyMigrations(db.adapterFactory);
     expect(first.length).toBeGreaterThan(0);
     expect(await applyMigrations(db.adapterFactory)).toEqual([]);

@@ -19,6 +19,7 @@ import { buildIfStale } from "./server-process.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 
 type Provided = {
+  pgliteEmptyTemplate?: string;
   pgliteTemplate?: string;
   pgliteBootstrappedTemplate?: string;
   postgresTemplate?: string;
@@ -28,7 +29,8 @@ type Template = { provided: Provided; teardown(): Promise<void> };
 
 /**
  * Builds what is stale, then makes the templates of a run: a migrated database, and a copy of it
- * bootstrapped with the test apps' admin (TEST_ADMIN_ENV; see createTestApp). On PGlite, data
+ * bootstrapped with the test apps' admin (TEST_ADMIN_ENV; see createTestApp); and on both
+ * databases an empty PGlite (initdb's, no migration: emptyPglite, for the migrations' tests). On PGlite, data
  * dirs dumped to files (each test file loads a copy), kept between runs while what they are made
  * from is unchanged; with TEST_DATABASE_URL, PostgreSQL template databases (each file CREATEs
  * from one). Vitest calls a global setup once per project
@@ -53,6 +55,12 @@ async function makeTemplate(): Promise<Template> {
   // Server processes and browser tests run the build (dist/, ui/dist/): brought up to date
   // here, once, before the workers start.
   buildIfStale();
+  const empty = { pgliteEmptyTemplate: await cachedEmptyPglite() };
+  const { provided, teardown } = await makeMigratedTemplates();
+  return { provided: { ...empty, ...provided }, teardown };
+}
+
+async function makeMigratedTemplates(): Promise<Template> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const template = `vexil_template_${process.pid}`;
@@ -125,6 +133,29 @@ async function cachedPgliteTemplates(): Promise<string> {
   return dir;
 }
 
+/**
+ * A PGlite data dir as initdb leaves it, as a tarball kept beside the templates (initdb costs
+ * 3-5 s of CPU; loading the tarball 0.6), remade only for another PGlite.
+ */
+async function cachedEmptyPglite(): Promise<string> {
+  const pglite = await readFile(join(ROOT, "node_modules/@electric-sql/pglite/package.json"));
+  const dir = join(TEMPLATE_CACHE, `empty-${createHash("sha256").update(pglite).digest("hex").slice(0, 16)}`);
+  const file = join(dir, "empty.tar");
+  if (existsSync(file)) {
+    const now = new Date();
+    await utimes(dir, now, now); // in use: see forgetUnusedTemplates
+    return file;
+  }
+  const db = await createPglite("memory://");
+  const tarball = Buffer.from(await (await db.dumpDataDir("none")).arrayBuffer());
+  await db.close();
+  const staged = `${dir}.${process.pid}`;
+  await mkdir(staged, { recursive: true });
+  await writeFile(join(staged, "empty.tar"), tarball);
+  await rename(staged, dir).catch(() => rm(staged, { recursive: true, force: true })); // another run made it
+  return file;
+}
+
 /** Folders unused for a day go (not sooner: another checkout sharing node_modules may use one). */
 async function forgetUnusedTemplates(): Promise<void> {
   const dayAgo = Date.now() - 24 * 3600_000;
@@ -177,6 +208,7 @@ async function pgliteTarballs(dir: string): Promise<[Buffer, Buffer]> {
 
 declare module "vitest" {
   export interface ProvidedContext {
+    pgliteEmptyTemplate?: string;
     pgliteTemplate?: string;
     pgliteBootstrappedTemplate?: string;
     postgresTemplate?: string;

@@ -51,6 +51,18 @@ function npmStartCommand() {
   return startCommand;
 }
 
+/**
+ * The node arguments of a server process: `npm start`'s, and under vitest `--liftoff-only` first.
+ * A server compiles its WebAssembly (PGlite's PostgreSQL, Prisma's query compiler) with V8's
+ * baseline compiler, then again with the optimizing one on background threads: half the CPU of
+ * a start (~2 of ~4.5 s), for speed a test's few requests never use. The code runs the same.
+ * Benchmarks (no VITEST) run the server exactly as `npm start` does.
+ */
+function serverArgs(): string[] {
+  const { args } = npmStartCommand();
+  return process.env.VITEST ? ["--liftoff-only", ...args] : args;
+}
+
 /** The environment of a server process: the start script's, on a free local port, then `env`. */
 function serverEnv(env: Record<string, string>) {
   return {
@@ -74,9 +86,7 @@ export async function startServerProcess(
   env: Record<string, string>,
   options: { npm?: boolean; root?: string } = {},
 ): Promise<ServerProcess> {
-  const [command, args] = options.npm
-    ? ["npm", ["start", "--silent"]]
-    : [process.execPath, npmStartCommand().args];
+  const [command, args] = options.npm ? ["npm", ["start", "--silent"]] : [process.execPath, serverArgs()];
   const child = spawn(command, args, {
     // `root`: another checkout's build (benches compare versions), as it stands.
     cwd: options.root ?? ROOT,
@@ -115,7 +125,7 @@ export async function startServerProcess(
 export async function runServerToExit(
   env: Record<string, string>,
 ): Promise<{ code: number | null; lines: string[] }> {
-  const child = spawn(process.execPath, npmStartCommand().args, {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: ROOT,
     env: serverEnv({ DATABASE_URL: "", ...env }),
     stdio: ["ignore", "pipe", "pipe"],

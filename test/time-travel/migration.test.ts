@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openPostgres } from "../../src/db/database.ts";
 import { applyMigrations, MIGRATIONS_DIR, readMigrations } from "../../src/db/migrate.ts";
-import { createPglite } from "../../src/db/pglite.ts";
 import { openPglite } from "../../src/db/pglite-database.ts";
+import { emptyPglite } from "../helpers/database.ts";
 import { emptyPostgresDatabase } from "../helpers/postgres-url.ts";
 import { startServerProcess } from "../helpers/server-process.ts";
 
@@ -65,7 +65,7 @@ describe("time travel across the migration of the version layout", { timeout: 18
   it("rebuilds flags, environments and diffs from versions written before it", async () => {
     const postgres = await emptyPostgresDatabase();
     const dataDir = join(dir, "data");
-    const db = postgres ? openPostgres(postgres.url) : openPglite(await createPglite(dataDir));
+    const db = postgres ? openPostgres(postgres.url) : openPglite(await emptyPglite(dataDir));
     await applyMigrations(db.adapterFactory, { dir: await migrationsBeforeSplit() });
     await writeOldHistory(db);
     await db.close();
