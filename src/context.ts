@@ -66,6 +66,12 @@ export type Context = AppScope & {
   /** Set for graphql-ws operations: sends a prebuilt `next` payload (see shared-results.plugin.ts). */
   directNext?: DirectNext;
   /**
+   * Set by shared-results.plugin.ts on a subscription that needs its context no more once it is
+   * subscribed (its events are executed with a context shared by its key): graphql-ws lets the
+   * context go then (src/http-server.ts).
+   */
+  sharesResults?: boolean;
+  /**
    * Whether the credential this context was made from still stands for the same caller with
    * the same permissions (not deleted, revoked, expired, logged out, demoted or promoted since):
    * asked again by long-lived operations. The checks of one sweep share `fresh`: one read per

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { initContextCache } from "@pothos/core";
 import { type ExecutionArgs, GraphQLError } from "graphql";
 import { MessageType } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { App, Yoga } from "./app.ts";
-import { type Credentials, principalOf, socketCredentials } from "./context.ts";
+import { type Context, type Credentials, principalOf, socketCredentials } from "./context.ts";
 import { admitRequests } from "./http/admission.ts";
 import { upgradeAddress } from "./http/client-address.ts";
 import { bodyMayBeRead } from "./http/credential-first.ts";
@@ -75,7 +76,7 @@ export async function listen(app: App, host: string, port: number, bound?: Serve
       ),
   });
   wss.on("connection", (socket, request) => {
-    quietOversizedMessages(socket);
+    adaptSocketEvents(socket);
     // The address, not the request, is kept for as long as the socket is open.
     const address = addressOf(request);
     socket.once("close", () => {
@@ -98,16 +99,20 @@ export async function listen(app: App, host: string, port: number, bound?: Serve
         }
         // The socket keeps its credentials (each operation's context is made from them), not its
         // upgrade request: with its headers and parser state that is a kilobyte per open socket.
+        // (Set to undefined, not deleted: a deletion turns the object into a 256-byte dictionary.)
         ctx.extra.credentials = credentials;
-        Reflect.deleteProperty(ctx.extra, "request");
+        (ctx.extra as { request?: IncomingMessage }).request = undefined;
         return true;
       },
       execute: (args) => (args.rootValue as Enveloped).execute(args),
-      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      subscribe: subscribeLettingGo,
       onSubscribe: async (ctx, id, params) => {
+        // What an operation's context takes from its socket: the credentials (app.ts makes the
+        // context from them) and a sender of prebuilt messages; not the socket's own state.
         const enveloped = yoga.getEnveloped({
-          ...ctx,
+          ...initContextCache(),
           connectionParams: ctx.connectionParams,
+          extra: { credentials: ctx.extra.credentials },
           params,
           directNext: directNextTo(ctx.extra.socket, id),
         });
@@ -157,16 +162,41 @@ export async function listen(app: App, host: string, port: number, bound?: Serve
 }
 
 /**
+ * Subscribes through envelop with a context of the operation's own whose prototype is the
+ * context made for it: envelop, graphql-ws and the plugins keep that object (and `args`) for as
+ * long as the subscription lasts. A subscription whose events are executed with a context
+ * shared by its key (shared-results.plugin.ts) needs its own no more once subscribed: the
+ * object then stops inheriting it, and `args` drops the enveloped instance, so a waiting
+ * subscriber holds neither its context, its loaders, Pothos's caches of it, nor the enveloped
+ * instance (about 5 KiB each).
+ */
+async function subscribeLettingGo(args: ExecutionArgs) {
+  const enveloped = args.rootValue as Enveloped;
+  const own = Object.create(args.contextValue as Context) as Context;
+  args.contextValue = own;
+  const result = await enveloped.subscribe(args);
+  if (own.sharesResults) {
+    Object.setPrototypeOf(own, null);
+    args.rootValue = undefined;
+  }
+  return result;
+}
+
+/**
  * graphql-ws prints every error of a socket, with its stack, on stderr. A message over
  * `maxPayload` is an expected refusal (ws has already closed the socket with 1009), and an
  * attacker must not turn each of its messages into a log line: that error is not passed on.
+ * A message is handed on as text (graphql-ws reads nothing else): its handler lasts as long as
+ * the subscription it starts, and would keep the received Buffer that long.
  */
-function quietOversizedMessages(socket: WebSocket): void {
+function adaptSocketEvents(socket: WebSocket): void {
   const emit = socket.emit.bind(socket);
   socket.emit = ((event: string, ...args: unknown[]) =>
     event === "error" && (args[0] as { code?: string })?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
       ? false
-      : emit(event, ...args)) as WebSocket["emit"];
+      : event === "message"
+        ? emit(event, String(args[0]), ...args.slice(1))
+        : emit(event, ...args)) as WebSocket["emit"];
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The longest delay setTimeout keeps (about 24.8 days); a later expiry is checked again then. */
 const MAX_TIMER_MS = 2_147_483_647;
+const noTimer = () => {};
 
 /**
  * Calls `expire` once the clock `now` reaches `expiresAt` (nothing when null or absent): a timer,
@@ -10,9 +11,9 @@ export function onExpiry(
   expiresAt: Date | null | undefined,
   expire: () => void,
 ): () => void {
+  if (!expiresAt) return noTimer;
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {
-    if (!expiresAt) return;
     const left = expiresAt.getTime() - now().getTime();
     timer = setTimeout(
       () => (now() >= expiresAt ? expire() : arm()),

@@ -27,11 +27,13 @@ builder.subscriptionField("events", (t) =>
       afterId: t.arg({ type: "Long", description: "Replay the stored events after this id first." }),
     },
     subscribe: (_root, args, ctx) => {
-      const visibility = eventVisibility(principalOf(ctx));
+      const { where, accept: visible } = eventVisibility(principalOf(ctx));
+      // The predicate lasts as long as the subscription: it keeps the filter, not the arguments.
+      const filter = args.filter;
       return followEvents(ctx.db, ctx.services.feed, {
         afterId: args.afterId ?? null,
-        where: { AND: [eventWhere(args.filter), visibility.where] },
-        accept: (event) => visibility.accept(event) && matchesFilter(event, args.filter),
+        where: { AND: [eventWhere(filter), where] },
+        accept: (event) => visible(event) && matchesFilter(event, filter),
       });
     },
     resolve: (event) => event,

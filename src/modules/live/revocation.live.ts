@@ -116,42 +116,60 @@ function endedOnRevocation<T>(
   stillValid: (fresh: FreshPrincipals) => Promise<boolean>,
   expiry: Expiry,
 ): AsyncIterableIterator<T> {
-  const inner = source[Symbol.asyncIterator]();
-  let revoked = false;
-  const entry: Watched = {
-    stillValid,
-    end: () => {
-      revoked = true;
-      watched.delete(entry);
-      stopExpiry();
-      void inner.return?.();
-    },
-  };
-  watched.add(entry);
-  const stopExpiry = onExpiry(expiry.now, expiry.at, entry.end);
-  const finished = (): IteratorResult<T> => {
-    watched.delete(entry);
-    stopExpiry();
+  return new EndedOnRevocation(watched, source[Symbol.asyncIterator](), stillValid, expiry);
+}
+
+/**
+ * A class, and its own entry in the watched set: a subscriber waits in next() for most of its
+ * life, and closures per subscriber would be held meanwhile.
+ */
+class EndedOnRevocation<T> implements AsyncIterableIterator<T>, Watched {
+  private revoked = false;
+  private readonly stopExpiry: () => void;
+
+  constructor(
+    private readonly watched: Set<Watched>,
+    private readonly inner: AsyncIterator<T>,
+    readonly stillValid: (fresh: FreshPrincipals) => Promise<boolean>,
+    expiry: Expiry,
+  ) {
+    watched.add(this);
+    this.stopExpiry = onExpiry(expiry.now, expiry.at, () => this.end());
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  /** Revoked or expired: a waiting next() returns done. */
+  end(): void {
+    this.revoked = true;
+    this.watched.delete(this);
+    this.stopExpiry();
+    void this.inner.return?.();
+  }
+
+  private finished(): IteratorResult<T> {
+    this.watched.delete(this);
+    this.stopExpiry();
     return { value: undefined, done: true };
-  };
-  return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    // Not async: a subscriber waits in next() for most of its life (see LiveStream.nextLive).
-    next() {
-      if (revoked) return Promise.resolve(finished());
-      return inner.next().then((item) => (item.done || revoked ? finished() : item));
-    },
-    async return() {
-      finished();
-      await inner.return?.();
-      return { value: undefined, done: true };
-    },
-    async throw(error: unknown) {
-      finished();
-      if (inner.throw) return inner.throw(error);
-      throw error;
-    },
-  };
+  }
+
+  // Not async: a subscriber waits in next() for most of its life (see LiveStream.nextLive).
+  next(): Promise<IteratorResult<T>> {
+    if (this.revoked) return Promise.resolve(this.finished());
+    return this.inner.next().then((item) => (item.done || this.revoked ? this.finished() : item));
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    this.finished();
+    await this.inner.return?.();
+    return { value: undefined, done: true };
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<T>> {
+    this.finished();
+    if (this.inner.throw) return this.inner.throw(error);
+    throw error;
+  }
 }

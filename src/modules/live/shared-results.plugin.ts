@@ -57,39 +57,36 @@ export function shareResultsAmong(audienceOf: AudienceOf) {
 export function useSharedSubscriptionResults(): Plugin<Record<string, unknown>, Context> {
   const resultsByEvent = new WeakMap<object, Map<string, MaybePromise<ExecutionResult>>>();
   const jsonByResult = new WeakMap<ExecutionResult, string>();
+  const executions = new SharedExecutions();
 
-  const sharedResult = (args: ExecutionArgs, key: string, event: unknown) => {
-    if (typeof event !== "object" || event === null) return execute({ ...args, rootValue: event });
+  const sharedResult = (execution: SharedExecution, event: unknown) => {
+    if (typeof event !== "object" || event === null) return execute({ ...execution.args, rootValue: event });
     let byKey = resultsByEvent.get(event);
     if (!byKey) {
       byKey = new Map();
       resultsByEvent.set(event, byKey);
     }
-    let result = byKey.get(key);
+    let result = byKey.get(execution.key);
     if (result === undefined) {
-      result = execute({ ...args, rootValue: event });
-      byKey.set(key, result);
+      result = execute({ ...execution.args, rootValue: event });
+      byKey.set(execution.key, result);
     }
     return result;
   };
 
   /**
-   * Sends a shared result as its JSON, serialised once for all who share it. Only a plain
-   * result goes this way: one still being computed, or with errors (which yoga masks), takes
-   * the ordinary path.
+   * The JSON of a shared result, serialised once for all who share it. Only a plain result goes
+   * this way: one still being computed, or with errors (which yoga masks), takes the ordinary path.
    */
-  const pushVia =
-    (send: DirectNext, resultOf: (event: unknown) => MaybePromise<ExecutionResult>): Push =>
-    (event: StoredEvent) => {
-      const result = resultOf(event);
-      if (result instanceof Promise || result.errors) return false;
-      let json = jsonByResult.get(result);
-      if (json === undefined) {
-        json = JSON.stringify(result);
-        jsonByResult.set(result, json);
-      }
-      return send(json);
-    };
+  const jsonOf = (result: MaybePromise<ExecutionResult>) => {
+    if (result instanceof Promise || result.errors) return undefined;
+    let json = jsonByResult.get(result);
+    if (json === undefined) {
+      json = JSON.stringify(result);
+      jsonByResult.set(result, json);
+    }
+    return json;
+  };
 
   return {
     onSubscribe({ args, setSubscribeFn }) {
@@ -100,12 +97,69 @@ export function useSharedSubscriptionResults(): Plugin<Record<string, unknown>, 
         if (!(Symbol.asyncIterator in source)) return source;
         const context = subscribeArgs.contextValue as Context;
         const key = `${shared.selection}\u0000${shared.audienceOf(context)}`;
-        const resultOf = (event: unknown) => sharedResult(subscribeArgs, key, event);
-        const push = context.directNext ? pushVia(context.directNext, resultOf) : undefined;
-        return mapEvents(source, shared.operation, resultOf, push);
+        const execution = executions.for(key, subscribeArgs);
+        // From here on the subscription needs its context no more (src/http-server.ts lets it go).
+        context.sharesResults = true;
+        return new SharedStream(
+          source,
+          shared.operation,
+          execution,
+          sharedResult,
+          jsonOf,
+          context.directNext,
+        );
       });
     },
   };
+}
+
+/** What subscribers with the same key execute an event with: the first one's arguments. */
+type SharedExecution = { key: string; args: ExecutionArgs };
+
+/**
+ * One SharedExecution per key, as long as some subscriber holds it (a subscriber keeps only
+ * this, not its own context): a map of weak references, each entry removed once collected.
+ */
+class SharedExecutions {
+  private readonly byKey = new Map<string, WeakRef<SharedExecution>>();
+  private readonly collected = new FinalizationRegistry<string>((key) => {
+    if (this.byKey.get(key)?.deref() === undefined) this.byKey.delete(key);
+  });
+
+  for(key: string, args: ExecutionArgs): SharedExecution {
+    const known = this.byKey.get(key)?.deref();
+    if (known) return known;
+    const execution: SharedExecution = {
+      key,
+      args: {
+        schema: args.schema,
+        document: args.document,
+        operationName: args.operationName,
+        variableValues: args.variableValues,
+        contextValue: executionContext(args.contextValue as Context),
+      },
+    };
+    this.byKey.set(key, new WeakRef(execution));
+    this.collected.register(execution, key);
+    return execution;
+  }
+}
+
+/** What ties a context to its subscriber's connection. */
+const CONNECTION_FIELDS = new Set(["request", "req", "res", "extra", "directNext", "sharesResults"]);
+
+/**
+ * A copy of the subscriber's context (its own values and those it inherits) without what ties
+ * it to the subscriber's connection (its request, its socket's sender): the context its key's
+ * events are executed with, which may outlive that subscriber. Symbol keys (Pothos's request
+ * caches) are not copied: the copy has caches of its own.
+ */
+function executionContext(context: Context): Context {
+  const copy: Record<string, unknown> = {};
+  for (const name in context) {
+    if (!CONNECTION_FIELDS.has(name)) copy[name] = context[name as keyof Context];
+  }
+  return copy as Context;
 }
 
 type Shareable = { operation: OperationDefinitionNode; selection: string; audienceOf: AudienceOf };
@@ -155,45 +209,63 @@ function selectionOf(root: FieldNode, document: DocumentNode, variables: Record<
 type PushingSource = AsyncIterator<unknown> & { nextPushing(push?: Push): Promise<IteratorResult<unknown>> };
 
 /**
- * The source stream mapped to execution results. Hand-written so that `return()` reaches the
+ * The source stream mapped to execution results. Hand-written, and a class (a subscriber waits
+ * in next() for most of its life: no closures per subscriber), so that `return()` reaches the
  * source at once (a disconnect detaches the subscriber immediately), and a failure of the
  * source is reported as graphql-tools does (located at the operation, original error kept).
- * With `push`, a source that supports it delivers what it can directly while graphql-ws
- * waits on next(); next() then returns only what push declined, the end, or a failure.
+ * With a direct sender (`send`), a source that supports it delivers what it can directly while
+ * graphql-ws waits on next(); next() then returns only what that declined, the end, or a failure.
  */
-function mapEvents(
-  events: AsyncIterable<unknown>,
-  operation: OperationDefinitionNode,
-  resultOf: (event: unknown) => MaybePromise<ExecutionResult>,
-  push?: Push,
-): AsyncIterableIterator<ExecutionResult> {
-  const source = events[Symbol.asyncIterator]();
-  const pushing = push && "nextPushing" in source ? (source as PushingSource) : null;
-  return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    // Not async: a subscriber waits in next() for most of its life (see LiveStream.nextLive).
-    next() {
-      const step = pushing ? pushing.nextPushing(push) : source.next();
-      return step.then(
-        (item): MaybePromise<IteratorResult<ExecutionResult>> =>
-          item.done
-            ? { value: undefined, done: true }
-            : Promise.resolve(resultOf(item.value)).then((value) => ({ value, done: false })),
-        (error) => {
-          const original = error instanceof Error ? error : new Error(String(error));
-          throw new GraphQLError(original.message, { originalError: original, nodes: [operation] });
-        },
-      );
-    },
-    async return() {
-      await source.return?.();
-      return { value: undefined, done: true };
-    },
-    async throw(error: unknown) {
-      await source.return?.();
-      throw error;
-    },
-  };
+class SharedStream implements AsyncIterableIterator<ExecutionResult> {
+  private readonly source: AsyncIterator<unknown>;
+  private readonly push: Push | undefined;
+
+  constructor(
+    events: AsyncIterable<unknown>,
+    private readonly operation: OperationDefinitionNode,
+    private readonly execution: SharedExecution,
+    private readonly resultOf: (execution: SharedExecution, event: unknown) => MaybePromise<ExecutionResult>,
+    jsonOf: (result: MaybePromise<ExecutionResult>) => string | undefined,
+    send: DirectNext | undefined,
+  ) {
+    this.source = events[Symbol.asyncIterator]();
+    if (send && "nextPushing" in this.source) {
+      this.push = (event) => {
+        const json = jsonOf(this.resultOf(this.execution, event));
+        return json !== undefined && send(json);
+      };
+    }
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  // Not async: a subscriber waits in next() for most of its life (see LiveStream.nextLive).
+  next(): Promise<IteratorResult<ExecutionResult>> {
+    const step = this.push ? (this.source as PushingSource).nextPushing(this.push) : this.source.next();
+    return step.then(
+      (item): MaybePromise<IteratorResult<ExecutionResult>> =>
+        item.done
+          ? { value: undefined, done: true }
+          : Promise.resolve(this.resultOf(this.execution, item.value)).then((value) => ({
+              value,
+              done: false,
+            })),
+      (error) => {
+        const original = error instanceof Error ? error : new Error(String(error));
+        throw new GraphQLError(original.message, { originalError: original, nodes: [this.operation] });
+      },
+    );
+  }
+
+  async return(): Promise<IteratorResult<ExecutionResult>> {
+    await this.source.return?.();
+    return { value: undefined, done: true };
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<ExecutionResult>> {
+    await this.source.return?.();
+    throw error;
+  }
 }
