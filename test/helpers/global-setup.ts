@@ -4,14 +4,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeF
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { bootstrap } from "../../src/bootstrap.ts";
-import { loadConfig } from "../../src/config.ts";
-import { type Db, openPostgres } from "../../src/db/database.ts";
-import { applyMigrations } from "../../src/db/migrate.ts";
-import { createPglite } from "../../src/db/pglite.ts";
-import { openPglite } from "../../src/db/pglite-database.ts";
-import { PGLITE_TEMPLATE_DIR } from "../../src/db/pglite-thread.ts";
-import { createLogger } from "../../src/shared/logger.ts";
+import type { Db } from "../../src/db/database.ts";
 import { TEST_ADMIN_ENV } from "./admin.ts";
 import { adminDatabaseUrl, databaseUrl } from "./postgres.ts";
 import { buildIfStale } from "./server-process.ts";
@@ -63,6 +56,7 @@ async function makeTemplate(): Promise<Template> {
 async function makeMigratedTemplates(): Promise<Template> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
+    const { openPostgres, applyMigrations } = await appModules();
     const template = `vexil_template_${process.pid}`;
     const admin = openPostgres(adminDatabaseUrl(url));
     await admin.prisma.$executeRawUnsafe(`DROP DATABASE IF EXISTS ${template}`);
@@ -146,6 +140,7 @@ async function cachedEmptyPglite(): Promise<string> {
     await utimes(dir, now, now); // in use: see forgetUnusedTemplates
     return file;
   }
+  const { createPglite } = await appModules();
   const db = await createPglite("memory://");
   const tarball = Buffer.from(await (await db.dumpDataDir("none")).arrayBuffer());
   await db.close();
@@ -180,8 +175,37 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
+/**
+ * The app's modules that make templates, loaded only when one is made: a run that finds the
+ * PGlite templates cached (most runs) does not spend the main process's start on them.
+ */
+async function appModules() {
+  const [bootstrap, config, database, migrate, pglite, pgliteDatabase, pgliteThread, logger] =
+    await Promise.all([
+      import("../../src/bootstrap.ts"),
+      import("../../src/config.ts"),
+      import("../../src/db/database.ts"),
+      import("../../src/db/migrate.ts"),
+      import("../../src/db/pglite.ts"),
+      import("../../src/db/pglite-database.ts"),
+      import("../../src/db/pglite-thread.ts"),
+      import("../../src/shared/logger.ts"),
+    ]);
+  return {
+    bootstrap: bootstrap.bootstrap,
+    loadConfig: config.loadConfig,
+    openPostgres: database.openPostgres,
+    applyMigrations: migrate.applyMigrations,
+    createPglite: pglite.createPglite,
+    openPglite: pgliteDatabase.openPglite,
+    PGLITE_TEMPLATE_DIR: pgliteThread.PGLITE_TEMPLATE_DIR,
+    createLogger: logger.createLogger,
+  };
+}
+
 /** What a test app's first start writes (createTestApp: TEST_ADMIN_ENV, no other INIT_ADMIN_*). */
 async function bootstrapForTests(db: Db): Promise<void> {
+  const { bootstrap, loadConfig, createLogger } = await appModules();
   await bootstrap(db, loadConfig(TEST_ADMIN_ENV), createLogger("silent"));
 }
 
@@ -193,6 +217,7 @@ async function bootstrapForTests(db: Db): Promise<void> {
  */
 async function pgliteTarballs(dir: string): Promise<[Buffer, Buffer]> {
   const copy = join(dir, "data");
+  const { PGLITE_TEMPLATE_DIR, openPglite, createPglite, applyMigrations } = await appModules();
   const fromBuild = existsSync(join(PGLITE_TEMPLATE_DIR, "PG_VERSION"));
   if (fromBuild) await cp(PGLITE_TEMPLATE_DIR, copy, { recursive: true });
   const db = openPglite(await createPglite(fromBuild ? copy : "memory://"));
