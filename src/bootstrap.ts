@@ -10,6 +10,7 @@ import {
   permissionType,
 } from "./modules/access/permissions.logic.ts";
 import { ADMIN_TOKEN_USER_ID, SYSTEM_USER_ID } from "./shared/actor.ts";
+import { openTransaction } from "./shared/direct-statements.ts";
 import type { Logger } from "./shared/logger.ts";
 
 const FEATURE_TYPES = [
@@ -125,7 +126,8 @@ export async function bootstrap(db: Db, config: Config, logger: Logger): Promise
   // Hashing is deliberately slow: do it before the transaction, only if an admin may be needed.
   const password = needsAdmin ? (config.initAdmin.password ?? generatePassword()) : null;
   const passwordHash = password ? await hashPassword(password, config.auth.passwordHashCost) : null;
-  await db.$transaction(
+  await openTransaction(
+    db,
     async (tx) => {
       for (const type of FEATURE_TYPES) {
         await tx.featureType.upsert({ where: { id: type.id }, create: type, update: {} });

@@ -11,6 +11,7 @@ import {
 } from "../modules/addons/addon-deliveries.write.ts";
 import { logDeliveryAttempt } from "../modules/addons/integration-event.write.ts";
 import { eventById } from "../modules/events/event.read.ts";
+import { openTransaction } from "../shared/direct-statements.ts";
 import { type DeliveryOutcome, deliverEvent, eventView } from "./webhook.ts";
 
 /** Deliveries claimed (and sent in parallel) per round. */
@@ -148,7 +149,7 @@ async function record(
       ? { status: "dead", lockedUntil: null }
       : { lockedUntil: null, nextAttemptAt: new Date(now.getTime() + backoff) };
   const retryNote = delivered ? "" : giveUp ? " Giving up." : ` Retrying in ${backoff} ms.`;
-  await deps.db.$transaction(async (tx) => {
+  await openTransaction(deps.db, async (tx) => {
     // Only the holder of this attempt's lease may settle it (a lease that ran out was re-claimed).
     if (!(await settleDelivery(tx, row, next))) return;
     await logDeliveryAttempt(tx, {

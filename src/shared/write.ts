@@ -5,6 +5,7 @@ import type { EventHooks } from "../events/hooks.ts";
 import type { StoredEvent } from "../events/types.ts";
 import { type Actor, actorOf } from "./actor.ts";
 import type { ChangeKinds } from "./change-kinds.ts";
+import { openTransaction } from "./direct-statements.ts";
 import { NameExistsError, NotFoundError } from "./errors.ts";
 
 /**
@@ -63,21 +64,25 @@ export async function runWrite<T>(
     let write: Write | undefined;
     let result: T;
     try {
-      result = await ctx.db.$transaction((tx) => {
-        write = {
-          tx,
-          actor: options.actor ?? actorOf(ctx.principal),
-          now: ctx.now(),
-          publicUrl: ctx.config.publicUrl,
-          passwordHashCost: ctx.config.auth.passwordHashCost,
-          groupType: options.groupType ?? "transaction",
-          groupId: options.groupId ?? randomUUID(),
-          recorded,
-          eventHooks: ctx.eventHooks,
-          changeKinds: ctx.changeKinds,
-        };
-        return work(write);
-      }, TRANSACTION_OPTIONS);
+      result = await openTransaction(
+        ctx.db,
+        (tx) => {
+          write = {
+            tx,
+            actor: options.actor ?? actorOf(ctx.principal),
+            now: ctx.now(),
+            publicUrl: ctx.config.publicUrl,
+            passwordHashCost: ctx.config.auth.passwordHashCost,
+            groupType: options.groupType ?? "transaction",
+            groupId: options.groupId ?? randomUUID(),
+            recorded,
+            eventHooks: ctx.eventHooks,
+            changeKinds: ctx.changeKinds,
+          };
+          return work(write);
+        },
+        TRANSACTION_OPTIONS,
+      );
     } catch (error) {
       const state = sqlStateOf(error);
       if (state && RETRIED_STATES.has(state) && attempt < MAX_ATTEMPTS) continue;

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../src/generated/prisma/client.ts";
-import { sqlOf } from "../../src/shared/sql.ts";
+import { directStatementsOf } from "../../src/shared/direct-statements.ts";
+import { prismaSqlOf, sqlOf } from "../../src/shared/sql.ts";
 import { runWrite, sqlStateOf } from "../../src/shared/write.ts";
 import { createTestApp, systemWriteContext, type TestApp } from "../helpers/app.ts";
 
 /**
- * `sqlOf` (src/shared/sql.ts) is Prisma's `$queryRaw` / `$executeRaw` with a tag of its own: the
- * values it sends and answers, the transaction it runs in, and what a failing statement leaves.
+ * `sqlOf` (src/shared/sql.ts) answers what Prisma's `$queryRaw` / `$executeRaw` answer, sent
+ * straight to the driver adapter (src/shared/direct-statements.ts): the values it sends and answers,
+ * the transaction it runs in, and what a failing statement leaves.
  * (Writes past the API: the test is of the database layer itself.)
  */
 let t: TestApp;
@@ -43,6 +45,25 @@ describe("sqlOf answers what $queryRaw answers", () => {
       null_text: null,
     });
     expect(direct[0]?.numeric).toBeInstanceOf(Prisma.Decimal);
+    // The fork's proof: Prisma's own pipeline answers the same values, of the same types.
+    const [reference] = await prismaSqlOf(t.deps.db).query<Record<string, unknown>>(statement);
+    expect(direct[0]).toStrictEqual(reference);
+  });
+
+  it("the rarer types answer as $queryRaw answers them, null or not", async () => {
+    const statement = Prisma.sql`
+      SELECT ${1.5}::float4 AS float4, ${"v"}::varchar(5) AS varchar, ${"c"}::char(2) AS bpchar,
+             ${[when, null]}::timestamptz[] AS ts_array, ARRAY[${when}::date] AS date_array,
+             ARRAY[${"1.25"}::numeric, NULL] AS numeric_array, ARRAY['{"a":1}'::jsonb] AS jsonb_array,
+             (SELECT json_agg(x) FROM (SELECT 1 AS a, ${when}::timestamptz AS b) x) AS agg,
+             ${"00000000-0000-4000-8000-000000000000"}::uuid AS uuid, ${5n} AS bigint_param,
+             ${when} AS date_param, ${3} AS number_param, ${"text"} AS text_param,
+             NULL::int AS null_int, NULL::bigint AS null_int8, NULL::timestamptz AS null_ts,
+             NULL::jsonb AS null_jsonb, NULL::numeric AS null_numeric, NULL::boolean AS null_bool,
+             '12:30'::time AS time_of_day`;
+    const [direct] = await sqlOf(t.deps.db).query<Record<string, unknown>>(statement);
+    const [reference] = await prismaSqlOf(t.deps.db).query<Record<string, unknown>>(statement);
+    expect(direct).toStrictEqual(reference);
   });
 
   it("tagged like $queryRaw, fragments joined; execute answers the rows changed", async () => {
@@ -62,6 +83,15 @@ describe("sqlOf answers what $queryRaw answers", () => {
 });
 
 describe("inside runWrite, the statements run in the write's own transaction", () => {
+  it("sent to the adapter transaction Prisma opened for the write, not through $queryRaw", async () => {
+    const [inWrite, outside] = await runWrite(systemWriteContext(t), async (w) => [
+      await directStatementsOf(w.tx),
+      await directStatementsOf(t.deps.db),
+    ]);
+    expect(inWrite).toBeDefined();
+    expect(inWrite).not.toBe(outside);
+  });
+
   it("they see the transaction's model writes, and a rollback undoes them with the rest", async () => {
     const failure = new Error("roll back");
     await expect(

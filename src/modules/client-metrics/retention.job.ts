@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { openTransaction } from "../../shared/direct-statements.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import { UNKNOWN_FLAG_HOURS } from "./unknown-flags.logic.ts";
 
@@ -78,7 +79,7 @@ export async function pruneClientMetrics(db: Db, now: Date, limits: RetentionLim
 }
 
 async function locked(db: Db, step: (tx: Tx) => Promise<number>): Promise<number | null> {
-  return db.$transaction(async (tx) => {
+  return openTransaction(db, async (tx) => {
     const [lock] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
       `SELECT pg_try_advisory_xact_lock(${LOCK_KEY}) AS locked`,
     );

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/database.ts";
 import { probeHorizon, waitForTransactionsToEnd } from "../../events/horizon.ts";
+import { openTransaction } from "../../shared/direct-statements.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import { DIMENSIONS, PAIR_VALUES, ROLLED_UP_THROUGH } from "./event-counts.read.ts";
 
@@ -30,7 +31,8 @@ export async function rollUpEventCounts(
 
 /** Aggregates the events in (throughId, min(throughId + chunk, cutoff)]; null if another node rolls up. */
 async function rollUpChunk(db: Db, cutoff: bigint, chunk: bigint): Promise<bigint | null> {
-  return db.$transaction(
+  return openTransaction(
+    db,
     async (tx) => {
       const [lock] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
         `SELECT pg_try_advisory_xact_lock(${LOCK_KEY}) AS locked`,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import { actorOf } from "../../shared/actor.ts";
+import { openTransaction } from "../../shared/direct-statements.ts";
 import { AuthenticationRequired, DomainError } from "../../shared/errors.ts";
 import { runWrite, type Write } from "../../shared/write.ts";
 import { exportDocument } from "./export.read.ts";
@@ -128,7 +129,8 @@ class DryRunDone extends Error {}
 async function dryRun(ctx: Context, target: ImportTarget, data: unknown): Promise<ImportItem | null> {
   const principal = principalOf(ctx);
   try {
-    await ctx.db.$transaction(
+    await openTransaction(
+      ctx.db,
       async (tx) => {
         const w: Write = {
           tx,
