@@ -22,14 +22,19 @@ export type UiHarness = TestApp & {
   signedIn(user?: { username: string; password: string }, path?: string): Promise<Page>;
   /** A new browser context with one page at `path`, signed out. */
   page(path?: string): Promise<Page>;
-  /** Requests the pages made to other hosts (refused): the UI must work offline. */
+  /**
+   * Requests the pages made to other hosts (refused: the browser's proxy is a closed port, and
+   * only the server is reached directly): the UI must work offline.
+   */
   externalRequests: string[];
 };
 
 /**
  * A Vexil server on a fresh database, listening on a free port and serving the built UI
  * (ui/dist, made by `npm install`), and a headless Chromium. Requests to other hosts are
- * refused and listed in `externalRequests`.
+ * refused and listed in `externalRequests`. They are not intercepted (`context.route`): routing
+ * turns Chromium's HTTP cache off and sends each request through this process, and a page would
+ * download and compile the UI's scripts again on every load.
  */
 export async function startUi(env: Record<string, string> = {}): Promise<UiHarness> {
   if (!existsSync(join(projectRoot(), "ui/dist/index.html"))) {
@@ -41,20 +46,26 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
   const { port } = bound.address() as AddressInfo;
   const test = await createTestApp({ VEXIL_URL: `http://127.0.0.1:${port}`, ...env });
   const server: RunningServer = await listen(test.app, "127.0.0.1", port, bound);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox"],
+    proxy: { server: "http://127.0.0.1:9", bypass: "127.0.0.1" },
+  });
   const contexts: BrowserContext[] = [];
   const externalRequests: string[] = [];
 
   async function page(path = "/"): Promise<Page> {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
     contexts.push(context);
-    await context.route(
-      (url) => !url.href.startsWith(server.url) && !url.href.startsWith(server.url.replace("http", "ws")),
-      (route) => {
-        externalRequests.push(route.request().url());
-        return route.abort();
-      },
-    );
+    context.on("request", (request) => {
+      const url = request.url();
+      if (
+        /^(https?|wss?):/.test(url) &&
+        !url.startsWith(server.url) &&
+        !url.startsWith(server.url.replace("http", "ws"))
+      )
+        externalRequests.push(url);
+    });
     context.setDefaultTimeout(20_000);
     const created = await context.newPage();
     await created.goto(path);
