@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { onTestFinished } from "vitest";
 import { listen, type RunningServer } from "../../src/http-server.ts";
 import { projectRoot } from "../../src/shared/project-root.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -18,18 +19,28 @@ export const ADMIN = { username: "admin", password: "Admin-Password-1" };
 export type UiHarness = TestApp & {
   url: string;
   browser: Browser;
-  /** A new browser context (its own cookies) with one page, at `path`, signed in as `user`. */
+  /**
+   * A new page at `path`, signed in as `user`. Each user (name and password) has one browser
+   * context (cookies) per file: the first page logs in through the login form, later pages open
+   * in that context already signed in, and log in again if the session has ended. A page opened
+   * in a test closes when the test ends; one opened in `beforeAll` stays open for the file.
+   */
   signedIn(user?: { username: string; password: string }, path?: string): Promise<Page>;
-  /** A new browser context with one page at `path`, signed out. */
+  /** A new page at `path`, signed out: in the file's signed-out context, its cookies cleared first. */
   page(path?: string): Promise<Page>;
-  /** Requests the pages made to other hosts (refused): the UI must work offline. */
+  /**
+   * Requests the pages made to other hosts (refused: the browser's proxy is a closed port, and
+   * only the server is reached directly): the UI must work offline.
+   */
   externalRequests: string[];
 };
 
 /**
  * A Vexil server on a fresh database, listening on a free port and serving the built UI
  * (ui/dist, made by `npm install`), and a headless Chromium. Requests to other hosts are
- * refused and listed in `externalRequests`.
+ * refused and listed in `externalRequests`. They are not intercepted (`context.route`): routing
+ * turns Chromium's HTTP cache off and sends each request through this process, and a page would
+ * download and compile the UI's scripts again on every load.
  */
 export async function startUi(env: Record<string, string> = {}): Promise<UiHarness> {
   if (!existsSync(join(projectRoot(), "ui/dist/index.html"))) {
@@ -41,24 +52,48 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
   const { port } = bound.address() as AddressInfo;
   const test = await createTestApp({ VEXIL_URL: `http://127.0.0.1:${port}`, ...env });
   const server: RunningServer = await listen(test.app, "127.0.0.1", port, bound);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox"],
+    proxy: { server: "http://127.0.0.1:9", bypass: "127.0.0.1" },
+  });
   const contexts: BrowserContext[] = [];
   const externalRequests: string[] = [];
+  // A new context costs Chromium ~1.4 s of CPU and a login, a new page in one ~0.4 s.
+  const sessions = new Map<string, BrowserContext>();
+  let signedOut: BrowserContext | undefined;
 
-  async function page(path = "/"): Promise<Page> {
+  async function newContext(): Promise<BrowserContext> {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
     contexts.push(context);
-    await context.route(
-      (url) => !url.href.startsWith(server.url) && !url.href.startsWith(server.url.replace("http", "ws")),
-      (route) => {
-        externalRequests.push(route.request().url());
-        return route.abort();
-      },
-    );
+    context.on("request", (request) => {
+      const url = request.url();
+      if (
+        /^(https?|wss?):/.test(url) &&
+        !url.startsWith(server.url) &&
+        !url.startsWith(server.url.replace("http", "ws"))
+      )
+        externalRequests.push(url);
+    });
     context.setDefaultTimeout(20_000);
+    return context;
+  }
+
+  async function open(context: BrowserContext, path: string): Promise<Page> {
     const created = await context.newPage();
+    try {
+      onTestFinished(() => created.close());
+    } catch {
+      // Opened in beforeAll (not in a test): the file's page, closed with the browser.
+    }
     await created.goto(path);
     return created;
+  }
+
+  async function page(path = "/"): Promise<Page> {
+    signedOut ??= await newContext();
+    await signedOut.clearCookies();
+    return open(signedOut, path);
   }
 
   return {
@@ -68,11 +103,22 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
     page,
     externalRequests,
     async signedIn(user = ADMIN, path = "/") {
-      const created = await page(path);
-      await created.getByLabel("Username or email").fill(user.username);
-      await created.getByLabel("Password").fill(user.password);
-      await created.getByRole("button", { name: "Log in" }).click();
-      await created.getByRole("button", { name: "Log out" }).waitFor();
+      const key = `${user.username}\n${user.password}`;
+      let context = sessions.get(key);
+      if (!context) {
+        context = await newContext();
+        sessions.set(key, context);
+      }
+      const created = await open(context, path);
+      const logOut = created.getByRole("button", { name: "Log out" });
+      const username = created.getByLabel("Username or email");
+      await logOut.or(username).waitFor();
+      if (await username.isVisible()) {
+        await username.fill(user.username);
+        await created.getByLabel("Password").fill(user.password);
+        await created.getByRole("button", { name: "Log in" }).click();
+        await logOut.waitFor();
+      }
       return created;
     },
     async close() {

@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)("web UI: event log", { timeout: 60_000 }, () => {
   it("resumes after a dropped connection with the events it missed, each once", async () => {
     const log = await ui.signedIn(undefined, "/events");
     // Keep a handle on the page's sockets to drop them like a network failure would.
-    await log.context().addInitScript(() => {
+    await log.addInitScript(() => {
       const Native = window.WebSocket;
       window.openSockets = [];
       window.WebSocket = class extends Native {
@@ -98,14 +98,18 @@ describe.skipIf(!hasChromium)("web UI: event log", { timeout: 60_000 }, () => {
     await createFlag(ui, "before-drop");
     await rowsOf(log, "before-drop", "feature-created").waitFor();
 
+    // The context is the signed-in user's for the whole file: it goes back online even if this fails.
     await log.context().setOffline(true);
-    await log.evaluate(() => {
-      for (const socket of window.openSockets ?? []) socket.close(4499, "Terminated");
-    });
-    await createFlag(ui, "while-offline");
-    await enableFlag(ui, "while-offline", "development");
-    await enableFlag(ui, "before-drop", "development");
-    await log.context().setOffline(false);
+    try {
+      await log.evaluate(() => {
+        for (const socket of window.openSockets ?? []) socket.close(4499, "Terminated");
+      });
+      await createFlag(ui, "while-offline");
+      await enableFlag(ui, "while-offline", "development");
+      await enableFlag(ui, "before-drop", "development");
+    } finally {
+      await log.context().setOffline(false);
+    }
 
     await rowsOf(log, "while-offline", "feature-environment-enabled").waitFor({ timeout: 20_000 });
     // Events after these come in order: once this one shows, any duplicate would have too.
