@@ -68,26 +68,51 @@ export type FuzzAnswer = { status: number; contentType: string; text: string; re
 
 const STACK = /\n\s+at |node_modules\/|\.ts:\d+:\d+/;
 
+/*
+ * Each check below calls `expect` only when its condition fails, where `expect` fails with its
+ * message: the same assertions, without vitest's assertion machinery on the thousands of
+ * answers that pass (3 % of a fuzz file's CPU profile).
+ */
+
 /** A REST (or /auth) answer: never 5xx, errors in the spec's body, no stack trace. */
 export function checkRestAnswer(answer: FuzzAnswer): void {
-  expect(answer.status, `${answer.request} -> ${answer.text.slice(0, 500)}`).toBeLessThan(500);
-  expect(answer.text, answer.request).not.toMatch(STACK);
+  if (answer.status >= 500) {
+    expect(answer.status, `${answer.request} -> ${answer.text.slice(0, 500)}`).toBeLessThan(500);
+  }
+  if (STACK.test(answer.text)) expect(answer.text, answer.request).not.toMatch(STACK);
   if (answer.status < 400) return;
-  expect(answer.contentType, `${answer.request}: ${answer.text.slice(0, 200)}`).toMatch(/^application\/json/);
+  if (!/^application\/json/.test(answer.contentType)) {
+    expect(answer.contentType, `${answer.request}: ${answer.text.slice(0, 200)}`).toMatch(
+      /^application\/json/,
+    );
+  }
   const body = JSON.parse(answer.text);
-  expect(body, `${answer.request}: ${answer.text.slice(0, 300)}`).toMatchObject({
-    id: expect.any(String),
-    name: expect.any(String),
-    message: expect.any(String),
-  });
+  if (
+    !(
+      typeof body?.id === "string" &&
+      typeof body.name === "string" &&
+      typeof body.message === "string" &&
+      !Array.isArray(body)
+    )
+  ) {
+    expect(body, `${answer.request}: ${answer.text.slice(0, 300)}`).toMatchObject({
+      id: expect.any(String),
+      name: expect.any(String),
+      message: expect.any(String),
+    });
+  }
 }
 
 /** A GraphQL answer: never 5xx, every error typed (extensions.code) and not INTERNAL. */
 export function checkGraphQLAnswer(answer: FuzzAnswer): void {
-  expect(answer.status, `${answer.request} -> ${answer.text.slice(0, 500)}`).toBeLessThan(500);
-  expect(answer.text, answer.request).not.toMatch(STACK);
+  if (answer.status >= 500) {
+    expect(answer.status, `${answer.request} -> ${answer.text.slice(0, 500)}`).toBeLessThan(500);
+  }
+  if (STACK.test(answer.text)) expect(answer.text, answer.request).not.toMatch(STACK);
   const body = JSON.parse(answer.text) as { errors?: { message: string; extensions?: { code?: unknown } }[] };
   for (const error of body.errors ?? []) {
+    const code = error.extensions?.code;
+    if (typeof code === "string" && code !== "INTERNAL") continue;
     const where = `${answer.request} -> ${error.message}`;
     expect(typeof error.extensions?.code, where).toBe("string");
     expect(error.extensions?.code, where).not.toBe("INTERNAL");
