@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../db/database.ts";
+import { sqlOf } from "../shared/sql.ts";
 
 /**
  * The committed horizon of the audit log: an event id at or below which no transaction can
@@ -19,9 +20,8 @@ import type { Db } from "../db/database.ts";
 
 /** Steps 1 and 2 in one statement (a database function runs them in order). */
 export async function probeHorizon(db: Db): Promise<{ cutoff: bigint; running: string[] }> {
-  const [row] = await db.$queryRawUnsafe<
-    { lastId: bigint | number | string | null; runningXids: string[] }[]
-  >(`SELECT "lastId", "runningXids" FROM vexil_event_horizon()`);
+  const [row] = await sqlOf(db).query<{ lastId: bigint | number | string | null; runningXids: string[] }>`
+    SELECT "lastId", "runningXids" FROM vexil_event_horizon()`;
   const last = row?.lastId;
   return {
     // Step 1: the last event id the sequence handed out (0 when none).
@@ -44,11 +44,9 @@ export async function waitForTransactionsToEnd(
 ): Promise<boolean> {
   let waited = 0;
   for (let delay = 1; xids.length > 0; delay = Math.min(delay * 2, 50)) {
-    const [still] = await db.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND backend_xid::text = ANY($1::text[])`,
-      xids,
-    );
+    const [still] = await sqlOf(db).query<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND backend_xid::text = ANY(${xids}::text[])`;
     if (!still || still.n === 0) return true;
     if (waited >= maxWaitMs) return false;
     await sleep(delay);

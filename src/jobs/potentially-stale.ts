@@ -1,6 +1,7 @@
 import type { AppBase } from "../context.ts";
 import { markPotentiallyStaleFlags } from "../modules/features/lifecycle-change.write.ts";
 import { SYSTEM_ACTOR } from "../shared/actor.ts";
+import { sqlOf } from "../shared/sql.ts";
 import { runWrite } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 
@@ -18,9 +19,8 @@ export function markPotentiallyStaleOnce(
   return runWrite(
     { ...deps, principal: null },
     async (w) => {
-      const [lock] = await w.tx.$queryRawUnsafe<{ locked: boolean }[]>(
-        `SELECT pg_try_advisory_xact_lock(${LOCK_KEY}) AS locked`,
-      );
+      const [lock] = await sqlOf(w.tx).query<{ locked: boolean }>`
+        SELECT pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) AS locked`;
       return lock?.locked ? markPotentiallyStaleFlags(w, w.now) : [];
     },
     { actor: SYSTEM_ACTOR },

@@ -14,6 +14,7 @@ import {
 } from "../modules/change-requests/store.write.ts";
 import { userById } from "../modules/users/user.read.ts";
 import { type Actor, SYSTEM_ACTOR } from "../shared/actor.ts";
+import { sqlOf } from "../shared/sql.ts";
 import { runWrite, type Write } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 
@@ -58,13 +59,13 @@ async function runOne(w: Write, cr: LockedChangeRequest, limits: SchedulerDeps["
     return "suspended" as const;
   }
   const recordedBefore = w.recorded.length;
-  await w.tx.$executeRawUnsafe("SAVEPOINT scheduled_apply");
+  await sqlOf(w.tx).execute`SAVEPOINT scheduled_apply`;
   try {
     await applyChanges(acting, cr, limits);
     await recordChangeRequestEvent(acting, "change-request-scheduled-application-success", cr);
     return "applied" as const;
   } catch (error) {
-    await w.tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT scheduled_apply");
+    await sqlOf(w.tx).execute`ROLLBACK TO SAVEPOINT scheduled_apply`;
     w.recorded.length = recordedBefore;
     const reason = error instanceof Error ? error.message : String(error);
     await failSchedule(acting, cr, reason);

@@ -1,6 +1,7 @@
 import type { Db, Tx } from "../../db/database.ts";
 import type { EventEffect } from "../../events/hooks.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sqlOf } from "../../shared/sql.ts";
 
 // The webhook outbox: every event queues an AddonDelivery row per addon it matches, in the
 // event's own statement (queueAddonDeliveries, an effect of src/event-hooks.ts); the delivery
@@ -42,24 +43,21 @@ export async function claimDueDeliveries(
   limit: number,
   leaseMs: number,
 ): Promise<ClaimedDelivery[]> {
-  const rows = await db.$queryRawUnsafe<ClaimedDelivery[]>(
-    `WITH due AS (
+  const until = new Date(now.getTime() + leaseMs);
+  const rows = await sqlOf(db).query<ClaimedDelivery>`
+    WITH due AS (
        SELECT id, "lockedUntil" IS NOT NULL AS interrupted FROM "AddonDelivery"
        WHERE status = 'pending'
-         AND "nextAttemptAt" <= ($1::timestamptz AT TIME ZONE 'UTC')
-         AND ("lockedUntil" IS NULL OR "lockedUntil" <= ($1::timestamptz AT TIME ZONE 'UTC'))
+         AND "nextAttemptAt" <= (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')
+         AND ("lockedUntil" IS NULL OR "lockedUntil" <= (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'))
        ORDER BY "nextAttemptAt", id
-       LIMIT $2
+       LIMIT ${limit}
        FOR UPDATE SKIP LOCKED
      )
      UPDATE "AddonDelivery" d
-        SET attempts = d.attempts + 1, "lockedUntil" = ($3::timestamptz AT TIME ZONE 'UTC')
+        SET attempts = d.attempts + 1, "lockedUntil" = (${until.toISOString()}::timestamptz AT TIME ZONE 'UTC')
        FROM due WHERE d.id = due.id
-     RETURNING d.id, d."addonId", d."eventId", d.attempts, due.interrupted`,
-    now.toISOString(),
-    limit,
-    new Date(now.getTime() + leaseMs).toISOString(),
-  );
+     RETURNING d.id, d."addonId", d."eventId", d.attempts, due.interrupted`;
   return rows.map((r) => ({
     ...r,
     id: BigInt(r.id),

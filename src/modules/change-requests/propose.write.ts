@@ -2,6 +2,7 @@ import type { ResourceLimits } from "../../config.ts";
 import { recordEvent } from "../../events/record.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { InvalidOperationError, NoAccessError, NotFoundError, ValidationError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import { parseInput } from "../../shared/validation.ts";
 import type { Write } from "../../shared/write.ts";
 import { can } from "../access/grant-check.logic.ts";
@@ -95,12 +96,12 @@ async function checkReferences(w: Write, action: ChangeAction, target: ChangeTar
  */
 export async function dryRun(w: Write, scope: Scope, changes: ProposedChange[], limits: ResourceLimits) {
   const probe: Write = { ...w, recorded: [], groupType: "change-request", groupId: "dry-run" };
-  await w.tx.$executeRawUnsafe("SAVEPOINT change_request_dry_run");
+  await sqlOf(w.tx).execute`SAVEPOINT change_request_dry_run`;
   try {
     for (const c of changes)
       await applierOf(probe, c.action)(probe, { ...scope, feature: c.feature }, c.payload, limits);
   } finally {
-    await w.tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT change_request_dry_run");
+    await sqlOf(w.tx).execute`ROLLBACK TO SAVEPOINT change_request_dry_run`;
   }
 }
 

@@ -80,9 +80,8 @@ export async function pruneClientMetrics(db: Db, now: Date, limits: RetentionLim
 
 async function locked(db: Db, step: (tx: Tx) => Promise<number>): Promise<number | null> {
   return openTransaction(db, async (tx) => {
-    const [lock] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
-      `SELECT pg_try_advisory_xact_lock(${LOCK_KEY}) AS locked`,
-    );
+    const [lock] = await sqlOf(tx).query<{ locked: boolean }>`
+        SELECT pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) AS locked`;
     return lock?.locked ? step(tx) : null;
   });
 }

@@ -34,9 +34,8 @@ async function rollUpChunk(db: Db, cutoff: bigint, chunk: bigint): Promise<bigin
   return openTransaction(
     db,
     async (tx) => {
-      const [lock] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
-        `SELECT pg_try_advisory_xact_lock(${LOCK_KEY}) AS locked`,
-      );
+      const [lock] = await sqlOf(tx).query<{ locked: boolean }>`
+        SELECT pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) AS locked`;
       if (!lock?.locked) return null;
       const [row] = await sqlOf(tx).query<{
         through: bigint;

@@ -1,6 +1,7 @@
 import type { ResourceLimits } from "../../config.ts";
 import { recordEvent } from "../../events/record.ts";
 import { DomainError, NotFoundError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import { openChangeRequest } from "../change-requests/system-requests.write.ts";
 import { changeRequestSetting } from "../feature-environments/guards.read.ts";
@@ -35,13 +36,13 @@ export async function evaluateNextPlan(
   const plan = await claimRunningPlan(w.tx, afterId);
   if (!plan) return null;
   const recordedBefore = w.recorded.length;
-  await w.tx.$executeRawUnsafe("SAVEPOINT release_plan_act");
+  await sqlOf(w.tx).execute`SAVEPOINT release_plan_act`;
   try {
     return await act(w, plan, limits);
   } catch (error) {
     // What the flag refuses now (a segment deleted, a limit lowered) pauses the plan, with why.
     if (!(error instanceof DomainError)) throw error;
-    await w.tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT release_plan_act");
+    await sqlOf(w.tx).execute`ROLLBACK TO SAVEPOINT release_plan_act`;
     w.recorded.length = recordedBefore;
     return { plan: await pauseRefused(w, plan, error.message), outcome: "refused" };
   }

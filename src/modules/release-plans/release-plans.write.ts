@@ -4,6 +4,7 @@ import type { MILESTONE_START_CAUSES } from "../../events/payloads.ts";
 import { recordEvent } from "../../events/record.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { ConflictError, InvalidOperationError, NotFoundError } from "../../shared/errors.ts";
+import { sqlOf } from "../../shared/sql.ts";
 import type { Write } from "../../shared/write.ts";
 import { changeEnablement } from "../feature-environments/enablement.write.ts";
 import type { NewStrategyInput } from "../feature-environments/strategy.inputs.ts";
@@ -80,11 +81,11 @@ async function tryMilestones(
   limits: ResourceLimits,
 ) {
   const recordedBefore = w.recorded.length;
-  await w.tx.$executeRawUnsafe("SAVEPOINT release_plan_try");
+  await sqlOf(w.tx).execute`SAVEPOINT release_plan_try`;
   try {
     for (const m of milestones) await replaceStrategies(w, on, strategyInputs(m), limits);
   } finally {
-    await w.tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT release_plan_try");
+    await sqlOf(w.tx).execute`ROLLBACK TO SAVEPOINT release_plan_try`;
     w.recorded.length = recordedBefore;
   }
 }
