@@ -10,17 +10,28 @@ describe.skipIf(!hasChromium)("web UI: lists that stay current", () => {
   });
   afterAll(() => ui?.close());
 
+  /** Subscriptions open on the server (`/metrics`). */
+  const liveSubscriptions = async () =>
+    Number((await ui.rest("GET", "/metrics")).body.match(/^vexil_live_subscriptions (\d+)/m)?.[1]);
+
   it("the flag list shows a flag created elsewhere", async () => {
+    await expect.poll(liveSubscriptions).toBe(0);
     const page = await ui.signedIn(undefined, "/flags");
     await page.getByRole("heading", { level: 1, name: "Flags" }).waitFor();
+    await expect.poll(liveSubscriptions).toBeGreaterThanOrEqual(1);
     await createFlag(ui, "made-elsewhere");
     await page.getByRole("link", { name: "made-elsewhere" }).waitFor();
   });
 
   it("the project page shows a new member and a new environment", async () => {
+    // The pages of other tests are closed: only this page's subscriptions count below.
+    await expect.poll(liveSubscriptions).toBe(0);
     const page = await ui.signedIn(undefined, "/projects/default");
     const members = page.getByRole("definition").filter({ hasText: /^\d+$/ }).last();
     await members.waitFor();
+    // A change made before the page's subscriptions reach the server would never show: wait for
+    // them (this page holds two) as a user would wait for the page to settle.
+    await expect.poll(liveSubscriptions).toBeGreaterThanOrEqual(2);
     const before = Number(await members.textContent());
     const userId = await createUser(ui, "newcomer", "Viewer", {
       email: null,
