@@ -43,18 +43,23 @@ export function sharingStatements(factory: SqlMigrationAwareDriverAdapterFactory
 }
 
 function noticingTransactions(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const startTransaction = async (...args: Parameters<SqlDriverAdapter["startTransaction"]>) => {
+    const transaction = await adapter.startTransaction(...args);
+    const slot = opening.getStore();
+    if (slot && !slot.transaction) slot.transaction = transaction;
+    return transaction;
+  };
+  // Every statement asks for `queryRaw`: each method is bound once, not at every call.
+  const bound = new Map<PropertyKey, unknown>([["startTransaction", startTransaction]]);
   return new Proxy(adapter, {
     get(target, key) {
-      if (key === "startTransaction") {
-        return async (...args: Parameters<SqlDriverAdapter["startTransaction"]>) => {
-          const transaction = await target.startTransaction(...args);
-          const slot = opening.getStore();
-          if (slot && !slot.transaction) slot.transaction = transaction;
-          return transaction;
-        };
-      }
+      const known = bound.get(key);
+      if (known) return known;
       const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      if (typeof value !== "function") return value;
+      const method = value.bind(target);
+      bound.set(key, method);
+      return method;
     },
   });
 }

@@ -7,7 +7,7 @@ import {
 } from "@prisma/driver-adapter-utils";
 import type { Db, Tx } from "../db/database.ts";
 import { Prisma } from "../generated/prisma/client.ts";
-import { type DirectStatements, directStatementsOf } from "./direct-statements.ts";
+import { directStatementsOf } from "./direct-statements.ts";
 
 /**
  * Hand-written statements, used like `$queryRaw`:
@@ -18,7 +18,7 @@ import { type DirectStatements, directStatementsOf } from "./direct-statements.t
  * Values are always parameters. On `w.tx` a statement runs in the write's transaction, beside
  * its model queries. It goes to Prisma's driver adapter (src/shared/direct-statements.ts) with the
  * values `$queryRaw` would send and answers the rows `$queryRaw` would answer (bigint, Date,
- * Decimal, parsed JSON): test/foundation/sql-of.test.ts holds the two paths to the same answers.
+ * Decimal, parsed JSON): test/foundation/sql-client.test.ts holds the two paths to the same answers.
  * A transaction not opened by `openTransaction` falls back to `$queryRaw` itself.
  */
 export type SqlClient = {
@@ -37,20 +37,10 @@ export function sqlOf(db: Db | Tx): SqlClient {
     },
     async execute(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) {
       const statement = statementOf(strings, values);
-      const direct: DirectStatements | undefined = await directStatementsOf(db);
+      const direct = await directStatementsOf(db);
       if (!direct) return db.$executeRaw(statement);
       return direct.executeRaw(queryOf(statement));
     },
-  };
-}
-
-/** `$queryRaw` through Prisma's client, whatever `sqlOf` would do: the reference its answers are held to. */
-export function prismaSqlOf(db: Db | Tx): SqlClient {
-  return {
-    query: <T>(strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
-      db.$queryRaw<T[]>(statementOf(strings, values)),
-    execute: (strings: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
-      db.$executeRaw(statementOf(strings, values)),
   };
 }
 

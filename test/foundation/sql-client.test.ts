@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../../src/generated/prisma/client.ts";
 import { directStatementsOf } from "../../src/shared/direct-statements.ts";
-import { prismaSqlOf, sqlOf } from "../../src/shared/sql.ts";
+import { sqlOf } from "../../src/shared/sql.ts";
 import { runWrite, sqlStateOf } from "../../src/shared/write.ts";
 import { createTestApp, systemWriteContext, type TestApp } from "../helpers/app.ts";
 
@@ -46,7 +46,7 @@ describe("sqlOf answers what $queryRaw answers", () => {
     });
     expect(direct[0]?.numeric).toBeInstanceOf(Prisma.Decimal);
     // The fork's proof: Prisma's own pipeline answers the same values, of the same types.
-    const [reference] = await prismaSqlOf(t.deps.db).query<Record<string, unknown>>(statement);
+    const [reference] = await t.deps.db.$queryRaw<Record<string, unknown>[]>(statement);
     expect(direct[0]).toStrictEqual(reference);
   });
 
@@ -62,7 +62,7 @@ describe("sqlOf answers what $queryRaw answers", () => {
              NULL::jsonb AS null_jsonb, NULL::numeric AS null_numeric, NULL::boolean AS null_bool,
              '12:30'::time AS time_of_day`;
     const [direct] = await sqlOf(t.deps.db).query<Record<string, unknown>>(statement);
-    const [reference] = await prismaSqlOf(t.deps.db).query<Record<string, unknown>>(statement);
+    const [reference] = await t.deps.db.$queryRaw<Record<string, unknown>[]>(statement);
     expect(direct).toStrictEqual(reference);
   });
 
