@@ -35,9 +35,29 @@ export type UiHarness = TestApp & {
   externalRequests: string[];
 };
 
+let launched: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium, launched by its first browser test and shared by the files after it
+ * (each file has its own contexts: cookies, cache and request list): a launch costs ~0.6 s of
+ * CPU. Requests to hosts other than 127.0.0.1 go to a closed proxy port and fail. Playwright
+ * closes it when the worker ends (vitest stops workers with SIGTERM).
+ */
+async function workerBrowser(): Promise<Browser> {
+  const current = await launched?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  launched = chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox"],
+    proxy: { server: "http://127.0.0.1:9", bypass: "127.0.0.1" },
+  });
+  return launched;
+}
+
 /**
  * A Vexil server on a fresh database, listening on a free port and serving the built UI
- * (ui/dist, made by `npm install`), and a headless Chromium. Requests to other hosts are
+ * (ui/dist, made by `npm install`), and the worker's headless Chromium (workerBrowser), in contexts
+ * of this file's own. Requests to other hosts are
  * refused and listed in `externalRequests`. They are not intercepted (`context.route`): routing
  * turns Chromium's HTTP cache off and sends each request through this process, and a page would
  * download and compile the UI's scripts again on every load.
@@ -52,11 +72,7 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
   const { port } = bound.address() as AddressInfo;
   const test = await createTestApp({ VEXIL_URL: `http://127.0.0.1:${port}`, ...env });
   const server: RunningServer = await listen(test.app, "127.0.0.1", port, bound);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox"],
-    proxy: { server: "http://127.0.0.1:9", bypass: "127.0.0.1" },
-  });
+  const browser = await workerBrowser();
   const contexts: BrowserContext[] = [];
   const externalRequests: string[] = [];
   // A new context costs Chromium ~1.4 s of CPU and a login, a new page in one ~0.4 s.
@@ -84,7 +100,7 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
     try {
       onTestFinished(() => created.close());
     } catch {
-      // Opened in beforeAll (not in a test): the file's page, closed with the browser.
+      // Opened in beforeAll (not in a test): the file's page, closed with its context.
     }
     await created.goto(path);
     return created;
@@ -123,7 +139,6 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => {});
-      await browser.close();
       await server.close(0);
       await test.close();
     },
