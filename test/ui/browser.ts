@@ -21,8 +21,8 @@ export type UiHarness = TestApp & {
   browser: Browser;
   /**
    * A new page at `path`, signed in as `user`. Each user (name and password) has one browser
-   * context (cookies) per file: the first page logs in through the login form, later pages open
-   * in that context already signed in, and log in again if the session has ended. A page opened
+   * context (cookies) per file, signed in through the API's login when it is made: its pages
+   * open signed in, and log in through the form if the session has ended. A page opened
    * in a test closes when the test ends; one opened in `beforeAll` stays open for the file.
    */
   signedIn(user?: { username: string; password: string }, path?: string): Promise<Page>;
@@ -124,6 +124,12 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
       if (!context) {
         context = await newContext();
         sessions.set(key, context);
+        // The API's login sets the context's session and CSRF cookies: the first page opens
+        // signed in instead of rendering the login form first (test/ui/flags.test.ts tests it).
+        const login = await context.request.post("/auth/simple/login", {
+          data: { username: user.username, password: user.password },
+        });
+        if (!login.ok()) throw new Error(`login as ${user.username}: ${login.status()} ${await login.text()}`);
       }
       const created = await open(context, path);
       const logOut = created.getByRole("button", { name: "Log out" });
