@@ -129,7 +129,8 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
         const login = await context.request.post("/auth/simple/login", {
           data: { username: user.username, password: user.password },
         });
-        if (!login.ok()) throw new Error(`login as ${user.username}: ${login.status()} ${await login.text()}`);
+        if (!login.ok())
+          throw new Error(`login as ${user.username}: ${login.status()} ${await login.text()}`);
       }
       const created = await open(context, path);
       const logOut = created.getByRole("button", { name: "Log out" });
