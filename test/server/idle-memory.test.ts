@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from "vitest";
-import { createPglite } from "../../src/db/pglite.ts";
 import {
   checkIdleMemory,
   IDLE_BUSY_SHARE,
@@ -8,6 +7,7 @@ import {
   startIdleMemoryReclaim,
 } from "../../src/shared/idle-memory.ts";
 import { createLogger } from "../../src/shared/logger.ts";
+import { emptyPglite } from "../helpers/database.ts";
 
 const MIB = 1024 * 1024;
 
@@ -79,7 +79,8 @@ describe("giving back the memory of a burst of heavy requests", () => {
 
 describe("the embedded database's memory", () => {
   it("keeps a 32 MB page cache (its WebAssembly memory never shrinks)", async () => {
-    const pglite = await createPglite("memory://");
+    // createPglite's settings on a copy of initdb's data dir (initdb itself costs seconds of CPU).
+    const pglite = await emptyPglite();
     const { rows } = await pglite.query<{ shared_buffers: string }>("SHOW shared_buffers");
     expect(rows[0]?.shared_buffers).toBe("32MB");
     await pglite.close();
