@@ -2,8 +2,6 @@ import { defineConfig } from "vitest/config";
 
 // One database per test file (PGlite clone or PostgreSQL database from a migrated template),
 // files in parallel on 2 workers: the machines have 2 cores. `npm test` is one run of this.
-const LOGIN_LIMITS = "test/access/login-limits.test.ts";
-
 export default defineConfig({
   // graphql 16 ships both .mjs and .js; Node (and so Pothos) loads the CommonJS build, Vite
   // would pick the .mjs one: two realms of GraphQL types. Pin Vite to the one Node uses.
@@ -18,20 +16,11 @@ export default defineConfig({
     // the optimizing compiler's background work costs more CPU than its faster code saves in
     // a test's queries (20 files of test/flags, test/rest, test/access: 43-45 -> 34-36 s of CPU).
     execArgv: ["--liftoff-only"],
-    projects: [
-      {
-        extends: true,
-        // Test files share a worker's module graph: each still gets its own database and app
-        // (and the browser tests, test/ui, their own Chromium), and the server's modules are
-        // imported once per worker instead of once per file.
-        test: { name: "shared", include: ["test/**/*.test.ts"], exclude: [LOGIN_LIMITS], isolate: false },
-      },
-      {
-        extends: true,
-        // It replaces a module with vi.mock: a module graph of its own.
-        test: { name: "isolated", include: [LOGIN_LIMITS], isolate: true },
-      },
-    ],
+    include: ["test/**/*.test.ts"],
+    // Test files share a worker's module graph: each still gets its own database and app (and
+    // the browser tests, test/ui, contexts of their own), and the server's modules are imported
+    // once per worker instead of once per file. So no file may replace a module (vi.mock).
+    isolate: false,
     // Transformed modules kept on disk (node_modules/.experimental-vitest-cache): CI runs the
     // suite twice (PGlite, then PostgreSQL), and the sources are transformed once.
     experimental: { fsModuleCache: true },

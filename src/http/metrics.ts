@@ -3,6 +3,7 @@ import type pg from "pg";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { type AppScope, callerOfRequest } from "../context.ts";
 import { can } from "../modules/access/grant-check.logic.ts";
+import { passwordsChecked } from "../modules/access/passwords.logic.ts";
 import { deliveryCountsByStatus } from "../modules/addons/addon.read.ts";
 import { AuthenticationRequired, NoAccessError } from "../shared/errors.ts";
 import { operationOf, surfaceOf } from "./labels.ts";
@@ -13,16 +14,25 @@ const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 let processRegister: Registry | undefined;
 
 /**
- * The process' own metrics (CPU, memory, GC, event-loop delay), collected once per process
- * however many apps it runs (the tests run one per file). prom-client starts a GC observer and
- * an event-loop monitor for them and never stops either: collected per app, every closed app
- * stayed reachable from the observer through its registry's gauges (its database with it), and
- * each GC called one more observer.
+ * The process' own metrics (CPU, memory, GC, event-loop delay, password hashes checked), collected
+ * once per process however many apps it runs (the tests run one per file). prom-client starts a GC
+ * observer and an event-loop monitor for them and never stops either: collected per app, every
+ * closed app stayed reachable from the observer through its registry's gauges (its database with
+ * it), and each GC called one more observer.
  */
 function processMetrics(): Registry {
   if (!processRegister) {
     processRegister = new Registry();
     collectDefaultMetrics({ register: processRegister, prefix: "vexil_" });
+    new Counter({
+      name: "vexil_password_checks_total",
+      help: "Password hashes checked (logins, password changes): the work the login limits bound.",
+      registers: [processRegister],
+      collect() {
+        this.reset();
+        this.inc(passwordsChecked());
+      },
+    });
   }
   return processRegister;
 }

@@ -26,9 +26,9 @@ type Template = { provided: Provided; teardown(): Promise<void> };
  * databases an empty PGlite (initdb's, no migration: emptyPglite, for the migrations' tests). On PGlite, data
  * dirs dumped to files (each test file loads a copy), kept between runs while what they are made
  * from is unchanged; with TEST_DATABASE_URL, PostgreSQL template databases (each file CREATEs
- * from one). Vitest calls a global setup once per project
- * (vitest.config.ts has two): the first call makes the templates, every call provides them, and
- * the last teardown removes the PostgreSQL ones.
+ * from one). Vitest calls a global setup once per project (vitest.config.ts has one; a second
+ * would share them): the first call makes the templates, every call provides them, and the last
+ * teardown removes the PostgreSQL ones.
  */
 export default async function setup(project: TestProject) {
   const shared = globalThis as { vexilTestTemplate?: { made: Promise<Template>; users: number } };

@@ -25,7 +25,15 @@ export async function hashPassword(password: string, cost: number): Promise<stri
   return `scrypt$${n}$${R}$${P}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
+/** Hashes this process has checked: the scrypt work that logins (and their limits) cost. */
+let checked = 0;
+
+export function passwordsChecked(): number {
+  return checked;
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  checked += 1;
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !salt || !hash) return false;
   const key = await derive(password, Buffer.from(salt, "base64"), Number(n), Number(r), Number(p));
