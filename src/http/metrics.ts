@@ -26,7 +26,7 @@ function processMetrics(): Registry {
     collectDefaultMetrics({ register: processRegister, prefix: "vexil_" });
     new Counter({
       name: "vexil_password_checks_total",
-      help: "Password hashes checked (logins, password changes): the work the login limits bound.",
+      help: "Password hashes checked (logins, password changes and resets): the work logins cost.",
       registers: [processRegister],
       collect() {
         this.reset();

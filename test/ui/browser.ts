@@ -56,11 +56,11 @@ async function workerBrowser(): Promise<Browser> {
 
 /**
  * A Vexil server on a fresh database, listening on a free port and serving the built UI
- * (ui/dist, made by `npm install`), and the worker's headless Chromium (workerBrowser), in contexts
- * of this file's own. Requests to other hosts are
- * refused and listed in `externalRequests`. They are not intercepted (`context.route`): routing
- * turns Chromium's HTTP cache off and sends each request through this process, and a page would
- * download and compile the UI's scripts again on every load.
+ * (ui/dist, made by `npm install`), and contexts of this file's own in the worker's headless
+ * Chromium (workerBrowser). Requests to other hosts are refused and listed in
+ * `externalRequests`. They are not intercepted (`context.route`): routing turns Chromium's HTTP
+ * cache off and sends each request through this process, and a page would download and compile
+ * the UI's scripts again on every load.
  */
 export async function startUi(env: Record<string, string> = {}): Promise<UiHarness> {
   if (!existsSync(join(projectRoot(), "ui/dist/index.html"))) {
