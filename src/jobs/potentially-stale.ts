@@ -1,7 +1,7 @@
 import type { AppBase } from "../context.ts";
 import { markPotentiallyStaleFlags } from "../modules/features/lifecycle-change.write.ts";
 import { SYSTEM_ACTOR } from "../shared/actor.ts";
-import { sqlOf } from "../shared/sql.ts";
+import { tryJobLock } from "../shared/job-lock.ts";
 import { runWrite } from "../shared/write.ts";
 import { startPeriodic } from "./periodic.ts";
 
@@ -19,9 +19,7 @@ export function markPotentiallyStaleOnce(
   return runWrite(
     { ...deps, principal: null },
     async (w) => {
-      const [lock] = await sqlOf(w.tx).query<{ locked: boolean }>`
-        SELECT pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) AS locked`;
-      return lock?.locked ? markPotentiallyStaleFlags(w, w.now) : [];
+      return (await tryJobLock(w.tx, LOCK_KEY)) ? markPotentiallyStaleFlags(w, w.now) : [];
     },
     { actor: SYSTEM_ACTOR },
   );

@@ -43,19 +43,20 @@ export async function claimDueDeliveries(
   limit: number,
   leaseMs: number,
 ): Promise<ClaimedDelivery[]> {
-  const until = new Date(now.getTime() + leaseMs);
+  const at = now.toISOString();
+  const until = new Date(now.getTime() + leaseMs).toISOString();
   const rows = await sqlOf(db).query<ClaimedDelivery>`
     WITH due AS (
        SELECT id, "lockedUntil" IS NOT NULL AS interrupted FROM "AddonDelivery"
        WHERE status = 'pending'
-         AND "nextAttemptAt" <= (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')
-         AND ("lockedUntil" IS NULL OR "lockedUntil" <= (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'))
+         AND "nextAttemptAt" <= (${at}::timestamptz AT TIME ZONE 'UTC')
+         AND ("lockedUntil" IS NULL OR "lockedUntil" <= (${at}::timestamptz AT TIME ZONE 'UTC'))
        ORDER BY "nextAttemptAt", id
        LIMIT ${limit}
        FOR UPDATE SKIP LOCKED
      )
      UPDATE "AddonDelivery" d
-        SET attempts = d.attempts + 1, "lockedUntil" = (${until.toISOString()}::timestamptz AT TIME ZONE 'UTC')
+        SET attempts = d.attempts + 1, "lockedUntil" = (${until}::timestamptz AT TIME ZONE 'UTC')
        FROM due WHERE d.id = due.id
      RETURNING d.id, d."addonId", d."eventId", d.attempts, due.interrupted`;
   return rows.map((r) => ({

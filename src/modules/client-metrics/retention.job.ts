@@ -1,6 +1,7 @@
 import type { Db, Tx } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { openTransaction } from "../../shared/direct-statements.ts";
+import { tryJobLock } from "../../shared/job-lock.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import { UNKNOWN_FLAG_HOURS } from "./unknown-flags.logic.ts";
 
@@ -80,9 +81,7 @@ export async function pruneClientMetrics(db: Db, now: Date, limits: RetentionLim
 
 async function locked(db: Db, step: (tx: Tx) => Promise<number>): Promise<number | null> {
   return openTransaction(db, async (tx) => {
-    const [lock] = await sqlOf(tx).query<{ locked: boolean }>`
-        SELECT pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) AS locked`;
-    return lock?.locked ? step(tx) : null;
+    return (await tryJobLock(tx, LOCK_KEY)) ? step(tx) : null;
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/database.ts";
 import { probeHorizon, waitForTransactionsToEnd } from "../../events/horizon.ts";
 import { openTransaction } from "../../shared/direct-statements.ts";
+import { tryJobLock } from "../../shared/job-lock.ts";
 import { sqlOf } from "../../shared/sql.ts";
 import { DIMENSIONS, PAIR_VALUES, ROLLED_UP_THROUGH } from "./event-counts.read.ts";
 
@@ -34,9 +35,7 @@ async function rollUpChunk(db: Db, cutoff: bigint, chunk: bigint): Promise<bigin
   return openTransaction(
     db,
     async (tx) => {
-      const [lock] = await sqlOf(tx).query<{ locked: boolean }>`
-        SELECT pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) AS locked`;
-      if (!lock?.locked) return null;
+      if (!(await tryJobLock(tx, LOCK_KEY))) return null;
       const [row] = await sqlOf(tx).query<{
         through: bigint;
       }>`SELECT ${ROLLED_UP_THROUGH}::bigint AS through`;
