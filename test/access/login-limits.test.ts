@@ -7,6 +7,7 @@ import { listen, type RunningServer } from "../../src/http-server.ts";
 import { createLoginLimiter, type LoginLimitStore } from "../../src/modules/access/login-limits.cache.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { userWithPat } from "../helpers/builders.ts";
+import { readMetrics } from "../helpers/metrics.ts";
 import { PASSWORD } from "../helpers/session.ts";
 
 const PER_ACCOUNT = 5;
@@ -73,17 +74,8 @@ function loginFrom(
   });
 }
 
-/**
- * Password hashes this process has checked (`vexil_password_checks_total` in /metrics): which
- * attempts reached the (slow) hash.
- */
-async function hashesChecked(): Promise<number> {
-  const { status, body } = await t.rest("GET", "/metrics");
-  expect(status).toBe(200);
-  const line = String(body).match(/^vexil_password_checks_total (\d+)$/m);
-  if (!line) throw new Error("/metrics has no vexil_password_checks_total");
-  return Number(line[1]);
-}
+/** Password hashes this process has checked: which attempts reached the (slow) hash. */
+const hashesChecked = async () => (await readMetrics(t))("vexil_password_checks_total");
 
 const statuses = (answers: Answer[]) => answers.map((a) => a.status);
 const count = (answers: Answer[], status: number) => answers.filter((a) => a.status === status).length;

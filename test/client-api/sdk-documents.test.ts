@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN } from "../helpers/admin.ts";
 import { createListeningTestApp, type ListeningTestApp } from "../helpers/app.ts";
 import { apiToken, createFlag, disableFlag, enableFlag, soleVariant } from "../helpers/builders.ts";
+import { readMetrics } from "../helpers/metrics.ts";
 
 /**
  * SDK documents prepared once per version of a scope's configuration (D-32): the same bytes in
@@ -41,24 +42,19 @@ async function richFlag(name: string, enabledIn: string[] = ["development"]) {
 
 /** The SDK cache figures of /metrics. */
 async function sdkMetrics() {
-  const text = await (await get("/metrics", ADMIN_TOKEN)).text();
-  const value = (pattern: string) => {
-    const match = new RegExp(`^${pattern} (\\d+)$`, "m").exec(text);
-    if (!match) throw new Error(`/metrics has no ${pattern}`);
-    return Number(match[1]);
-  };
+  const value = await readMetrics(t);
   return {
     serialised: value("vexil_sdk_documents_serialised_total"),
-    gzip: value('vexil_sdk_document_compressions_total\\{encoding="gzip"\\}'),
-    br: value('vexil_sdk_document_compressions_total\\{encoding="br"\\}'),
-    newVersions: value('vexil_sdk_configuration_reads_total\\{version="new"\\}'),
-    sameVersions: value('vexil_sdk_configuration_reads_total\\{version="same"\\}'),
-    documentBytes: value('vexil_sdk_cache_bytes\\{cache="documents"\\}'),
-    documentMax: value('vexil_sdk_cache_max_bytes\\{cache="documents"\\}'),
-    documentEntries: value('vexil_sdk_cache_entries\\{cache="documents"\\}'),
-    configurationBytes: value('vexil_sdk_cache_bytes\\{cache="configurations"\\}'),
-    configurationMax: value('vexil_sdk_cache_max_bytes\\{cache="configurations"\\}'),
-    configurationEntries: value('vexil_sdk_cache_entries\\{cache="configurations"\\}'),
+    gzip: value('vexil_sdk_document_compressions_total{encoding="gzip"}'),
+    br: value('vexil_sdk_document_compressions_total{encoding="br"}'),
+    newVersions: value('vexil_sdk_configuration_reads_total{version="new"}'),
+    sameVersions: value('vexil_sdk_configuration_reads_total{version="same"}'),
+    documentBytes: value('vexil_sdk_cache_bytes{cache="documents"}'),
+    documentMax: value('vexil_sdk_cache_max_bytes{cache="documents"}'),
+    documentEntries: value('vexil_sdk_cache_entries{cache="documents"}'),
+    configurationBytes: value('vexil_sdk_cache_bytes{cache="configurations"}'),
+    configurationMax: value('vexil_sdk_cache_max_bytes{cache="configurations"}'),
+    configurationEntries: value('vexil_sdk_cache_entries{cache="configurations"}'),
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addProjectMember, createFlag, createUser, gqlOk } from "../helpers/builders.ts";
+import { readMetrics } from "../helpers/metrics.ts";
 import { hasChromium, startUi, type UiHarness } from "./browser.ts";
 
 /** Open lists follow changes made elsewhere, without a reload (issue 40.7). */
@@ -11,8 +12,7 @@ describe.skipIf(!hasChromium)("web UI: lists that stay current", () => {
   afterAll(() => ui?.close());
 
   /** Subscriptions open on the server (`/metrics`). */
-  const liveSubscriptions = async () =>
-    Number((await ui.rest("GET", "/metrics")).body.match(/^vexil_live_subscriptions (\d+)/m)?.[1]);
+  const liveSubscriptions = async () => (await readMetrics(ui))("vexil_live_subscriptions");
 
   it("the flag list shows a flag created elsewhere", async () => {
     await expect.poll(liveSubscriptions).toBe(0);
