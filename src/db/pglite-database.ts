@@ -2,6 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { lockDataDir } from "./data-dir-lock.ts";
 import type { AdapterWrapper, Database } from "./database.ts";
 import { AwaitingPGliteFactory, createPglite, prepareDataDir } from "./pglite.ts";
+import { PGliteStatements, StatementCache } from "./pglite-statements.ts";
 import { createPrismaClient } from "./prisma-client.ts";
 
 // PGlite in the calling thread: tests, benchmarks and scripts. The server runs it on its own
@@ -30,9 +31,18 @@ export async function openPgliteFolder(
   };
 }
 
-/** Wraps an already opened PGlite (tests pass clones of a migrated template). */
-export function openPglite(pglite: PGlite, wrap: AdapterWrapper = (f) => f): Database {
-  const adapterFactory = new AwaitingPGliteFactory(pglite);
+/**
+ * Wraps an already opened PGlite (tests pass clones of a migrated template); `statements`: the
+ * session's statement cache, when an earlier client of it left one (pglite-statements.ts).
+ */
+export function openPglite(
+  pglite: PGlite,
+  wrap: AdapterWrapper = (f) => f,
+  statements = new StatementCache(),
+): Database {
+  // The adapter only calls the client's query, exec and transaction.
+  const client = new PGliteStatements(pglite, statements) as unknown as PGlite;
+  const adapterFactory = new AwaitingPGliteFactory(client);
   const prisma = createPrismaClient(wrap(adapterFactory));
   return {
     kind: "pglite",

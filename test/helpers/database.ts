@@ -7,6 +7,7 @@ import { inject } from "vitest";
 import { type AdapterWrapper, type Database, openPgliteThread, openPostgres } from "../../src/db/database.ts";
 import { createPglite } from "../../src/db/pglite.ts";
 import { openPglite } from "../../src/db/pglite-database.ts";
+import { StatementCache } from "../../src/db/pglite-statements.ts";
 import { PGLITE_TEMPLATE_DIR, startPgliteThread } from "../../src/db/pglite-thread.ts";
 import { givePgliteBack, leasedPglite, takePglite } from "./pglite-reuse.ts";
 import { parseDataDirTarball, TemplateMemoryFS } from "./pglite-template-fs.ts";
@@ -45,7 +46,7 @@ export async function createTestDatabase(
   // Often a database an earlier file of this worker used, restored (pglite-reuse.ts).
   const pglite = await takePglite(file, () => openTemplateCopy(file));
   const lease = leasedPglite(pglite);
-  const db = openPglite(lease.pglite, wrap);
+  const db = openPglite(lease.pglite, wrap, statementsOf(pglite));
   return {
     ...db,
     async close() {
@@ -71,6 +72,17 @@ export async function emptyPglite(dataDir = "memory://"): Promise<PGlite> {
 /** A new in-memory PGlite holding a copy of the template `file`. */
 export async function openTemplateCopy(file: string): Promise<PGlite> {
   return createPglite("memory://", { fs: new TemplateMemoryFS(await templateEntries(file)) });
+}
+
+/**
+ * A database's prepared statements, kept for the next file that gets it: that file's client runs
+ * them without parsing and planning them again (pglite-statements.ts).
+ */
+const statementCaches = new WeakMap<PGlite, StatementCache>();
+function statementsOf(pglite: PGlite): StatementCache {
+  const cache = statementCaches.get(pglite) ?? new StatementCache();
+  statementCaches.set(pglite, cache);
+  return cache;
 }
 
 const templates = new Map<string, Promise<ReturnType<typeof parseDataDirTarball>>>();

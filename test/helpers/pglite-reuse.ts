@@ -5,8 +5,8 @@ import type { PGlite } from "@electric-sql/pglite";
  * Opening a PGlite costs ~0.28 s of CPU (its WebAssembly memory, PostgreSQL's start, the
  * template's files); putting one back in the template's state costs a fraction of that: every
  * table emptied and refilled with the template's rows, every sequence set back, the session
- * discarded. A file gets its database behind a revocable proxy, so anything of its app still
- * running after `close` fails instead of reaching the next file's data.
+ * reset (its prepared statements kept). A file gets its database behind a revocable proxy, so
+ * anything of its app still running after `close` fails instead of reaching the next file's data.
  */
 
 /**
@@ -17,6 +17,20 @@ type Restore = { tables: string[]; refill: string };
 
 /** A table larger than this is truncated (new files) rather than deleted from (dead rows). */
 const TRUNCATE_ABOVE_BYTES = 32 * 8192;
+
+/**
+ * DISCARD ALL, but for the statements the client prepared (DEALLOCATE ALL, DISCARD PLANS): the
+ * next file's client runs them again, parsed and planned already (createTestDatabase). Those a
+ * file PREPAREd itself go.
+ */
+const SESSION_RESET = `
+  CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; UNLISTEN *;
+  SELECT pg_advisory_unlock_all(); DISCARD TEMP; DISCARD SEQUENCES;
+  DO $$ DECLARE s record; BEGIN
+    FOR s IN SELECT name FROM pg_prepared_statements WHERE from_sql LOOP
+      EXECUTE format('DEALLOCATE %I', s.name);
+    END LOOP;
+  END $$`;
 
 /** Databases waiting for their next file, by template. */
 const idle = new Map<string, PGlite[]>();
@@ -49,9 +63,9 @@ export async function givePgliteBack(template: string, pglite: PGlite): Promise<
   const restore = restores.get(template);
   if (!restore || pglite.closed) return closeForGood(pglite);
   try {
-    // A file may have left a transaction open; DISCARD ALL runs outside one.
+    // A file may have left a transaction open; the reset below runs outside one.
     await pglite.exec("ROLLBACK");
-    await pglite.exec("DISCARD ALL");
+    await pglite.exec(SESSION_RESET);
     const { tables, refill } = await restore;
     const { empty, deletedFrom } = await emptying(pglite, tables);
     await pglite.exec(empty);
