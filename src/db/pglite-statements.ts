@@ -1,13 +1,8 @@
-import {
-  type PGlite,
-  parse,
-  protocol,
-  type QueryOptions,
-  type Results,
-  type Transaction,
-} from "@electric-sql/pglite";
+import { type PGlite, parse, protocol, type QueryOptions, type Results, types } from "@electric-sql/pglite";
 
 type BackendMessage = Parameters<typeof parse.parseResults>[0][number];
+type Parsers = PGlite["parsers"];
+type Field = { name: string; dataTypeID: number };
 
 /** A statement PostgreSQL keeps parsed under `name`, with what Describe told of it once. */
 type Statement = { name: string; paramTypes: number[]; rowDescription?: BackendMessage };
@@ -28,17 +23,27 @@ const UNDEFINED_STATEMENT = "26000";
 /** Names are unique in the process: several clients may share one session. */
 let statementNames = 0;
 
+/** The transaction the adapter's `transaction` callback gets: what it uses of PGlite's. */
+export type StatementsTransaction = {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string, options?: QueryOptions): Promise<Results[]>;
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+};
+
 /**
  * What pglite-prisma-adapter calls as its `client` (query, exec, transaction), so every
  * in-process PGlite behind Prisma goes through it. PGlite's own `query` parses, describes and
  * plans each statement again, in six round trips, and Prisma sends the same statements over
  * and over: here each is parsed once and kept under a name (PostgreSQL then settles on a
- * generic plan after a few runs), and a run is one round trip: Bind, Execute, Sync. It halves
- * the database's share of a test's CPU; the server's own PGlite, behind `pg`, does the same.
+ * generic plan after a few runs), and a run is one round trip: Bind, Execute, Sync. Its
+ * answers are read here too (`resultSets`). The server's PGlite, behind node-postgres, runs
+ * named statements too (`statementName`, database.ts).
  */
 export class PGliteStatements {
   readonly #pglite: PGlite;
   readonly #cache: StatementCache;
+  readonly #merged = new WeakMap<object, Parsers>();
 
   constructor(pglite: PGlite, cache = new StatementCache()) {
     this.#pglite = pglite;
@@ -54,25 +59,58 @@ export class PGliteStatements {
   }
 
   exec(sql: string, options?: QueryOptions): Promise<Results[]> {
-    return this.#pglite.exec(sql, options);
+    return this.#pglite._runExclusiveTransaction(() => this.#exec(sql, options, false));
   }
 
-  transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.#pglite.transaction((tx) =>
-      callback({
-        query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => {
-          if (tx.closed) throw new Error("Transaction is closed");
-          return this.#query<R>(sql, params ?? [], options, true);
+  /** As PGlite's `transaction`: BEGIN, then COMMIT, or ROLLBACK when `callback` throws. */
+  transaction<T>(callback: (tx: StatementsTransaction) => Promise<T>): Promise<T> {
+    return this.#pglite._runExclusiveTransaction(async () => {
+      await this.#exec("BEGIN", undefined, true);
+      let closed = false;
+      const open = () => {
+        if (closed) throw new Error("Transaction is closed");
+      };
+      const tx: StatementsTransaction = {
+        query: async (sql, params, options) => {
+          open();
+          return this.#query(sql, params ?? [], options, true);
         },
-        sql: tx.sql.bind(tx),
-        exec: tx.exec.bind(tx),
-        rollback: tx.rollback.bind(tx),
-        listen: tx.listen.bind(tx),
+        exec: async (sql, options) => {
+          open();
+          return this.#exec(sql, options, true);
+        },
+        rollback: async () => {
+          open();
+          await this.#exec("ROLLBACK", undefined, true);
+          closed = true;
+        },
         get closed() {
-          return tx.closed;
+          return closed;
         },
-      }),
-    );
+      };
+      try {
+        const result = await callback(tx);
+        if (!closed) {
+          closed = true;
+          await this.#exec("COMMIT", undefined, false);
+        }
+        return result;
+      } catch (error) {
+        if (!closed) await this.#exec("ROLLBACK", undefined, false);
+        throw error;
+      }
+    });
+  }
+
+  /** Statements in PostgreSQL's simple protocol (scripts, transaction control): one answer each. */
+  #exec(sql: string, options: QueryOptions | undefined, inTransaction: boolean) {
+    return this.#pglite._runExclusiveQuery(async () => {
+      const { messages } = await this.#pglite.execProtocol(protocol.serialize.query(sql), {
+        syncToFs: false,
+      });
+      if (!inTransaction) await this.#pglite.syncToFs();
+      return resultSets<Results["rows"][number]>(messages, this.#parsers(options?.parsers), options?.rowMode);
+    });
   }
 
   #query<T>(sql: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean) {
@@ -83,7 +121,8 @@ export class PGliteStatements {
         return this.#run(sql, params, options);
       });
       if (!inTransaction) await this.#pglite.syncToFs();
-      return parse.parseResults(messages, this.#pglite.parsers, options)[0] as Results<T>;
+      const [answer] = resultSets<T>(messages, this.#parsers(options?.parsers), options?.rowMode);
+      return answer ?? { rows: [], fields: [], affectedRows: 0 };
     });
   }
 
@@ -129,6 +168,14 @@ export class PGliteStatements {
     });
   }
 
+  /** PGlite's parsers with the caller's, merged once per set of the caller's. */
+  #parsers(own: QueryOptions["parsers"]): Parsers {
+    if (!own) return this.#pglite.parsers;
+    const merged = this.#merged.get(own) ?? { ...this.#pglite.parsers, ...own };
+    this.#merged.set(own, merged);
+    return merged;
+  }
+
   /** As PGlite's own `query` serialises a parameter of type `oid`. */
   #serialize(param: unknown, oid: number | undefined, options?: QueryOptions) {
     if (param === null || param === undefined) return null;
@@ -136,4 +183,42 @@ export class PGliteStatements {
       oid === undefined ? undefined : (options?.serializers?.[oid] ?? this.#pglite.serializers[oid]);
     return serialize ? serialize(param) : String(param);
   }
+}
+
+/**
+ * The answers in `messages`, one per statement, as PGlite's `parseResults` reads them. That one
+ * copies PGlite's 316 parsers into a new object at every call (80 µs, a tenth of a flag write's CPU).
+ */
+function resultSets<T>(
+  messages: BackendMessage[],
+  parsers: Parsers,
+  rowMode?: "array" | "object",
+): Results<T>[] {
+  const answers: Results<T>[] = [];
+  let fields: Field[] = [];
+  let rows: unknown[] = [];
+  for (const message of messages) {
+    if (message instanceof protocol.messages.RowDescriptionMessage) {
+      fields = message.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID }));
+    } else if (message instanceof protocol.messages.DataRowMessage) {
+      const values = message.fields.map((value, i) =>
+        types.parseType(value, (fields[i] as Field).dataTypeID, parsers),
+      );
+      rows.push(rowMode === "array" ? values : Object.fromEntries(fields.map((f, i) => [f.name, values[i]])));
+    } else if (message instanceof protocol.messages.CommandCompleteMessage) {
+      answers.push({ rows: rows as T[], fields, affectedRows: affectedRowsOf(message.text) });
+      fields = [];
+      rows = [];
+    }
+  }
+  return answers;
+}
+
+/** The row count a command tag gives (`INSERT 0 3`, `UPDATE 2`), as PGlite reads it. */
+function affectedRowsOf(tag: string): number {
+  const [command, first = "", second = ""] = tag.split(" ");
+  if (command === "INSERT") return Number.parseInt(second, 10);
+  if (command === "UPDATE" || command === "DELETE" || command === "COPY" || command === "MERGE")
+    return Number.parseInt(first, 10);
+  return 0;
 }

@@ -73,6 +73,23 @@ describe("in-process PGlite's prepared statements", () => {
     ]);
   });
 
+  it("runs interactive transactions: a throw rolls back, a return commits, a query after either is refused", async () => {
+    await db.prisma.$executeRawUnsafe("CREATE TABLE note (name text PRIMARY KEY)");
+    const failed = db.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("INSERT INTO note VALUES ('dropped')");
+      throw new Error("changed my mind");
+    });
+    await expect(failed).rejects.toThrow("changed my mind");
+    let kept: { $queryRawUnsafe(sql: string): Promise<unknown> } | undefined;
+    await db.prisma.$transaction(async (tx) => {
+      kept = tx;
+      await tx.$executeRawUnsafe("INSERT INTO note VALUES ('kept')");
+    });
+    await expect(kept?.$queryRawUnsafe("SELECT 1")).rejects.toThrow();
+    expect(await db.prisma.$queryRawUnsafe("SELECT name FROM note")).toEqual([{ name: "kept" }]);
+    expect(await db.prisma.$executeRawUnsafe("UPDATE note SET name = 'renamed'")).toBe(1);
+  });
+
   it("sends parameters of each type as PGlite's own query does", async () => {
     const at = new Date("2026-11-29T12:34:56.789Z");
     const [row] = await db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
