@@ -25,7 +25,7 @@ afterEach(() => db.prisma.$disconnect());
 const held = async () =>
   (
     await pglite.query<{ statement: string; runs: number }>(
-      "SELECT statement, (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements ORDER BY prepare_time",
+      "SELECT statement, (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements ORDER BY statement",
     )
   ).rows;
 
