@@ -4,6 +4,7 @@ import { openChangeRequestsFact } from "./modules/change-requests/open-change-re
 import { collaboratorsFact } from "./modules/events/collaborators.read.ts";
 import { favoriteFeatureFact, favoritesLoaders } from "./modules/favorites/favorites.read.ts";
 import { lastHourCountsFact, lastHourStart } from "./modules/features/last-hour-counts.read.ts";
+import { projectFeatureCountsLoader } from "./modules/projects/project.read.ts";
 import { actorOf } from "./shared/actor.ts";
 import { flagFactsLoader } from "./shared/flag-facts.ts";
 
@@ -46,6 +47,9 @@ class LazyLoaders implements Loaders {
   get isFavoriteProjectOfActor() {
     return this.loaders.isFavoriteProjectOfActor;
   }
+  get projectFeatureCounts() {
+    return this.loaders.projectFeatureCounts;
+  }
 }
 
 function buildLoaders(db: Db, principal: Principal | null, now: () => Date) {
@@ -65,6 +69,8 @@ function buildLoaders(db: Db, principal: Principal | null, now: () => Date) {
     /** yes/no evaluation counts of the hour buckets that started within the last hour, per environment of a flag. */
     lastHourCounts: fact("lastHourCounts"),
     ...favoritesLoaders(db, actorId),
+    /** Each project's active, stale and potentially stale flags. */
+    projectFeatureCounts: projectFeatureCountsLoader(db),
   };
 }
 

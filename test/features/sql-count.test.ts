@@ -104,6 +104,31 @@ describe("a flag's record reads each relation once", () => {
   });
 });
 
+describe("the project list reads the projects once", () => {
+  it("one read of the projects, one grouped count of their flags (active, stale, potentially stale)", async () => {
+    const db = t.database.prisma;
+    await db.project.create({ data: { id: "other", name: "Other" } });
+    await db.feature.createMany({
+      data: [
+        { name: "other-stale", projectId: "other", stale: true },
+        { name: "other-aging", projectId: "other", potentiallyStale: true },
+        { name: "other-both", projectId: "other", stale: true, potentiallyStale: true },
+        { name: "other-fresh", projectId: "other" },
+        { name: "other-gone", projectId: "other", stale: true, archivedAt: new Date() },
+      ],
+    });
+    const { result, statements } = await counter.during(() => t.rest("GET", "/api/admin/projects"));
+    const projects = (result.body as { projects: Record<string, unknown>[] }).projects;
+    expect(projects.find((p) => p.id === "other")).toMatchObject({
+      featureCount: 4,
+      staleFeatureCount: 2,
+      potentiallyStaleFeatureCount: 1,
+    });
+    expect(statements.filter((s) => /FROM "public"\."Project"/.test(s))).toHaveLength(1);
+    expect(statements.filter((s) => s.includes('FROM "Feature"'))).toHaveLength(1);
+  });
+});
+
 describe("a flag search page costs one SQL statement, whatever its size", () => {
   it("one statement for the total, the page and its items (the credential is remembered)", async () => {
     const path = (limit: number) => `/api/admin/search/features?limit=${limit}&favoritesFirst=true`;

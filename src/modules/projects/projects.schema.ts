@@ -34,17 +34,19 @@ builder.prismaNode("Project", {
       }),
       resolve: (project) => project.environments.map((pe) => pe.environment),
     }),
-    featureCount: t.relationCount("features", {
-      where: { archivedAt: null },
+    featureCount: t.int({
       description: "Number of active (non-archived) flags.",
+      resolve: async (project, _args, ctx) =>
+        (await ctx.loaders.projectFeatureCounts.load(project.id)).active,
     }),
-    staleFeatureCount: t.relationCount("features", {
-      where: { archivedAt: null, stale: true },
+    staleFeatureCount: t.int({
       description: "Number of active flags marked stale.",
+      resolve: async (project, _args, ctx) => (await ctx.loaders.projectFeatureCounts.load(project.id)).stale,
     }),
-    potentiallyStaleFeatureCount: t.relationCount("features", {
-      where: { archivedAt: null, stale: false, potentiallyStale: true },
+    potentiallyStaleFeatureCount: t.int({
       description: "Number of active flags, not marked stale, older than their type's expected lifetime.",
+      resolve: async (project, _args, ctx) =>
+        (await ctx.loaders.projectFeatureCounts.load(project.id)).potentiallyStale,
     }),
     memberCount: t.int({
       description: "Number of distinct users with a role in the project.",
