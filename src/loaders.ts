@@ -4,7 +4,7 @@ import { openChangeRequestsFact } from "./modules/change-requests/open-change-re
 import { collaboratorsFact } from "./modules/events/collaborators.read.ts";
 import { favoriteFeatureFact, favoritesLoaders } from "./modules/favorites/favorites.read.ts";
 import { lastHourCountsFact, lastHourStart } from "./modules/features/last-hour-counts.read.ts";
-import { projectFeatureCountsLoader } from "./modules/projects/project.read.ts";
+import { projectFeatureCountsLoader } from "./modules/features/project-feature-counts.read.ts";
 import { actorOf } from "./shared/actor.ts";
 import { flagFactsLoader } from "./shared/flag-facts.ts";
 
