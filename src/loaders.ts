@@ -3,8 +3,8 @@ import type { Principal } from "./modules/access/principal.types.ts";
 import { openChangeRequestsFact } from "./modules/change-requests/open-change-requests.read.ts";
 import { collaboratorsFact } from "./modules/events/collaborators.read.ts";
 import { favoriteFeatureFact, favoritesLoaders } from "./modules/favorites/favorites.read.ts";
+import { flagStalenessCountsLoader } from "./modules/features/flag-statistics.read.ts";
 import { lastHourCountsFact, lastHourStart } from "./modules/features/last-hour-counts.read.ts";
-import { projectFeatureCountsLoader } from "./modules/features/project-feature-counts.read.ts";
 import { actorOf } from "./shared/actor.ts";
 import { flagFactsLoader } from "./shared/flag-facts.ts";
 
@@ -47,8 +47,8 @@ class LazyLoaders implements Loaders {
   get isFavoriteProjectOfActor() {
     return this.loaders.isFavoriteProjectOfActor;
   }
-  get projectFeatureCounts() {
-    return this.loaders.projectFeatureCounts;
+  get projectFlagCounts() {
+    return this.loaders.projectFlagCounts;
   }
 }
 
@@ -69,8 +69,8 @@ function buildLoaders(db: Db, principal: Principal | null, now: () => Date) {
     /** yes/no evaluation counts of the hour buckets that started within the last hour, per environment of a flag. */
     lastHourCounts: fact("lastHourCounts"),
     ...favoritesLoaders(db, actorId),
-    /** Each project's active, stale and potentially stale flags. */
-    projectFeatureCounts: projectFeatureCountsLoader(db),
+    /** Each project's active flags: all, stale, potentially stale. */
+    projectFlagCounts: flagStalenessCountsLoader(db),
   };
 }
 

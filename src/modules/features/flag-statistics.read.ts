@@ -1,19 +1,44 @@
+import DataLoader from "dataloader";
 import type { Db } from "../../db/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sqlOf } from "../../shared/sql.ts";
+import { textArray } from "../../shared/text-array.ts";
 
 // Counts of flags that reports show (project status and insights, instance statistics).
 
 type Range = { gte: Date; lt?: Date };
 
+/** A project's active flags: all, stale, and potentially stale (not stale). */
+export type FlagStalenessCounts = { total: number; stale: number; potentiallyStale: number };
+
+const NO_FLAGS: FlagStalenessCounts = { total: 0, stale: 0, potentiallyStale: 0 };
+
+/** The staleness counts of each of `projectIds`, in one grouped statement. */
+async function flagStalenessCountsOf(db: Db, projectIds: readonly string[]): Promise<FlagStalenessCounts[]> {
+  const rows = await sqlOf(db).query<FlagStalenessCounts & { projectId: string }>`
+    SELECT "projectId", count(*)::int AS total,
+           (count(*) FILTER (WHERE stale))::int AS stale,
+           (count(*) FILTER (WHERE NOT stale AND "potentiallyStale"))::int AS "potentiallyStale"
+      FROM "Feature"
+     WHERE "archivedAt" IS NULL AND "projectId" = ANY(${textArray(projectIds)})
+     GROUP BY "projectId"`;
+  const counts = new Map(rows.map(({ projectId, ...c }) => [projectId, c]));
+  return projectIds.map((id) => counts.get(id) ?? NO_FLAGS);
+}
+
 /** The project's active flags: all, stale, and potentially stale (not stale). */
-export async function flagStalenessCounts(db: Db, projectId: string) {
-  const [total, stale, potentiallyStale] = await Promise.all([
-    db.feature.count({ where: { projectId, archivedAt: null } }),
-    db.feature.count({ where: { projectId, archivedAt: null, stale: true } }),
-    db.feature.count({ where: { projectId, archivedAt: null, stale: false, potentiallyStale: true } }),
-  ]);
-  return { total, stale, potentiallyStale };
+export async function flagStalenessCounts(db: Db, projectId: string): Promise<FlagStalenessCounts> {
+  const [counts] = await flagStalenessCountsOf(db, [projectId]);
+  return counts ?? NO_FLAGS;
+}
+
+/**
+ * The request's loader of each project's staleness counts: the projects of a list share one
+ * statement (three `relationCount`s of one relation with different filters read the projects
+ * three times: Prisma's `_count` holds one per relation).
+ */
+export function flagStalenessCountsLoader(db: Db) {
+  return new DataLoader<string, FlagStalenessCounts>((ids) => flagStalenessCountsOf(db, ids));
 }
 
 /** The project's active flags per lifecycle stage. */

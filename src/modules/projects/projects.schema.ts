@@ -36,17 +36,16 @@ builder.prismaNode("Project", {
     }),
     featureCount: t.int({
       description: "Number of active (non-archived) flags.",
-      resolve: async (project, _args, ctx) =>
-        (await ctx.loaders.projectFeatureCounts.load(project.id)).active,
+      resolve: async (project, _args, ctx) => (await ctx.loaders.projectFlagCounts.load(project.id)).total,
     }),
     staleFeatureCount: t.int({
       description: "Number of active flags marked stale.",
-      resolve: async (project, _args, ctx) => (await ctx.loaders.projectFeatureCounts.load(project.id)).stale,
+      resolve: async (project, _args, ctx) => (await ctx.loaders.projectFlagCounts.load(project.id)).stale,
     }),
     potentiallyStaleFeatureCount: t.int({
       description: "Number of active flags, not marked stale, older than their type's expected lifetime.",
       resolve: async (project, _args, ctx) =>
-        (await ctx.loaders.projectFeatureCounts.load(project.id)).potentiallyStale,
+        (await ctx.loaders.projectFlagCounts.load(project.id)).potentiallyStale,
     }),
     memberCount: t.int({
       description: "Number of distinct users with a role in the project.",
