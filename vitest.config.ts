@@ -1,8 +1,11 @@
 import { defineConfig } from "vitest/config";
+import { appBundle } from "./test/helpers/app-bundle.ts";
 
 // One database per test file (PGlite clone or PostgreSQL database from a migrated template),
 // files in parallel on 2 workers: the machines have 2 cores. `npm test` is one run of this.
 export default defineConfig({
+  // Tests import Vexil's code from a bundle Node loads itself (test/helpers/app-bundle.ts).
+  plugins: [appBundle()],
   // graphql 16 ships both .mjs and .js; Node (and so Pothos) loads the CommonJS build, Vite
   // would pick the .mjs one: two realms of GraphQL types. Pin Vite to the one Node uses.
   resolve: { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] },
