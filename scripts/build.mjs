@@ -14,29 +14,11 @@
 //   node scripts/build.mjs             build what is out of date
 //   node scripts/build.mjs --if-stale  the same, silent when nothing is (npm's prestart)
 import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { bundles, dist, pgliteVersion, root, staleParts, template, templateStamp } from "./build-state.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const dist = join(root, "dist");
-const bundles = [
-  {
-    entries: { server: "src/server.ts", "pglite-thread.worker": "src/db/pglite-thread.worker.ts" },
-    outputs: [join(dist, "server.js"), join(dist, "pglite-thread.worker.js")],
-  },
-  { entries: { migrate: "scripts/migrate.ts" }, outputs: [join(dist, "migrate.js")], external: true },
-];
 /**
  * npm packages left out of the server bundle: they read WebAssembly or data files beside their
  * own modules (PGlite, Prisma, its schema engine), start worker threads from their own files
@@ -76,45 +58,10 @@ const graphqlAsEsm = {
     });
   },
 };
-const template = join(dist, "pglite-template");
-const CODE = ["src", "rest", "scripts/migrate.ts", "scripts/build.mjs", "package.json", "tsconfig.json"];
-const DATABASE = ["prisma/migrations", "src/db"];
-const UI = ["ui/src", "ui/index.html", "ui/vite.config.ts", "schema/schema.graphql", "package.json"];
-const uiTypes = join(root, "ui/src/graphql-env.d.ts");
-const restTypes = join(root, "src/generated/graphql-env.d.ts");
-const uiIndex = join(root, "ui/dist/index.html");
 const quiet = process.argv.includes("--if-stale");
+const stale = staleParts();
 
-/** Newest modification time under the given paths (files and folders, recursively). */
-function newest(paths) {
-  let latest = 0;
-  for (const path of paths) {
-    if (!existsSync(path)) continue;
-    const stat = statSync(path);
-    latest = Math.max(latest, stat.mtimeMs);
-    if (stat.isDirectory()) {
-      latest = Math.max(latest, newest(readdirSync(path).map((name) => join(path, name))));
-    }
-  }
-  return latest;
-}
-
-const isOlderThan = (output, inputs) =>
-  !existsSync(output) || statSync(output).mtimeMs < newest(inputs.map((p) => join(root, p)));
-
-const codeStale = bundles.some((b) => b.outputs.some((output) => isOlderThan(output, CODE)));
-// initdb keeps its files' original dates, so the template's age is kept in a file beside it,
-// with the PGlite version that made it (npm gives installed files a fixed old date).
-const templateStamp = `${template}.stamp`;
-const pgliteVersion = JSON.parse(
-  readFileSync(join(root, "node_modules/@electric-sql/pglite/package.json"), "utf8"),
-).version;
-const templateStale =
-  !existsSync(join(template, "PG_VERSION")) ||
-  isOlderThan(templateStamp, DATABASE) ||
-  readFileSync(templateStamp, "utf8").trim() !== `pglite ${pgliteVersion}`;
-
-if (codeStale) {
+if (stale.code) {
   mkdirSync(dist, { recursive: true });
   let esbuild;
   try {
@@ -161,7 +108,7 @@ if (codeStale) {
   console.log("dist/*.js are up to date");
 }
 
-if (templateStale) {
+if (stale.template) {
   const started = performance.now();
   const staging = `${template}.tmp`;
   rmSync(staging, { recursive: true, force: true });
@@ -178,13 +125,12 @@ if (templateStale) {
   }
   rmSync(template, { recursive: true, force: true });
   renameSync(staging, template);
-  writeFileSync(templateStamp, `pglite ${pgliteVersion}\n`);
+  writeFileSync(templateStamp, `pglite ${pgliteVersion()}\n`);
   console.log(`made dist/pglite-template in ${Math.round(performance.now() - started)} ms`);
 }
 
-// The same types for the REST routes' typed documents (rest/graphql.ts).
-for (const output of [uiTypes, restTypes]) {
-  if (!isOlderThan(output, ["schema/schema.graphql"])) continue;
+// The schema's types for the UI's and the REST routes' typed documents (gql.tada; rest/graphql.ts).
+for (const output of stale.types) {
   const cli = join(dirname(createRequire(import.meta.url).resolve("gql.tada/package.json")), "bin/cli.js");
   const run = spawnSync(
     process.execPath,
@@ -194,7 +140,7 @@ for (const output of [uiTypes, restTypes]) {
   if (run.status !== 0) process.exit(1);
 }
 
-if (isOlderThan(uiIndex, UI)) {
+if (stale.ui) {
   const started = performance.now();
   const { build } = await import("vite");
   await build({ configFile: join(root, "ui/vite.config.ts"), logLevel: "warn" });

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { isStale } from "../../scripts/build-state.mjs";
 import { TEST_PASSWORD_HASH_COST } from "./admin.ts";
 
 export type ServerProcess = {
@@ -17,10 +18,13 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 let built = false;
 
 /**
- * Brings the build (dist/, ui/dist/) up to date, once per process, as npm's prestart does. The
- * tests' global setup calls it before the workers start, so their own calls find nothing to do.
+ * Brings the build (dist/, ui/dist/) up to date, once per process, as npm's prestart does; node
+ * starts with the build only when something is stale. The tests' global setup calls it before the
+ * workers start, so their own calls find nothing to do.
  */
 export function buildIfStale(): void {
+  if (built) return;
+  built = !isStale();
   if (built) return;
   const build = spawnSync(process.execPath, ["scripts/build.mjs", "--if-stale"], {
     cwd: ROOT,
