@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import type { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
+import type { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
-import pg from "pg";
+import type pg from "pg";
 import type { Config } from "../config.ts";
 import type { PrismaClient } from "../generated/prisma/client.ts";
 import { PGLITE_THREAD_PORT, type PgliteThread } from "./pglite-thread.ts";
@@ -73,19 +74,37 @@ function statementName(query: { sql: string }): string {
 /** Names already computed (a SHA-256 of a nested read's several kilobytes costs ~0.1 ms). */
 const statementNames = new Map<string, string>();
 
+type NodePostgres = {
+  pg: typeof pg;
+  /**
+   * @prisma/adapter-pg runs a migration script by splitting it on every `;`, which breaks a
+   * PL/pgSQL body or a `;` inside a string. Its adapters here send the script whole (PostgreSQL's
+   * simple protocol runs several statements, in one implicit transaction) and report errors the
+   * adapter's way, so the schema engine sees them as before.
+   */
+  WholeScriptPgFactory: typeof PrismaPg;
+};
+let nodePostgresModules: NodePostgres | undefined;
+
 /**
- * @prisma/adapter-pg runs a migration script by splitting it on every `;`, which breaks a
- * PL/pgSQL body or a `;` inside a string. Its adapters here send the script whole (PostgreSQL's
- * simple protocol runs several statements, in one implicit transaction) and report errors the
- * adapter's way, so the schema engine sees them as before.
+ * node-postgres and Prisma's adapter over it, loaded on first use: an in-process PGlite (tests,
+ * scripts, benchmarks) never needs them, and loading them is ~0.1 s of a start. Their CommonJS
+ * builds, as the adapter's own `require("pg")` gets: it checks `instanceof pg.Pool`.
  */
-class WholeScriptPgFactory extends PrismaPg {
-  override async connect() {
-    return wholeScripts(await super.connect());
+function nodePostgres(): NodePostgres {
+  if (nodePostgresModules) return nodePostgresModules;
+  const require = createRequire(import.meta.url);
+  const { PrismaPg } = require("@prisma/adapter-pg") as typeof import("@prisma/adapter-pg");
+  class WholeScriptPgFactory extends PrismaPg {
+    override async connect() {
+      return wholeScripts(await super.connect());
+    }
+    override async connectToShadowDb() {
+      return wholeScripts(await super.connectToShadowDb());
+    }
   }
-  override async connectToShadowDb() {
-    return wholeScripts(await super.connectToShadowDb());
-  }
+  nodePostgresModules = { pg: require("pg") as typeof pg, WholeScriptPgFactory };
+  return nodePostgresModules;
 }
 
 function wholeScripts<T extends SqlDriverAdapter>(adapter: T): T {
@@ -112,7 +131,7 @@ export function openPostgres(
   // database: its size is the process's limit. Sessions run without JIT compilation (D-09): every
   // statement answers a request, and compiling one whose estimate passed jit_above_cost took
   // 0.1 to 3 s at 100,000 flags, run after run (an `options` in the URL replaces this one).
-  const pool = new pg.Pool({
+  const pool = new (nodePostgres().pg.Pool)({
     connectionString: url,
     max: options.poolMax ?? 10,
     maxLifetimeSeconds: 1800,
@@ -127,7 +146,7 @@ export function openPostgres(
  * handed out (the login limiter and /metrics treat it as the single-process database it is).
  */
 export function openPgliteThread(thread: PgliteThread, wrap: AdapterWrapper = (f) => f): Database {
-  const pool = new pg.Pool({
+  const pool = new (nodePostgres().pg.Pool)({
     host: thread.socketDir,
     port: PGLITE_THREAD_PORT,
     user: "postgres",
@@ -149,6 +168,7 @@ function overPool(pool: pg.Pool, wrap: AdapterWrapper): Database {
   // An idle connection that breaks is dropped by the pool and replaced on the next query; the
   // error must not crash the process (Prisma's adapter handles it the same way).
   pool.on("error", () => undefined);
+  const { WholeScriptPgFactory } = nodePostgres();
   const adapterFactory = new WholeScriptPgFactory(pool, { statementNameGenerator: statementName });
   const prisma = createPrismaClient(wrap(adapterFactory));
   return {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import type { Logger } from "../shared/logger.ts";
 import { createRedisClient } from "../shared/redis-client.ts";
 import type { StoredEvent } from "./types.ts";
@@ -114,8 +114,10 @@ export async function createPostgresBus(url: string, logger: Logger): Promise<Ev
   let highest: bigint | null = null;
   let rememberedChanged = false;
 
+  // Loaded here: a node on the in-process bus never needs node-postgres (~0.1 s of a start).
+  const { default: postgres } = await import("pg");
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url });
+    const next = new postgres.Client({ connectionString: url });
     next.on("notification", (message) => notifyPayload(listeners, access, message.payload, node));
     next.on("error", (error) => {
       logger.warn("event bus connection lost", { error: String(error) });
