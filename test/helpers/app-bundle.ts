@@ -23,15 +23,22 @@ const WORKER = "src/db/pglite-thread.worker.ts";
 
 export function appBundle(): Plugin {
   let entries = new Set<string>();
+  // Watch mode keeps the sources: Vite reloads an edited module in place, which Node cannot do
+  // for a bundle it loaded.
+  let watching = true;
   return {
     name: "vexil-app-bundle",
     enforce: "pre",
-    async config() {
+    async configureVitest({ vitest, experimental_defineCacheKeyGenerator }) {
+      watching = vitest.config.watch;
+      // Vitest keeps transformed test files on disk with their imports resolved: one copy each way.
+      experimental_defineCacheKeyGenerator(() => (watching ? "sources" : "bundle"));
+      if (watching) return;
       entries = new Set(importedModules());
       await buildIfStale([...entries]);
     },
     resolveId(source, importer) {
-      if (!importer || importer.startsWith(OUT) || !source.startsWith(".")) return null;
+      if (watching || !importer || importer.startsWith(OUT) || !source.startsWith(".")) return null;
       const target = resolve(dirname(importer), source);
       const module = relative(ROOT, target);
       if (!isCode(module)) return null;
