@@ -17,6 +17,7 @@ const OUT = join(ROOT, "node_modules", ".cache", "vexil-test-modules");
 const STAMP = join(OUT, "stamp.json");
 const CODE = ["src", "rest", "scripts"];
 const CONFIG = ["package.json", "tsconfig.json", "test/helpers/app-bundle.ts"];
+/** Static imports and re-exports (not `import type`), and `import()` of a string literal. */
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\s+(?!type\s)(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
 const WORKER = "src/db/pglite-thread.worker.ts";
@@ -102,21 +103,26 @@ async function buildIfStale(modules: string[]): Promise<void> {
     { in: join(ROOT, WORKER), out: "pglite-thread.worker" },
     ...(modules.includes(WORKER) ? [] : [{ in: join(ROOT, WORKER), out: WORKER.replace(/\.ts$/, "") }]),
   ];
-  await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints,
-    outdir: staging,
-    bundle: true,
-    splitting: true,
-    platform: "node",
-    target: "node20",
-    format: "esm",
-    packages: "external",
-    // CommonJS packages are external, so no bundled code calls require() (createRequire does).
-    sourcemap: true,
-    sourcesContent: false,
-    logLevel: "warning",
-  });
+  try {
+    await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints,
+      outdir: staging,
+      bundle: true,
+      splitting: true,
+      platform: "node",
+      target: "node20",
+      format: "esm",
+      packages: "external",
+      // CommonJS packages are external, so no bundled code calls require() (createRequire does).
+      sourcemap: true,
+      sourcesContent: false,
+      logLevel: "warning",
+    });
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
   writeFileSync(join(staging, "stamp.json"), stamp);
   rmSync(OUT, { recursive: true, force: true });
   renameSync(staging, OUT);
