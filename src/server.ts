@@ -23,7 +23,10 @@ async function main() {
   // the process; once it serves, shutdown drains requests first.
   let opened: Database | undefined;
   let thread: Promise<PgliteThread> | undefined;
-  let shutdown = async (_signal: string): Promise<void> => {
+  let stoppedDuringStart = false;
+  let shutdown = async (signal: string): Promise<void> => {
+    stoppedDuringStart = true;
+    logger.info("stopping during the start", { signal });
     await (opened ?? (await thread?.catch(() => undefined)))?.close().catch(() => {});
     process.exit(0);
   };
@@ -55,6 +58,8 @@ async function main() {
       process.exit(0);
     };
   } catch (error) {
+    // The signal closed the database under the start: a stop, which the shutdown above ends.
+    if (stoppedDuringStart) return;
     if (!(error instanceof MigrationError || error instanceof DataDirInUseError)) throw error;
     logger.error(error.message);
     await opened?.close().catch(() => {});

@@ -128,6 +128,8 @@ export async function startServerProcess(
  */
 export async function runServerToExit(
   env: Record<string, string>,
+  /** Called once the process is spawned (to signal it, say). */
+  started: (child: ChildProcess) => Promise<void> | void = () => {},
 ): Promise<{ code: number | null; lines: string[] }> {
   const child = spawn(process.execPath, serverArgs(), {
     cwd: ROOT,
@@ -138,7 +140,9 @@ export async function runServerToExit(
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream! }).on("line", (line) => lines.push(line));
   }
-  const [code] = await once(child, "close");
+  const closed = once(child, "close");
+  await started(child);
+  const [code] = await closed;
   return { code: code as number | null, lines };
 }
 

@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "graphql-ws";
@@ -35,6 +36,15 @@ afterAll(async () => {
 /** GraphQL to the current server process (it changes on a restart) as its admin token. */
 const gql = <T = Record<string, any>>(query: string, variables?: Record<string, unknown>) =>
   apiClient(fetch, server.url, TOKEN).gql<T>(query, variables);
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 const CREATE = `mutation($n: String!) { createFeature(project: "default", input: { name: $n }) { name } }`;
 
@@ -205,6 +215,34 @@ describe("the server process (npm start)", () => {
     },
     60_000,
   );
+
+  it("a SIGTERM during the start stops it: exit 0, the stop logged, no error", async () => {
+    const port = await freePort();
+    const { code, lines } = await runServerToExit(
+      // On PGlite whichever database the suite runs on: its start is the long one.
+      { ...env, DATABASE_URL: "", PORT: String(port), VEXIL_DATA_DIR: join(dataDir, "stopped-during-start") },
+      async (child) => {
+        // The port answers /health once bound, while the database still opens (a new folder: a
+        // copy of the template, then PGlite's start, a second or more).
+        await expect
+          .poll(
+            () =>
+              fetch(`http://127.0.0.1:${port}/health`).then(
+                (r) => r.status,
+                () => 0,
+              ),
+            { interval: 10 },
+          )
+          .toBe(200);
+        child.kill("SIGTERM");
+      },
+    );
+    const entries = lines.map((l) => JSON.parse(l) as { level: string; msg: string });
+    expect(entries.filter((e) => e.level === "error")).toEqual([]);
+    expect(entries.map((e) => e.msg)).toContain("stopping during the start");
+    expect(entries.map((e) => e.msg)).not.toContain("Vexil listening");
+    expect(code).toBe(0);
+  }, 60_000);
 
   it("stops cleanly on SIGTERM and keeps its data across a restart", async () => {
     expect((await gql(CREATE, { n: "survives-restart" })).errors).toBeUndefined();
