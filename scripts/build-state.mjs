@@ -18,9 +18,9 @@ export const template = join(dist, "pglite-template");
 // initdb keeps its files' original dates, so the template's age is kept in a file beside it,
 // with the PGlite version that made it (npm gives installed files a fixed old date).
 export const templateStamp = `${template}.stamp`;
-export const uiTypes = join(root, "ui/src/graphql-env.d.ts");
-export const restTypes = join(root, "src/generated/graphql-env.d.ts");
-export const uiIndex = join(root, "ui/dist/index.html");
+const uiTypes = join(root, "ui/src/graphql-env.d.ts");
+const restTypes = join(root, "src/generated/graphql-env.d.ts");
+const uiIndex = join(root, "ui/dist/index.html");
 const CODE = [
   "src",
   "rest",
@@ -34,7 +34,7 @@ const DATABASE = ["prisma/migrations", "src/db"];
 const UI = ["ui/src", "ui/index.html", "ui/vite.config.ts", "schema/schema.graphql", "package.json"];
 
 /** Newest modification time under the given paths (files and folders, recursively). */
-function newest(paths) {
+export function newest(paths) {
   let latest = 0;
   for (const path of paths) {
     if (!existsSync(path)) continue;

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { Plugin } from "vite";
+import { newest, root as ROOT } from "../../scripts/build-state.mjs";
 
 /**
  * The tests' copy of Vexil's code (src/, rest/, scripts/), bundled by esbuild into a few ES
@@ -12,7 +13,6 @@ import type { Plugin } from "vite";
  * Rebuilt before a run when a source, or the set of modules tests import, has changed.
  * See docs/guides/run-tests-and-benchmarks.md.
  */
-const ROOT = resolve(import.meta.dirname, "..", "..");
 const OUT = join(ROOT, "node_modules", ".cache", "vexil-test-modules");
 const STAMP = join(OUT, "stamp.json");
 const CODE = ["src", "rest", "scripts"];
@@ -36,7 +36,7 @@ export function appBundle(): Plugin {
       experimental_defineCacheKeyGenerator(() => (watching ? "sources" : "bundle"));
       if (watching) return;
       entries = new Set(importedModules());
-      await buildIfStale([...entries]);
+      await bundleIfStale([...entries]);
     },
     resolveId(source, importer) {
       if (watching || !importer || importer.startsWith(OUT) || !source.startsWith(".")) return null;
@@ -83,13 +83,11 @@ function filesUnder(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-function newestSource(): number {
-  const files = [...CODE.flatMap((dir) => filesUnder(join(ROOT, dir))), ...CONFIG.map((f) => join(ROOT, f))];
-  return Math.max(...files.map((file) => statSync(file).mtimeMs));
-}
-
-async function buildIfStale(modules: string[]): Promise<void> {
-  const stamp = JSON.stringify({ newest: newestSource(), modules });
+async function bundleIfStale(modules: string[]): Promise<void> {
+  const stamp = JSON.stringify({
+    newest: newest([...CODE, ...CONFIG].map((path) => join(ROOT, path))),
+    modules,
+  });
   if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === stamp) return;
   const esbuild = await import("esbuild");
   // Built aside, then moved in place: a run starting meanwhile never sees half a bundle.
